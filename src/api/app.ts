@@ -1,0 +1,84 @@
+// The Hono app: the spec's REST surface and the /_sim control plane over one simulator.
+import { Hono, type Context } from "hono"
+import { bodyLimit } from "hono/body-limit"
+import type { Simulator } from "../simulator.js"
+import { makeRateLimiter } from "./auth/rate-limit.js"
+import { makeAuthorizer } from "./auth/authorize.js"
+import type { ApiDeps, Logger } from "./deps.js"
+import { API_VERSIONS, errorBody } from "./envelope.js"
+import { errors } from "./errors.js"
+import { mount, respond, type Operation } from "./operation.js"
+import { addressOperations } from "./routes/addresses.js"
+import { assetOperations } from "./routes/assets.js"
+import { vaultAccountOperations } from "./routes/vault-accounts.js"
+import { vaultOperations } from "./routes/vaults.js"
+import { mountSim, type SimRoute } from "./sim/common.js"
+import { logRoutes } from "./sim/log.js"
+import { settingsRoutes } from "./sim/settings.js"
+import { workspaceRoutes } from "./sim/workspace.js"
+
+export interface AppOptions {
+  /** Server time for the signature's timestamp window, UNIX ms (default: the wall clock). */
+  readonly wallNow?: () => number
+  /** Where the caller's IP comes from (default: the socket's remote address under @hono/node-server). */
+  readonly clientIp?: (c: Context) => string | undefined
+  readonly apiVersions?: ReadonlyArray<string>
+  /** Largest accepted request body, bytes (default 1 MiB). */
+  readonly bodyLimit?: number
+  readonly log?: Logger
+  /** Extra operations and control-plane routes (subsystems add theirs). */
+  readonly operations?: ReadonlyArray<Operation>
+  readonly simRoutes?: ReadonlyArray<SimRoute>
+}
+
+const socketIp = (c: Context): string | undefined => {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming
+  return incoming?.socket?.remoteAddress
+}
+
+const consoleLogger: Logger = {
+  error: (entry) => console.error(JSON.stringify(entry, (_k, v) => (typeof v === "bigint" ? v.toString() : v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v))),
+  info: (message) => console.log(message),
+}
+
+export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...addressOperations, ...assetOperations]
+export const defaultSimRoutes: ReadonlyArray<SimRoute> = [...logRoutes, ...workspaceRoutes, ...settingsRoutes]
+
+export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
+  const app = new Hono()
+  let requests = 0
+  const boot = sim.clock.now()
+  const deps: ApiDeps = {
+    sim,
+    auth: { wallNow: options.wallNow ?? (() => Date.now()), rateLimiter: makeRateLimiter() },
+    authorize: makeAuthorizer(),
+    clientIp: options.clientIp ?? socketIp,
+    nextRequestId: () => Buffer.from(sim.ids.bytes(`request:${boot}:${++requests}`, 12)).toString("hex"),
+    defaultApiVersion: (options.apiVersions ?? API_VERSIONS)[0]!,
+    apiVersions: options.apiVersions ?? API_VERSIONS,
+    log: options.log ?? consoleLogger,
+  }
+  const limit = options.bodyLimit ?? 1024 * 1024
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: limit,
+      onError: (c) => {
+        const e = errors.payloadTooLarge(limit)
+        return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
+      },
+    }),
+  )
+  for (const route of [...defaultSimRoutes, ...(options.simRoutes ?? [])]) mountSim(app, deps, route)
+  for (const op of [...defaultOperations, ...(options.operations ?? [])]) mount(app, deps, op)
+  app.notFound((c) => {
+    const e = errors.uriNotFound()
+    return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), c.req.query("context"), e))
+  })
+  app.onError((err, c) => {
+    deps.log.error({ defect: err, path: c.req.path })
+    const e = errors.internal()
+    return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
+  })
+  return app
+}

@@ -1,0 +1,62 @@
+// Authentication (401) and rate limit (429): headers, key and passphrase, timestamp window, signature.
+import { createHash, timingSafeEqual } from "node:crypto"
+import { computeSignature, signatureMessage, signedQuery } from "../../client/signing.js"
+import type { ApiKeyRecord, WorkspaceModel } from "../../projections/workspace.js"
+import { errors, type ApiError } from "../errors.js"
+import type { RateLimiter } from "./rate-limit.js"
+
+export interface RawRequest {
+  readonly method: string
+  /** The path exactly as sent (percent-encoding kept). */
+  readonly rawPath: string
+  /** The query string as sent, without "?". */
+  readonly rawQuery: string
+  readonly body: string
+  readonly header: (name: string) => string | undefined
+}
+
+export interface AuthOptions {
+  /** Server time for the timestamp window, UNIX ms (wall time: clients sign with their own clocks). */
+  readonly wallNow: () => number
+  readonly rateLimiter: RateLimiter
+}
+
+const PAST_WINDOW_S = 30
+const FUTURE_WINDOW_S = 10
+
+const equalStrings = (a: string, b: string): boolean => {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+export const authenticate = (req: RawRequest, workspace: WorkspaceModel, options: AuthOptions): ApiKeyRecord | ApiError => {
+  const key = req.header("x-api-key")
+  if (key === undefined || key === "") return errors.missingApiKey()
+  for (const h of ["x-api-sign", "x-api-timestamp", "x-api-passphrase"]) {
+    const v = req.header(h)
+    if (v === undefined || v === "") return errors.missingAuthorizationHeader(h)
+  }
+  const record = workspace.apiKeys.get(key)
+  const nowS = options.wallNow() / 1000
+  if (record === undefined || record.revoked) return errors.invalidApiKey()
+  if (record.grant.activeFrom !== null && nowS < record.grant.activeFrom) return errors.invalidApiKey()
+  const passphrase = req.header("x-api-passphrase")!
+  const hash = createHash("sha256").update(`${record.grant.passphraseSalt}:${passphrase}`).digest("hex")
+  if (!equalStrings(hash, record.grant.passphraseHash)) return errors.invalidApiKey()
+
+  const timestamp = req.header("x-api-timestamp")!
+  if (!/^[0-9]{1,12}$/.test(timestamp)) return errors.invalidApiTimestamp()
+  const ts = Number(timestamp)
+  if (ts < nowS - PAST_WINDOW_S || ts > nowS + FUTURE_WINDOW_S) return errors.invalidApiTimestamp()
+
+  const expected = computeSignature(
+    record.secretBytes,
+    signatureMessage({ timestamp, method: req.method, path: req.rawPath, body: req.body, query: signedQuery(req.rawQuery) }),
+  )
+  if (!equalStrings(expected, req.header("x-api-sign")!)) return errors.invalidApiSign()
+
+  const wait = options.rateLimiter.take(key, record.grant.rateLimit.perSecond, record.grant.rateLimit.burst)
+  if (wait > 0) return errors.requestLimitReached(wait)
+  return record
+}

@@ -1,0 +1,80 @@
+// Body and query checks after authorization: structure (422), attributes (409), values (400).
+import { errors, type ApiError, type ErrorDetail } from "./errors.js"
+
+/** Returns a message when the value is unacceptable. */
+export type FieldCheck = (value: unknown) => string | undefined
+
+export interface BodySpec {
+  readonly required: Readonly<Record<string, FieldCheck>>
+  readonly optional?: Readonly<Record<string, FieldCheck>>
+}
+
+export interface QuerySpec {
+  readonly required?: Readonly<Record<string, FieldCheck>>
+  readonly optional?: Readonly<Record<string, FieldCheck>>
+}
+
+export type JsonObject = { readonly [k: string]: unknown }
+
+const isObject = (u: unknown): u is JsonObject => typeof u === "object" && u !== null && !Array.isArray(u)
+
+export interface ParsedBody {
+  readonly context: string | undefined
+  readonly item: JsonObject
+}
+
+/** `{ context?: string, data: { item: {...} } }`, nothing else: unparseable JSON is 400, any other shape 422. */
+export const parseWrappedBody = (raw: string): ParsedBody | ApiError => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    return errors.malformedJson()
+  }
+  if (!isObject(parsed)) return errors.invalidBodyStructure()
+  for (const k of Object.keys(parsed)) if (k !== "context" && k !== "data") return errors.invalidBodyStructure()
+  const { context, data } = parsed
+  if (context !== undefined && typeof context !== "string") return errors.invalidBodyStructure('"context" must be a string.')
+  if (!isObject(data) || Object.keys(data).length !== 1 || !isObject(data.item)) return errors.invalidBodyStructure()
+  return { context, item: data.item }
+}
+
+/** Missing required (409), then unknown (409), then values (400); each error names every offending attribute. */
+export const checkAttributes = (
+  values: JsonObject,
+  spec: { readonly required?: Readonly<Record<string, FieldCheck>>; readonly optional?: Readonly<Record<string, FieldCheck>> },
+  extra: (attributes: ReadonlyArray<string>) => ApiError,
+): ApiError | undefined => {
+  const required = spec.required ?? {}
+  const optional = spec.optional ?? {}
+  const missing = Object.keys(required).filter((k) => !Object.hasOwn(values, k) || values[k] === undefined)
+  if (missing.length > 0) return errors.missingRequiredAttributes(missing)
+  const unknown = Object.keys(values).filter((k) => !Object.hasOwn(required, k) && !Object.hasOwn(optional, k))
+  if (unknown.length > 0) return extra(unknown)
+  const bad: Array<ErrorDetail> = []
+  for (const [k, check] of [...Object.entries(required), ...Object.entries(optional)]) {
+    if (!Object.hasOwn(values, k)) continue
+    const message = check(values[k])
+    if (message !== undefined) bad.push({ attribute: k, message })
+  }
+  return bad.length > 0 ? errors.invalidData(bad) : undefined
+}
+
+export const checks = {
+  string:
+    (options: { min?: number; max?: number; pattern?: RegExp; patternMessage?: string } = {}): FieldCheck =>
+    (v) => {
+      if (typeof v !== "string") return "must be a string"
+      if (v.length < (options.min ?? 0)) return options.min === 1 ? "must not be empty" : `must have at least ${options.min} characters`
+      if (v.length > (options.max ?? 1000)) return `must have at most ${options.max ?? 1000} characters`
+      if (options.pattern !== undefined && !options.pattern.test(v)) return options.patternMessage ?? `must match ${options.pattern}`
+      return undefined
+    },
+  boolean: (): FieldCheck => (v) => (typeof v === "boolean" ? undefined : "must be a boolean"),
+  oneOf:
+    (values: ReadonlyArray<string>): FieldCheck =>
+    (v) =>
+      typeof v === "string" && values.includes(v) ? undefined : `must be one of ${values.join(", ")}`,
+  color: (): FieldCheck => (v) => (typeof v === "string" && /^#[0-9A-Fa-f]{6}$/.test(v) ? undefined : "must be a color code #RRGGBB"),
+  any: (): FieldCheck => () => undefined,
+} as const

@@ -1,0 +1,21 @@
+// What route modules receive from the app: the simulator and the edge services (auth, ids, logging).
+import type { Context } from "hono"
+import type { Simulator } from "../simulator.js"
+import type { AuthOptions } from "./auth/authenticate.js"
+import type { makeAuthorizer } from "./auth/authorize.js"
+
+export interface Logger {
+  readonly error: (entry: Record<string, unknown>) => void
+  readonly info: (message: string) => void
+}
+
+export interface ApiDeps {
+  readonly sim: Simulator
+  readonly auth: AuthOptions
+  readonly authorize: ReturnType<typeof makeAuthorizer>
+  readonly clientIp: (c: Context) => string | undefined
+  readonly nextRequestId: () => string
+  readonly defaultApiVersion: string
+  readonly apiVersions: ReadonlyArray<string>
+  readonly log: Logger
+}

@@ -1,0 +1,39 @@
+// The one place where domain and store failures become HTTP answers; a tag without a row does not compile.
+import { Cause, Exit } from "effect"
+import type { ApiKeyError } from "../domain/api-key/index.js"
+import type { VaultAggregateError } from "../domain/vault/index.js"
+import type { StoreUnavailable, WrongExpectedVersion } from "../store/event-store.js"
+import { ApiError, errors } from "./errors.js"
+
+export type AppError = VaultAggregateError | ApiKeyError | WrongExpectedVersion | StoreUnavailable
+
+const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _tag: K }>) => ApiError } = {
+  VaultAlreadyExists: (e) => new ApiError(409, "resource_already_exists", `A vault with id ${e.vaultId} already exists.`, [{ attribute: "id", message: "is taken" }]),
+  VaultNotFound: () => errors.resourceNotFound("vault"),
+  ApiKeyAlreadyExists: () => new ApiError(409, "resource_already_exists", "An API key with this key already exists.", [{ attribute: "key", message: "is taken" }]),
+  ApiKeyNotFound: () => errors.resourceNotFound("API key"),
+  VaultAccountNotFound: () => errors.resourceNotFound("vault account"),
+  VaultAccountAlreadyExists: () => new ApiError(409, "resource_already_exists", "A vault account with this id already exists."),
+  NetworkNotAllowedForVault: (e) =>
+    new ApiError(400, "network_not_allowed_for_vault", `A ${e.networkType === "main" ? "test" : "main"} vault cannot use ${e.networkType === "main" ? "mainnets" : "testnets"}.`, [
+      { attribute: "network", message: `must be a ${e.networkType === "main" ? "test" : "main"} network for this vault` },
+    ]),
+  AddressNotHeld: (e) =>
+    errors.invalidData([{ attribute: "address", message: `is not an address of this vault account on ${e.blockchain}/${e.network}` }]),
+  AddressHoldsAnotherAsset: (e) =>
+    new ApiError(409, "address_holds_another_asset", `On UTXO chains an address holds exactly one asset; ${e.address} holds its native coin.`, [
+      { attribute: "assetId", message: "cannot be added to this address" },
+    ]),
+  WrongExpectedVersion: () => errors.conflict(),
+  StoreUnavailable: () => errors.storeUnavailable(),
+}
+
+export const toApiError = (e: AppError): ApiError => (errorTable[e._tag] as (e: AppError) => ApiError)(e)
+
+/** Turns a command's exit into its value or an ApiError; defects are rethrown (the route answers 500). */
+export const exitToResult = <A>(exit: Exit.Exit<A, AppError>): A | ApiError => {
+  if (Exit.isSuccess(exit)) return exit.value
+  const failure = Cause.findErrorOption(exit.cause)
+  if (failure._tag === "Some") return toApiError(failure.value)
+  throw Cause.squash(exit.cause)
+}

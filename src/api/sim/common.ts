@@ -1,0 +1,72 @@
+// Control plane plumbing: admin token guard, plain-JSON bodies and answers, `{ error: { code, message } }` errors.
+import { timingSafeEqual } from "node:crypto"
+import type { Context, Hono } from "hono"
+import type { Effect } from "effect"
+import type { SimServices } from "../../simulator.js"
+import type { JsonObject } from "../body.js"
+import type { ApiDeps } from "../deps.js"
+import { exitToResult, type AppError } from "../error-table.js"
+import { ApiError, errors, isApiError } from "../errors.js"
+
+export type SimResult = { readonly status: number; readonly body: unknown } | ApiError
+
+export interface SimRoute {
+  readonly method: "GET" | "POST" | "PUT" | "DELETE"
+  readonly path: string
+  /** Health is public; everything else needs `Authorization: Bearer <admin token>`. */
+  readonly public?: boolean
+  readonly handle: (req: { params: Record<string, string>; query: Record<string, string>; body: JsonObject; c: Context }, deps: ApiDeps) => SimResult | Promise<SimResult>
+}
+
+const tokenMatches = (header: string | undefined, token: string): boolean => {
+  if (header === undefined || !header.startsWith("Bearer ")) return false
+  const a = Buffer.from(header.slice(7))
+  const b = Buffer.from(token)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+export const simError = (c: Context, e: ApiError) =>
+  c.json({ error: { code: e.code, message: e.message, ...(e.details.length > 0 ? { details: e.details } : {}) } }, e.status, e.headers)
+
+export const mountSim = (app: Hono, deps: ApiDeps, route: SimRoute): void => {
+  app.on(route.method, route.path, async (c) => {
+    try {
+      if (!route.public && !tokenMatches(c.req.header("authorization"), deps.sim.adminToken))
+        return simError(c, new ApiError(401, "unauthorized", "The control plane needs Authorization: Bearer <admin token>."))
+      let body: JsonObject = {}
+      if (route.method === "POST" || route.method === "PUT") {
+        const text = await c.req.text()
+        if (text.length > 0) {
+          let parsed: unknown
+          try {
+            parsed = JSON.parse(text)
+          } catch {
+            return simError(c, errors.malformedJson())
+          }
+          if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+            return simError(c, new ApiError(400, "invalid_request_body_structure", "The body must be a JSON object."))
+          body = parsed as JsonObject
+        }
+      }
+      const query = Object.fromEntries(new URL(c.req.url).searchParams) as Record<string, string>
+      const result = await route.handle({ params: c.req.param() as Record<string, string>, query, body, c }, deps)
+      if (isApiError(result)) return simError(c, result)
+      return c.json(result.body as object, result.status as 200)
+    } catch (defect) {
+      deps.log.error({ route: route.path, defect })
+      return simError(c, errors.internal())
+    }
+  })
+}
+
+/** Runs a command with the simulator and waits until the read models include its events. */
+export const runCommand = async <A extends { readonly position: bigint }>(
+  deps: ApiDeps,
+  effect: Effect.Effect<A, AppError, SimServices>,
+  meta?: { requestId?: string },
+): Promise<A | ApiError> => {
+  const result = exitToResult(await deps.sim.run(effect, meta))
+  if (isApiError(result)) return result
+  const synced = exitToResult(await deps.sim.run(deps.sim.runner.awaitPosition(result.position)))
+  return isApiError(synced) ? synced : result
+}

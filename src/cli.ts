@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// The `custody-sim` command: serve, sign. Composition root for the process.
+import { readFileSync } from "node:fs"
+import { parseArgs } from "node:util"
+import { serve as serveHttp } from "@hono/node-server"
+import { createApp } from "./api/app.js"
+import { signRequest } from "./client/signing.js"
+import { loadFixture } from "./runtime/fixture.js"
+import { openStore, type StoreKind } from "./runtime/stores.js"
+import { createSimulator } from "./simulator.js"
+import { writeCredentialsFile } from "./runtime/credentials-file.js"
+
+const usage = `custody-sim — a local, deterministic custody REST service simulator
+
+  custody-sim serve [--host 127.0.0.1] [--port 8080] [--store sqlite|memory|esdb] [--data-dir ./.custody-sim]
+                    [--durability normal|full] [--esdb <connection string>] [--fixture file.json] [--seed text]
+                    [--admin-token token] [--frozen-at <unix seconds>]
+  custody-sim sign --key K --secret S --passphrase P --method GET --path /vaults [--body '{...}'] [--base-url URL]
+`
+
+const fail = (message: string): never => {
+  process.stderr.write(`${message}\n\n${usage}`)
+  process.exit(2)
+}
+
+const serve = async (argv: ReadonlyArray<string>) => {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      host: { type: "string", default: "127.0.0.1" },
+      port: { type: "string", default: "8080" },
+      store: { type: "string", default: "sqlite" },
+      "data-dir": { type: "string", default: ".custody-sim" },
+      durability: { type: "string", default: "normal" },
+      esdb: { type: "string" },
+      fixture: { type: "string" },
+      seed: { type: "string" },
+      "admin-token": { type: "string" },
+      "frozen-at": { type: "string" },
+    },
+  })
+  if (!["memory", "sqlite", "esdb"].includes(values.store)) fail(`unknown --store ${values.store}`)
+  if (!["normal", "full"].includes(values.durability)) fail(`unknown --durability ${values.durability}`)
+  const port = Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`bad --port ${values.port}`)
+  const fixture = values.fixture !== undefined ? loadFixture(readFileSync(values.fixture, "utf8")) : undefined
+  const frozenAt = values["frozen-at"] !== undefined ? Number(values["frozen-at"]) * 1000 : undefined
+  const store = await openStore({
+    kind: values.store as StoreKind,
+    dataDir: values["data-dir"],
+    durability: values.durability as "normal" | "full",
+    ...(values.esdb !== undefined ? { esdb: values.esdb } : {}),
+  })
+  const sim = await createSimulator({
+    store,
+    ...(values.seed !== undefined ? { seed: values.seed } : {}),
+    ...(values["admin-token"] !== undefined ? { adminToken: values["admin-token"] } : {}),
+    ...(fixture !== undefined ? { fixture } : {}),
+    ...(frozenAt !== undefined ? { clock: { frozenAt } } : {}),
+    defaultWorkspace: true,
+    follow: values.store === "esdb",
+  })
+  const app = createApp(sim)
+  const server = serveHttp({ fetch: app.fetch, hostname: values.host, port }, (info) => {
+    const host = info.family === "IPv6" ? `[${info.address}]` : info.address
+    console.log(`admin token: ${sim.adminToken}`)
+    for (const c of sim.createdCredentials) console.log(`api key: ${c.key}\napi secret: ${c.secret}\napi passphrase: ${c.passphrase}`)
+    if (sim.createdCredentials.length > 0 && values.store === "sqlite") {
+      const file = writeCredentialsFile(values["data-dir"], sim.adminToken, sim.createdCredentials)
+      console.log(`credentials saved to ${file}`)
+    }
+    console.log(`store: ${values.store}, events: ${sim.models.position + 1n}`)
+    console.log(`listening on http://${host}:${info.port}`)
+  })
+  const stop = () => {
+    server.close(() => void sim.close().then(() => process.exit(0)))
+    setTimeout(() => process.exit(0), 3000).unref()
+  }
+  process.once("SIGINT", stop)
+  process.once("SIGTERM", stop)
+}
+
+const sign = (argv: ReadonlyArray<string>) => {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      key: { type: "string" },
+      secret: { type: "string" },
+      passphrase: { type: "string" },
+      method: { type: "string", default: "GET" },
+      path: { type: "string" },
+      body: { type: "string", default: "" },
+      "base-url": { type: "string", default: "http://127.0.0.1:8080" },
+      "api-version": { type: "string" },
+    },
+  })
+  if (values.key === undefined || values.secret === undefined || values.passphrase === undefined || values.path === undefined)
+    fail("sign needs --key, --secret, --passphrase and --path")
+  const method = values.method.toUpperCase()
+  const headers = signRequest(
+    { key: values.key!, secret: values.secret!, passphrase: values.passphrase! },
+    { method, url: values.path!, body: values.body, ...(values["api-version"] !== undefined ? { apiVersion: values["api-version"] } : {}) },
+  )
+  for (const [k, v] of Object.entries(headers)) console.log(`${k}: ${v}`)
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+  const parts = ["curl", "-sS", "-X", method, ...Object.entries(headers).flatMap(([k, v]) => ["-H", quote(`${k}: ${v}`)])]
+  if (values.body.length > 0) parts.push("--data-raw", quote(values.body))
+  parts.push(quote(values["base-url"].replace(/\/$/, "") + values.path!))
+  console.log(parts.join(" "))
+}
+
+const [command, ...rest] = process.argv.slice(2)
+switch (command) {
+  case "serve":
+    await serve(rest)
+    break
+  case "sign":
+    sign(rest)
+    break
+  case undefined:
+  case "help":
+  case "--help":
+    process.stdout.write(usage)
+    break
+  default:
+    fail(`unknown command ${command}`)
+}

@@ -1,0 +1,74 @@
+// Runs a decider against its stream: read, fold, decide, append with the revision read.
+import { Context, Effect } from "effect"
+import { fold, type Decider } from "../domain/shared/decider.js"
+import { EventStore, type EventMetadata, type JsonValue, type NewEvent, type StreamName } from "../store/event-store.js"
+import { Ids, SimClock } from "./services.js"
+
+/** Correlation data of the request being served, written into every event's metadata. */
+export interface CommandMetaShape {
+  readonly requestId?: string
+  readonly correlationId?: string
+  readonly causationId?: string
+}
+export const CommandMeta = Context.Reference<CommandMetaShape>("custody-sim/commands/CommandMeta", { defaultValue: () => ({}) })
+
+/** Hands the Ids sequence to metadata so a restarted simulator continues where it stopped. */
+export const IdSequence = Context.Reference<{ readonly current: () => number }>("custody-sim/commands/IdSequence", {
+  defaultValue: () => ({ current: () => 0 }),
+})
+
+export const SCHEMA_VERSION = 1
+
+export interface DomainEvent {
+  readonly type: string
+  readonly data: unknown
+}
+
+export const toNewEvents = <E extends DomainEvent>(events: ReadonlyArray<E>) =>
+  Effect.gen(function* () {
+    const ids = yield* Ids
+    const meta = yield* CommandMeta
+    const seq = yield* IdSequence
+    const at = yield* (yield* SimClock).now
+    const out: Array<NewEvent> = []
+    for (const e of events) {
+      const metadata: EventMetadata = { at, schemaVersion: SCHEMA_VERSION, ...meta, seq: 0 }
+      out.push({ id: yield* ids.eventId, type: e.type, data: e.data as JsonValue, metadata })
+    }
+    const last = seq.current()
+    return out.map((e) => ({ ...e, metadata: { ...e.metadata, seq: last } }))
+  })
+
+export interface DecidedResult<E, S> {
+  readonly events: ReadonlyArray<E>
+  readonly state: S
+  readonly position: bigint
+}
+
+export const runDecider = <C, E extends DomainEvent, S, X>(decider: Decider<C, E, S, X>, stream: StreamName, command: C) =>
+  runDeciderWith(decider, stream, () => Effect.succeed(command))
+
+/** Like runDecider, for commands that need the current state to be built (e.g. the next derivation index). */
+export const runDeciderWith = <C, E extends DomainEvent, S, X, X2, R>(
+  decider: Decider<C, E, S, X>,
+  stream: StreamName,
+  makeCommand: (state: S) => Effect.Effect<C, X2, R>,
+) =>
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    const read = yield* store.readStream(stream)
+    const state = fold(decider.evolve, decider.initialState, read.events as unknown as ReadonlyArray<E>)
+    const decision = decider.decide(yield* makeCommand(state), state)
+    if (decision._tag === "Rejected") return yield* Effect.fail(decision.error)
+    if (decision.events.length === 0) {
+      const unchanged: DecidedResult<E, S> = { events: [], state, position: -1n }
+      return unchanged
+    }
+    const appended = yield* store.append(stream, yield* toNewEvents(decision.events), read.revision)
+    const result: DecidedResult<E, S> = {
+      events: decision.events,
+      state: fold(decider.evolve, state, decision.events),
+      position: appended.position,
+    }
+    return result
+  })

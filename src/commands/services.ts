@@ -1,0 +1,32 @@
+// Service tags the deterministic core depends on: simulated time and seeded ids. Adapters live in src/runtime.
+import { Context } from "effect"
+import type { Effect } from "effect"
+import type { IdKind } from "../domain/shared/ids.js"
+import type { SimInstant } from "../domain/shared/sim-time.js"
+
+export class SimClock extends Context.Service<SimClock, { readonly now: Effect.Effect<SimInstant> }>()("custody-sim/commands/SimClock") {}
+
+export class Ids extends Context.Service<
+  Ids,
+  {
+    /** Next 24-hex resource id of this kind (deterministic for the workspace seed). */
+    readonly next: (kind: IdKind) => Effect.Effect<string>
+    /** Next event id (uuid v4 layout, deterministic for the workspace seed). */
+    readonly eventId: Effect.Effect<string>
+    /** Deterministic bytes for a purpose (hashes, txids): the same label gives the same bytes for a seed. */
+    readonly bytes: (label: string, length: number) => Uint8Array
+  }
+>()("custody-sim/commands/Ids") {}
+
+/** HD derivation of a vault's addresses (each vault has its own key tree, seeded from the workspace seed). */
+export class AddressDerivation extends Context.Service<
+  AddressDerivation,
+  {
+    readonly derive: (
+      vaultId: string,
+      blockchain: string,
+      network: string,
+      path: { readonly account: number; readonly change: 0 | 1; readonly index: number },
+    ) => { readonly address: string; readonly derivationPath: string }
+  }
+>()("custody-sim/commands/AddressDerivation") {}

@@ -1,0 +1,98 @@
+// Rules of the spec for accounts: assets are added explicitly (native coins too) except on UTXO chains,
+// where the native coin comes with the address and an address holds exactly that one asset.
+import { absurd, accept, reject, type Decision } from "../shared/decider.js"
+import type { VaultAccountCommand } from "./commands.js"
+import type { AddressFacts, VaultAccountEvent } from "./events.js"
+import type { VaultAccountError, VaultAccounts } from "./state.js"
+import type { VaultId } from "../shared/ids.js"
+
+type Result = Decision<VaultAccountEvent, VaultAccountError>
+
+export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId; type: "main" | "test" }, s: VaultAccounts): Result => {
+  switch (c.type) {
+    case "CreateVaultAccount":
+      if (s.accounts.has(c.vaultAccountId)) return reject({ _tag: "VaultAccountAlreadyExists", vaultAccountId: c.vaultAccountId })
+      return accept({
+        type: "VaultAccountCreated",
+        data: {
+          vaultId: vault.vaultId,
+          vaultAccountId: c.vaultAccountId,
+          ordinal: s.nextOrdinal,
+          name: c.name,
+          color: c.color,
+          isHiddenInDashboard: c.isHiddenInDashboard,
+          at: c.now,
+        },
+      })
+    case "GenerateAddress": {
+      if (c.vaultAccountId !== null && !s.accounts.has(c.vaultAccountId)) return reject({ _tag: "VaultAccountNotFound", vaultAccountId: c.vaultAccountId })
+      if (c.network.networkType !== vault.type) return reject({ _tag: "NetworkNotAllowedForVault", networkType: c.network.networkType })
+      // The vault's own addresses (no account) can take no add-asset, so they hold the native coin from the start.
+      const native = c.network.utxo || c.vaultAccountId === null
+      return accept(derivedEvent(vault.vaultId, c.vaultAccountId, c.network.blockchain, c.network.network, c.derived, c.label, native ? [c.network.nativeAssetId] : [], c.now))
+    }
+    case "AddAsset": {
+      const account = s.accounts.get(c.vaultAccountId)
+      if (account === undefined) return reject({ _tag: "VaultAccountNotFound", vaultAccountId: c.vaultAccountId })
+      const { asset } = c
+      if (asset.networkType !== vault.type) return reject({ _tag: "NetworkNotAllowedForVault", networkType: asset.networkType })
+      const held = s.addressesOf(c.vaultAccountId, asset.blockchain, asset.network)
+      if (c.target._tag === "Address") {
+        const target = c.target.address
+        const record = held.find((a) => a === s.address(asset.blockchain, asset.network, target))
+        if (record === undefined) return reject({ _tag: "AddressNotHeld", address: target, blockchain: asset.blockchain, network: asset.network })
+        if (record.assets.has(asset.id)) return accept()
+        if (asset.utxo) return reject({ _tag: "AddressHoldsAnotherAsset", address: record.address })
+        return accept(assetAdded(vault.vaultId, c.vaultAccountId, asset, record.address, c.now))
+      }
+      const first = held[0]
+      if (first === undefined) {
+        const attached = asset.utxo ? [asset.id] : []
+        const derived = derivedEvent(vault.vaultId, c.vaultAccountId, asset.blockchain, asset.network, c.target.derived, c.target.label, attached, c.now)
+        return asset.utxo ? accept<VaultAccountEvent>(derived) : accept<VaultAccountEvent>(derived, assetAdded(vault.vaultId, c.vaultAccountId, asset, derived.data.address, c.now))
+      }
+      // The account already has an address on this chain: the asset goes to it (UTXO: it already holds the coin).
+      const holder = held.find((a) => a.assets.has(asset.id))
+      if (holder !== undefined || asset.utxo) return accept()
+      return accept(assetAdded(vault.vaultId, c.vaultAccountId, asset, first.address, c.now))
+    }
+    default:
+      return absurd(c)
+  }
+}
+
+const derivedEvent = (
+  vaultId: VaultId,
+  vaultAccountId: AddressFacts["vaultAccountId"],
+  blockchain: string,
+  network: string,
+  derived: { address: string; derivationPath: string; index: number },
+  label: string,
+  assetIds: AddressFacts["assetIds"],
+  at: import("../shared/sim-time.js").SimInstant,
+) =>
+  ({
+    type: "AddressDerived",
+    data: {
+      vaultId,
+      vaultAccountId,
+      blockchain,
+      network,
+      address: derived.address,
+      derivationPath: derived.derivationPath,
+      change: 0,
+      index: derived.index,
+      label,
+      addressType: "deposit",
+      assetIds,
+      at,
+    },
+  }) as const
+
+const assetAdded = (
+  vaultId: VaultId,
+  vaultAccountId: import("../shared/ids.js").VaultAccountId,
+  asset: { id: import("../shared/ids.js").AssetId; blockchain: string; network: string },
+  address: string,
+  at: import("../shared/sim-time.js").SimInstant,
+) => ({ type: "AssetAdded", data: { vaultId, vaultAccountId, assetId: asset.id, blockchain: asset.blockchain, network: asset.network, address, at } }) as const

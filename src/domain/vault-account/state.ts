@@ -1,0 +1,73 @@
+// Account state of a vault: accounts, addresses (by chain and network), assets per address.
+import type { AssetId, VaultAccountId } from "../shared/ids.js"
+import type { AddressFacts } from "./events.js"
+
+export interface AccountRecord {
+  readonly vaultAccountId: VaultAccountId
+  readonly ordinal: number
+  readonly name: string
+  readonly color: string
+  readonly isHiddenInDashboard: boolean
+  readonly createdAt: number
+}
+
+export interface AddressRecord extends AddressFacts {
+  readonly assets: Set<AssetId>
+  readonly createdAt: number
+}
+
+/**
+ * Mutable on purpose: a vault may hold thousands of addresses, and copying the maps per event would make a
+ * fold quadratic. Only `evolve` writes it, after the events were appended; `decide` only reads.
+ */
+export class VaultAccounts {
+  readonly accounts = new Map<string, AccountRecord>()
+  readonly addresses = new Map<string, AddressRecord>()
+  /** (account or "", blockchain, network, change) → addresses in derivation order. */
+  readonly branches = new Map<string, Array<AddressRecord>>()
+
+  get nextOrdinal(): number {
+    return this.accounts.size + 1
+  }
+
+  address(blockchain: string, network: string, address: string): AddressRecord | undefined {
+    return this.addresses.get(addressKey(blockchain, network, address))
+  }
+
+  branch(vaultAccountId: string | null, blockchain: string, network: string, change: 0 | 1): ReadonlyArray<AddressRecord> {
+    return this.branches.get(branchKey(vaultAccountId, blockchain, network, change)) ?? []
+  }
+
+  /** Index the next derived address of that branch takes. */
+  nextIndex(vaultAccountId: string | null, blockchain: string, network: string, change: 0 | 1): number {
+    return this.branch(vaultAccountId, blockchain, network, change).length
+  }
+
+  /** The account's addresses on a chain and network, deposit branch first. */
+  addressesOf(vaultAccountId: string, blockchain: string, network: string): ReadonlyArray<AddressRecord> {
+    return [...this.branch(vaultAccountId, blockchain, network, 0), ...this.branch(vaultAccountId, blockchain, network, 1)]
+  }
+}
+
+export const branchKey = (vaultAccountId: string | null, blockchain: string, network: string, change: 0 | 1) =>
+  `${vaultAccountId ?? ""}|${blockchain}|${network}|${change}`
+
+/** Case-insensitive formats (hex, bech32, cashaddr) compare lower-cased; cashaddr with or without its prefix. */
+export const canonicalAddress = (address: string): string => {
+  const a = address.trim()
+  if (/^0x[0-9a-fA-F]{40}$/.test(a)) return a.toLowerCase()
+  const cash = /^(bitcoincash|bchtest|bchreg):(.+)$/i.exec(a)
+  if (cash !== null) return cash[2]!.toLowerCase()
+  if (/^(bc|tb|bcrt|ltc|tltc)1[02-9ac-hj-np-z]+$/i.test(a)) return a.toLowerCase()
+  if (/^[qp][02-9ac-hj-np-z]{41}$/i.test(a)) return a.toLowerCase()
+  return a
+}
+
+export const addressKey = (blockchain: string, network: string, address: string) => `${blockchain}|${network}|${canonicalAddress(address)}`
+
+export type VaultAccountError =
+  | { readonly _tag: "VaultAccountNotFound"; readonly vaultAccountId: string }
+  | { readonly _tag: "VaultAccountAlreadyExists"; readonly vaultAccountId: string }
+  | { readonly _tag: "NetworkNotAllowedForVault"; readonly networkType: "main" | "test" }
+  | { readonly _tag: "AddressNotHeld"; readonly address: string; readonly blockchain: string; readonly network: string }
+  | { readonly _tag: "AddressHoldsAnotherAsset"; readonly address: string }

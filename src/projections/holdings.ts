@@ -1,0 +1,127 @@
+// Holdings read model: vault accounts, addresses, the assets each address holds, and balance histories.
+import type { VaultAccountEvent } from "../domain/vault-account/index.js"
+import { addressKey, type AddressFacts } from "../domain/vault-account/index.js"
+import type { RecordedEvent } from "../store/event-store.js"
+import { CreationOrder, History } from "./history.js"
+import type { AsOf } from "./projection.js"
+import type { WorkspaceModel } from "./workspace.js"
+
+export interface Balance {
+  readonly total: bigint
+  readonly available: bigint
+  readonly blocked: bigint
+  readonly allocated: bigint
+}
+
+export const ZERO_BALANCE: Balance = { total: 0n, available: 0n, blocked: 0n, allocated: 0n }
+
+export interface AccountView {
+  readonly vaultId: string
+  readonly vaultAccountId: string
+  readonly name: string
+  readonly color: string
+  readonly isHiddenInDashboard: boolean
+  readonly createdAt: number
+  readonly position: bigint
+}
+
+export interface AddressView {
+  readonly facts: AddressFacts
+  readonly createdAt: number
+  readonly position: bigint
+  /** Asset id → position at which the address started to hold it. */
+  readonly assets: Map<string, bigint>
+}
+
+const within = (p: bigint, asOf: AsOf) => asOf === undefined || p <= asOf
+
+export class HoldingsModel {
+  readonly accounts = new Map<string, AccountView>()
+  readonly addresses = new Map<string, AddressView>()
+  readonly addressesByVault = new Map<string, CreationOrder<AddressView>>()
+  /** Asset id → vault id → position at which the vault first held it. */
+  readonly vaultsByAsset = new Map<string, Map<string, bigint>>()
+  private readonly balances = new Map<string, History<Balance>>()
+
+  constructor(private readonly workspace: WorkspaceModel) {}
+
+  account(id: string, asOf: AsOf): AccountView | undefined {
+    const a = this.accounts.get(id)
+    return a !== undefined && within(a.position, asOf) ? a : undefined
+  }
+
+  address(blockchain: string, network: string, address: string, asOf: AsOf): AddressView | undefined {
+    const a = this.addresses.get(addressKey(blockchain, network, address))
+    return a !== undefined && within(a.position, asOf) ? a : undefined
+  }
+
+  vaultAddresses(vaultId: string, asOf: AsOf): ReadonlyArray<AddressView> {
+    return this.addressesByVault.get(vaultId)?.upTo(asOf) ?? []
+  }
+
+  heldAssets(a: AddressView, asOf: AsOf): ReadonlyArray<string> {
+    const out: Array<string> = []
+    for (const [assetId, p] of a.assets) if (within(p, asOf)) out.push(assetId)
+    return out
+  }
+
+  vaultsHolding(assetId: string, asOf: AsOf): ReadonlyArray<string> {
+    const out: Array<string> = []
+    for (const [vaultId, p] of this.vaultsByAsset.get(assetId) ?? []) if (within(p, asOf)) out.push(vaultId)
+    return out
+  }
+
+  balance(blockchain: string, network: string, address: string, assetId: string, asOf: AsOf): Balance {
+    return this.balances.get(`${addressKey(blockchain, network, address)}|${assetId}`)?.at(asOf) ?? ZERO_BALANCE
+  }
+
+  balanceHistory(blockchain: string, network: string, address: string, assetId: string): History<Balance> | undefined {
+    return this.balances.get(`${addressKey(blockchain, network, address)}|${assetId}`)
+  }
+
+  /** The ledger projection records every balance change here. */
+  setBalance(blockchain: string, network: string, address: string, assetId: string, position: bigint, b: Balance): void {
+    const key = `${addressKey(blockchain, network, address)}|${assetId}`
+    let h = this.balances.get(key)
+    if (h === undefined) this.balances.set(key, (h = new History<Balance>()))
+    h.set(position, b)
+  }
+
+  private hold(a: AddressView, assetId: string, position: bigint): void {
+    if (!a.assets.has(assetId)) a.assets.set(assetId, position)
+    let vaults = this.vaultsByAsset.get(assetId)
+    if (vaults === undefined) this.vaultsByAsset.set(assetId, (vaults = new Map()))
+    if (!vaults.has(a.facts.vaultId)) vaults.set(a.facts.vaultId, position)
+  }
+
+  apply(event: RecordedEvent): void {
+    const e = event as unknown as VaultAccountEvent
+    switch (e.type) {
+      case "VaultAccountCreated": {
+        const { at, ordinal: _o, ...rest } = e.data
+        this.accounts.set(rest.vaultAccountId, { ...rest, createdAt: at, position: event.position })
+        return
+      }
+      case "AddressDerived": {
+        const key = addressKey(e.data.blockchain, e.data.network, e.data.address)
+        if (this.addresses.has(key)) return
+        const { at, ...facts } = e.data
+        const view: AddressView = { facts, createdAt: at, position: event.position, assets: new Map() }
+        this.addresses.set(key, view)
+        let list = this.addressesByVault.get(facts.vaultId)
+        if (list === undefined) this.addressesByVault.set(facts.vaultId, (list = new CreationOrder()))
+        list.push(event.position, view)
+        for (const assetId of facts.assetIds) this.hold(view, assetId, event.position)
+        this.workspace.countAddress(facts.vaultId, facts.addressType === "change" ? "change" : "deposit", event.position)
+        return
+      }
+      case "AssetAdded": {
+        const a = this.addresses.get(addressKey(e.data.blockchain, e.data.network, e.data.address))
+        if (a !== undefined) this.hold(a, e.data.assetId, event.position)
+        return
+      }
+      default:
+        return
+    }
+  }
+}

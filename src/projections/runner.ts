@@ -1,0 +1,46 @@
+// Projection runner: folds the store's log into the read models; commands wait for their own writes.
+import { Effect, Fiber, Schedule, Stream } from "effect"
+import type { EventStoreShape, StoreUnavailable } from "../store/event-store.js"
+import type { ReadModels } from "./read-models.js"
+
+const PAGE = 10_000
+
+export interface ProjectionRunner {
+  readonly models: ReadModels
+  /** Applies every event the store has beyond the models' position. */
+  readonly pull: Effect.Effect<void, StoreUnavailable>
+  /** Returns once the models have applied the event at `position` (pulling if needed). */
+  readonly awaitPosition: (position: bigint) => Effect.Effect<void, StoreUnavailable>
+  /** Follows the store's live subscription (for stores other processes write to); returns a stopper. */
+  readonly follow: Effect.Effect<{ readonly stop: Effect.Effect<void> }>
+}
+
+export const makeProjectionRunner = (store: EventStoreShape, models: ReadModels, onEvent?: () => void): ProjectionRunner => {
+  // Both paths apply an event only when it is beyond the models' position; each path's events are
+  // contiguous in the log, so interleaving them can neither skip nor repeat an event.
+  const applyBatch = (events: ReadonlyArray<import("../store/event-store.js").RecordedEvent>) => {
+    for (const e of events) if (e.position > models.position) models.apply(e)
+    if (events.length > 0) onEvent?.()
+  }
+  const pull: Effect.Effect<void, StoreUnavailable> = Effect.gen(function* () {
+    for (;;) {
+      const page = yield* store.readAll({ fromPosition: models.position + 1n, maxCount: PAGE })
+      applyBatch(page)
+      if (page.length < PAGE) return
+    }
+  })
+  return {
+    models,
+    pull,
+    awaitPosition: (position) => (models.position >= position ? Effect.void : pull),
+    follow: Effect.gen(function* () {
+      const fiber = yield* store.subscribeAll({ afterPosition: models.position }).pipe(
+        Stream.runForEach((e) => Effect.sync(() => applyBatch([e]))),
+        Effect.retry(Schedule.spaced("500 millis")),
+        Effect.ignore,
+        Effect.forkDetach,
+      )
+      return { stop: Fiber.interrupt(fiber).pipe(Effect.asVoid) }
+    }),
+  }
+}

@@ -1,0 +1,23 @@
+// Settings read model: the exchange-rate table over time (defaults from the catalogue until set).
+import { DEFAULT_EXCHANGE_RATES } from "../domain/chains/index.js"
+import type { SettingsEvent } from "../domain/settings/index.js"
+import type { RecordedEvent } from "../store/event-store.js"
+import { History } from "./history.js"
+import type { AsOf } from "./projection.js"
+
+export class SettingsModel {
+  private readonly rates = new History<Readonly<Record<string, string>>>()
+
+  exchangeRates(asOf: AsOf): Readonly<Record<string, string>> {
+    return this.rates.at(asOf) ?? DEFAULT_EXCHANGE_RATES
+  }
+
+  rateOf(symbol: string, asOf: AsOf): string {
+    return this.exchangeRates(asOf)[symbol] ?? "0"
+  }
+
+  apply(event: RecordedEvent): void {
+    const e = event as unknown as SettingsEvent
+    if (e.type === "ExchangeRatesSet") this.rates.set(event.position, { ...this.exchangeRates(undefined), ...e.data.rates })
+  }
+}

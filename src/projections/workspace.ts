@@ -1,0 +1,93 @@
+// Workspace read model: vaults (endpoints #1, #2) with counters over time, and API keys for authentication.
+import type { ApiKeyEvent, ApiKeyGrant } from "../domain/api-key/index.js"
+import type { VaultId } from "../domain/shared/ids.js"
+import type { ApprovalPolicy } from "../domain/vault/index.js"
+import type { VaultEvent, VaultProfile } from "../domain/vault/index.js"
+import type { RecordedEvent } from "../store/event-store.js"
+import { CreationOrder, History } from "./history.js"
+import type { AsOf, Projection } from "./projection.js"
+
+export interface VaultCounters {
+  readonly depositAddressesCount: number
+  readonly changeAddressesCount: number
+}
+
+export interface VaultRecord {
+  readonly profile: VaultProfile
+  readonly createdAt: number
+  readonly counters: History<VaultCounters>
+  readonly policy: History<ApprovalPolicy>
+}
+
+export interface ApiKeyRecord {
+  readonly grant: ApiKeyGrant
+  readonly secretBytes: Buffer
+  revoked: boolean
+}
+
+export class WorkspaceModel {
+  readonly vaults = new CreationOrder<VaultRecord>()
+  readonly vaultsById = new Map<string, VaultRecord>()
+  readonly apiKeys = new Map<string, ApiKeyRecord>()
+
+  vault(id: string, asOf: AsOf): VaultRecord | undefined {
+    const v = this.vaultsById.get(id)
+    return v !== undefined && v.counters.at(asOf) !== undefined ? v : undefined
+  }
+
+  vaultList(asOf: AsOf): ReadonlyArray<VaultRecord> {
+    return this.vaults.upTo(asOf)
+  }
+
+  /** Called by the address projections when a deposit or change address is added to a vault. */
+  countAddress(vaultId: VaultId, kind: "deposit" | "change", position: bigint): void {
+    const v = this.vaultsById.get(vaultId)
+    const c = v?.counters.latest()
+    if (v === undefined || c === undefined) return
+    v.counters.set(
+      position,
+      kind === "deposit"
+        ? { ...c, depositAddressesCount: c.depositAddressesCount + 1 }
+        : { ...c, changeAddressesCount: c.changeAddressesCount + 1 },
+    )
+  }
+
+  apply(event: RecordedEvent): void {
+    const e = event as unknown as VaultEvent | ApiKeyEvent
+    switch (e.type) {
+      case "VaultCreated": {
+        const { at, ...profile } = e.data
+        if (this.vaultsById.has(profile.vaultId)) return
+        const counters = new History<VaultCounters>()
+        counters.set(event.position, { depositAddressesCount: 0, changeAddressesCount: 0 })
+        const policy = new History<ApprovalPolicy>()
+        policy.set(event.position, { mode: "auto", levels: 1 })
+        const record: VaultRecord = { profile, createdAt: at, counters, policy }
+        this.vaults.push(event.position, record)
+        this.vaultsById.set(profile.vaultId, record)
+        return
+      }
+      case "VaultApprovalPolicySet":
+        this.vaultsById.get(e.data.vaultId)?.policy.set(event.position, { mode: e.data.mode, levels: e.data.levels })
+        return
+      case "ApiKeyCreated": {
+        const { at: _at, ...grant } = e.data
+        this.apiKeys.set(grant.key, { grant, secretBytes: Buffer.from(grant.secret, "base64"), revoked: false })
+        return
+      }
+      case "ApiKeyRevoked": {
+        const k = this.apiKeys.get(e.data.key)
+        if (k !== undefined) k.revoked = true
+        return
+      }
+      default:
+        return
+    }
+  }
+}
+
+export const workspaceProjection: Projection<WorkspaceModel> = {
+  name: "workspace",
+  init: () => new WorkspaceModel(),
+  evolve: (s, e) => s.apply(e),
+}

@@ -1,0 +1,24 @@
+// AddressDerivation adapter: one HD key tree per vault, its seed an HMAC of the workspace seed and the vault id.
+import { createHmac } from "node:crypto"
+import { Layer } from "effect"
+import { AddressDerivation } from "../commands/services.js"
+import { createAddressDeriver, type AddressDeriver, type Blockchain, type NetworkName } from "../domain/chains/index.js"
+
+export const makeDerivation = (workspaceSeed: Uint8Array, maxVaults = 256) => {
+  const derivers = new Map<string, AddressDeriver>()
+  const deriverOf = (vaultId: string) => {
+    let d = derivers.get(vaultId)
+    if (d === undefined) {
+      d = createAddressDeriver(new Uint8Array(createHmac("sha512", workspaceSeed).update(`vault:${vaultId}`).digest()))
+      if (derivers.size >= maxVaults) derivers.delete(derivers.keys().next().value!)
+      derivers.set(vaultId, d)
+    }
+    return d
+  }
+  return {
+    derive: (vaultId: string, blockchain: string, network: string, path: { account: number; change: 0 | 1; index: number }) =>
+      deriverOf(vaultId).derive(blockchain as Blockchain, network as NetworkName, path),
+  }
+}
+
+export const derivationLayer = (d: ReturnType<typeof makeDerivation>) => Layer.succeed(AddressDerivation, d)

@@ -1,0 +1,133 @@
+// Composition root of one simulator: store, clock, ids, read models, runtime. Used by the CLI, tests and users.
+import { Effect, Exit, Layer, ManagedRuntime } from "effect"
+import { CommandMeta, IdSequence, type CommandMetaShape } from "./commands/run-decider.js"
+import type { AddressDerivation, Ids, SimClock } from "./commands/services.js"
+import { derivationLayer, makeDerivation } from "./runtime/derivation.js"
+import { createApiKey, createVault, type CreateApiKeyInput, type CreateVaultInput } from "./commands/workspace.js"
+import { ReadModels } from "./projections/read-models.js"
+import { makeProjectionRunner, type ProjectionRunner } from "./projections/runner.js"
+import { clockLayer, makeClock, type ControllableClock } from "./runtime/clock.js"
+import { idsLayer, makeIds, type SeededIds } from "./runtime/ids.js"
+import { EventStore, type EventStoreShape, type StoreUnavailable, type WrongExpectedVersion } from "./store/event-store.js"
+
+export type SimServices = EventStore | SimClock | Ids | AddressDerivation
+/** Failures a subsystem hook may report; the API's error table maps each. */
+export type AppFailure = StoreUnavailable | WrongExpectedVersion
+
+export interface Fixture {
+  readonly seed?: string
+  readonly adminToken?: string
+  readonly vaults?: ReadonlyArray<CreateVaultInput>
+  readonly apiKeys?: ReadonlyArray<CreateApiKeyInput>
+}
+
+export interface SimulatorOptions {
+  readonly store: EventStoreShape & { close?: () => void | Promise<void> }
+  readonly seed?: string
+  readonly adminToken?: string
+  /** Simulated time: follows the wall clock by default; `frozenAt` (UNIX ms) holds it still until advanced. */
+  readonly clock?: { readonly frozenAt?: number; readonly wall?: () => number }
+  readonly fixture?: Fixture
+  /** Create the default workspace (a test and a main vault, one API key) when the store is empty and no fixture is given. */
+  readonly defaultWorkspace?: boolean
+  /** Follow the store's live subscription (several simulators on one store). */
+  readonly follow?: boolean
+}
+
+export interface CreatedCredentials {
+  readonly key: string
+  readonly secret: string
+  readonly passphrase: string
+}
+
+export interface Simulator {
+  readonly store: EventStoreShape
+  readonly clock: ControllableClock
+  readonly ids: SeededIds
+  readonly seed: string
+  readonly adminToken: string
+  readonly models: ReadModels
+  readonly runner: ProjectionRunner
+  /** Runs a command or query with the simulator's services; the exit carries typed failures. */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, SimServices>, meta?: CommandMetaShape) => Promise<Exit.Exit<A, E>>
+  /** Work the passage of simulated time triggers (interval mining, due webhook retries); hooks are added by subsystems. */
+  readonly afterClockAdvance: () => Effect.Effect<void, AppFailure, SimServices>
+  readonly onClockAdvance: (hook: () => Effect.Effect<void, AppFailure, SimServices>) => void
+  /** Credentials created at start (default workspace or fixture keys with generated parts). */
+  readonly createdCredentials: ReadonlyArray<CreatedCredentials>
+  readonly close: () => Promise<void>
+}
+
+export const createSimulator = async (options: SimulatorOptions): Promise<Simulator> => {
+  const seed = options.fixture?.seed ?? options.seed ?? "custody-sim"
+  const ids = makeIds(seed)
+  const clock = makeClock(
+    options.clock?.frozenAt !== undefined ? { _tag: "Frozen", at: options.clock.frozenAt } : { _tag: "Wall" },
+    options.clock?.wall,
+  )
+  const models = new ReadModels()
+  const store = options.store
+  const runner = makeProjectionRunner(store, models)
+  const layer = Layer.mergeAll(
+    Layer.succeed(EventStore, store),
+    clockLayer(clock),
+    idsLayer(ids),
+    Layer.succeed(IdSequence, { current: ids.sequence }),
+    derivationLayer(makeDerivation(ids.seed)),
+  )
+  const runtime = ManagedRuntime.make(layer)
+  const run = <A, E>(effect: Effect.Effect<A, E, SimServices>, meta?: CommandMetaShape) =>
+    runtime.runPromiseExit(meta === undefined ? effect : Effect.provideService(effect, CommandMeta, meta))
+  const must = async <A, E>(effect: Effect.Effect<A, E, SimServices>): Promise<A> => {
+    const exit = await run(effect)
+    if (Exit.isFailure(exit)) throw new Error(`start-up command failed: ${JSON.stringify(exit.cause)}`)
+    return exit.value
+  }
+
+  await must(runner.pull)
+  ids.restore(models.lastSeq)
+  if (models.timeline.headTime > clock.now()) clock.advance(models.timeline.headTime - clock.now())
+
+  const createdCredentials: Array<CreatedCredentials> = []
+  if (models.position < 0n) {
+    const fixture = options.fixture ?? (options.defaultWorkspace ? defaultFixture : undefined)
+    for (const v of fixture?.vaults ?? []) await must(createVault(v))
+    for (const k of fixture?.apiKeys ?? []) {
+      const r = await must(createApiKey(k))
+      createdCredentials.push({ key: r.grant.key, secret: r.grant.secret, passphrase: r.passphrase })
+    }
+    await must(runner.pull)
+  }
+  const following = options.follow ? await must(runner.follow) : undefined
+  const adminToken = options.fixture?.adminToken ?? options.adminToken ?? Buffer.from(ids.bytes("adminToken", 18)).toString("base64url")
+
+  const clockHooks: Array<() => Effect.Effect<void, AppFailure, SimServices>> = []
+  return {
+    afterClockAdvance: () => Effect.forEach(clockHooks, (h) => h(), { discard: true }),
+    onClockAdvance: (hook) => {
+      clockHooks.push(hook)
+    },
+    store,
+    clock,
+    ids,
+    seed,
+    adminToken,
+    models,
+    runner,
+    run,
+    createdCredentials,
+    close: async () => {
+      if (following) await Effect.runPromise(following.stop)
+      await runtime.dispose()
+      await options.store.close?.()
+    },
+  }
+}
+
+const defaultFixture: Fixture = {
+  vaults: [
+    { name: "Test vault", type: "test", color: "#2E7D32" },
+    { name: "Main vault", type: "main", color: "#1565C0" },
+  ],
+  apiKeys: [{ name: "default" }],
+}
