@@ -60,6 +60,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
     defaultWorkspace: true,
     follow: values.store === "esdb",
   })
+  sim.startTicker()
   const app = createApp(sim)
   const server = serveHttp({ fetch: app.fetch, hostname: values.host, port }, (info) => {
     const host = info.family === "IPv6" ? `[${info.address}]` : info.address

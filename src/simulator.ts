@@ -1,18 +1,22 @@
 // Composition root of one simulator: store, clock, ids, read models, runtime. Used by the CLI, tests and users.
 import { Effect, Exit, Layer, ManagedRuntime } from "effect"
 import { CommandMeta, IdSequence, type CommandMetaShape } from "./commands/run-decider.js"
-import type { AddressDerivation, Ids, SimClock } from "./commands/services.js"
+import { Models, type AddressDerivation, type Ids, type SimClock } from "./commands/services.js"
 import { derivationLayer, makeDerivation } from "./runtime/derivation.js"
+import { AggregateCache, makeAggregateCache } from "./commands/aggregate-cache.js"
 import { createApiKey, createVault, type CreateApiKeyInput, type CreateVaultInput } from "./commands/workspace.js"
 import { ReadModels } from "./projections/read-models.js"
 import { makeProjectionRunner, type ProjectionRunner } from "./projections/runner.js"
 import { clockLayer, makeClock, type ControllableClock } from "./runtime/clock.js"
 import { idsLayer, makeIds, type SeededIds } from "./runtime/ids.js"
+import type { ChainError } from "./chain-sim/index.js"
+import { settleAll } from "./chain-sim/simulate.js"
+import type { VaultAggregateError } from "./domain/vault/index.js"
 import { EventStore, type EventStoreShape, type StoreUnavailable, type WrongExpectedVersion } from "./store/event-store.js"
 
-export type SimServices = EventStore | SimClock | Ids | AddressDerivation
+export type SimServices = EventStore | SimClock | Ids | AddressDerivation | Models
 /** Failures a subsystem hook may report; the API's error table maps each. */
-export type AppFailure = StoreUnavailable | WrongExpectedVersion
+export type AppFailure = StoreUnavailable | WrongExpectedVersion | VaultAggregateError | ChainError
 
 export interface Fixture {
   readonly seed?: string
@@ -53,6 +57,8 @@ export interface Simulator {
   /** Work the passage of simulated time triggers (interval mining, due webhook retries); hooks are added by subsystems. */
   readonly afterClockAdvance: () => Effect.Effect<void, AppFailure, SimServices>
   readonly onClockAdvance: (hook: () => Effect.Effect<void, AppFailure, SimServices>) => void
+  /** Runs the clock hooks every `everyMs` of wall time while the clock follows wall time (the CLI starts it). */
+  readonly startTicker: (everyMs?: number) => void
   /** Credentials created at start (default workspace or fixture keys with generated parts). */
   readonly createdCredentials: ReadonlyArray<CreatedCredentials>
   readonly close: () => Promise<void>
@@ -74,6 +80,8 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     idsLayer(ids),
     Layer.succeed(IdSequence, { current: ids.sequence }),
     derivationLayer(makeDerivation(ids.seed)),
+    Layer.succeed(AggregateCache, makeAggregateCache()),
+    Layer.succeed(Models, { models, awaitPosition: (p) => runner.awaitPosition(p), cursors: new Map() }),
   )
   const runtime = ManagedRuntime.make(layer)
   const run = <A, E>(effect: Effect.Effect<A, E, SimServices>, meta?: CommandMetaShape) =>
@@ -101,7 +109,9 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
   const following = options.follow ? await must(runner.follow) : undefined
   const adminToken = options.fixture?.adminToken ?? options.adminToken ?? Buffer.from(ids.bytes("adminToken", 18)).toString("base64url")
 
-  const clockHooks: Array<() => Effect.Effect<void, AppFailure, SimServices>> = []
+  const clockHooks: Array<() => Effect.Effect<void, AppFailure, SimServices>> = [() => settleAll]
+  let ticking = false
+  let ticker: ReturnType<typeof setInterval> | undefined
   return {
     afterClockAdvance: () => Effect.forEach(clockHooks, (h) => h(), { discard: true }),
     onClockAdvance: (hook) => {
@@ -116,7 +126,19 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     runner,
     run,
     createdCredentials,
+    startTicker: (everyMs = 1000) => {
+      // While simulated time follows the wall clock, interval blocks and confirmations come due by themselves.
+      ticker ??= setInterval(() => {
+        if (ticking || clock.isFrozen()) return
+        ticking = true
+        void run(Effect.forEach(clockHooks, (h) => h(), { discard: true })).finally(() => {
+          ticking = false
+        })
+      }, everyMs)
+      ticker.unref()
+    },
     close: async () => {
+      if (ticker !== undefined) clearInterval(ticker)
       if (following) await Effect.runPromise(following.stop)
       await runtime.dispose()
       await options.store.close?.()

@@ -11,9 +11,11 @@ import { mount, respond, type Operation } from "./operation.js"
 import { addressOperations } from "./routes/addresses.js"
 import { assetOperations } from "./routes/assets.js"
 import { vaultAccountOperations } from "./routes/vault-accounts.js"
+import { transactionOperations } from "./routes/transactions.js"
 import { vaultOperations } from "./routes/vaults.js"
 import { mountSim, type SimRoute } from "./sim/common.js"
 import { logRoutes } from "./sim/log.js"
+import { chainRoutes } from "./sim/chains.js"
 import { settingsRoutes } from "./sim/settings.js"
 import { workspaceRoutes } from "./sim/workspace.js"
 
@@ -41,8 +43,8 @@ const consoleLogger: Logger = {
   info: (message) => console.log(message),
 }
 
-export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...addressOperations, ...assetOperations]
-export const defaultSimRoutes: ReadonlyArray<SimRoute> = [...logRoutes, ...workspaceRoutes, ...settingsRoutes]
+export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...addressOperations, ...assetOperations, ...transactionOperations]
+export const defaultSimRoutes: ReadonlyArray<SimRoute> = [...logRoutes, ...workspaceRoutes, ...settingsRoutes, ...chainRoutes]
 
 export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   const app = new Hono()

@@ -1,11 +1,12 @@
 // The one place where domain and store failures become HTTP answers; a tag without a row does not compile.
 import { Cause, Exit } from "effect"
+import type { ChainError } from "../chain-sim/index.js"
 import type { ApiKeyError } from "../domain/api-key/index.js"
 import type { VaultAggregateError } from "../domain/vault/index.js"
 import type { StoreUnavailable, WrongExpectedVersion } from "../store/event-store.js"
 import { ApiError, errors } from "./errors.js"
 
-export type AppError = VaultAggregateError | ApiKeyError | WrongExpectedVersion | StoreUnavailable
+export type AppError = VaultAggregateError | ApiKeyError | ChainError | WrongExpectedVersion | StoreUnavailable
 
 const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _tag: K }>) => ApiError } = {
   VaultAlreadyExists: (e) => new ApiError(409, "resource_already_exists", `A vault with id ${e.vaultId} already exists.`, [{ attribute: "id", message: "is taken" }]),
@@ -24,6 +25,8 @@ const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _t
     new ApiError(409, "address_holds_another_asset", `On UTXO chains an address holds exactly one asset; ${e.address} holds its native coin.`, [
       { attribute: "assetId", message: "cannot be added to this address" },
     ]),
+  NothingToCredit: () => errors.conflict(),
+  BadMiningSchedule: (e) => errors.invalidData([{ attribute: "mining", message: e.reason }]),
   WrongExpectedVersion: () => errors.conflict(),
   StoreUnavailable: () => errors.storeUnavailable(),
 }

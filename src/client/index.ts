@@ -19,10 +19,15 @@ export interface ErrorEnvelope {
   readonly error: { readonly code: string; readonly message: string; readonly details: ReadonlyArray<{ attribute: string; message: string }> }
 }
 
-/** The answer of a call: HTTP status plus the parsed body. */
-export type ApiResponse<D> =
-  | { readonly ok: true; readonly status: number; readonly body: Envelope<D> }
-  | { readonly ok: false; readonly status: number; readonly body: ErrorEnvelope }
+/**
+ * The answer of a call: HTTP status plus the parsed body. `body.data` is there when `ok`, `body.error` when not
+ * (one type for both keeps call sites short; check `ok` or `status` first).
+ */
+export interface ApiResponse<D> {
+  readonly ok: boolean
+  readonly status: number
+  readonly body: Envelope<D> & ErrorEnvelope
+}
 
 export interface ClientOptions {
   /** e.g. "http://127.0.0.1:8080" */
@@ -74,7 +79,7 @@ export class CustodyClient {
     })
     const response = await (this.options.fetch ?? fetch)(request)
     const parsed = (await response.json()) as Envelope<D> & ErrorEnvelope
-    return response.ok ? { ok: true, status: response.status, body: parsed } : { ok: false, status: response.status, body: parsed }
+    return { ok: response.ok, status: response.status, body: parsed }
   }
 
   /** #1 GET /vaults */

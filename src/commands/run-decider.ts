@@ -2,6 +2,7 @@
 import { Context, Effect } from "effect"
 import { fold, type Decider } from "../domain/shared/decider.js"
 import { EventStore, type EventMetadata, type JsonValue, type NewEvent, type StreamName } from "../store/event-store.js"
+import { AggregateCache } from "./aggregate-cache.js"
 import { Ids, SimClock } from "./services.js"
 
 /** Correlation data of the request being served, written into every event's metadata. */
@@ -56,19 +57,27 @@ export const runDeciderWith = <C, E extends DomainEvent, S, X, X2, R>(
 ) =>
   Effect.gen(function* () {
     const store = yield* EventStore
-    const read = yield* store.readStream(stream)
-    const state = fold(decider.evolve, decider.initialState, read.events as unknown as ReadonlyArray<E>)
+    const cached = (yield* AggregateCache).get(stream, () => decider.initialState)
+    const read = yield* store.readStream(stream, cached.revision >= 0n ? { fromRevision: cached.revision + 1n } : {})
+    for (const e of read.events) {
+      if (e.revision <= cached.revision) continue
+      cached.state = decider.evolve(cached.state as S, e as unknown as E)
+      cached.revision = e.revision
+    }
+    const state = cached.state as S
+    const expected = cached.revision >= 0n ? cached.revision : ("no_stream" as const)
     const decision = decider.decide(yield* makeCommand(state), state)
     if (decision._tag === "Rejected") return yield* Effect.fail(decision.error)
     if (decision.events.length === 0) {
       const unchanged: DecidedResult<E, S> = { events: [], state, position: -1n }
       return unchanged
     }
-    const appended = yield* store.append(stream, yield* toNewEvents(decision.events), read.revision)
-    const result: DecidedResult<E, S> = {
-      events: decision.events,
-      state: fold(decider.evolve, state, decision.events),
-      position: appended.position,
+    const appended = yield* store.append(stream, yield* toNewEvents(decision.events), expected)
+    // Another fiber may have folded these events from the store meanwhile; fold them only if not.
+    if (cached.revision === (expected === "no_stream" ? -1n : expected)) {
+      cached.state = fold(decider.evolve, cached.state as S, decision.events)
+      cached.revision = appended.nextExpectedRevision
     }
+    const result: DecidedResult<E, S> = { events: decision.events, state: cached.state as S, position: appended.position }
     return result
   })

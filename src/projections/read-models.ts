@@ -1,6 +1,9 @@
 // All read models of the simulator, fed one event at a time in position order.
 import type { RecordedEvent } from "../store/event-store.js"
+import { ChainsModel } from "./chains.js"
 import { HoldingsModel } from "./holdings.js"
+import { applyLedger } from "./ledger.js"
+import { TransactionsModel } from "./transactions.js"
 import { SettingsModel } from "./settings.js"
 import { Timeline } from "./timeline.js"
 import { WorkspaceModel } from "./workspace.js"
@@ -10,6 +13,8 @@ export class ReadModels {
   readonly workspace = new WorkspaceModel()
   readonly holdings = new HoldingsModel(this.workspace)
   readonly settings = new SettingsModel()
+  readonly chains = new ChainsModel()
+  readonly transactions = new TransactionsModel(this.holdings, this.chains)
   private readonly extra: Array<(event: RecordedEvent) => void> = []
 
   /** Registers another fold; read models that depend on others register in the composition root. */
@@ -27,6 +32,9 @@ export class ReadModels {
     this.workspace.apply(event)
     this.holdings.apply(event)
     this.settings.apply(event)
+    this.chains.apply(event)
+    applyLedger(this.holdings, event)
+    this.transactions.apply(event)
     for (const f of this.extra) f(event)
   }
 

@@ -47,13 +47,13 @@ export const startHarness = async (
   const creds = sim.createdCredentials[0]!
   const fetchApp = (req: Request) => Promise.resolve(app.fetch(req))
   const clientFor = (c: Credentials) => new CustodyClient({ baseUrl: BASE, credentials: c, fetch: fetchApp })
-  const admin = async (method: string, path: string, body?: unknown) => {
+  const admin = async <T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
     const res = await app.request(BASE + path, {
       method,
       headers: { authorization: `Bearer ${sim.adminToken}`, "content-type": "application/json" },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     })
-    return { status: res.status, body: await res.json() }
+    return { status: res.status, body: (await res.json()) as T }
   }
   const raw = async (input: RawInput) => {
     const headers: Record<string, string> = signRequest(input.creds ?? creds, {

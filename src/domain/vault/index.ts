@@ -3,6 +3,7 @@
 import { absurd, type Decider, type Decision } from "../shared/decider.js"
 import type { VaultId } from "../shared/ids.js"
 import { decideAccounts, evolveAccounts, vaultAccountEventTypes, type VaultAccountCommand, type VaultAccountError, type VaultAccountEvent } from "../vault-account/index.js"
+import { decideLedger, evolveLedger, ledgerEventTypes, type LedgerCommand, type LedgerError, type LedgerEvent } from "../ledger/index.js"
 import type { VaultCommand } from "./commands.js"
 import { decide as decideProfile } from "./decide.js"
 import type { VaultEvent } from "./events.js"
@@ -13,9 +14,9 @@ export * from "./commands.js"
 export * from "./events.js"
 export * from "./state.js"
 
-export type VaultAggregateCommand = VaultCommand | VaultAccountCommand
-export type VaultAggregateEvent = VaultEvent | VaultAccountEvent
-export type VaultAggregateError = VaultError | VaultAccountError
+export type VaultAggregateCommand = VaultCommand | VaultAccountCommand | LedgerCommand
+export type VaultAggregateEvent = VaultEvent | VaultAccountEvent | LedgerEvent
+export type VaultAggregateError = VaultError | VaultAccountError | LedgerError
 
 export const vaultStream = (id: VaultId) => `vault-${id}`
 
@@ -30,12 +31,18 @@ const decide = (c: VaultAggregateCommand, s: VaultState): Decision<VaultAggregat
       return s._tag === "Active"
         ? decideAccounts(c, { vaultId: s.profile.vaultId, type: s.profile.type }, s.accounts)
         : { _tag: "Rejected", error: { _tag: "VaultNotFound" } }
+    case "CreditDeposits":
+      return s._tag === "Active" ? decideLedger(c, s.accounts, s.ledger) : { _tag: "Rejected", error: { _tag: "VaultNotFound" } }
     default:
       return absurd(c)
   }
 }
 
 const evolve = (s: VaultState, e: VaultAggregateEvent): VaultState => {
+  if (ledgerEventTypes.has(e.type)) {
+    if (s._tag === "Active") evolveLedger(s.ledger, e as LedgerEvent)
+    return s
+  }
   if (vaultAccountEventTypes.has(e.type)) {
     if (s._tag === "Active") evolveAccounts(s.accounts, e as VaultAccountEvent)
     return s

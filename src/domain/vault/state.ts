@@ -1,5 +1,6 @@
 // Vault state and the errors its decider returns.
 import type { VaultId } from "../shared/ids.js"
+import type { Ledger } from "../ledger/state.js"
 import type { VaultAccounts } from "../vault-account/state.js"
 import type { ApprovalMode, VaultProfile } from "./events.js"
 
@@ -10,7 +11,7 @@ export interface ApprovalPolicy {
 
 export type VaultState =
   | { readonly _tag: "Absent" }
-  | { readonly _tag: "Active"; readonly profile: VaultProfile; readonly policy: ApprovalPolicy; readonly accounts: VaultAccounts }
+  | { readonly _tag: "Active"; readonly profile: VaultProfile; readonly policy: ApprovalPolicy; readonly accounts: VaultAccounts; readonly ledger: Ledger }
 
 export type VaultError =
   | { readonly _tag: "VaultAlreadyExists"; readonly vaultId: VaultId }

@@ -1,0 +1,126 @@
+// Endpoints #13 transactions of a vault (paginated by `id`) and #14 one transaction's detail.
+import { findAsset, findNetwork } from "../../domain/chains/index.js"
+import { formatAmount } from "../../domain/shared/money.js"
+import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
+import type { AsOf } from "../../projections/projection.js"
+import type { TxRecord } from "../../projections/transactions.js"
+import type { ApiDeps } from "../deps.js"
+import { errors } from "../errors.js"
+import type { Operation } from "../operation.js"
+import { paginate } from "../pagination.js"
+
+const bool = (b: boolean) => (b ? "true" : "false")
+
+const party = (deps: ApiDeps, r: TxRecord, address: string, amount: string, unitSymbol: string, asOf: AsOf) => {
+  const own = deps.sim.models.holdings.address(r.view.blockchain, r.view.network, address, asOf)
+  return {
+    address,
+    ...(own !== undefined ? { addressType: own.facts.addressType, label: own.facts.label } : { addressType: "external" }),
+    amount,
+    isVaultAddress: bool(own !== undefined && own.facts.vaultId === r.vaultId),
+    unitSymbol,
+  }
+}
+
+const describe = (deps: ApiDeps, r: TxRecord, asOf: AsOf) => {
+  const t = r.view.transfer
+  const asset = findAsset(t.assetId)!
+  const native = findAsset(findNetwork(r.view.blockchain, r.view.network)!.nativeAssetId)!
+  const token = asset.type === "TOKEN"
+  const coinAmount = token ? "0" : formatAmount(BigInt(t.amount), asset.decimals)
+  const mined = r.view.mined.at(asOf)
+  return {
+    asset,
+    token,
+    mined,
+    fee: { amount: formatAmount(BigInt(t.fee), native.decimals), unitSymbol: native.unit },
+    senders: [party(deps, r, t.from, coinAmount, native.unit, asOf)],
+    recipients: [party(deps, r, t.to, coinAmount, native.unit, asOf)],
+    status: r.status.at(asOf) ?? "pending",
+  }
+}
+
+const listItem = (deps: ApiDeps, r: TxRecord, asOf: AsOf) => {
+  const d = describe(deps, r, asOf)
+  return {
+    id: r.view.transfer.recordId,
+    transactionId: r.view.transfer.transactionId,
+    blockchain: r.view.blockchain,
+    network: r.view.network,
+    createdTimestamp: toUnixSeconds(r.view.submittedAt as SimInstant),
+    direction: r.direction,
+    hasTokenTransfer: bool(d.token),
+    isInternal: "false",
+    minedInBlockHeight: d.mined === undefined ? "" : String(d.mined.height),
+    status: d.status,
+    transactionFee: d.fee,
+    senders: d.senders,
+    recipients: d.recipients,
+  }
+}
+
+export const transactionOperations: ReadonlyArray<Operation> = [
+  {
+    id: "listVaultTransactions",
+    method: "GET",
+    path: "/vaults/:vaultId/transactions",
+    scope: "read",
+    paginated: true,
+    vaultParam: "vaultId",
+    handle: ({ params, query, asOf }, deps) => {
+      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.resourceNotFound("vault")
+      // Newest first, as transaction histories are read.
+      const records = [...deps.sim.models.transactions.list(params.vaultId!, asOf)].reverse()
+      const page = paginate(records, (r) => r.view.transfer.recordId, query)
+      if ("code" in page) return page
+      return { status: 200, page: { ...page, items: page.items.map((r) => listItem(deps, r, asOf)) } }
+    },
+  },
+  {
+    id: "getVaultTransaction",
+    method: "GET",
+    path: "/vaults/:vaultId/:blockchain/transactions/:transactionId",
+    scope: "read",
+    vaultParam: "vaultId",
+    handle: ({ params, asOf }, deps) => {
+      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.resourceNotFound("vault")
+      const r = deps.sim.models.transactions.find(params.vaultId!, params.transactionId!, asOf)
+      if (r === undefined || r.view.blockchain !== params.blockchain) return errors.resourceNotFound("transaction")
+      const d = describe(deps, r, asOf)
+      const t = r.view.transfer
+      return {
+        status: 200,
+        item: {
+          id: t.recordId,
+          transactionId: t.transactionId,
+          blockchain: r.view.blockchain,
+          direction: r.direction,
+          network: r.view.network,
+          minedInBlockHeight: d.mined === undefined ? "" : String(d.mined.height),
+          ...(d.mined !== undefined ? { minedInBlockHash: d.mined.blockHash } : {}),
+          status: d.status,
+          timestamp: toUnixSeconds(r.view.submittedAt as SimInstant),
+          senders: d.senders,
+          recipients: d.recipients,
+          transactionFee: d.fee,
+          ...(d.token && d.asset.type === "TOKEN"
+            ? {
+                tokensTransfers: [
+                  {
+                    amount: formatAmount(BigInt(t.amount), d.asset.decimals),
+                    contract: d.asset.contract,
+                    fromAddress: t.from,
+                    toAddress: t.to,
+                    symbol: d.asset.symbol,
+                    tokenName: d.asset.name,
+                    type: d.asset.standard,
+                    decimals: d.asset.decimals,
+                  },
+                ],
+              }
+            : {}),
+        },
+      }
+    },
+  },
+]

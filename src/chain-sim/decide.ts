@@ -1,0 +1,88 @@
+// Chain decider: mining modes as Anvil has them (auto: a block per transaction; interval: a block every N
+// simulated seconds; manual: only when asked), over a mempool and a height.
+import { absurd, accept, reject, type Decision } from "../domain/shared/decider.js"
+import type { SimInstant } from "../domain/shared/sim-time.js"
+import type { ChainCommand, ChainDefaults } from "./commands.js"
+import type { ChainEvent } from "./events.js"
+import { evolveChain } from "./evolve.js"
+import { heightAt, type ChainError, type ChainSchedule, type ChainState } from "./state.js"
+
+type Running = Extract<ChainState, { _tag: "Running" }>
+
+const configured = (chain: string, defaults: ChainDefaults, now: SimInstant): ChainEvent => ({
+  type: "ChainConfigured",
+  data: { chain, mode: defaults.mode, intervalSeconds: defaults.intervalSeconds, confirmations: defaults.confirmations, anchorHeight: 0, anchorAt: now, at: now },
+})
+
+/** The blocks an interval schedule made due by `now` that hold mempool transactions, one event per such block. */
+const dueBlocks = (chain: string, s: Running, now: SimInstant, blockHash: (h: number) => string): Array<ChainEvent> => {
+  const sch = s.schedule
+  if (sch.mode !== "interval" || s.mempool.length === 0) return []
+  const intervalMs = sch.intervalSeconds * 1000
+  const due = heightAt(sch, s.height, now)
+  const byHeight = new Map<number, Array<string>>()
+  let last = s.height
+  for (const tx of s.mempool) {
+    // A transaction goes into the first block due after it arrived (and never before an earlier one's).
+    const h = Math.max(last === s.height ? s.height + 1 : last, sch.anchorHeight + Math.floor((tx.at - sch.anchorAt) / intervalMs) + 1)
+    if (h > due) break
+    last = h
+    byHeight.set(h, [...(byHeight.get(h) ?? []), tx.transactionId])
+  }
+  return [...byHeight].map(([height, transactionIds]) => ({
+    type: "ChainBlocksMined",
+    data: { chain, fromHeight: height, toHeight: height, blockHash: blockHash(height), transactionIds, blockAt: (sch.anchorAt + (height - sch.anchorHeight) * intervalMs) as SimInstant, at: now },
+  }))
+}
+
+export const decideChain = (chain: string, c: ChainCommand, state: ChainState): Decision<ChainEvent, ChainError> => {
+  const events: Array<ChainEvent> = []
+  let s = state
+  const emit = (...es: ReadonlyArray<ChainEvent>) => {
+    for (const e of es) {
+      events.push(e)
+      s = evolveChain(s, e)
+    }
+  }
+  if (s._tag === "Unconfigured") emit(configured(chain, c.defaults, c.now))
+  const run = () => s as Running
+  switch (c.type) {
+    case "ConfigureChain": {
+      const next: ChainSchedule = {
+        ...run().schedule,
+        ...(c.mode !== undefined ? { mode: c.mode } : {}),
+        ...(c.intervalSeconds !== undefined ? { intervalSeconds: c.intervalSeconds } : {}),
+        ...(c.confirmations !== undefined ? { confirmations: c.confirmations } : {}),
+      }
+      if (!(next.intervalSeconds >= 1) || !(next.confirmations >= 1)) return reject({ _tag: "BadMiningSchedule", reason: "intervalSeconds and confirmations must be at least 1" })
+      emit(...dueBlocks(chain, run(), c.now, () => ""))
+      const height = heightAt(run().schedule, run().height, c.now)
+      emit({ type: "ChainConfigured", data: { chain, mode: next.mode, intervalSeconds: next.intervalSeconds, confirmations: next.confirmations, anchorHeight: height, anchorAt: c.now, at: c.now } })
+      return accept(...events)
+    }
+    case "SubmitTx": {
+      emit(...dueBlocks(chain, run(), c.now, c.blockHash))
+      emit({ type: "ChainTxSubmitted", data: { ...c.transfer, chain, at: c.now } })
+      if (run().schedule.mode === "auto") {
+        const h = run().height + 1
+        emit({ type: "ChainBlocksMined", data: { chain, fromHeight: h, toHeight: h, blockHash: c.blockHash(h), transactionIds: run().mempool.map((t) => t.transactionId), blockAt: c.now, at: c.now } })
+      }
+      return accept(...events)
+    }
+    case "MineBlocks": {
+      if (!Number.isInteger(c.blocks) || c.blocks < 1) return reject({ _tag: "BadMiningSchedule", reason: "blocks must be a positive integer" })
+      emit(...dueBlocks(chain, run(), c.now, c.blockHash))
+      const from = heightAt(run().schedule, run().height, c.now) + 1
+      emit({
+        type: "ChainBlocksMined",
+        data: { chain, fromHeight: from, toHeight: from + c.blocks - 1, blockHash: c.blockHash(from), transactionIds: run().mempool.map((t) => t.transactionId), blockAt: c.now, at: c.now },
+      })
+      return accept(...events)
+    }
+    case "Tick":
+      emit(...dueBlocks(chain, run(), c.now, c.blockHash))
+      return accept(...events)
+    default:
+      return absurd(c)
+  }
+}

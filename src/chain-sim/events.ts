@@ -1,0 +1,52 @@
+// Events of one simulated chain (stream `chain-<blockchain>.<network>`): configuration, mempool, blocks.
+import type { SimInstant } from "../domain/shared/sim-time.js"
+
+export type MiningMode = "auto" | "interval" | "manual"
+
+export interface ChainTransfer {
+  readonly transactionId: string
+  /** 24-hex id of the transaction record (the listing cursor of endpoint #13). */
+  readonly recordId: string
+  readonly kind: "deposit" | "withdrawal"
+  readonly assetId: string
+  readonly from: string
+  readonly to: string
+  /** Base units, integer string. */
+  readonly amount: string
+  /** Fee in base units of the native coin, integer string. */
+  readonly fee: string
+  /** Output index paying `to` on UTXO chains; null elsewhere. */
+  readonly vout: number | null
+}
+
+export type ChainEvent =
+  | {
+      readonly type: "ChainConfigured"
+      readonly data: {
+        readonly chain: string
+        readonly mode: MiningMode
+        readonly intervalSeconds: number
+        readonly confirmations: number
+        /** Height and time the interval schedule counts from. */
+        readonly anchorHeight: number
+        readonly anchorAt: SimInstant
+        readonly at: SimInstant
+      }
+    }
+  | { readonly type: "ChainTxSubmitted"; readonly data: ChainTransfer & { readonly chain: string; readonly at: SimInstant } }
+  | {
+      readonly type: "ChainBlocksMined"
+      readonly data: {
+        readonly chain: string
+        readonly fromHeight: number
+        readonly toHeight: number
+        /** Hash of block `fromHeight`, the one holding `transactionIds`. */
+        readonly blockHash: string
+        readonly transactionIds: ReadonlyArray<string>
+        /** Time of block `toHeight`. */
+        readonly blockAt: SimInstant
+        readonly at: SimInstant
+      }
+    }
+
+export const chainEventTypes: ReadonlySet<string> = new Set<ChainEvent["type"]>(["ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined"])

@@ -1,0 +1,32 @@
+// Chain evolve: configuration re-anchors the schedule; mined blocks move the height and empty the mempool.
+import { absurd } from "../domain/shared/decider.js"
+import type { ChainEvent } from "./events.js"
+import type { ChainState } from "./state.js"
+
+export const evolveChain = (s: ChainState, e: ChainEvent): ChainState => {
+  switch (e.type) {
+    case "ChainConfigured": {
+      const { mode, intervalSeconds, confirmations, anchorHeight, anchorAt } = e.data
+      const schedule = { mode, intervalSeconds, confirmations, anchorHeight, anchorAt }
+      return s._tag === "Unconfigured"
+        ? { _tag: "Running", schedule, height: anchorHeight, mempool: [] }
+        : { ...s, schedule, height: Math.max(s.height, anchorHeight) }
+    }
+    case "ChainTxSubmitted": {
+      if (s._tag !== "Running") return s
+      return { ...s, mempool: [...s.mempool, { transactionId: e.data.transactionId, at: e.data.at }] }
+    }
+    case "ChainBlocksMined": {
+      if (s._tag !== "Running") return s
+      const included = new Set(e.data.transactionIds)
+      return {
+        ...s,
+        height: Math.max(s.height, e.data.toHeight),
+        mempool: s.mempool.filter((t) => !included.has(t.transactionId)),
+        schedule: { ...s.schedule, anchorHeight: e.data.toHeight, anchorAt: e.data.blockAt },
+      }
+    }
+    default:
+      return absurd(e)
+  }
+}

@@ -1,0 +1,92 @@
+// Deposit process manager: credits deposits that reached their confirmations, once, to addresses holding the
+// asset; a deposit of an asset not yet added waits and is credited when the asset is added (the spec's rule).
+import { Effect } from "effect"
+import { findAsset } from "../../domain/chains/index.js"
+import type { DepositFacts, LedgerCommand } from "../../domain/ledger/index.js"
+import type { VaultId } from "../../domain/shared/ids.js"
+import { formatAmount } from "../../domain/shared/money.js"
+import { addressKey } from "../../domain/vault-account/state.js"
+import { vaultDecider, vaultStream } from "../../domain/vault/index.js"
+import { runDecider } from "../../commands/run-decider.js"
+import { Models, SimClock } from "../../commands/services.js"
+import type { TransferView } from "../../projections/chains.js"
+import type { ReadModels } from "../../projections/read-models.js"
+
+const retryOnConflict = { times: 10, while: (e: { readonly _tag: string }) => e._tag === "WrongExpectedVersion" } as const
+
+type Deposit = LedgerCommand["deposits"][number]
+
+const depositOf = (models: ReadModels, t: TransferView, confirmations: number): Deposit | undefined => {
+  const address = models.holdings.address(t.blockchain, t.network, t.transfer.to, undefined)
+  const mined = t.mined.latest()
+  const asset = findAsset(t.transfer.assetId)
+  if (address === undefined || mined === undefined || asset === undefined || !address.assets.has(asset.id)) return undefined
+  const facts: DepositFacts = {
+    vaultId: address.facts.vaultId,
+    vaultAccountId: address.facts.vaultAccountId,
+    transactionId: t.transfer.transactionId,
+    blockchain: t.blockchain,
+    network: t.network,
+    address: address.facts.address,
+    fromAddress: t.transfer.from,
+    assetId: asset.id,
+    amount: t.transfer.amount,
+    blockHeight: mined.height,
+    blockHash: mined.blockHash,
+    confirmations,
+    vout: t.transfer.vout,
+  }
+  return { ...facts, assetType: asset.type, unit: asset.unit, decimalsAmount: formatAmount(BigInt(t.transfer.amount), asset.decimals) }
+}
+
+const creditByVault = (deposits: ReadonlyArray<Deposit>) =>
+  Effect.gen(function* () {
+    const { awaitPosition } = yield* Models
+    const now = yield* (yield* SimClock).now
+    const byVault = new Map<string, Array<Deposit>>()
+    for (const d of deposits) byVault.set(d.vaultId, [...(byVault.get(d.vaultId) ?? []), d])
+    for (const [vaultId, list] of byVault) {
+      const r = yield* runDecider(vaultDecider, vaultStream(vaultId as VaultId), { type: "CreditDeposits", deposits: list, now }).pipe(Effect.retry(retryOnConflict))
+      if (r.position >= 0n) yield* awaitPosition(r.position)
+    }
+  })
+
+/** Walks the chain's mined deposits in order and credits those with enough confirmations now. */
+export const settleChain = (chain: string) =>
+  Effect.gen(function* () {
+    const { models, cursors } = yield* Models
+    const view = models.chains.chain(chain)
+    const schedule = view?.state.latest()?.schedule
+    if (view === undefined || schedule === undefined) return
+    const now = yield* (yield* SimClock).now
+    const height = models.chains.heightAt(chain, now)
+    let i = cursors.get(chain) ?? 0
+    const due: Array<Deposit> = []
+    while (i < view.minedDeposits.length) {
+      const t = view.minedDeposits[i]!
+      const mined = t.mined.latest()!
+      const confirmations = height - mined.height + 1
+      if (confirmations < schedule.confirmations) break
+      const d = depositOf(models, t, confirmations)
+      if (d !== undefined) due.push(d)
+      i++
+    }
+    yield* creditByVault(due)
+    cursors.set(chain, i)
+  })
+
+/** After an asset is added: deposits of it to that address that already have their confirmations. */
+export const creditHeldDeposits = (blockchain: string, network: string, address: string, assetId: string) =>
+  Effect.gen(function* () {
+    const { models } = yield* Models
+    const now = yield* (yield* SimClock).now
+    const required = models.chains.chain(`${blockchain}.${network}`)?.state.latest()?.schedule.confirmations
+    if (required === undefined) return
+    const due = (models.chains.depositsTo.get(addressKey(blockchain, network, address)) ?? []).flatMap((t) => {
+      const c = models.chains.confirmations(t, now)
+      if (t.transfer.assetId !== assetId || c < required) return []
+      const d = depositOf(models, t, c)
+      return d === undefined ? [] : [d]
+    })
+    yield* creditByVault(due)
+  })

@@ -1,0 +1,33 @@
+// State of one simulated chain: its mining schedule, height, mempool; and the height at any time.
+import type { MiningMode } from "./events.js"
+
+export interface ChainSchedule {
+  readonly mode: MiningMode
+  readonly intervalSeconds: number
+  readonly confirmations: number
+  readonly anchorHeight: number
+  readonly anchorAt: number
+}
+
+export type ChainState =
+  | { readonly _tag: "Unconfigured" }
+  | {
+      readonly _tag: "Running"
+      readonly schedule: ChainSchedule
+      /** Height of the last recorded block (interval schedules may be ahead of it, see heightAt). */
+      readonly height: number
+      readonly mempool: ReadonlyArray<{ readonly transactionId: string; readonly at: number }>
+    }
+
+/**
+ * In interval mode a block is due every `intervalSeconds` of simulated time; empty blocks are not recorded one
+ * by one, so the height at a time is the anchor's height plus the intervals elapsed since.
+ */
+export const heightAt = (s: ChainSchedule, recordedHeight: number, at: number): number =>
+  s.mode === "interval" ? Math.max(recordedHeight, s.anchorHeight + Math.floor((at - s.anchorAt) / (s.intervalSeconds * 1000))) : recordedHeight
+
+/** Time at which block `height` is (or was) due on an interval schedule. */
+export const blockTimeOf = (s: ChainSchedule, height: number): number => s.anchorAt + (height - s.anchorHeight) * s.intervalSeconds * 1000
+
+export type ChainError =
+  | { readonly _tag: "BadMiningSchedule"; readonly reason: string }

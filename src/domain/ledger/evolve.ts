@@ -1,0 +1,23 @@
+// Folds ledger events into the vault's ledger (in place).
+import { absurd } from "../shared/decider.js"
+import type { LedgerEvent } from "./events.js"
+import { depositKey, type Ledger } from "./state.js"
+
+export const evolveLedger = (s: Ledger, e: LedgerEvent): Ledger => {
+  switch (e.type) {
+    case "DepositCredited": {
+      const d = e.data
+      const key = depositKey(d.transactionId, d.vout)
+      if (s.credited.has(key)) return s
+      s.credited.add(key)
+      const amount = BigInt(d.amount)
+      s.holding(d.blockchain, d.network, d.address, d.assetId).total += amount
+      if (d.vout !== null) s.utxos.set(key, { transactionId: d.transactionId, vout: d.vout, address: d.address, blockchain: d.blockchain, network: d.network, amount })
+      return s
+    }
+    case "NotificationRaised":
+      return s
+    default:
+      return absurd(e)
+  }
+}

@@ -1,0 +1,6 @@
+// The ledger part of the vault aggregate (stream `vault-<vaultId>`): balances, credited deposits, UTXOs.
+export * from "./commands.js"
+export * from "./events.js"
+export * from "./state.js"
+export { decideLedger } from "./decide.js"
+export { evolveLedger } from "./evolve.js"

@@ -1,0 +1,34 @@
+// Ledger state of a vault: balances per (address, asset), credited deposits, unspent outputs (UTXO chains).
+import { addressKey } from "../vault-account/state.js"
+
+export interface Holding {
+  total: bigint
+  blocked: bigint
+}
+
+export interface Utxo {
+  readonly transactionId: string
+  readonly vout: number
+  readonly address: string
+  readonly blockchain: string
+  readonly network: string
+  readonly amount: bigint
+}
+
+/** Mutable for the same reason as VaultAccounts: folds over large vaults stay linear. */
+export class Ledger {
+  readonly holdings = new Map<string, Holding>()
+  readonly credited = new Set<string>()
+  readonly utxos = new Map<string, Utxo>()
+
+  holding(blockchain: string, network: string, address: string, assetId: string): Holding {
+    const key = `${addressKey(blockchain, network, address)}|${assetId}`
+    let h = this.holdings.get(key)
+    if (h === undefined) this.holdings.set(key, (h = { total: 0n, blocked: 0n }))
+    return h
+  }
+}
+
+export const depositKey = (transactionId: string, vout: number | null) => (vout === null ? transactionId : `${transactionId}:${vout}`)
+
+export type LedgerError = { readonly _tag: "NothingToCredit" }

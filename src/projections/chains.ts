@@ -1,0 +1,105 @@
+// Chains read model: each chain's schedule and height over time, and every transfer with where it was mined.
+import { heightAt, type ChainEvent, type ChainSchedule, type ChainTransfer } from "../chain-sim/index.js"
+import { addressKey } from "../domain/vault-account/state.js"
+import type { RecordedEvent } from "../store/event-store.js"
+import { History } from "./history.js"
+import type { AsOf } from "./projection.js"
+
+export interface Mined {
+  readonly height: number
+  readonly blockHash: string
+  readonly blockAt: number
+}
+
+export interface TransferView {
+  readonly chain: string
+  readonly blockchain: string
+  readonly network: string
+  readonly transfer: ChainTransfer
+  readonly submittedAt: number
+  readonly position: bigint
+  readonly mined: History<Mined>
+}
+
+export interface ChainView {
+  readonly chain: string
+  readonly blockchain: string
+  readonly network: string
+  /** Schedule and recorded height, as of each change. */
+  readonly state: History<{ readonly schedule: ChainSchedule; readonly height: number }>
+  /** Deposits in the order they were mined (the confirmation process manager walks this). */
+  readonly minedDeposits: Array<TransferView>
+}
+
+export class ChainsModel {
+  readonly chains = new Map<string, ChainView>()
+  readonly transfers = new Map<string, TransferView>()
+  /** Deposits by destination (addressKey): the retroactive crediting looks here when an asset is added. */
+  readonly depositsTo = new Map<string, Array<TransferView>>()
+
+  chain(chain: string): ChainView | undefined {
+    return this.chains.get(chain)
+  }
+
+  /** The chain's height at simulated time `at` (interval schedules move on between recorded blocks). */
+  heightAt(chain: string, at: number, asOf?: AsOf): number {
+    const s = this.chains.get(chain)?.state.at(asOf)
+    return s === undefined ? 0 : heightAt(s.schedule, s.height, at)
+  }
+
+  confirmations(t: TransferView, at: number, asOf?: AsOf): number {
+    const m = t.mined.at(asOf)
+    return m === undefined ? 0 : Math.max(0, this.heightAt(t.chain, at, asOf) - m.height + 1)
+  }
+
+  apply(event: RecordedEvent): void {
+    const e = event as unknown as ChainEvent
+    switch (e.type) {
+      case "ChainConfigured": {
+        const d = e.data
+        const [blockchain, network] = splitChain(d.chain)
+        let c = this.chains.get(d.chain)
+        if (c === undefined) this.chains.set(d.chain, (c = { chain: d.chain, blockchain, network, state: new History(), minedDeposits: [] }))
+        const prev = c.state.latest()
+        c.state.set(event.position, {
+          schedule: { mode: d.mode, intervalSeconds: d.intervalSeconds, confirmations: d.confirmations, anchorHeight: d.anchorHeight, anchorAt: d.anchorAt },
+          height: Math.max(prev?.height ?? 0, d.anchorHeight),
+        })
+        return
+      }
+      case "ChainTxSubmitted": {
+        const { chain, at, ...transfer } = e.data
+        const [blockchain, network] = splitChain(chain)
+        const view: TransferView = { chain, blockchain, network, transfer, submittedAt: at, position: event.position, mined: new History() }
+        this.transfers.set(transfer.transactionId, view)
+        if (transfer.kind === "deposit") {
+          const key = addressKey(blockchain, network, transfer.to)
+          this.depositsTo.set(key, [...(this.depositsTo.get(key) ?? []), view])
+        }
+        return
+      }
+      case "ChainBlocksMined": {
+        const d = e.data
+        const c = this.chains.get(d.chain)
+        const prev = c?.state.latest()
+        if (c === undefined || prev === undefined) return
+        c.state.set(event.position, { schedule: { ...prev.schedule, anchorHeight: d.toHeight, anchorAt: d.blockAt }, height: Math.max(prev.height, d.toHeight) })
+        const blockAt = d.blockAt - (d.toHeight - d.fromHeight) * prev.schedule.intervalSeconds * 1000
+        for (const id of d.transactionIds) {
+          const t = this.transfers.get(id)
+          if (t === undefined) continue
+          t.mined.set(event.position, { height: d.fromHeight, blockHash: d.blockHash, blockAt: d.toHeight === d.fromHeight ? d.blockAt : blockAt })
+          if (t.transfer.kind === "deposit") c.minedDeposits.push(t)
+        }
+        return
+      }
+      default:
+        return
+    }
+  }
+}
+
+export const splitChain = (chain: string): [string, string] => {
+  const i = chain.lastIndexOf(".")
+  return [chain.slice(0, i), chain.slice(i + 1)]
+}
