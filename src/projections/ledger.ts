@@ -1,6 +1,6 @@
-// Ledger projection: balance changes per (address, asset) into the holdings model, with their causing event.
+// Ledger projection: balance changes per (address, asset) into the holdings model, from the ledger's effects.
 import { findAsset, findNetwork } from "../domain/chains/index.js"
-import type { LedgerEvent } from "../domain/ledger/index.js"
+import { balanceEffects, ledgerEventTypes, type LedgerEvent } from "../domain/ledger/index.js"
 import type { RecordedEvent } from "../store/event-store.js"
 import type { Balance, HoldingsModel } from "./holdings.js"
 
@@ -13,21 +13,22 @@ export const reserveOf = (blockchain: string, network: string, assetId: string):
 
 /** total = available + blocked + allocated, with allocated the reserve the chain keeps (see README). */
 export const balanceOf = (total: bigint, blocked: bigint, reserve: bigint): Balance => {
-  const allocated = total - blocked < reserve ? (total - blocked > 0n ? total - blocked : 0n) : reserve
-  return { total, blocked, allocated, available: total - blocked - allocated }
+  const free = total - blocked
+  const allocated = free < reserve ? (free > 0n ? free : 0n) : reserve
+  return { total, blocked, allocated, available: free - allocated }
 }
 
 export const applyLedger = (holdings: HoldingsModel, event: RecordedEvent): void => {
-  const e = event as unknown as LedgerEvent
-  if (e.type !== "DepositCredited") return
-  const d = e.data
-  const before = holdings.balance(d.blockchain, d.network, d.address, d.assetId, undefined)
-  holdings.setBalance(
-    d.blockchain,
-    d.network,
-    d.address,
-    d.assetId,
-    event.position,
-    balanceOf(before.total + BigInt(d.amount), before.blocked, reserveOf(d.blockchain, d.network, d.assetId)),
-  )
+  if (!ledgerEventTypes.has(event.type)) return
+  for (const fx of balanceEffects(event as unknown as LedgerEvent)) {
+    const before = holdings.balance(fx.blockchain, fx.network, fx.address, fx.assetId, undefined)
+    holdings.setBalance(
+      fx.blockchain,
+      fx.network,
+      fx.address,
+      fx.assetId,
+      event.position,
+      balanceOf(before.total + fx.total, before.blocked + fx.blocked, reserveOf(fx.blockchain, fx.network, fx.assetId)),
+    )
+  }
 }

@@ -20,7 +20,15 @@ export interface DepositFacts {
 }
 
 /** Facts a webhook subscriber is told about (the spec's event kinds, and those a user would also expect). */
-export type NotificationKind = "INCOMING_CONFIRMED_COIN_TX" | "INCOMING_CONFIRMED_TOKEN_TX" | "OUTGOING_MINED"
+export type NotificationKind =
+  | "INCOMING_CONFIRMED_COIN_TX"
+  | "INCOMING_CONFIRMED_TOKEN_TX"
+  | "INCOMING_MINED_TX"
+  | "TRANSACTION_REQUEST"
+  | "TRANSACTION_APPROVED"
+  | "TRANSACTION_REJECTED"
+  | "OUTGOING_MINED"
+  | "OUTGOING_FAILED"
 
 export type LedgerEvent =
   | { readonly type: "DepositCredited"; readonly data: DepositFacts & { readonly at: SimInstant } }

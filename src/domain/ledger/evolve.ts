@@ -1,7 +1,16 @@
 // Folds ledger events into the vault's ledger (in place).
 import { absurd } from "../shared/decider.js"
 import type { LedgerEvent } from "./events.js"
+import { balanceEffects } from "./effects.js"
 import { depositKey, type Ledger } from "./state.js"
+
+const applyEffects = (s: Ledger, e: LedgerEvent) => {
+  for (const fx of balanceEffects(e)) {
+    const h = s.holding(fx.blockchain, fx.network, fx.address, fx.assetId)
+    h.total += fx.total
+    h.blocked += fx.blocked
+  }
+}
 
 export const evolveLedger = (s: Ledger, e: LedgerEvent): Ledger => {
   switch (e.type) {
@@ -10,8 +19,8 @@ export const evolveLedger = (s: Ledger, e: LedgerEvent): Ledger => {
       const key = depositKey(d.transactionId, d.vout)
       if (s.credited.has(key)) return s
       s.credited.add(key)
+      applyEffects(s, e)
       const amount = BigInt(d.amount)
-      s.holding(d.blockchain, d.network, d.address, d.assetId).total += amount
       if (d.vout !== null) s.utxos.set(key, { transactionId: d.transactionId, vout: d.vout, address: d.address, blockchain: d.blockchain, network: d.network, amount })
       return s
     }
