@@ -1,0 +1,248 @@
+// SQLite adapter (better-sqlite3, WAL): the default durable store; one process owns the file.
+import { mkdirSync } from "node:fs"
+import { dirname } from "node:path"
+import Database from "better-sqlite3"
+import { Effect, Layer } from "effect"
+import { catchUpThenLive, makeAppendSignal } from "./catch-up.js"
+import { checkCommit, type StreamIds } from "./commit-check.js"
+import {
+  EventStore,
+  StoreUnavailable,
+  WrongExpectedVersion,
+  type AppendResult,
+  type EventMetadata,
+  type EventStoreShape,
+  type ExpectedRevision,
+  type JsonValue,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type ReadStreamResult,
+  type RecordedEvent,
+  type StreamName,
+} from "./event-store.js"
+
+export interface SqliteStoreOptions {
+  readonly file: string
+  /** "normal" survives a killed process, "full" also a power loss (an fsync per append). */
+  readonly durability?: "normal" | "full"
+}
+
+export type SqliteStore = EventStoreShape & { readonly close: () => void }
+
+// Only the rowid and one index: each extra index costs another page write per single-event commit. Rows are
+// never deleted, so the rowid (max + 1) is strictly increasing without AUTOINCREMENT's bookkeeping.
+const schema = `
+  CREATE TABLE IF NOT EXISTS events (
+    position INTEGER PRIMARY KEY,
+    stream TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    metadata TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX IF NOT EXISTS events_by_stream ON events (stream, revision);
+`
+
+type StreamRow = [position: number, revision: number, id: string, type: string, data: string, metadata: string]
+type LogRow = [position: number, stream: string, revision: number, id: string, type: string, data: string, metadata: string]
+const streamColumns = "position, revision, id, type, data, metadata"
+
+const open = (options: SqliteStoreOptions) => {
+  mkdirSync(dirname(options.file), { recursive: true })
+  const db = new Database(options.file)
+  try {
+    // One owner: an exclusive lock spares the lock calls of every transaction and the shared-memory index (it
+    // must precede WAL mode), and makes a second process fail to open the file rather than write under our cache.
+    db.pragma("locking_mode = EXCLUSIVE")
+    db.pragma("journal_mode = WAL")
+    db.pragma(`synchronous = ${options.durability === "full" ? "FULL" : "NORMAL"}`)
+    // Fewer checkpoints: a hot index page is written back once per 10,000 frames rather than per 1,000.
+    db.pragma("wal_autocheckpoint = 10000")
+    db.exec(schema)
+    return db
+  } catch (cause) {
+    db.close()
+    throw cause
+  }
+}
+
+const statements = (db: Database.Database) => ({
+  insert: db.prepare("INSERT INTO events (stream, revision, id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)"),
+  head: db.prepare<[], number | null>("SELECT max(position) FROM events").pluck(),
+  lastRevision: db.prepare<[string], number | null>("SELECT max(revision) FROM events WHERE stream = ?").pluck(),
+  positionAt: db.prepare<[string, number], number>("SELECT position FROM events WHERE stream = ? AND revision = ?").pluck(),
+  idsAfter: db
+    .prepare<[string, number, number], string>("SELECT id FROM events WHERE stream = ? AND revision > ? ORDER BY revision LIMIT ?")
+    .pluck(),
+  idsOf: db.prepare<[string], [string, number]>("SELECT id, revision FROM events WHERE stream = ? ORDER BY revision").raw(),
+  forwards: db
+    .prepare<[string, number, number], StreamRow>(
+      `SELECT ${streamColumns} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+    )
+    .raw(),
+  backwards: db
+    .prepare<[string, number, number], StreamRow>(
+      `SELECT ${streamColumns} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+    )
+    .raw(),
+  fromPosition: db
+    .prepare<[number, number], LogRow>(
+      "SELECT position, stream, revision, id, type, data, metadata FROM events WHERE position >= ? ORDER BY position LIMIT ?",
+    )
+    .raw(),
+})
+
+// SQLite reads a negative LIMIT as "no limit".
+const limit = (maxCount: number | undefined) => (maxCount === undefined ? -1 : Math.max(0, maxCount))
+
+const unavailable = (cause: unknown) =>
+  new StoreUnavailable({ reason: `sqlite: ${cause instanceof Error ? cause.message : String(cause)}`, cause })
+
+// I/O, locking and corruption errors mean the store cannot serve; a broken constraint or a closed handle is a bug.
+const failed = (cause: unknown): Effect.Effect<never, StoreUnavailable> =>
+  cause instanceof Database.SqliteError && !cause.code.startsWith("SQLITE_CONSTRAINT") ? Effect.fail(unavailable(cause)) : Effect.die(cause)
+
+const attempt = <A>(read: () => A): Effect.Effect<A, StoreUnavailable> =>
+  Effect.suspend(() => {
+    try {
+      return Effect.succeed(read())
+    } catch (cause) {
+      return failed(cause)
+    }
+  })
+
+const noStream: ReadStreamResult = { events: [], revision: "no_stream" }
+
+export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
+  const db = open(options)
+  const sql = statements(db)
+  let head = sql.head.get() ?? -1
+  const signal = makeAppendSignal(() => BigInt(head))
+
+  // The file has one owner (this process), so a stream's last revision is looked up once, then kept here.
+  class CachedStream implements StreamIds {
+    ids: Map<string, number> | undefined = undefined
+    constructor(
+      readonly name: string,
+      public revision: number,
+    ) {}
+    idsAfter(revision: number, count: number): ReadonlyArray<string> {
+      return sql.idsAfter.all(this.name, revision, count)
+    }
+    // Only appends with any/stream_exists ask, so only their streams pay for an id map.
+    revisionOf(id: string): number | undefined {
+      if (this.ids === undefined) {
+        this.ids = new Map()
+        for (const [eventId, revision] of sql.idsOf.iterate(this.name)) if (!this.ids.has(eventId)) this.ids.set(eventId, revision)
+      }
+      return this.ids.get(id)
+    }
+  }
+  const streams = new Map<StreamName, CachedStream>()
+  const cached = (name: StreamName): CachedStream => {
+    let stream = streams.get(name)
+    if (stream === undefined) {
+      stream = new CachedStream(name, sql.lastRevision.get(name) ?? -1)
+      streams.set(name, stream)
+    }
+    return stream
+  }
+
+  let written = -1
+  const commit = db.transaction((stream: CachedStream, events: ReadonlyArray<NewEvent>, expected: ExpectedRevision) => {
+    const verdict = checkCommit(stream.revision, expected, events, stream)
+    if (verdict !== "write") return verdict
+    let revision = stream.revision
+    for (const event of events) {
+      const row = sql.insert.run(stream.name, ++revision, event.id, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata))
+      written = Number(row.lastInsertRowid)
+    }
+    return verdict
+  })
+
+  // The cache, the head and the subscribers move only once COMMIT has returned.
+  const committed = (stream: CachedStream, events: ReadonlyArray<NewEvent>): AppendResult => {
+    if (events.length === 0) return { nextExpectedRevision: BigInt(stream.revision), position: -1n }
+    const ids = stream.ids
+    if (ids !== undefined) {
+      for (let i = 0; i < events.length; i++) if (!ids.has(events[i]!.id)) ids.set(events[i]!.id, stream.revision + 1 + i)
+    }
+    stream.revision += events.length
+    head = written
+    signal.notify()
+    return { nextExpectedRevision: BigInt(stream.revision), position: BigInt(written) }
+  }
+
+  const append = (name: StreamName, events: ReadonlyArray<NewEvent>, expected: ExpectedRevision) =>
+    Effect.suspend((): Effect.Effect<AppendResult, WrongExpectedVersion | StoreUnavailable> => {
+      try {
+        const stream = cached(name)
+        const verdict = commit(stream, events, expected)
+        if (verdict === "write") return Effect.succeed(committed(stream, events))
+        if (verdict === "mismatch") {
+          const actual = stream.revision < 0 ? ("no_stream" as const) : BigInt(stream.revision)
+          return Effect.fail(new WrongExpectedVersion({ stream: name, expected, actual }))
+        }
+        return Effect.succeed({ nextExpectedRevision: BigInt(verdict), position: BigInt(sql.positionAt.get(name, verdict)!) })
+      } catch (cause) {
+        return failed(cause)
+      }
+    })
+
+  const toEvent = (stream: StreamName, row: StreamRow): RecordedEvent => ({
+    id: row[2],
+    type: row[3],
+    data: JSON.parse(row[4]) as JsonValue,
+    metadata: JSON.parse(row[5]) as EventMetadata,
+    stream,
+    revision: BigInt(row[1]),
+    position: BigInt(row[0]),
+  })
+
+  const readStream = (name: StreamName, options?: ReadStreamOptions) =>
+    attempt((): ReadStreamResult => {
+      const last = cached(name).revision
+      if (last < 0) return noStream
+      const maxCount = limit(options?.maxCount)
+      const rows =
+        options?.direction === "backwards"
+          ? sql.backwards.all(name, options.fromRevision === undefined ? last : Number(options.fromRevision), maxCount)
+          : sql.forwards.all(name, Number(options?.fromRevision ?? 0n), maxCount)
+      return { events: rows.map((row) => toEvent(name, row)), revision: BigInt(last) }
+    })
+
+  const readAll = (options?: ReadAllOptions) =>
+    attempt((): ReadonlyArray<RecordedEvent> =>
+      sql.fromPosition.all(Number(options?.fromPosition ?? 0n), limit(options?.maxCount)).map((row) => ({
+        id: row[3],
+        type: row[4],
+        data: JSON.parse(row[5]) as JsonValue,
+        metadata: JSON.parse(row[6]) as EventMetadata,
+        stream: row[1],
+        revision: BigInt(row[2]),
+        position: BigInt(row[0]),
+      })),
+    )
+
+  return {
+    kind: "sqlite",
+    append,
+    readStream,
+    readAll,
+    subscribeAll: (options) =>
+      catchUpThenLive((after, maxCount) => readAll({ fromPosition: after + 1n, maxCount }), signal, options?.afterPosition ?? -1n),
+    headPosition: Effect.sync(() => BigInt(head)),
+    close: () => db.close(),
+  }
+}
+
+export const layerSqlite = (options: SqliteStoreOptions): Layer.Layer<EventStore, StoreUnavailable> =>
+  Layer.effect(
+    EventStore,
+    Effect.acquireRelease(
+      Effect.try({ try: () => makeSqliteStore(options), catch: unavailable }),
+      (store) => Effect.sync(() => store.close()),
+    ),
+  )
