@@ -5,17 +5,20 @@ import type { Simulator } from "../simulator.js"
 import { makeRateLimiter } from "./auth/rate-limit.js"
 import { makeAuthorizer } from "./auth/authorize.js"
 import type { ApiDeps, Logger } from "./deps.js"
+import { consistency } from "./consistency.js"
 import { API_VERSIONS, errorBody } from "./envelope.js"
 import { errors } from "./errors.js"
 import { mount, respond, type Operation } from "./operation.js"
 import { addressOperations } from "./routes/addresses.js"
 import { assetOperations } from "./routes/assets.js"
 import { vaultAccountOperations } from "./routes/vault-accounts.js"
+import { transactionRequestOperations } from "./routes/transaction-requests.js"
 import { transactionOperations } from "./routes/transactions.js"
 import { vaultOperations } from "./routes/vaults.js"
 import { mountSim, type SimRoute } from "./sim/common.js"
 import { logRoutes } from "./sim/log.js"
 import { chainRoutes } from "./sim/chains.js"
+import { transactionRequestSimRoutes } from "./sim/transaction-requests.js"
 import { settingsRoutes } from "./sim/settings.js"
 import { workspaceRoutes } from "./sim/workspace.js"
 
@@ -43,8 +46,8 @@ const consoleLogger: Logger = {
   info: (message) => console.log(message),
 }
 
-export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...addressOperations, ...assetOperations, ...transactionOperations]
-export const defaultSimRoutes: ReadonlyArray<SimRoute> = [...logRoutes, ...workspaceRoutes, ...settingsRoutes, ...chainRoutes]
+export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...addressOperations, ...assetOperations, ...transactionOperations, ...transactionRequestOperations]
+export const defaultSimRoutes: ReadonlyArray<SimRoute> = [...logRoutes, ...workspaceRoutes, ...settingsRoutes, ...chainRoutes, ...transactionRequestSimRoutes]
 
 export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   const app = new Hono()
@@ -55,7 +58,8 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
     auth: { wallNow: options.wallNow ?? (() => Date.now()), rateLimiter: makeRateLimiter() },
     authorize: makeAuthorizer(),
     clientIp: options.clientIp ?? socketIp,
-    nextRequestId: () => Buffer.from(sim.ids.bytes(`request:${boot}:${++requests}`, 12)).toString("hex"),
+    // Nodes sharing a store boot at the same instant under a frozen clock: the node id keeps their request ids apart.
+    nextRequestId: () => Buffer.from(sim.ids.bytes(`request${sim.ids.node === "" ? "" : `@${sim.ids.node}`}:${boot}:${++requests}`, 12)).toString("hex"),
     defaultApiVersion: (options.apiVersions ?? API_VERSIONS)[0]!,
     apiVersions: options.apiVersions ?? API_VERSIONS,
     log: options.log ?? consoleLogger,
@@ -71,6 +75,7 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
       },
     }),
   )
+  app.use("*", consistency(deps))
   for (const route of [...defaultSimRoutes, ...(options.simRoutes ?? [])]) mountSim(app, deps, route)
   for (const op of [...defaultOperations, ...(options.operations ?? [])]) mount(app, deps, op)
   app.notFound((c) => {

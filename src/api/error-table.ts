@@ -26,6 +26,16 @@ const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _t
       { attribute: "assetId", message: "cannot be added to this address" },
     ]),
   NothingToCredit: () => errors.conflict(),
+  TxRequestNotFound: () => errors.resourceNotFound("transaction request"),
+  IllegalTxTransition: (e) =>
+    new ApiError(409, "illegal_transaction_request_transition", `A transaction request in status ${e.from} cannot take ${e.command}.`),
+  InsufficientFunds: (e) =>
+    new ApiError(400, "insufficient_balance", `Insufficient available balance${e.address !== null ? ` at ${e.address}` : ""}: ${e.needed} base units needed (amount plus maximum fee), ${e.available} available.`, [
+      { attribute: "amount", message: "exceeds the available balance (amount plus maximum fee)" },
+    ]),
+  SenderNotInVault: (e) => errors.resourceNotFound(`sender address ${e.address} in this vault`),
+  AssetNotHeldBySender: (e) =>
+    new ApiError(400, "asset_not_added_to_address", `The address ${e.address} does not hold the asset; add it first.`, [{ attribute: "assetId", message: "is not added to the sender address" }]),
   BadMiningSchedule: (e) => errors.invalidData([{ attribute: "mining", message: e.reason }]),
   WrongExpectedVersion: () => errors.conflict(),
   StoreUnavailable: () => errors.storeUnavailable(),

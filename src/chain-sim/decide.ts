@@ -62,7 +62,12 @@ export const decideChain = (chain: string, c: ChainCommand, state: ChainState): 
     }
     case "SubmitTx": {
       emit(...dueBlocks(chain, run(), c.now, c.blockHash))
-      emit({ type: "ChainTxSubmitted", data: { ...c.transfer, chain, at: c.now } })
+      if (c.transfer.kind === "withdrawal" && run().faults["broadcast-failure"] > 0) {
+        emit({ type: "ChainTxRejected", data: { chain, transactionId: c.transfer.transactionId, reason: "broadcast rejected by the network (injected fault)", at: c.now } })
+        return accept(...events)
+      }
+      const failsInExecution = c.transfer.kind === "withdrawal" && run().faults["execution-failure"] > 0
+      emit({ type: "ChainTxSubmitted", data: { ...c.transfer, ...(failsInExecution ? { failsInExecution } : {}), chain, at: c.now } })
       if (run().schedule.mode === "auto") {
         const h = run().height + 1
         emit({ type: "ChainBlocksMined", data: { chain, fromHeight: h, toHeight: h, blockHash: c.blockHash(h), transactionIds: run().mempool.map((t) => t.transactionId), blockAt: c.now, at: c.now } })
@@ -79,6 +84,10 @@ export const decideChain = (chain: string, c: ChainCommand, state: ChainState): 
       })
       return accept(...events)
     }
+    case "ArmFault":
+      if (!Number.isInteger(c.count) || c.count < 1) return reject({ _tag: "BadMiningSchedule", reason: "count must be a positive integer" })
+      emit({ type: "ChainFaultArmed", data: { chain, kind: c.kind, count: c.count, at: c.now } })
+      return accept(...events)
     case "Tick":
       emit(...dueBlocks(chain, run(), c.now, c.blockHash))
       return accept(...events)

@@ -17,7 +17,11 @@ export interface ChainTransfer {
   readonly fee: string
   /** Output index paying `to` on UTXO chains; null elsewhere. */
   readonly vout: number | null
+  /** Set by an armed execution fault: the transaction is mined but fails (fee spent, nothing sent). */
+  readonly failsInExecution?: boolean
 }
+
+export type FaultKind = "broadcast-failure" | "execution-failure"
 
 export type ChainEvent =
   | {
@@ -49,4 +53,7 @@ export type ChainEvent =
       }
     }
 
-export const chainEventTypes: ReadonlySet<string> = new Set<ChainEvent["type"]>(["ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined"])
+  | { readonly type: "ChainFaultArmed"; readonly data: { readonly chain: string; readonly kind: FaultKind; readonly count: number; readonly at: SimInstant } }
+  | { readonly type: "ChainTxRejected"; readonly data: { readonly chain: string; readonly transactionId: string; readonly reason: string; readonly at: SimInstant } }
+
+export const chainEventTypes: ReadonlySet<string> = new Set<ChainEvent["type"]>(["ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined", "ChainFaultArmed", "ChainTxRejected"])

@@ -9,11 +9,16 @@ export const evolveChain = (s: ChainState, e: ChainEvent): ChainState => {
       const { mode, intervalSeconds, confirmations, anchorHeight, anchorAt } = e.data
       const schedule = { mode, intervalSeconds, confirmations, anchorHeight, anchorAt }
       return s._tag === "Unconfigured"
-        ? { _tag: "Running", schedule, height: anchorHeight, mempool: [] }
+        ? { _tag: "Running", schedule, height: anchorHeight, mempool: [], faults: { "broadcast-failure": 0, "execution-failure": 0 } }
         : { ...s, schedule, height: Math.max(s.height, anchorHeight) }
     }
+    case "ChainFaultArmed":
+      return s._tag === "Running" ? { ...s, faults: { ...s.faults, [e.data.kind]: s.faults[e.data.kind] + e.data.count } } : s
+    case "ChainTxRejected":
+      return s._tag === "Running" ? { ...s, faults: { ...s.faults, "broadcast-failure": Math.max(0, s.faults["broadcast-failure"] - 1) } } : s
     case "ChainTxSubmitted": {
       if (s._tag !== "Running") return s
+      if (e.data.failsInExecution === true) s = { ...s, faults: { ...s.faults, "execution-failure": Math.max(0, s.faults["execution-failure"] - 1) } }
       return { ...s, mempool: [...s.mempool, { transactionId: e.data.transactionId, at: e.data.at }] }
     }
     case "ChainBlocksMined": {

@@ -22,3 +22,30 @@ export const transferFee = (n: NetworkInfo, kind: "coin" | "token", priority: Fe
       return f.drops[priority]
   }
 }
+
+/** P2WPKH sizes: 11 vbytes of overhead, 68 per input, 31 per output. */
+export const utxoVbytes = (inputs: number, outputs: number): bigint => BigInt(11 + 68 * inputs + 31 * outputs)
+
+/** Fee of a UTXO transaction with these many inputs and outputs. */
+export const utxoFee = (n: NetworkInfo, inputs: number, outputs: number, priority: FeePriority): bigint => {
+  const f = n.fees
+  if (f._tag === "Zip317") return f.marginalFee * BigInt(Math.max(f.graceActions, inputs, outputs))
+  if (f._tag === "UtxoFeeRate") return f.perVbyte[priority] * utxoVbytes(inputs, outputs)
+  return transferFee(n, "coin", priority)
+}
+
+export interface TronCost {
+  readonly bandwidth: bigint
+  readonly energy: bigint
+  /** SUN burned when no resource is free. */
+  readonly maxBurn: bigint
+}
+
+/** Resources a tron transfer consumes (README: "Fees"); 1,000 SUN a bandwidth unit and 280 SUN an energy unit. */
+export const tronCost = (n: NetworkInfo, kind: "coin" | "token"): TronCost | undefined => {
+  const f = n.fees
+  if (f._tag !== "TronResources") return undefined
+  const bandwidth = kind === "coin" ? f.bandwidth.coin : f.bandwidth.token
+  const energy = kind === "coin" ? 0n : f.energy.token
+  return { bandwidth, energy, maxBurn: bandwidth * f.sunPerBandwidth + energy * f.sunPerEnergy }
+}

@@ -35,6 +35,9 @@ export const submitTransfer = (n: NetworkInfo, transfer: ChainTransfer) =>
 export const mineBlocks = (n: NetworkInfo, blocks: number) =>
   runChain(n, (blockHash, now) => ({ type: "MineBlocks", defaults: chainDefaults(n), blocks, blockHash, now }))
 
+export const armFault = (n: NetworkInfo, kind: import("./events.js").FaultKind, count: number) =>
+  runChain(n, (_h, now) => ({ type: "ArmFault", defaults: chainDefaults(n), kind, count, now }))
+
 export const tickChain = (n: NetworkInfo) => runChain(n, (blockHash, now) => ({ type: "Tick", defaults: chainDefaults(n), blockHash, now }))
 
 export const networkOfChain = (chain: string): NetworkInfo | undefined => {

@@ -8,6 +8,7 @@ import { formatTxId } from "./formats.js"
 import { transferFee } from "./fees.js"
 import { configureChain, mineBlocks, networkOfChain, submitTransfer, tickChain } from "./mining.js"
 import { settleChain } from "./process-managers/deposits.js"
+import { resumeBroadcasts, settleWithdrawals } from "./process-managers/withdrawals.js"
 
 const sync = (position: bigint) =>
   Effect.gen(function* () {
@@ -23,7 +24,9 @@ export const settleAll = Effect.gen(function* () {
     const r = yield* tickChain(n)
     yield* sync(r.position)
     yield* settleChain(chain)
+    yield* settleWithdrawals(chain)
   }
+  yield* resumeBroadcasts
 })
 
 export interface DepositInput {
@@ -65,6 +68,7 @@ export const mine = (n: NetworkInfo, blocks: number) =>
     const r = yield* mineBlocks(n, blocks)
     yield* sync(r.position)
     yield* settleChain(chainKey(n.blockchain, n.network))
+    yield* settleWithdrawals(chainKey(n.blockchain, n.network))
     const { models } = yield* Models
     return { height: models.chains.chain(chainKey(n.blockchain, n.network))?.state.latest()?.height ?? 0, position: r.position }
   })
@@ -74,6 +78,7 @@ export const configure = (n: NetworkInfo, settings: Parameters<typeof configureC
     const r = yield* configureChain(n, settings)
     yield* sync(r.position)
     yield* settleChain(chainKey(n.blockchain, n.network))
+    yield* settleWithdrawals(chainKey(n.blockchain, n.network))
     return { position: r.position }
   })
 

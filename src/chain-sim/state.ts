@@ -1,5 +1,5 @@
 // State of one simulated chain: its mining schedule, height, mempool; and the height at any time.
-import type { MiningMode } from "./events.js"
+import type { FaultKind, MiningMode } from "./events.js"
 
 export interface ChainSchedule {
   readonly mode: MiningMode
@@ -17,6 +17,8 @@ export type ChainState =
       /** Height of the last recorded block (interval schedules may be ahead of it, see heightAt). */
       readonly height: number
       readonly mempool: ReadonlyArray<{ readonly transactionId: string; readonly at: number }>
+      /** Armed faults: how many of the next withdrawals fail to broadcast, or fail in execution. */
+      readonly faults: { readonly [K in FaultKind]: number }
     }
 
 /**

@@ -29,6 +29,8 @@ export interface ChainView {
   readonly state: History<{ readonly schedule: ChainSchedule; readonly height: number }>
   /** Deposits in the order they were mined (the confirmation process manager walks this). */
   readonly minedDeposits: Array<TransferView>
+  /** Withdrawals in the order they were mined (the withdrawal process manager walks this). */
+  readonly minedWithdrawals: Array<TransferView>
 }
 
 export class ChainsModel {
@@ -59,7 +61,7 @@ export class ChainsModel {
         const d = e.data
         const [blockchain, network] = splitChain(d.chain)
         let c = this.chains.get(d.chain)
-        if (c === undefined) this.chains.set(d.chain, (c = { chain: d.chain, blockchain, network, state: new History(), minedDeposits: [] }))
+        if (c === undefined) this.chains.set(d.chain, (c = { chain: d.chain, blockchain, network, state: new History(), minedDeposits: [], minedWithdrawals: [] }))
         const prev = c.state.latest()
         c.state.set(event.position, {
           schedule: { mode: d.mode, intervalSeconds: d.intervalSeconds, confirmations: d.confirmations, anchorHeight: d.anchorHeight, anchorAt: d.anchorAt },
@@ -90,6 +92,7 @@ export class ChainsModel {
           if (t === undefined) continue
           t.mined.set(event.position, { height: d.fromHeight, blockHash: d.blockHash, blockAt: d.toHeight === d.fromHeight ? d.blockAt : blockAt })
           if (t.transfer.kind === "deposit") c.minedDeposits.push(t)
+          else c.minedWithdrawals.push(t)
         }
         return
       }

@@ -3,6 +3,7 @@ import type { RecordedEvent } from "../store/event-store.js"
 import { ChainsModel } from "./chains.js"
 import { HoldingsModel } from "./holdings.js"
 import { applyLedger } from "./ledger.js"
+import { TxRequestsModel } from "./transaction-requests.js"
 import { TransactionsModel } from "./transactions.js"
 import { SettingsModel } from "./settings.js"
 import { Timeline } from "./timeline.js"
@@ -14,7 +15,8 @@ export class ReadModels {
   readonly holdings = new HoldingsModel(this.workspace)
   readonly settings = new SettingsModel()
   readonly chains = new ChainsModel()
-  readonly transactions = new TransactionsModel(this.holdings, this.chains)
+  readonly txRequests = new TxRequestsModel()
+  readonly transactions = new TransactionsModel(this.holdings, this.chains, this.txRequests)
   private readonly extra: Array<(event: RecordedEvent) => void> = []
 
   /** Registers another fold; read models that depend on others register in the composition root. */
@@ -34,6 +36,7 @@ export class ReadModels {
     this.settings.apply(event)
     this.chains.apply(event)
     applyLedger(this.holdings, event)
+    this.txRequests.apply(event)
     this.transactions.apply(event)
     for (const f of this.extra) f(event)
   }

@@ -6,14 +6,17 @@ export class Timeline {
   private readonly positions: Array<bigint> = []
   private readonly times: Array<number> = []
   head = -1n
+  /** Latest simulated time in the log so far (the clock restarts from here). */
   headTime = 0
 
   record(event: RecordedEvent): void {
-    const t = event.metadata.at
+    // A log written by several processes (a shared store) or imported may step back in time; the timeline keeps
+    // the running maximum so that it stays sorted and "as of time t" is the longest prefix with no event after t.
+    const t = this.times.length === 0 || event.metadata.at > this.headTime ? event.metadata.at : this.headTime
     this.head = event.position
     this.headTime = t
     const n = this.times.length
-    // Times never decrease (the clock is monotonic); only changes of time are kept.
+    // Only changes of time are kept: the entry of a run of equal times holds the run's last position.
     if (n > 0 && this.times[n - 1] === t) this.positions[n - 1] = event.position
     else {
       this.positions.push(event.position)
@@ -33,7 +36,7 @@ export class Timeline {
     return lo > 0 ? this.positions[lo - 1]! : -1n
   }
 
-  /** Simulated time of the event at `position` (entries hold the last position of each run of equal times). */
+  /** Simulated time in force at `position` (the running maximum up to it); undefined beyond the head. */
   timeAt(position: bigint): number | undefined {
     let lo = 0
     let hi = this.positions.length

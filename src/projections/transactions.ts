@@ -2,14 +2,16 @@
 import type { LedgerEvent } from "../domain/ledger/index.js"
 import { addressKey, type VaultAccountEvent } from "../domain/vault-account/index.js"
 import type { ChainEvent } from "../chain-sim/index.js"
+import type { TxRequestEvent } from "../domain/transaction-request/index.js"
 import type { RecordedEvent } from "../store/event-store.js"
+import type { TxRequestsModel } from "./transaction-requests.js"
 import type { ChainsModel, TransferView } from "./chains.js"
 import { CreationOrder, History } from "./history.js"
 import type { HoldingsModel } from "./holdings.js"
 import type { AsOf } from "./projection.js"
 
 /** Wire statuses of transactions (the spec gives examples, not the list; the README documents these). */
-export type TxStatus = "pending" | "confirmed" | "broadcasted" | "completed" | "failed"
+export type TxStatus = "pending" | "confirmed" | "broadcasted" | "mined" | "completed" | "failed"
 
 export interface TxRecord {
   readonly vaultId: string
@@ -28,6 +30,7 @@ export class TransactionsModel {
   constructor(
     private readonly holdings: HoldingsModel,
     private readonly chains: ChainsModel,
+    private readonly txRequests: TxRequestsModel,
   ) {}
 
   list(vaultId: string, asOf: AsOf): ReadonlyArray<TxRecord> {
@@ -51,10 +54,15 @@ export class TransactionsModel {
   }
 
   apply(event: RecordedEvent): void {
-    const e = event as unknown as ChainEvent | VaultAccountEvent | LedgerEvent
+    const e = event as unknown as ChainEvent | VaultAccountEvent | LedgerEvent | TxRequestEvent
     switch (e.type) {
       case "ChainTxSubmitted": {
-        if (e.data.kind !== "deposit") return
+        if (e.data.kind === "withdrawal") {
+          const request = this.txRequests.byTransactionId.get(e.data.transactionId)
+          const view = this.chains.transfers.get(e.data.transactionId)
+          if (request !== undefined && view !== undefined) this.add(request.draft.vaultId, "outgoing", view, "broadcasted", event.position)
+          return
+        }
         const view = this.chains.transfers.get(e.data.transactionId)
         const [blockchain, network] = [view?.blockchain ?? "", view?.network ?? ""]
         const address = this.holdings.address(blockchain, network, e.data.to, undefined)
@@ -70,6 +78,14 @@ export class TransactionsModel {
         const key = `${addressKey(e.data.blockchain, e.data.network, e.data.address)}|${e.data.assetId}`
         for (const view of this.waiting.get(key) ?? []) this.add(e.data.vaultId, "incoming", view, "pending", event.position)
         this.waiting.delete(key)
+        return
+      }
+      case "TxRequestMined":
+        this.find(e.data.vaultId, e.data.transactionId, undefined)?.status.set(event.position, e.data.withErrors ? "failed" : "mined")
+        return
+      case "TxRequestSucceeded": {
+        const request = this.txRequests.byId.get(e.data.requestId)
+        if (request !== undefined) this.find(e.data.vaultId, request.draft.transactionId, undefined)?.status.set(event.position, "completed")
         return
       }
       case "DepositCredited":

@@ -1,5 +1,6 @@
-// What each ledger event does to balances: the one definition the vault fold, the balance projection and the
-// audit all read, so they cannot disagree.
+// What each ledger or transaction request event does to balances: the one definition the vault fold, the
+// balance projection and the audit all read, so they cannot disagree.
+import type { TxRequestEvent } from "../transaction-request/events.js"
 import type { LedgerEvent } from "./events.js"
 
 export interface BalanceEffect {
@@ -7,20 +8,44 @@ export interface BalanceEffect {
   readonly network: string
   readonly address: string
   readonly assetId: string
-  /** Change of the confirmed total (credits positive, debits and fees negative). */
+  /** Change of the confirmed total (credits positive, debits negative). */
   readonly total: bigint
   /** Change of what is reserved for open transaction requests. */
   readonly blocked: bigint
-  readonly kind: "credit" | "debit" | "fee" | "reserve" | "release"
+  readonly kind: "credit" | "debit" | "reserve" | "release"
 }
 
-export const balanceEffects = (e: LedgerEvent): ReadonlyArray<BalanceEffect> => {
-  switch (e.type) {
-    case "DepositCredited": {
-      const d = e.data
-      return [{ blockchain: d.blockchain, network: d.network, address: d.address, assetId: d.assetId, total: BigInt(d.amount), blocked: 0n, kind: "credit" }]
+type Portion = { readonly address: string; readonly assetId: string; readonly amount: string }
+
+const each = (chain: { blockchain: string; network: string }, ps: ReadonlyArray<Portion>, kind: BalanceEffect["kind"]): Array<BalanceEffect> =>
+  ps.map((p) => {
+    const n = BigInt(p.amount)
+    return {
+      blockchain: chain.blockchain,
+      network: chain.network,
+      address: p.address,
+      assetId: p.assetId,
+      total: kind === "credit" ? n : kind === "debit" ? -n : 0n,
+      blocked: kind === "reserve" ? n : kind === "release" ? -n : 0n,
+      kind,
     }
+  })
+
+export const balanceEffects = (e: LedgerEvent | TxRequestEvent): ReadonlyArray<BalanceEffect> => {
+  switch (e.type) {
+    case "DepositCredited":
+      return each(e.data, [e.data], "credit")
+    case "TxRequestCreated":
+      return each(e.data, e.data.reservations, "reserve")
+    case "TxRequestRejected":
+    case "TxRequestFailed":
+      return each(e.data, e.data.releases, "release")
+    case "TxRequestMined":
+      return [...each(e.data, e.data.releases, "release"), ...each(e.data, e.data.debits, "debit"), ...each(e.data, e.data.credits, "credit")]
     case "NotificationRaised":
+    case "TxRequestApproved":
+    case "TxRequestProgressed":
+    case "TxRequestSucceeded":
       return []
   }
 }

@@ -4,7 +4,7 @@ import type { LedgerEvent } from "./events.js"
 import { balanceEffects } from "./effects.js"
 import { depositKey, type Ledger } from "./state.js"
 
-const applyEffects = (s: Ledger, e: LedgerEvent) => {
+export const applyEffects = (s: Ledger, e: Parameters<typeof balanceEffects>[0]) => {
   for (const fx of balanceEffects(e)) {
     const h = s.holding(fx.blockchain, fx.network, fx.address, fx.assetId)
     h.total += fx.total

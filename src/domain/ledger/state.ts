@@ -1,5 +1,6 @@
 // Ledger state of a vault: balances per (address, asset), credited deposits, unspent outputs (UTXO chains).
 import { addressKey } from "../vault-account/state.js"
+import { reserveOf } from "./reserve.js"
 
 export interface Holding {
   total: bigint
@@ -20,6 +21,8 @@ export class Ledger {
   readonly holdings = new Map<string, Holding>()
   readonly credited = new Set<string>()
   readonly utxos = new Map<string, Utxo>()
+  /** Outputs spent by open transaction requests (`txid:vout`). */
+  readonly reservedOutputs = new Set<string>()
 
   holding(blockchain: string, network: string, address: string, assetId: string): Holding {
     const key = `${addressKey(blockchain, network, address)}|${assetId}`
@@ -32,3 +35,11 @@ export class Ledger {
 export const depositKey = (transactionId: string, vout: number | null) => (vout === null ? transactionId : `${transactionId}:${vout}`)
 
 export type LedgerError = { readonly _tag: "NothingToCredit" }
+
+/** What an address can still send of an asset: total less reservations and the chain's reserve. */
+export const availableOf = (l: Ledger, blockchain: string, network: string, address: string, assetId: string): bigint => {
+  const h = l.holdings.get(`${addressKey(blockchain, network, address)}|${assetId}`)
+  if (h === undefined) return 0n
+  const free = h.total - h.blocked - reserveOf(blockchain, network, assetId)
+  return free > 0n ? free : 0n
+}

@@ -10,10 +10,13 @@ export const evolve = (s: VaultState, e: VaultEvent): VaultState => {
     case "VaultCreated": {
       if (s._tag !== "Absent") return s
       const { at: _at, ...profile } = e.data
-      return { _tag: "Active", profile, policy: { mode: "auto", levels: 1 }, accounts: new VaultAccounts(), ledger: new Ledger() }
+      return { _tag: "Active", profile, policy: { mode: "auto", levels: 1 }, accounts: new VaultAccounts(), ledger: new Ledger(), requests: new Map() }
     }
     case "VaultApprovalPolicySet":
-      return s._tag === "Active" ? { ...s, policy: { mode: e.data.mode, levels: e.data.levels } } : s
+      if (s._tag !== "Active") return s
+      // In place, like the rest of the vault's state: the maps are shared with the previous value.
+      ;(s as { policy: unknown }).policy = { mode: e.data.mode, levels: e.data.levels }
+      return s
     default:
       return absurd(e)
   }

@@ -1,0 +1,338 @@
+// Endpoints #15–#21: transaction request detail and the seven create endpoints (withdrawals).
+import { findAsset, findAssetByContract, findNetwork, isUtxo, validateAddress, type AssetInfo, type Blockchain, type FeePriority, type NetworkName } from "../../domain/chains/index.js"
+import type { VaultId } from "../../domain/shared/ids.js"
+import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
+import type { RequestEndpoint, TxRequestStatus } from "../../domain/transaction-request/index.js"
+import { createTxRequest } from "../../commands/transaction-requests.js"
+import { broadcast } from "../../chain-sim/process-managers/withdrawals.js"
+import { checks, type JsonObject } from "../body.js"
+import type { ApiDeps } from "../deps.js"
+import { ApiError, errors, isApiError } from "../errors.js"
+import type { Operation, OperationResult } from "../operation.js"
+import { runCommand } from "../sim/common.js"
+import { networkTypeOf } from "./addresses.js"
+
+/** The spec's twelve statuses, one wire string per state. */
+export const wireStatus: { readonly [S in TxRequestStatus]: string } = {
+  Created: "created",
+  AwaitingApproval: "await-approval",
+  AwaitingApprovalL2: "await-approval-l2",
+  Pending: "pending",
+  Prepared: "prepared",
+  Signed: "signed",
+  Broadcasted: "broadcasted",
+  Mined: "mined",
+  MinedWithErrors: "mined-with-errors",
+  Success: "success",
+  Failed: "failed",
+  Rejected: "rejected",
+}
+
+const priority = checks.oneOf(["slow", "standard", "fast"])
+const note = checks.string({ max: 500 })
+const amountCheck = checks.string({ min: 1, max: 100 })
+const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
+
+interface Built {
+  readonly network: NonNullable<ReturnType<typeof findNetwork>>
+  readonly asset: AssetInfo
+}
+
+const allowed = (deps: ApiDeps, params: Record<string, string>, chains: ReadonlyArray<string> | "utxo" | "evm", networks: ReadonlyArray<string>): Built["network"] | ApiError => {
+  const n = findNetwork(params.blockchain ?? "", params.network ?? "")
+  const familyOk = n !== undefined && (chains === "utxo" ? n.family === "utxo" : chains === "evm" ? n.family === "evm" : chains.includes(n.blockchain))
+  if (n === undefined || !familyOk || !networks.includes(n.network))
+    return bad("blockchain", `this endpoint takes ${Array.isArray(chains) ? chains.join(", ") : `${chains} chains`} on ${networks.join(", ")}`)
+  const vault = deps.sim.models.workspace.vaultsById.get(params.vaultId ?? "")
+  if (vault === undefined) return errors.resourceNotFound("vault")
+  if (vault.profile.type !== n.networkType) return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [{ attribute: "network", message: "does not match the vault's type" }])
+  return n
+}
+
+const parseAmount = (raw: unknown, asset: AssetInfo, attribute = "amount") => {
+  const r = parsePositiveAmount(raw as string, asset.decimals)
+  return r.ok ? r.value : bad(attribute, `must be a positive decimal string with at most ${asset.decimals} decimals`)
+}
+
+const checkAddress = (n: Built["network"], address: unknown, attribute: string) =>
+  validateAddress(n.blockchain as Blockchain, n.network as NetworkName, address as string) ? undefined : bad(attribute, `is not a valid ${n.blockchain}/${n.network} address`)
+
+/** Creates the request, then (auto policy) hands it to the chain; the answer always says `created`. */
+const create = async (
+  deps: ApiDeps,
+  requestId: string,
+  vaultId: string,
+  endpoint: RequestEndpoint,
+  b: Built,
+  sender: string | null,
+  recipients: ReadonlyArray<{ address: string; amount: bigint }>,
+  item: JsonObject,
+) => {
+  const r = await runCommand(
+    deps,
+    createTxRequest({
+      vaultId: vaultId as VaultId,
+      endpoint,
+      network: b.network,
+      asset: b.asset,
+      sender,
+      recipients,
+      feePriority: (item.feePriority as FeePriority | undefined) ?? null,
+      feeLimit: item.feeLimit === undefined ? null : BigInt((parseAmountRaw(item.feeLimit as string, 6) ?? 0n).toString()),
+      note: (item.note as string | undefined) ?? null,
+      prepareStrategy: item.prepareStrategy === undefined ? null : (String(item.prepareStrategy).replace("_", "-") as "minimize-dust" | "optimize-size"),
+    }),
+    { requestId },
+  )
+  if (isApiError(r)) return r
+  // Broadcasting is the simulator's own follow-up: its failures become the request's status, not this answer.
+  await deps.sim.run(broadcast(vaultId, r.requestId))
+  return r
+}
+
+const parseAmountRaw = (s: string, decimals: number) => {
+  const r = parsePositiveAmount(s, decimals)
+  return r.ok ? r.value : undefined
+}
+
+const accountBased = (deps: ApiDeps, params: Record<string, string>, chains: ReadonlyArray<string> | "evm", networks: ReadonlyArray<string>, item: JsonObject, tokenAttr?: string): Built | ApiError => {
+  const n = allowed(deps, params, chains, networks)
+  if (isApiError(n)) return n
+  const native = findAsset(n.nativeAssetId)!
+  if (tokenAttr === undefined) return { network: n, asset: native }
+  const token = findAssetByContract(n.blockchain, n.network, item[tokenAttr] as string)
+  return token === undefined ? bad(tokenAttr, `is not a supported token contract on ${n.blockchain}/${n.network}`) : { network: n, asset: token }
+}
+
+type Shape = (b: Built, id: string, sender: string | null, recipients: ReadonlyArray<{ address: string; amount: bigint }>, item: JsonObject) => unknown
+
+const addressCreate = (
+  id: string,
+  path: string,
+  endpoint: RequestEndpoint,
+  chains: ReadonlyArray<string> | "evm",
+  networks: ReadonlyArray<string>,
+  body: Operation["body"],
+  tokenAttr: string | undefined,
+  shape: Shape,
+): Operation => ({
+  id,
+  method: "POST",
+  path,
+  scope: "withdraw",
+  vaultParam: "vaultId",
+  networkType: networkTypeOf,
+  ...(body !== undefined ? { body } : {}),
+  handle: async ({ params, item, requestId }, deps): Promise<OperationResult> => {
+    const b = accountBased(deps, params, chains, networks, item, tokenAttr)
+    if (isApiError(b)) return b
+    const amount = parseAmount(item.amount, b.asset)
+    if (isApiError(amount)) return amount
+    const badTo = checkAddress(b.network, item.recipientAddress, "recipientAddress")
+    if (badTo !== undefined) return badTo
+    if (item.feeLimit !== undefined && parseAmountRaw(item.feeLimit as string, 6) === undefined) return bad("feeLimit", "must be a positive TRX amount")
+    const sender = params.address ?? params.senderAddress ?? ""
+    const recipients = [{ address: item.recipientAddress as string, amount }]
+    const r = await create(deps, requestId, params.vaultId!, endpoint, b, sender, recipients, item)
+    if (isApiError(r)) return r
+    return { status: 201, item: shape(b, r.requestId, r.state._tag === "Active" ? (r.state.requests.get(r.requestId)?.draft.sender ?? sender) : sender, recipients, item) }
+  },
+})
+
+const fmt = (b: Built, amount: bigint) => formatAmount(amount, b.asset.decimals)
+const withNote = (item: JsonObject) => (item.note !== undefined ? { note: item.note } : {})
+
+export const transactionRequestOperations: ReadonlyArray<Operation> = [
+  {
+    id: "createSingleTransferRequest",
+    method: "POST",
+    path: "/vaults/:vaultId/transaction-requests/single-transfer",
+    scope: "withdraw",
+    vaultParam: "vaultId",
+    body: {
+      required: { vaultAccountId: checks.string({ min: 1 }), assetId: checks.string({ min: 1 }), fromAddress: checks.string({ min: 1, max: 200 }), toAddress: checks.string({ min: 1, max: 200 }), amount: amountCheck },
+      optional: { feePriority: priority, note },
+    },
+    handle: async ({ params, item, requestId }, deps) => {
+      const asset = findAsset(item.assetId as string)
+      if (asset === undefined) return errors.resourceNotFound("asset")
+      const n = findNetwork(asset.blockchain, asset.network)!
+      if (isUtxo(asset.blockchain)) return bad("assetId", "single transfers are for account-based chains; use the UTXO endpoint for this asset")
+      const vault = deps.sim.models.workspace.vaultsById.get(params.vaultId!)
+      if (vault === undefined) return errors.resourceNotFound("vault")
+      const account = deps.sim.models.holdings.account(item.vaultAccountId as string, undefined)
+      if (account === undefined || account.vaultId !== params.vaultId) return errors.resourceNotFound("vault account")
+      const from = deps.sim.models.holdings.address(n.blockchain, n.network, item.fromAddress as string, undefined)
+      if (from === undefined || from.facts.vaultAccountId !== account.vaultAccountId) return errors.resourceNotFound("fromAddress in this vault account")
+      const amount = parseAmount(item.amount, asset)
+      if (isApiError(amount)) return amount
+      const badTo = checkAddress(n, item.toAddress, "toAddress")
+      if (badTo !== undefined) return badTo
+      const b = { network: n, asset }
+      const r = await create(deps, requestId, params.vaultId!, "single-transfer", b, from.facts.address, [{ address: item.toAddress as string, amount }], item)
+      if (isApiError(r)) return r
+      return {
+        status: 201,
+        item: {
+          transactionRequestId: r.requestId,
+          transactionRequestStatus: "created",
+          vaultAccountId: account.vaultAccountId,
+          assetId: asset.id,
+          fromAddress: from.facts.address,
+          toAddress: item.toAddress,
+          amount: fmt(b, amount),
+          feePriority: item.feePriority ?? "standard",
+          ...withNote(item),
+        },
+      }
+    },
+  },
+  {
+    id: "createUtxoTransactionRequest",
+    method: "POST",
+    path: "/vaults/:vaultId/:blockchain/:network/transaction-requests",
+    scope: "withdraw",
+    vaultParam: "vaultId",
+    networkType: networkTypeOf,
+    body: {
+      required: {
+        feePriority: priority,
+        recipients: (v) =>
+          Array.isArray(v) && v.length >= 1 && v.length <= 100 && v.every((r) => typeof r === "object" && r !== null && typeof r.address === "string" && typeof r.amount === "string" && Object.keys(r).every((k) => k === "address" || k === "amount"))
+            ? undefined
+            : "must be 1 to 100 objects { address, amount } with string values",
+      },
+      optional: { prepareStrategy: checks.oneOf(["minimize-dust", "optimize-size", "minimize_dust", "optimize_size"]), note },
+    },
+    handle: async ({ params, item, requestId }, deps) => {
+      const n = allowed(deps, params, "utxo", ["mainnet", "testnet"])
+      if (isApiError(n)) return n
+      const b = { network: n, asset: findAsset(n.nativeAssetId)! }
+      const recipients: Array<{ address: string; amount: bigint }> = []
+      for (const [i, r] of (item.recipients as Array<{ address: string; amount: string }>).entries()) {
+        const amount = parseAmount(r.amount, b.asset, `recipients[${i}].amount`)
+        if (isApiError(amount)) return amount
+        const badTo = checkAddress(n, r.address, `recipients[${i}].address`)
+        if (badTo !== undefined) return badTo
+        recipients.push({ address: r.address, amount })
+      }
+      const r = await create(deps, requestId, params.vaultId!, "utxo", b, null, recipients, item)
+      if (isApiError(r)) return r
+      const total = recipients.reduce((a, x) => a + x.amount, 0n)
+      return {
+        status: 201,
+        item: {
+          feePriority: item.feePriority,
+          recipients: recipients.map((x) => ({ address: x.address, amount: fmt(b, x.amount) })),
+          totalTransactionAmount: fmt(b, total),
+          transactionRequestId: r.requestId,
+          transactionRequestStatus: "created",
+          ...withNote(item),
+        },
+      }
+    },
+  },
+  addressCreate(
+    "createCoinTransactionRequest",
+    "/vaults/:vaultId/:blockchain/:network/addresses/:address/transaction-requests",
+    "coin",
+    ["ethereum", "binance-smart-chain"],
+    ["mainnet", "mordor", "testnet", "sepolia"],
+    { required: { amount: amountCheck, feePriority: priority, recipientAddress: checks.string({ min: 1, max: 200 }) }, optional: { note } },
+    undefined,
+    (b, id, sender, recipients, item) => ({
+      feePriority: item.feePriority,
+      recipients: recipients.map((x) => ({ address: x.address, amount: fmt(b, x.amount) })),
+      senders: { address: sender },
+      transactionRequestId: id,
+      transactionRequestStatus: "created",
+      ...withNote(item),
+    }),
+  ),
+  addressCreate(
+    "createTokenTransactionRequest",
+    "/vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/token-transaction-requests",
+    "token",
+    ["ethereum", "binance-smart-chain"],
+    ["mainnet", "testnet", "sepolia"],
+    { required: { amount: amountCheck, feePriority: priority, recipientAddress: checks.string({ min: 1, max: 200 }), tokenIdentifier: checks.string({ min: 1, max: 200 }) }, optional: { note } },
+    "tokenIdentifier",
+    (b, id, sender, recipients, item) => ({
+      feePriority: item.feePriority,
+      recipients: recipients.map((x) => ({ address: x.address, amount: fmt(b, x.amount) })),
+      senders: { address: sender },
+      tokenTypeSpecificData: { contractAddress: b.asset.type === "TOKEN" ? b.asset.contract : "" },
+      transactionRequestId: id,
+      transactionRequestStatus: "created",
+      ...withNote(item),
+    }),
+  ),
+  addressCreate(
+    "createFeelessTransactionRequest",
+    "/vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/feeless-transaction-requests",
+    "feeless",
+    ["tron"],
+    ["mainnet", "nile"],
+    { required: { amount: amountCheck, recipientAddress: checks.string({ min: 1, max: 200 }) }, optional: { note } },
+    undefined,
+    (b, id, sender, recipients, item) => ({
+      recipient: recipients.map((x) => ({ address: x.address, amount: fmt(b, x.amount), unit: b.asset.unit })),
+      sender: { address: sender },
+      totalAmount: { unit: b.asset.unit, value: fmt(b, recipients.reduce((a, x) => a + x.amount, 0n)) },
+      transactionRequestId: id,
+      transactionRequestStatus: "created",
+      ...withNote(item),
+    }),
+  ),
+  addressCreate(
+    "createFeelessTokenTransactionRequest",
+    "/vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/feeless-token-transaction-requests",
+    "feeless-token",
+    ["tron"],
+    ["mainnet", "nile"],
+    {
+      required: { amount: amountCheck, recipientAddress: checks.string({ min: 1, max: 200 }), tokenIdentifier: checks.string({ min: 1, max: 200 }) },
+      optional: { feeLimit: amountCheck, note },
+    },
+    "tokenIdentifier",
+    (b, id, sender, recipients, item) => ({
+      recipient: recipients.map((x) => ({ address: x.address, amount: fmt(b, x.amount), unit: b.asset.unit })),
+      sender: { address: sender },
+      tokenTypeSpecificData: { contractAddress: b.asset.type === "TOKEN" ? b.asset.contract : "", feeLimit: (item.feeLimit as string | undefined) ?? "", symbol: b.asset.symbol },
+      transactionRequestId: id,
+      transactionRequestStatus: "created",
+      ...withNote(item),
+    }),
+  ),
+  {
+    id: "getTransactionRequest",
+    method: "GET",
+    path: "/transactionRequests/:transactionRequestId",
+    scope: "read",
+    handle: ({ params, key, asOf }, deps) => {
+      const r = deps.sim.models.txRequests.find(params.transactionRequestId!, asOf)
+      if (r === undefined) return errors.resourceNotFound("transaction request")
+      if (key.grant.vaultIds !== null && !key.grant.vaultIds.includes(r.draft.vaultId)) return errors.notAllowedForWallet()
+      return { status: 200, item: requestJson(r, asOf) }
+    },
+  },
+]
+
+export const requestJson = (r: NonNullable<ReturnType<ApiDeps["sim"]["models"]["txRequests"]["find"]>>, asOf: bigint | undefined) => {
+  const asset = findAsset(r.draft.assetId)!
+  const total = r.draft.recipients.reduce((a, x) => a + BigInt(x.amount), 0n)
+  return {
+    transactionRequestId: r.draft.requestId,
+    vaultId: r.draft.vaultId,
+    blockchain: r.draft.blockchain,
+    network: r.draft.network,
+    feePriority: r.draft.feePriority ?? "standard",
+    transactionType: asset.type === "TOKEN" ? "token" : "coin",
+    unit: asset.unit,
+    totalTransactionAmount: formatAmount(total, asset.decimals),
+    transactionId: r.draft.transactionId,
+    additionalDetails: r.draft.note ?? "",
+    transactionRequestStatus: wireStatus[r.status.at(asOf) ?? "Created"],
+    recipients: r.draft.recipients.map((x) => ({ address: x.address, amount: formatAmount(BigInt(x.amount), asset.decimals), unit: asset.unit })),
+  }
+}

@@ -1,0 +1,52 @@
+// Control plane: approve or reject transaction requests (the real service's mobile app), arm chain faults.
+import type { VaultId } from "../../domain/shared/ids.js"
+import { findNetwork } from "../../domain/chains/index.js"
+import { approveTxRequest, rejectTxRequest } from "../../commands/transaction-requests.js"
+import { broadcast } from "../../chain-sim/process-managers/withdrawals.js"
+import { armFault } from "../../chain-sim/mining.js"
+import { checkAttributes, checks } from "../body.js"
+import { errors, isApiError } from "../errors.js"
+import { requestJson } from "../routes/transaction-requests.js"
+import { runCommand, type SimRoute } from "./common.js"
+
+const decision = (verb: "approve" | "reject"): SimRoute => ({
+  method: "POST",
+  path: `/_sim/transaction-requests/:id/${verb}`,
+  handle: async ({ params, body }, deps) => {
+    const bad = checkAttributes(body, { optional: { reason: checks.string({ max: 500 }) } }, errors.extraBodyAttributes)
+    if (bad !== undefined) return bad
+    const r = deps.sim.models.txRequests.find(params.id!, undefined)
+    if (r === undefined) return errors.resourceNotFound("transaction request")
+    const vaultId = r.draft.vaultId as VaultId
+    const result = await runCommand(
+      deps,
+      verb === "approve" ? approveTxRequest(vaultId, params.id!) : rejectTxRequest(vaultId, params.id!, (body.reason as string | undefined) ?? "rejected"),
+    )
+    if (isApiError(result)) return result
+    if (verb === "approve") await deps.sim.run(broadcast(vaultId, params.id!))
+    return { status: 200, body: requestJson(deps.sim.models.txRequests.find(params.id!, undefined)!, undefined) }
+  },
+})
+
+export const transactionRequestSimRoutes: ReadonlyArray<SimRoute> = [
+  decision("approve"),
+  decision("reject"),
+  {
+    method: "POST",
+    path: "/_sim/chains/:blockchain/:network/faults",
+    handle: async ({ params, body }, deps) => {
+      const n = findNetwork(params.blockchain ?? "", params.network ?? "")
+      if (n === undefined) return errors.resourceNotFound("chain (blockchain and network)")
+      const bad = checkAttributes(
+        body,
+        { required: { kind: checks.oneOf(["broadcast-failure", "execution-failure"]) }, optional: { count: (v) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000 ? undefined : "must be an integer from 1 to 1000") } },
+        errors.extraBodyAttributes,
+      )
+      if (bad !== undefined) return bad
+      const count = (body.count as number | undefined) ?? 1
+      const r = await runCommand(deps, armFault(n, body.kind as "broadcast-failure" | "execution-failure", count))
+      if (isApiError(r)) return r
+      return { status: 200, body: { blockchain: n.blockchain, network: n.network, kind: body.kind, count } }
+    },
+  },
+]

@@ -1,0 +1,143 @@
+// Withdrawal process manager: broadcasts approved requests to their chain, records them mined (debiting the
+// vault, with the fee actually paid), then successful after the required confirmations.
+import { Effect } from "effect"
+import { findAsset, findNetwork, type NetworkInfo } from "../../domain/chains/index.js"
+import type { AssetId, VaultId } from "../../domain/shared/ids.js"
+import type { Portion } from "../../domain/transaction-request/index.js"
+import { vaultDecider, vaultStream } from "../../domain/vault/index.js"
+import { runDecider } from "../../commands/run-decider.js"
+import { Ids, Models, SimClock } from "../../commands/services.js"
+import { failTxRequest } from "../../commands/transaction-requests.js"
+import type { TransferView } from "../../projections/chains.js"
+import type { RequestView } from "../../projections/transaction-requests.js"
+import { tronCost } from "../fees.js"
+import { chainKey } from "../index.js"
+import { submitTransfer } from "../mining.js"
+
+const retryOnConflict = { times: 10, while: (e: { readonly _tag: string }) => e._tag === "WrongExpectedVersion" } as const
+const DAY_MS = 86_400_000
+
+const sync = (position: bigint) =>
+  Effect.gen(function* () {
+    if (position >= 0n) yield* (yield* Models).awaitPosition(position)
+  })
+
+/** Sends a broadcast request to its chain; a rejected broadcast fails the request and releases its funds. */
+export const broadcast = (vaultId: string, requestId: string) =>
+  Effect.gen(function* () {
+    const { models } = yield* Models
+    const r = models.txRequests.byId.get(requestId)
+    const n = r === undefined ? undefined : findNetwork(r.draft.blockchain, r.draft.network)
+    if (r === undefined || n === undefined || r.status.latest() !== "Broadcasted" || models.chains.transfers.has(r.draft.transactionId)) return
+    const d = r.draft
+    const recordId = yield* (yield* Ids).next("transaction")
+    const result = yield* submitTransfer(n, {
+      transactionId: d.transactionId,
+      recordId,
+      kind: "withdrawal",
+      assetId: d.assetId,
+      from: d.sender ?? d.inputs[0]?.address ?? "",
+      to: d.recipients[0]?.address ?? "",
+      amount: d.recipients.reduce((a, x) => a + BigInt(x.amount), 0n).toString(),
+      fee: d.maxFee,
+      vout: n.family === "utxo" ? 0 : null,
+    })
+    const rejected = result.events.find((e) => e.type === "ChainTxRejected")
+    if (rejected !== undefined && rejected.type === "ChainTxRejected") {
+      const f = yield* failTxRequest(vaultId as VaultId, requestId, rejected.data.reason)
+      yield* sync(f.position)
+      return
+    }
+    yield* sync(result.position)
+    yield* settleWithdrawals(chainKey(n.blockchain, n.network))
+  })
+
+/** What mining a request spends: amount and fee (or only the fee when execution fails), and UTXO change. */
+const spending = (n: NetworkInfo, r: RequestView, t: TransferView, now: number, freeUsed: number) => {
+  const d = r.draft
+  const native = d.feeAssetId
+  const failed = t.transfer.failsInExecution === true
+  const tron = tronCost(n, findAsset(d.assetId)?.type === "TOKEN" ? "token" : "coin")
+  let fee = BigInt(d.maxFee)
+  let freeBandwidth: number | undefined
+  let outOfEnergy = false
+  if (tron !== undefined && n.fees._tag === "TronResources") {
+    const free = Number(n.fees.freeBandwidthPerDay) - freeUsed
+    freeBandwidth = free >= Number(tron.bandwidth) ? Number(tron.bandwidth) : 0
+    const burn = (freeBandwidth > 0 ? 0n : tron.bandwidth * n.fees.sunPerBandwidth) + tron.energy * n.fees.sunPerEnergy
+    // A fee limit below the energy the contract needs runs it out of energy: the limit is burned, nothing sent.
+    outOfEnergy = d.feeLimit !== null && burn > BigInt(d.feeLimit)
+    fee = outOfEnergy ? BigInt(d.feeLimit!) : burn
+  }
+  const withErrors = failed || outOfEnergy
+  const sender = d.sender ?? ""
+  const total = d.recipients.reduce((a, x) => a + BigInt(x.amount), 0n)
+  const debits: Array<Portion> = []
+  const credits: Array<Portion & { vout: number }> = []
+  if (d.inputs.length > 0) {
+    if (!withErrors) {
+      for (const i of d.inputs) debits.push({ address: i.address, assetId: native, amount: i.amount })
+      if (d.change !== null) credits.push({ address: d.change.address, assetId: native, amount: d.change.amount, vout: d.recipients.length })
+    } else debits.push({ address: d.inputs[0]!.address, assetId: native, amount: fee.toString() })
+  } else if (d.assetId === native) debits.push({ address: sender, assetId: native, amount: ((withErrors ? 0n : total) + fee).toString() })
+  else {
+    if (!withErrors) debits.push({ address: sender, assetId: d.assetId as AssetId, amount: total.toString() })
+    if (fee > 0n) debits.push({ address: sender, assetId: native, amount: fee.toString() })
+  }
+  void now
+  return { fee, withErrors, debits: debits.filter((x) => BigInt(x.amount) > 0n), credits, ...(freeBandwidth !== undefined ? { freeBandwidth } : {}) }
+}
+
+/** Walks the chain's mined withdrawals: records each mined, then successful once confirmed. */
+export const settleWithdrawals = (chain: string) =>
+  Effect.gen(function* () {
+    const { models, cursors } = yield* Models
+    const view = models.chains.chain(chain)
+    const schedule = view?.state.latest()?.schedule
+    const n = view === undefined ? undefined : findNetwork(view.blockchain, view.network)
+    if (view === undefined || schedule === undefined || n === undefined) return
+    const now = yield* (yield* SimClock).now
+    const key = `withdrawals:${chain}`
+    let i = cursors.get(key) ?? 0
+    while (i < view.minedWithdrawals.length) {
+      const t = view.minedWithdrawals[i]!
+      const r = models.txRequests.byTransactionId.get(t.transfer.transactionId)
+      const mined = t.mined.latest()!
+      if (r === undefined) {
+        i++
+        continue
+      }
+      const vaultId = r.draft.vaultId
+      if (r.status.latest() === "Broadcasted") {
+        const used = r.draft.sender === null ? 0 : models.txRequests.freeBandwidthUsed(r.draft.sender, now - DAY_MS)
+        const s = spending(n, r, t, now, used)
+        const res = yield* runDecider(vaultDecider, vaultStream(vaultId), {
+          type: "RecordTxMined",
+          requestId: r.draft.requestId,
+          blockHeight: mined.height,
+          blockHash: mined.blockHash,
+          ...s,
+          fee: s.fee.toString(),
+          now,
+        }).pipe(Effect.retry(retryOnConflict))
+        yield* sync(res.position)
+      }
+      if (r.status.latest() === "Mined") {
+        const confirmations = models.chains.heightAt(chain, now) - mined.height + 1
+        if (confirmations < schedule.confirmations) break
+        const res = yield* runDecider(vaultDecider, vaultStream(vaultId), { type: "RecordTxSucceeded", requestId: r.draft.requestId, confirmations, now }).pipe(
+          Effect.retry(retryOnConflict),
+        )
+        yield* sync(res.position)
+      }
+      i++
+    }
+    cursors.set(key, i)
+  })
+
+/** Requests left broadcast but never sent (e.g. a crash between the two writes) are sent again. */
+export const resumeBroadcasts = Effect.gen(function* () {
+  const { models } = yield* Models
+  for (const r of models.txRequests.open())
+    if (r.status.latest() === "Broadcasted" && !models.chains.transfers.has(r.draft.transactionId)) yield* broadcast(r.draft.vaultId, r.draft.requestId)
+})

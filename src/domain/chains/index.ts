@@ -1,0 +1,9 @@
+// Public surface of the chain & asset catalogue and of address derivation/validation.
+export * from "./types.js"
+export { assetIdOf } from "./asset-id.js"
+export {
+  allAssets, allNetworks, assetsOf, familyOf, findAsset, findAssetByContract, findNetwork, isUtxo, nativeAsset, networksOf,
+} from "./catalogue.js"
+export type { AssetFilter } from "./catalogue.js"
+export { DEFAULT_EXCHANGE_RATES, exchangeRateOf } from "./exchange-rates.js"
+export * from "./addresses/index.js"

@@ -1,0 +1,38 @@
+// Transaction request commands. Ids, transaction ids, fees and coin selection come in on the command.
+import type { SimInstant } from "../shared/sim-time.js"
+import type { VaultAccountEvent } from "../vault-account/events.js"
+import type { Portion, TxRequestDraft } from "./events.js"
+
+export type TxRequestCommand =
+  | {
+      readonly type: "CreateTxRequest"
+      readonly draft: Omit<TxRequestDraft, "approvalLevels">
+      /** UTXO requests with change: the change address's derivation, recorded with the request. */
+      readonly changeAddress?: Extract<VaultAccountEvent, { type: "AddressDerived" }>
+      readonly now: SimInstant
+    }
+  | { readonly type: "ApproveTxRequest"; readonly requestId: string; readonly now: SimInstant }
+  | { readonly type: "RejectTxRequest"; readonly requestId: string; readonly reason: string; readonly now: SimInstant }
+  | { readonly type: "FailTxRequest"; readonly requestId: string; readonly reason: string; readonly now: SimInstant }
+  | {
+      readonly type: "RecordTxMined"
+      readonly requestId: string
+      readonly blockHeight: number
+      readonly blockHash: string
+      readonly fee: string
+      readonly withErrors: boolean
+      readonly freeBandwidth?: number
+      readonly debits: ReadonlyArray<Portion>
+      readonly credits: ReadonlyArray<Portion & { readonly vout: number }>
+      readonly now: SimInstant
+    }
+  | { readonly type: "RecordTxSucceeded"; readonly requestId: string; readonly confirmations: number; readonly now: SimInstant }
+
+export const txRequestCommandTypes: ReadonlySet<string> = new Set<TxRequestCommand["type"]>([
+  "CreateTxRequest",
+  "ApproveTxRequest",
+  "RejectTxRequest",
+  "FailTxRequest",
+  "RecordTxMined",
+  "RecordTxSucceeded",
+])

@@ -1,0 +1,100 @@
+// Transaction request decisions: reserve funds atomically with the balance they draw on, then walk the status
+// machine (approval levels, pending → prepared → signed → broadcasted → mined → success, or a failure).
+import { absurd, accept, reject, type Decision } from "../shared/decider.js"
+import type { SimInstant } from "../shared/sim-time.js"
+import { availableOf, type Ledger } from "../ledger/state.js"
+import type { VaultAccounts } from "../vault-account/state.js"
+import type { TxRequestCommand } from "./commands.js"
+import type { ProgressStatus, TxRequestEvent } from "./events.js"
+import type { TxRequestError, TxRequestState } from "./state.js"
+
+type Result = Decision<TxRequestEvent, TxRequestError>
+
+export interface VaultView {
+  readonly vaultId: import("../shared/ids.js").VaultId
+  readonly policy: { readonly mode: "auto" | "manual"; readonly levels: 1 | 2 }
+  readonly accounts: VaultAccounts
+  readonly ledger: Ledger
+  readonly requests: ReadonlyMap<string, TxRequestState>
+}
+
+const progress = (v: VaultView, requestId: string, transactionId: string, at: SimInstant): Array<TxRequestEvent> =>
+  (["pending", "prepared", "signed", "broadcasted"] as ReadonlyArray<ProgressStatus>).map((status) => ({
+    type: "TxRequestProgressed",
+    data: { requestId, vaultId: v.vaultId, status, transactionId: status === "broadcasted" ? transactionId : null, at },
+  }))
+
+export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
+  if (c.type === "CreateTxRequest") {
+    const d = c.draft
+    if (d.sender !== null) {
+      const a = v.accounts.address(d.blockchain, d.network, d.sender)
+      if (a === undefined) return reject({ _tag: "SenderNotInVault", address: d.sender })
+      if (!a.assets.has(d.assetId)) return reject({ _tag: "AssetNotHeldBySender", address: d.sender, assetId: d.assetId })
+    }
+    // Each reservation must fit in what is available now (reservations of other open requests excluded).
+    const needed = new Map<string, { address: string; assetId: string; amount: bigint }>()
+    for (const r of d.reservations) {
+      const k = `${r.address}|${r.assetId}`
+      needed.set(k, { address: r.address, assetId: r.assetId, amount: (needed.get(k)?.amount ?? 0n) + BigInt(r.amount) })
+    }
+    for (const n of needed.values()) {
+      const available = availableOf(v.ledger, d.blockchain, d.network, n.address, n.assetId)
+      if (available < n.amount)
+        return reject({ _tag: "InsufficientFunds", assetId: n.assetId, address: n.address, needed: n.amount.toString(), available: available.toString() })
+    }
+    for (const i of d.inputs) if (v.ledger.reservedOutputs.has(`${i.transactionId}:${i.vout}`) || !v.ledger.utxos.has(`${i.transactionId}:${i.vout}`))
+      return reject({ _tag: "InsufficientFunds", assetId: d.assetId, address: null, needed: i.amount, available: "0" })
+    const approvalLevels = v.policy.mode === "auto" ? 0 : v.policy.levels
+    const created: TxRequestEvent = { type: "TxRequestCreated", data: { ...d, approvalLevels, at: c.now } }
+    return accept(created, ...(approvalLevels === 0 ? progress(v, d.requestId, d.transactionId, c.now) : []))
+  }
+  const r = v.requests.get(c.requestId)
+  if (r === undefined) return reject({ _tag: "TxRequestNotFound", requestId: c.requestId })
+  const illegal = () => reject<TxRequestError>({ _tag: "IllegalTxTransition", from: r.status, command: c.type })
+  const base = { requestId: c.requestId, vaultId: v.vaultId, at: c.now }
+  switch (c.type) {
+    case "ApproveTxRequest":
+      if (r.status === "AwaitingApproval" && r.draft.approvalLevels === 2) return accept({ type: "TxRequestApproved", data: { ...base, level: 1 } })
+      if (r.status === "AwaitingApproval" || r.status === "AwaitingApprovalL2")
+        return accept(
+          { type: "TxRequestApproved", data: { ...base, level: r.status === "AwaitingApproval" ? 1 : 2 } },
+          ...progress(v, c.requestId, txIdOf(r), c.now),
+        )
+      return illegal()
+    case "RejectTxRequest":
+      return r.status === "AwaitingApproval" || r.status === "AwaitingApprovalL2"
+        ? accept({ type: "TxRequestRejected", data: { ...base, blockchain: r.draft.blockchain, network: r.draft.network, reason: c.reason, releases: r.draft.reservations } })
+        : illegal()
+    case "FailTxRequest":
+      return ["Pending", "Prepared", "Signed", "Broadcasted"].includes(r.status)
+        ? accept({ type: "TxRequestFailed", data: { ...base, blockchain: r.draft.blockchain, network: r.draft.network, reason: c.reason, releases: r.draft.reservations } })
+        : illegal()
+    case "RecordTxMined":
+      return r.status === "Broadcasted"
+        ? accept({
+            type: "TxRequestMined",
+            data: {
+              ...base,
+              transactionId: txIdOf(r),
+              blockchain: r.draft.blockchain,
+              network: r.draft.network,
+              blockHeight: c.blockHeight,
+              blockHash: c.blockHash,
+              fee: c.fee,
+              withErrors: c.withErrors,
+              ...(c.freeBandwidth !== undefined ? { freeBandwidth: c.freeBandwidth } : {}),
+              releases: r.draft.reservations,
+              debits: c.debits,
+              credits: c.credits,
+            },
+          })
+        : illegal()
+    case "RecordTxSucceeded":
+      return r.status === "Mined" ? accept({ type: "TxRequestSucceeded", data: { ...base, confirmations: c.confirmations } }) : illegal()
+    default:
+      return absurd(c)
+  }
+}
+
+const txIdOf = (r: TxRequestState): string => r.draft.transactionId

@@ -1,0 +1,116 @@
+// Transaction request events (written to the owning vault's stream, next to the balances they reserve).
+import type { AssetId, VaultId } from "../shared/ids.js"
+import type { SimInstant } from "../shared/sim-time.js"
+
+/** An amount of one asset at one address, base units as an integer string. */
+export interface Portion {
+  readonly address: string
+  readonly assetId: AssetId
+  readonly amount: string
+}
+
+export interface SpentOutput {
+  readonly transactionId: string
+  readonly vout: number
+  readonly address: string
+  readonly amount: string
+}
+
+export type RequestEndpoint = "single-transfer" | "utxo" | "coin" | "token" | "feeless" | "feeless-token"
+
+export interface TxRequestDraft {
+  readonly requestId: string
+  /** The blockchain transaction id it gets when broadcast (derived from the request id). */
+  readonly transactionId: string
+  readonly vaultId: VaultId
+  readonly vaultAccountId: string | null
+  readonly endpoint: RequestEndpoint
+  readonly blockchain: string
+  readonly network: string
+  readonly assetId: AssetId
+  readonly feeAssetId: AssetId
+  /** The sending address (account-based chains); null for UTXO requests from the whole vault. */
+  readonly sender: string | null
+  readonly recipients: ReadonlyArray<{ readonly address: string; readonly amount: string }>
+  readonly feePriority: "slow" | "standard" | "fast" | null
+  /** Most the network fee may cost, native base units. */
+  readonly maxFee: string
+  readonly feeLimit: string | null
+  readonly note: string | null
+  readonly prepareStrategy: "minimize-dust" | "optimize-size" | null
+  /** UTXO requests: the outputs they spend and the change they return. */
+  readonly inputs: ReadonlyArray<SpentOutput>
+  readonly change: { readonly address: string; readonly amount: string } | null
+  /** What the request holds back until it is mined, rejected or failed (shows as blockedAmount). */
+  readonly reservations: ReadonlyArray<Portion>
+  /** 0: approved by policy at once; 1 or 2: approvals needed. */
+  readonly approvalLevels: 0 | 1 | 2
+}
+
+export type ProgressStatus = "pending" | "prepared" | "signed" | "broadcasted"
+
+export type TxRequestEvent =
+  | { readonly type: "TxRequestCreated"; readonly data: TxRequestDraft & { readonly at: SimInstant } }
+  | { readonly type: "TxRequestApproved"; readonly data: { readonly requestId: string; readonly vaultId: VaultId; readonly level: 1 | 2; readonly at: SimInstant } }
+  | {
+      readonly type: "TxRequestRejected"
+      readonly data: {
+        readonly requestId: string
+        readonly vaultId: VaultId
+        readonly blockchain: string
+        readonly network: string
+        readonly reason: string
+        readonly releases: ReadonlyArray<Portion>
+        readonly at: SimInstant
+      }
+    }
+  | {
+      readonly type: "TxRequestProgressed"
+      readonly data: { readonly requestId: string; readonly vaultId: VaultId; readonly status: ProgressStatus; readonly transactionId: string | null; readonly at: SimInstant }
+    }
+  | {
+      readonly type: "TxRequestFailed"
+      readonly data: {
+        readonly requestId: string
+        readonly vaultId: VaultId
+        readonly blockchain: string
+        readonly network: string
+        readonly reason: string
+        readonly releases: ReadonlyArray<Portion>
+        readonly at: SimInstant
+      }
+    }
+  | {
+      readonly type: "TxRequestMined"
+      readonly data: {
+        readonly requestId: string
+        readonly vaultId: VaultId
+        readonly transactionId: string
+        readonly blockchain: string
+        readonly network: string
+        readonly blockHeight: number
+        readonly blockHash: string
+        /** The network fee actually paid, native base units. */
+        readonly fee: string
+        /** Mined but failed in execution (e.g. out of energy): the fee is spent, the amount is not sent. */
+        readonly withErrors: boolean
+        /** Tron: bandwidth units taken from the sender's free daily allowance (the rest was burned as TRX). */
+        readonly freeBandwidth?: number
+        readonly releases: ReadonlyArray<Portion>
+        readonly debits: ReadonlyArray<Portion>
+        /** Change returned to the vault (UTXO), spendable as new outputs. */
+        readonly credits: ReadonlyArray<Portion & { readonly vout: number }>
+        readonly at: SimInstant
+      }
+    }
+  | { readonly type: "TxRequestSucceeded"; readonly data: { readonly requestId: string; readonly vaultId: VaultId; readonly confirmations: number; readonly at: SimInstant } }
+
+export const txRequestEventTypes: ReadonlySet<string> = new Set<TxRequestEvent["type"]>([
+  "TxRequestCreated",
+  "TxRequestApproved",
+  "TxRequestRejected",
+  "TxRequestProgressed",
+  "TxRequestFailed",
+  "TxRequestMined",
+  "TxRequestSucceeded",
+])

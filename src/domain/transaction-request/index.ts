@@ -1,0 +1,6 @@
+// Transaction requests: a part of the vault aggregate (stream `vault-<vaultId>`), beside the ledger they reserve.
+export * from "./commands.js"
+export * from "./events.js"
+export * from "./state.js"
+export { decideTxRequest, type VaultView } from "./decide.js"
+export { evolveTxRequest } from "./evolve.js"

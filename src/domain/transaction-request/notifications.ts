@@ -1,0 +1,59 @@
+// Notification facts raised with transaction request events (webhook kinds; README "Webhooks").
+import type { NotificationKind } from "../ledger/events.js"
+import type { LedgerEvent } from "../ledger/events.js"
+import type { TxRequestEvent } from "./events.js"
+import type { TxRequestState } from "./state.js"
+
+export const notificationsFor = (events: ReadonlyArray<TxRequestEvent>, requests: ReadonlyMap<string, TxRequestState>): Array<LedgerEvent> => {
+  const out: Array<LedgerEvent> = []
+  const raise = (e: TxRequestEvent, kind: NotificationKind, extra: Record<string, string | number | null>) => {
+    const draft = e.type === "TxRequestCreated" ? e.data : requests.get(e.data.requestId)?.draft
+    if (draft === undefined) return
+    out.push({
+      type: "NotificationRaised",
+      data: {
+        vaultId: e.data.vaultId,
+        kind,
+        subject: e.data.requestId,
+        payload: {
+          transactionRequestId: e.data.requestId,
+          blockchain: draft.blockchain,
+          network: draft.network,
+          address: draft.sender,
+          assetId: draft.assetId,
+          recipients: draft.recipients.map((r) => r.address).join(","),
+          ...extra,
+        },
+        at: e.data.at,
+      },
+    })
+  }
+  for (const e of events) {
+    switch (e.type) {
+      case "TxRequestCreated":
+        raise(e, "TRANSACTION_REQUEST", { transactionId: null })
+        break
+      case "TxRequestProgressed":
+        if (e.data.status === "pending") raise(e, "TRANSACTION_APPROVED", {})
+        break
+      case "TxRequestRejected":
+        raise(e, "TRANSACTION_REJECTED", { reason: e.data.reason })
+        break
+      case "TxRequestFailed":
+        raise(e, "OUTGOING_FAILED", { reason: e.data.reason })
+        break
+      case "TxRequestMined":
+        raise(e, e.data.withErrors ? "OUTGOING_FAILED" : "OUTGOING_MINED", {
+          transactionId: e.data.transactionId,
+          minedInBlockHeight: e.data.blockHeight,
+          minedInBlockHash: e.data.blockHash,
+          fee: e.data.fee,
+          ...(e.data.withErrors ? { reason: "mined with errors (execution failed)" } : {}),
+        })
+        break
+      default:
+        break
+    }
+  }
+  return out
+}

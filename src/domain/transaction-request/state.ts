@@ -1,0 +1,49 @@
+// Transaction request states: the variants are the statuses (wire strings are mapped in src/api).
+import type { TxRequestDraft } from "./events.js"
+
+export type TxRequestStatus =
+  | "Created"
+  | "AwaitingApproval"
+  | "AwaitingApprovalL2"
+  | "Pending"
+  | "Prepared"
+  | "Signed"
+  | "Broadcasted"
+  | "Mined"
+  | "MinedWithErrors"
+  | "Success"
+  | "Failed"
+  | "Rejected"
+
+export interface TxRequestState {
+  readonly draft: TxRequestDraft
+  status: TxRequestStatus
+  transactionId: string | null
+  /** Reservations still held (emptied when released or spent). */
+  held: boolean
+}
+
+/** Legal moves of the status machine (README: "Transaction request statuses"). */
+export const transitions: { readonly [S in TxRequestStatus]: ReadonlyArray<TxRequestStatus> } = {
+  Created: ["AwaitingApproval", "Pending", "Rejected"],
+  AwaitingApproval: ["AwaitingApprovalL2", "Pending", "Rejected"],
+  AwaitingApprovalL2: ["Pending", "Rejected"],
+  Pending: ["Prepared", "Failed"],
+  Prepared: ["Signed", "Failed"],
+  Signed: ["Broadcasted", "Failed"],
+  Broadcasted: ["Mined", "MinedWithErrors", "Failed"],
+  Mined: ["Success"],
+  MinedWithErrors: [],
+  Success: [],
+  Failed: [],
+  Rejected: [],
+}
+
+export const isTerminal = (s: TxRequestStatus) => transitions[s].length === 0
+
+export type TxRequestError =
+  | { readonly _tag: "TxRequestNotFound"; readonly requestId: string }
+  | { readonly _tag: "IllegalTxTransition"; readonly from: TxRequestStatus; readonly command: string }
+  | { readonly _tag: "InsufficientFunds"; readonly assetId: string; readonly address: string | null; readonly needed: string; readonly available: string }
+  | { readonly _tag: "SenderNotInVault"; readonly address: string }
+  | { readonly _tag: "AssetNotHeldBySender"; readonly address: string; readonly assetId: string }

@@ -1,0 +1,168 @@
+// Webhook outbox: subscriptions, and one delivery per (NotificationRaised × operational matching subscription),
+// in position order, with every recorded attempt. The delivery worker reads it; only events change it.
+import { createHash } from "node:crypto"
+import type { NotificationKind } from "../domain/ledger/events.js"
+import type { HttpOutcome, VerificationMode, WebhookConfig, WebhookDeliveryEvent, WebhookEvent } from "../domain/webhook/index.js"
+import type { RecordedEvent } from "../store/event-store.js"
+
+export interface Notification {
+  /** Id of the NotificationRaised event. */
+  readonly id: string
+  readonly position: bigint
+  readonly vaultId: string
+  readonly kind: NotificationKind
+  readonly subject: string
+  readonly payload: Readonly<Record<string, string | number | null>>
+  readonly at: number
+}
+
+export interface VerificationView {
+  readonly at: number
+  readonly ok: boolean
+  readonly method: VerificationMode
+  readonly reason: string | null
+  readonly outcome: HttpOutcome | null
+}
+
+export interface SubscriptionView {
+  readonly config: WebhookConfig
+  status: "pending" | "active" | "deleted"
+  readonly createdAt: number
+  verifiedAt: number | null
+  lastVerification: VerificationView | null
+  verificationAttempts: number
+  readonly deliveries: Array<DeliveryView>
+}
+
+export interface AttemptView extends HttpOutcome {
+  readonly attempt: number
+  readonly at: number
+  readonly result: "delivered" | "retrying" | "given-up"
+  readonly nextAttemptAt: number | null
+}
+
+export interface DeliveryView {
+  readonly deliveryId: string
+  readonly webhookId: string
+  /** The same for every attempt and redelivery of this notification to this subscription, and only for those. */
+  readonly idempotencyKey: string
+  readonly notification: Notification
+  status: "pending" | "delivered" | "given-up" | "cancelled"
+  /** Simulated time the next attempt is due; null unless pending. */
+  nextAttemptAt: number | null
+  /** Failed attempts since creation or the last redelivery: the index into the retry schedule. */
+  failuresInRound: number
+  redeliveries: number
+  readonly attempts: Array<AttemptView>
+}
+
+/** Delivery id (24 hex) and idempotency key (uuid layout), both a hash of (subscription, notification event id). */
+export const deliveryIdentity = (webhookId: string, notificationId: string): { deliveryId: string; idempotencyKey: string } => {
+  const h = createHash("sha256").update(`webhook-delivery:${webhookId}:${notificationId}`).digest("hex")
+  const k = h.slice(24, 56)
+  return { deliveryId: h.slice(0, 24), idempotencyKey: `${k.slice(0, 8)}-${k.slice(8, 12)}-${k.slice(12, 16)}-${k.slice(16, 20)}-${k.slice(20)}` }
+}
+
+const matches = (s: SubscriptionView, n: Notification): boolean =>
+  (s.config.events.includes("*") || s.config.events.includes(n.kind)) && (s.config.vaultIds === null || s.config.vaultIds.includes(n.vaultId))
+
+type NotificationData = { vaultId: string; kind: NotificationKind; subject: string; payload: Notification["payload"]; at: number }
+
+export class OutboxModel {
+  readonly subscriptions = new Map<string, SubscriptionView>()
+  readonly deliveries = new Map<string, DeliveryView>()
+  private operational: Array<SubscriptionView> = []
+  private listener: ((d: DeliveryView) => void) | undefined
+
+  /** Told of every delivery that becomes due at some time (created, retry scheduled, redelivery requested). */
+  listen(f: ((d: DeliveryView) => void) | undefined): void {
+    this.listener = f
+  }
+
+  pending(): Array<DeliveryView> {
+    return [...this.deliveries.values()].filter((d) => d.status === "pending")
+  }
+
+  apply(event: RecordedEvent): void {
+    if (event.type === "NotificationRaised") return this.raise(event)
+    const e = event as unknown as WebhookEvent | WebhookDeliveryEvent
+    switch (e.type) {
+      case "WebhookSubscribed": {
+        const { at, ...config } = e.data
+        this.subscriptions.set(config.webhookId, { config, status: "pending", createdAt: at, verifiedAt: null, lastVerification: null, verificationAttempts: 0, deliveries: [] })
+        return
+      }
+      case "WebhookVerified":
+      case "WebhookVerificationFailed": {
+        const s = this.subscriptions.get(e.data.webhookId)
+        if (s === undefined || s.status !== "pending") return
+        const ok = e.type === "WebhookVerified"
+        s.verificationAttempts++
+        s.lastVerification = {
+          at: e.data.at,
+          ok,
+          method: ok ? e.data.method : "request",
+          reason: ok ? null : e.data.reason,
+          outcome: e.data.outcome,
+        }
+        if (ok) {
+          s.status = "active"
+          s.verifiedAt = e.data.at
+          this.operational = [...this.subscriptions.values()].filter((x) => x.status === "active")
+        }
+        return
+      }
+      case "WebhookDeleted": {
+        const s = this.subscriptions.get(e.data.webhookId)
+        if (s === undefined) return
+        s.status = "deleted"
+        for (const d of s.deliveries) {
+          if (d.status !== "pending") continue
+          d.status = "cancelled"
+          d.nextAttemptAt = null
+        }
+        this.operational = this.operational.filter((x) => x !== s)
+        return
+      }
+      case "WebhookDeliveryAttempted": {
+        const d = this.deliveries.get(e.data.deliveryId)
+        if (d === undefined) return
+        const { webhookId: _w, deliveryId: _d, notificationId: _n, ...attempt } = e.data
+        d.attempts.push(attempt)
+        if (d.status === "cancelled") return
+        d.status = attempt.result === "retrying" ? "pending" : attempt.result
+        d.nextAttemptAt = attempt.nextAttemptAt
+        d.failuresInRound = attempt.result === "delivered" ? 0 : d.failuresInRound + 1
+        if (d.status === "pending") this.listener?.(d)
+        return
+      }
+      case "WebhookRedeliveryRequested": {
+        const d = this.deliveries.get(e.data.deliveryId)
+        if (d === undefined || d.status === "cancelled") return
+        d.status = "pending"
+        d.nextAttemptAt = e.data.at
+        d.failuresInRound = 0
+        d.redeliveries++
+        this.listener?.(d)
+        return
+      }
+      default:
+        return
+    }
+  }
+
+  private raise(event: RecordedEvent): void {
+    if (this.operational.length === 0) return
+    const data = event.data as unknown as NotificationData
+    const n: Notification = { id: event.id, position: event.position, vaultId: data.vaultId, kind: data.kind, subject: data.subject, payload: data.payload, at: event.metadata.at }
+    for (const s of this.operational) {
+      if (!matches(s, n)) continue
+      const { deliveryId, idempotencyKey } = deliveryIdentity(s.config.webhookId, n.id)
+      if (this.deliveries.has(deliveryId)) continue
+      const d: DeliveryView = { deliveryId, webhookId: s.config.webhookId, idempotencyKey, notification: n, status: "pending", nextAttemptAt: n.at, failuresInRound: 0, redeliveries: 0, attempts: [] }
+      this.deliveries.set(deliveryId, d)
+      s.deliveries.push(d)
+      this.listener?.(d)
+    }
+  }
+}

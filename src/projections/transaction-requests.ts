@@ -1,0 +1,84 @@
+// Transaction requests read model (endpoint #15 and the withdrawal process manager): status over time.
+import type { TxRequestDraft, TxRequestEvent } from "../domain/transaction-request/index.js"
+import type { TxRequestStatus } from "../domain/transaction-request/index.js"
+import type { RecordedEvent } from "../store/event-store.js"
+import { History } from "./history.js"
+import type { AsOf } from "./projection.js"
+
+export interface RequestView {
+  readonly draft: TxRequestDraft
+  readonly createdAt: number
+  readonly position: bigint
+  readonly status: History<TxRequestStatus>
+  mined: { readonly blockHeight: number; readonly blockHash: string; readonly fee: string; readonly at: number } | undefined
+}
+
+const progressed: Record<string, TxRequestStatus> = { pending: "Pending", prepared: "Prepared", signed: "Signed", broadcasted: "Broadcasted" }
+
+export class TxRequestsModel {
+  readonly byId = new Map<string, RequestView>()
+  readonly byTransactionId = new Map<string, RequestView>()
+  /** Free tron bandwidth used per sender: (simulated time, units), for the 24-hour allowance. */
+  readonly tronBandwidth = new Map<string, Array<{ readonly at: number; readonly units: number }>>()
+
+  find(requestId: string, asOf: AsOf): RequestView | undefined {
+    const r = this.byId.get(requestId)
+    return r !== undefined && (asOf === undefined || r.position <= asOf) ? r : undefined
+  }
+
+  /** Requests broadcast but not yet mined, or mined but not yet successful. */
+  open(): ReadonlyArray<RequestView> {
+    return [...this.byId.values()].filter((r) => {
+      const s = r.status.latest()
+      return s === "Broadcasted" || s === "Mined"
+    })
+  }
+
+  freeBandwidthUsed(address: string, since: number): number {
+    return (this.tronBandwidth.get(address) ?? []).filter((u) => u.at > since).reduce((a, u) => a + u.units, 0)
+  }
+
+  apply(event: RecordedEvent): void {
+    const e = event as unknown as TxRequestEvent
+    const set = (requestId: string, status: TxRequestStatus) => this.byId.get(requestId)?.status.set(event.position, status)
+    switch (e.type) {
+      case "TxRequestCreated": {
+        const { at, ...draft } = e.data
+        const view: RequestView = { draft, createdAt: at, position: event.position, status: new History(), mined: undefined }
+        view.status.set(event.position, draft.approvalLevels === 0 ? "Created" : "AwaitingApproval")
+        this.byId.set(draft.requestId, view)
+        this.byTransactionId.set(draft.transactionId, view)
+        return
+      }
+      case "TxRequestApproved": {
+        const r = this.byId.get(e.data.requestId)
+        if (r !== undefined && e.data.level === 1 && r.draft.approvalLevels === 2) set(e.data.requestId, "AwaitingApprovalL2")
+        return
+      }
+      case "TxRequestProgressed":
+        set(e.data.requestId, progressed[e.data.status]!)
+        return
+      case "TxRequestRejected":
+        set(e.data.requestId, "Rejected")
+        return
+      case "TxRequestFailed":
+        set(e.data.requestId, "Failed")
+        return
+      case "TxRequestMined": {
+        const r = this.byId.get(e.data.requestId)
+        if (r === undefined) return
+        r.mined = { blockHeight: e.data.blockHeight, blockHash: e.data.blockHash, fee: e.data.fee, at: e.data.at }
+        set(e.data.requestId, e.data.withErrors ? "MinedWithErrors" : "Mined")
+        const free = e.data.freeBandwidth
+        if (free !== undefined && free > 0 && r.draft.sender !== null)
+          this.tronBandwidth.set(r.draft.sender, [...(this.tronBandwidth.get(r.draft.sender) ?? []), { at: e.data.at, units: free }])
+        return
+      }
+      case "TxRequestSucceeded":
+        set(e.data.requestId, "Success")
+        return
+      default:
+        return
+    }
+  }
+}
