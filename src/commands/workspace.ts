@@ -70,7 +70,7 @@ export const createApiKey = Effect.fn("createApiKey")(function* (input: CreateAp
     plan: { mainnets: input.plan?.mainnets ?? true, endpoints: input.plan?.endpoints ?? "all" },
     apiVersion: input.apiVersion ?? DEFAULT_API_VERSION,
     activeFrom: input.activeFrom ?? null,
-    rateLimit: input.rateLimit ?? { perSecond: 50, burst: 100 },
+    rateLimit: input.rateLimit ?? { perSecond: 200, burst: 400 },
   }
   const result = yield* runDecider(apiKeyDecider, apiKeyStream(key), { type: "CreateApiKey", grant, now })
   return { ...result, grant, passphrase }
