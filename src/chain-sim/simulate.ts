@@ -44,7 +44,8 @@ export const submitDeposit = (input: DepositInput) =>
     const n = input.network
     const recordId = yield* ids.next("transaction")
     const transactionId = formatTxId(n.family, (len) => ids.bytes(`txid:${recordId}`, len))
-    const external = Buffer.from(ids.bytes(`external:${recordId}`, 4)).readUInt32BE(0) & 0x7fffffff
+    // One of 256 external senders, so that their addresses (an elliptic-curve derivation each) can be reused.
+    const external = Buffer.from(ids.bytes(`external:${recordId}`, 4)).readUInt32BE(0) & 0xff
     const from = input.from ?? (yield* AddressDerivation).derive("external", n.blockchain, n.network, { account: 0, change: 0, index: external }).address
     const token = findAsset(input.assetId)?.type === "TOKEN"
     const r = yield* submitTransfer(n, {

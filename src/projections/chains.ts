@@ -76,7 +76,9 @@ export class ChainsModel {
         this.transfers.set(transfer.transactionId, view)
         if (transfer.kind === "deposit") {
           const key = addressKey(blockchain, network, transfer.to)
-          this.depositsTo.set(key, [...(this.depositsTo.get(key) ?? []), view])
+          const list = this.depositsTo.get(key)
+          if (list === undefined) this.depositsTo.set(key, [view])
+          else list.push(view)
         }
         return
       }

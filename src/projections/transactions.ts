@@ -70,7 +70,9 @@ export class TransactionsModel {
         if (address.assets.has(e.data.assetId)) this.add(address.facts.vaultId, "incoming", view, "pending", event.position)
         else {
           const key = `${addressKey(blockchain, network, e.data.to)}|${e.data.assetId}`
-          this.waiting.set(key, [...(this.waiting.get(key) ?? []), view])
+          const list = this.waiting.get(key)
+          if (list === undefined) this.waiting.set(key, [view])
+          else list.push(view)
         }
         return
       }

@@ -15,9 +15,20 @@ export const makeDerivation = (workspaceSeed: Uint8Array, maxVaults = 256) => {
     }
     return d
   }
+  // Deposits from outside draw their sender from a small pool of "external" addresses; keep those at hand.
+  const external = new Map<string, { address: string; derivationPath: string }>()
   return {
-    derive: (vaultId: string, blockchain: string, network: string, path: { account: number; change: 0 | 1; index: number }) =>
-      deriverOf(vaultId).derive(blockchain as Blockchain, network as NetworkName, path),
+    derive: (vaultId: string, blockchain: string, network: string, path: { account: number; change: 0 | 1; index: number }) => {
+      if (vaultId !== "external") return deriverOf(vaultId).derive(blockchain as Blockchain, network as NetworkName, path)
+      const key = `${blockchain}|${network}|${path.account}|${path.change}|${path.index}`
+      let d = external.get(key)
+      if (d === undefined) {
+        d = deriverOf(vaultId).derive(blockchain as Blockchain, network as NetworkName, path)
+        if (external.size >= 4096) external.delete(external.keys().next().value!)
+        external.set(key, d)
+      }
+      return d
+    },
   }
 }
 

@@ -44,7 +44,11 @@ const creditByVault = (deposits: ReadonlyArray<Deposit>) =>
     const { awaitPosition } = yield* Models
     const now = yield* (yield* SimClock).now
     const byVault = new Map<string, Array<Deposit>>()
-    for (const d of deposits) byVault.set(d.vaultId, [...(byVault.get(d.vaultId) ?? []), d])
+    for (const d of deposits) {
+      const list = byVault.get(d.vaultId)
+      if (list === undefined) byVault.set(d.vaultId, [d])
+      else list.push(d)
+    }
     for (const [vaultId, list] of byVault) {
       const r = yield* runDecider(vaultDecider, vaultStream(vaultId as VaultId), { type: "CreditDeposits", deposits: list, now }).pipe(Effect.retry(retryOnConflict))
       if (r.position >= 0n) yield* awaitPosition(r.position)

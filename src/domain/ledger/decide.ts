@@ -17,20 +17,37 @@ export const decideLedger = (c: LedgerCommand, accounts: VaultAccounts, ledger: 
         const address = accounts.address(d.blockchain, d.network, d.address)
         if (address === undefined || !address.assets.has(d.assetId)) continue
         seen.add(key)
-        const { assetType, unit, decimalsAmount, ...facts } = d
-        events.push({ type: "DepositCredited", data: { ...facts, vaultAccountId: address.vaultAccountId, at: c.now } })
+        events.push({
+          type: "DepositCredited",
+          data: {
+            vaultId: d.vaultId,
+            vaultAccountId: address.vaultAccountId,
+            transactionId: d.transactionId,
+            blockchain: d.blockchain,
+            network: d.network,
+            address: d.address,
+            fromAddress: d.fromAddress,
+            assetId: d.assetId,
+            amount: d.amount,
+            blockHeight: d.blockHeight,
+            blockHash: d.blockHash,
+            confirmations: d.confirmations,
+            vout: d.vout,
+            at: c.now,
+          },
+        })
         events.push({
           type: "NotificationRaised",
           data: {
             vaultId: d.vaultId,
-            kind: assetType === "COIN" ? "INCOMING_CONFIRMED_COIN_TX" : "INCOMING_CONFIRMED_TOKEN_TX",
+            kind: d.assetType === "COIN" ? "INCOMING_CONFIRMED_COIN_TX" : "INCOMING_CONFIRMED_TOKEN_TX",
             subject: d.transactionId,
             payload: {
               blockchain: d.blockchain,
               network: d.network,
               address: d.address,
-              amount: decimalsAmount,
-              unit,
+              amount: d.decimalsAmount,
+              unit: d.unit,
               transactionId: d.transactionId,
               minedInBlockHeight: d.blockHeight,
               minedInBlockHash: d.blockHash,

@@ -1,0 +1,58 @@
+// Benchmark: one mined block confirms 10,000 pending deposits, with crediting and read-model updates, in-process.
+import { Exit } from "effect"
+import { createSimulator } from "../../src/simulator.js"
+import { makeMemoryStore } from "../../src/store/memory.js"
+import { findNetwork, assetsOf } from "../../src/domain/chains/index.js"
+import { generateAddress, createVaultAccount } from "../../src/commands/vault-accounts.js"
+import { configure, mine, submitDeposit } from "../../src/chain-sim/simulate.js"
+import type { BaseUnits } from "../../src/domain/shared/money.js"
+import type { VaultAccountId, VaultId } from "../../src/domain/shared/ids.js"
+import { absoluteAtLeast, type Benchmark } from "./lib/types.js"
+
+const must = <A, E>(exit: Exit.Exit<A, E>): A => {
+  if (Exit.isFailure(exit)) throw new Error(JSON.stringify(exit.cause))
+  return exit.value
+}
+
+/** Deposits per second credited by mining the block that confirms them. */
+export const benchDepositsMined = async (deposits = 10_000, addresses = 100): Promise<{ depositsPerSecond: number; seconds: number }> => {
+  const sim = await createSimulator({ store: makeMemoryStore(), seed: "bench", clock: { frozenAt: Date.UTC(2026, 0, 1) }, defaultWorkspace: true })
+  try {
+    const vaultId = sim.models.workspace.vaultList(undefined).find((v) => v.profile.type === "test")!.profile.vaultId as VaultId
+    const n = findNetwork("ethereum", "sepolia")!
+    const eth = assetsOf({ blockchain: "ethereum", network: "sepolia" }).find((a) => a.symbol === "ETH")!
+    const acct = must(await sim.run(createVaultAccount(vaultId, { name: "bench", color: "#000000", isHiddenInDashboard: false }))).vaultAccountId
+    const targets: Array<string> = []
+    for (let i = 0; i < addresses; i++) {
+      const r = must(await sim.run(generateAddress(vaultId, n, `a${i}`, null as VaultAccountId | null)))
+      targets.push(r.address.address)
+    }
+    void acct
+    must(await sim.run(configure(n, { mode: "manual", confirmations: 1 })))
+    for (let i = 0; i < deposits; i++)
+      must(await sim.run(submitDeposit({ network: n, assetId: eth.id, to: targets[i % addresses]!, amount: 1_000_000n as BaseUnits })))
+    const start = performance.now()
+    must(await sim.run(mine(n, 1)))
+    const seconds = (performance.now() - start) / 1000
+    const credited = [...sim.models.chains.transfers.values()].length
+    if (credited !== deposits) throw new Error(`expected ${deposits} transfers, saw ${credited}`)
+    return { depositsPerSecond: deposits / seconds, seconds }
+  } finally {
+    await sim.close()
+  }
+}
+
+export const depositsMined: Benchmark = {
+  name: "deposits-mined",
+  description: "mining one block that confirms 10,000 pending deposits, crediting them and updating read models (in-process, memory store)",
+  budget: absoluteAtLeast(50_000, "deposits/s"),
+  run: async (o) => {
+    const r = await benchDepositsMined(o.quick ? 2_000 : 10_000)
+    return { subject: r.depositsPerSecond, unit: "deposits/s", note: `${r.seconds.toFixed(3)} s for the block` }
+  },
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await benchDepositsMined()
+  console.log(`deposits-mined: ${Math.round(r.depositsPerSecond)} deposits/s (${r.seconds.toFixed(3)} s for 10,000)`)
+}
