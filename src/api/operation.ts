@@ -51,6 +51,16 @@ const rawTarget = (url: string): { path: string; query: string } => {
   return q < 0 || q > end ? { path: url.slice(start, end), query: "" } : { path: url.slice(start, q), query: url.slice(q + 1, end) }
 }
 
+/** Header lookup from Node's own header object when served by @hono/node-server (no Fetch Headers built). */
+const headerReader = (c: Context): ((name: string) => string | undefined) => {
+  const incoming = (c.env as { incoming?: { headers?: Record<string, string | Array<string> | undefined> } } | undefined)?.incoming?.headers
+  if (incoming === undefined) return (name) => c.req.header(name)
+  return (name) => {
+    const v = incoming[name]
+    return Array.isArray(v) ? v.join(", ") : v
+  }
+}
+
 const isJson = (ct: string | undefined) => ct !== undefined && /^application\/json\s*(;|$)/i.test(ct)
 
 export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
@@ -62,10 +72,11 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
     let apiVersion = deps.defaultApiVersion
     const fail = (e: ApiError) => respond(c, e.status, errorBody(apiVersion, requestId, context, e), e.headers)
     try {
-      if (!isJson(c.req.header("content-type"))) return fail(errors.unsupportedMediaType())
+      const header = headerReader(c)
+      if (!isJson(header("content-type"))) return fail(errors.unsupportedMediaType())
       const body = op.method === "GET" ? "" : await c.req.text()
       const auth = authenticate(
-        { method: op.method, rawPath: path, rawQuery, body, header: (n) => c.req.header(n) },
+        { method: op.method, rawPath: path, rawQuery, body, header },
         deps.sim.models.workspace,
         deps.auth,
       )
@@ -81,7 +92,7 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
         vaultId,
       })
       if (denied !== undefined) return fail(denied)
-      const pinned = c.req.header("x-api-version")
+      const pinned = header("x-api-version")
       if (pinned !== undefined) {
         if (!deps.apiVersions.includes(pinned)) return fail(errors.invalidApiVersion(deps.apiVersions))
         apiVersion = pinned
@@ -108,7 +119,7 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
       }
       let asOf: AsOf
       if (op.method === "GET") {
-        const parsedAsOf = parseAsOf(c.req.header("x-sim-as-of"), deps.sim.models)
+        const parsedAsOf = parseAsOf(header("x-sim-as-of"), deps.sim.models)
         if (isApiError(parsedAsOf)) return fail(parsedAsOf)
         asOf = parsedAsOf
       }
@@ -123,5 +134,8 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
   })
 }
 
-export const respond = (c: Context, status: number, body: string, headers?: Record<string, string>): Response =>
-  c.body(body, status as 200, { "content-type": "application/json; charset=utf-8", ...headers })
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as const
+
+/** A plain Response with plain-object headers: under @hono/node-server it is written without building Fetch Headers. */
+export const respond = (_c: Context, status: number, body: string, headers?: Record<string, string>): Response =>
+  new Response(body, { status, headers: headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers } })

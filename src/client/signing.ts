@@ -1,5 +1,5 @@
 // Request signing as the spec's "Authentication" section defines it; shared by the client and the server.
-import { createHmac } from "node:crypto"
+import { createHmac, type KeyObject } from "node:crypto"
 
 /**
  * The query parameters as the JSON object string the signature covers: every value a string, keys in the
@@ -37,7 +37,7 @@ export const signatureMessage = (i: SignatureInput): string =>
   i.timestamp + i.method.toUpperCase() + i.path + (i.body.length === 0 ? "{}" : i.body) + i.query
 
 /** Base64 of HMAC-SHA256 over the UTF-8 message, keyed with the Base64-decoded secret. */
-export const computeSignature = (secretBase64: string | Buffer, message: string): string =>
+export const computeSignature = (secretBase64: string | Buffer | KeyObject, message: string): string =>
   createHmac("sha256", typeof secretBase64 === "string" ? Buffer.from(secretBase64, "base64") : secretBase64)
     .update(message, "utf8")
     .digest("base64")

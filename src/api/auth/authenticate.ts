@@ -1,5 +1,5 @@
 // Authentication (401) and rate limit (429): headers, key and passphrase, timestamp window, signature.
-import { createHash, timingSafeEqual } from "node:crypto"
+import { createHash, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto"
 import { computeSignature, signatureMessage, signedQuery } from "../../client/signing.js"
 import type { ApiKeyRecord, WorkspaceModel } from "../../projections/workspace.js"
 import { errors, type ApiError } from "../errors.js"
@@ -19,6 +19,8 @@ export interface AuthOptions {
   /** Server time for the timestamp window, UNIX ms (wall time: clients sign with their own clocks). */
   readonly wallNow: () => number
   readonly rateLimiter: RateLimiter
+  /** Keeps per-key work (HMAC key objects, verified passphrases) across requests. */
+  readonly cache?: AuthCache
 }
 
 const PAST_WINDOW_S = 30
@@ -29,6 +31,9 @@ const equalStrings = (a: string, b: string): boolean => {
   const y = Buffer.from(b)
   return x.length === y.length && timingSafeEqual(x, y)
 }
+
+/** Per key: its HMAC key object and the last passphrase that matched its hash (hashing once, not per request). */
+export type AuthCache = WeakMap<ApiKeyRecord, { readonly hmacKey: KeyObject; verifiedPassphrase?: string }>
 
 export const authenticate = (req: RawRequest, workspace: WorkspaceModel, options: AuthOptions): ApiKeyRecord | ApiError => {
   const key = req.header("x-api-key")
@@ -41,9 +46,17 @@ export const authenticate = (req: RawRequest, workspace: WorkspaceModel, options
   const nowS = options.wallNow() / 1000
   if (record === undefined || record.revoked) return errors.invalidApiKey()
   if (record.grant.activeFrom !== null && nowS < record.grant.activeFrom) return errors.invalidApiKey()
+  let cached = options.cache?.get(record)
+  if (cached === undefined) {
+    cached = { hmacKey: createSecretKey(record.secretBytes) }
+    options.cache?.set(record, cached)
+  }
   const passphrase = req.header("x-api-passphrase")!
-  const hash = createHash("sha256").update(`${record.grant.passphraseSalt}:${passphrase}`).digest("hex")
-  if (!equalStrings(hash, record.grant.passphraseHash)) return errors.invalidApiKey()
+  if (cached.verifiedPassphrase === undefined || !equalStrings(passphrase, cached.verifiedPassphrase)) {
+    const hash = createHash("sha256").update(`${record.grant.passphraseSalt}:${passphrase}`).digest("hex")
+    if (!equalStrings(hash, record.grant.passphraseHash)) return errors.invalidApiKey()
+    cached.verifiedPassphrase = passphrase
+  }
 
   const timestamp = req.header("x-api-timestamp")!
   if (!/^[0-9]{1,12}$/.test(timestamp)) return errors.invalidApiTimestamp()
@@ -51,7 +64,7 @@ export const authenticate = (req: RawRequest, workspace: WorkspaceModel, options
   if (ts < nowS - PAST_WINDOW_S || ts > nowS + FUTURE_WINDOW_S) return errors.invalidApiTimestamp()
 
   const expected = computeSignature(
-    record.secretBytes,
+    cached.hmacKey,
     signatureMessage({ timestamp, method: req.method, path: req.rawPath, body: req.body, query: signedQuery(req.rawQuery) }),
   )
   if (!equalStrings(expected, req.header("x-api-sign")!)) return errors.invalidApiSign()
