@@ -4,6 +4,7 @@ import { HDKey as Slip10Key } from "micro-key-producer/slip10.js"
 import { findNetwork } from "../catalogue.js"
 import type { Blockchain, NetworkName } from "../types.js"
 import { encodeEd25519, encodeSecp256k1 } from "./encode.js"
+import { publicBranchOf, publicChild, type PublicBranch } from "./public-child.js"
 import { schemeOf, type Scheme } from "./formats.js"
 
 export interface DerivationPath {
@@ -84,8 +85,8 @@ const lruCache = <V>(capacity: number) => {
 /**
  * Deriving from the master for every address costs four hardened steps; the deriver keeps the branch nodes
  * (…/account'/change for secp256k1, …/account' for ed25519) in a bounded cache of its own, so one address
- * costs one child step. Branches keep their private key: private child derivation is one fixed-base multiplication,
- * while public derivation also decompresses the parent point every time (~1.5× slower).
+ * costs one child step. Secp256k1 branches are kept as parsed public points, and a child is one variable-time
+ * fixed-base multiplication and one addition (public-child.ts).
  */
 export const createAddressDeriver = (seed: Uint8Array, options: DeriverOptions = {}): AddressDeriver => {
   if (seed.length < 16 || seed.length > 64) throw new RangeError("the seed must be 16 to 64 bytes")
@@ -93,7 +94,7 @@ export const createAddressDeriver = (seed: Uint8Array, options: DeriverOptions =
   const capacity = Math.max(1, options.cacheSize ?? 512)
   let secpMaster: HDKey | undefined
   let edMaster: Slip10Key | undefined
-  const secpBranches = lruCache<HDKey>(capacity)
+  const secpBranches = lruCache<PublicBranch>(capacity)
   const edBranches = lruCache<Slip10Branch>(capacity)
 
   const derive = (blockchain: Blockchain, network: NetworkName, path: DerivationPath): DerivedAddress => {
@@ -106,13 +107,15 @@ export const createAddressDeriver = (seed: Uint8Array, options: DeriverOptions =
       const node = edBranches(branch, () => slip10Branch((edMaster ??= Slip10Key.fromMasterSeed(ownSeed)).derive(branch)))
       return { address: encodeEd25519(node.deriveChild(HARDENED_OFFSET + path.index).publicKeyRaw), derivationPath }
     }
-    const node = secpBranches(branch, () => (secpMaster ??= HDKey.fromMasterSeed(ownSeed)).derive(branch))
-    const child = node.deriveChild(path.index)
-    const publicKey = child.publicKey
-    const keyHash = child.pubKeyHash
-    // Always set on a derived node (scure itself skips an invalid child index, as BIP32 says); the types allow null.
-    if (publicKey === null || keyHash === undefined) throw new Error(`no public key at ${derivationPath}`)
-    return { address: encodeSecp256k1(scheme.encoding, publicKey, keyHash), derivationPath }
+    const node = secpBranches(branch, () => publicBranchOf((secpMaster ??= HDKey.fromMasterSeed(ownSeed)).derive(branch)))
+    const child = publicChild(node, path.index)
+    if (child === undefined) {
+      // BIP32's invalid child (probability ~2^-127): let the library apply the rule.
+      const lib = (secpMaster ??= HDKey.fromMasterSeed(ownSeed)).derive(derivationPath)
+      if (lib.publicKey === null || lib.pubKeyHash === undefined) throw new Error(`no public key at ${derivationPath}`)
+      return { address: encodeSecp256k1(scheme.encoding, lib.publicKey, lib.pubKeyHash), derivationPath }
+    }
+    return { address: encodeSecp256k1(scheme.encoding, child.publicKey, child.keyHash, child.uncompressed), derivationPath }
   }
   return { derive }
 }
