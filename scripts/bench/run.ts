@@ -8,7 +8,10 @@ import { cpus, loadavg, platform, release } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { addressDerivation, esdbAppends } from "./external.js"
+import { depositsMined } from "./deposits-mined.js"
 import { httpGetVaults } from "./http-get-vaults.js"
+import { httpGetAddressAssets, httpGetVaultAssets } from "./http-reads.js"
+import { commandThroughput, httpPostSingleTransfer } from "./single-transfer.js"
 import { fmt } from "./lib/stats.js"
 import type { Benchmark, Budget, Measurement, RunOptions } from "./lib/types.js"
 import { storeAppendMemoryVsEmmett } from "./store-append-memory-vs-emmett.js"
@@ -22,6 +25,11 @@ export const registry: ReadonlyArray<Benchmark> = [
   storeAppendSqliteBatch100,
   addressDerivation,
   esdbAppends,
+  httpGetAddressAssets,
+  httpGetVaultAssets,
+  depositsMined,
+  httpPostSingleTransfer,
+  commandThroughput,
 ]
 
 type Status = "PASS" | "FAIL" | "SKIP" | "ERROR"
