@@ -16,6 +16,8 @@ export type TxStatus = "pending" | "confirmed" | "broadcasted" | "mined" | "comp
 export interface TxRecord {
   readonly vaultId: string
   readonly direction: "incoming" | "outgoing"
+  /** Between addresses of this workspace: "vault-internal" within one vault, "client-internal" across vaults. */
+  readonly internal: "vault-internal" | "client-internal" | null
   readonly view: TransferView
   readonly status: History<TxStatus>
   readonly position: bigint
@@ -37,15 +39,21 @@ export class TransactionsModel {
     return this.byVault.get(vaultId)?.upTo(asOf) ?? []
   }
 
+  private byTx(transactionId: string): Array<TxRecord> {
+    const out: Array<TxRecord> = []
+    for (const [key, r] of this.byVaultTx) if (key.endsWith(`|${transactionId}`)) out.push(r)
+    return out
+  }
+
   find(vaultId: string, transactionId: string, asOf: AsOf): TxRecord | undefined {
     const r = this.byVaultTx.get(`${vaultId}|${transactionId}`)
     return r !== undefined && (asOf === undefined || r.position <= asOf) ? r : undefined
   }
 
-  private add(vaultId: string, direction: TxRecord["direction"], view: TransferView, status: TxStatus, position: bigint): void {
+  private add(vaultId: string, direction: TxRecord["direction"], view: TransferView, status: TxStatus, position: bigint, internal: TxRecord["internal"] = null): void {
     const key = `${vaultId}|${view.transfer.transactionId}`
     if (this.byVaultTx.has(key)) return
-    const record: TxRecord = { vaultId, direction, view, status: new History(), position }
+    const record: TxRecord = { vaultId, direction, view, status: new History(), position, internal }
     record.status.set(position, status)
     this.byVaultTx.set(key, record)
     let list = this.byVault.get(vaultId)
@@ -60,7 +68,14 @@ export class TransactionsModel {
         if (e.data.kind === "withdrawal") {
           const request = this.txRequests.byTransactionId.get(e.data.transactionId)
           const view = this.chains.transfers.get(e.data.transactionId)
-          if (request !== undefined && view !== undefined) this.add(request.draft.vaultId, "outgoing", view, "broadcasted", event.position)
+          if (request === undefined || view === undefined) return
+          const sender = request.draft.vaultId
+          const receivers = request.draft.recipients
+            .map((r) => this.holdings.address(view.blockchain, view.network, r.address, undefined))
+            .filter((a) => a !== undefined && a.assets.has(request.draft.assetId))
+          const internal = receivers.length === 0 ? null : receivers.some((a) => a!.facts.vaultId === sender) ? "vault-internal" : "client-internal"
+          this.add(sender, "outgoing", view, "broadcasted", event.position, internal)
+          for (const a of receivers) if (a!.facts.vaultId !== sender) this.add(a!.facts.vaultId, "incoming", view, "pending", event.position, "client-internal")
           return
         }
         const view = this.chains.transfers.get(e.data.transactionId)
@@ -84,15 +99,20 @@ export class TransactionsModel {
       }
       case "TxRequestMined":
         this.find(e.data.vaultId, e.data.transactionId, undefined)?.status.set(event.position, e.data.withErrors ? "failed" : "mined")
+        if (e.data.withErrors)
+          for (const r of this.byTx(e.data.transactionId)) if (r.vaultId !== e.data.vaultId) r.status.set(event.position, "failed")
         return
       case "TxRequestSucceeded": {
         const request = this.txRequests.byId.get(e.data.requestId)
         if (request !== undefined) this.find(e.data.vaultId, request.draft.transactionId, undefined)?.status.set(event.position, "completed")
         return
       }
-      case "DepositCredited":
-        this.find(e.data.vaultId, e.data.transactionId, undefined)?.status.set(event.position, "confirmed")
+      case "DepositCredited": {
+        const r = this.find(e.data.vaultId, e.data.transactionId, undefined)
+        // An internal transfer within one vault keeps its outgoing record; its completion is the request's success.
+        if (r !== undefined && r.direction === "incoming") r.status.set(event.position, "confirmed")
         return
+      }
       default:
         return
     }

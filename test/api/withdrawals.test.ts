@@ -214,3 +214,27 @@ describe("no double spend", () => {
     expect(Number(eth.availableAmount)).toBeGreaterThanOrEqual(0)
   })
 })
+
+describe("internal transfers", () => {
+  it("a transfer to another vault's address is outgoing for the sender, incoming for the receiver, credited once confirmed", async () => {
+    const { address } = await fund("ethereum", "sepolia", "ETH", "1")
+    const other = (await h.admin("POST", "/_sim/vaults", { name: "Second", type: "test" })).body.id as string
+    const acct = (await h.client.call<any>("POST", `/vaults/${other}/vault-account`, { item: { name: "b", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId
+    const to = (await h.client.call<any>("PUT", `/vaults/${other}/vault-accounts/${acct}/add-asset`, { item: { assetId: assetId("ethereum", "sepolia", "ETH"), label: "in" } })).body.data.item.address
+    const r = await h.client.call<any>("POST", `/vaults/${h.testVaultId}/ethereum/sepolia/addresses/${address}/transaction-requests`, {
+      item: { amount: "0.3", feePriority: "slow", recipientAddress: to },
+    })
+    expect(r.status).toBe(201)
+    const txid = (await request(r.body.data.item.transactionRequestId)).transactionId
+    const received = (await h.client.call<any>("GET", `/vaults/${other}/ethereum/addresses/${to}/assets`)).body.data.item.assets[0].assetData
+    expect(received.totalAmount).toBe("0.3")
+    const outgoing = (await h.client.call<any>("GET", `/vaults/${h.testVaultId}/ethereum/transactions/${txid}`)).body.data.item
+    const incoming = (await h.client.call<any>("GET", `/vaults/${other}/ethereum/transactions/${txid}`)).body.data.item
+    expect([outgoing.direction, outgoing.status]).toEqual(["client-internal", "completed"])
+    expect([incoming.direction, incoming.status]).toEqual(["client-internal", "confirmed"])
+    const list = (await h.client.call<any>("GET", `/vaults/${other}/transactions`)).body.data.items
+    expect(list[0]).toMatchObject({ direction: "incoming", isInternal: "true", transactionId: txid })
+    await h.admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 3 })
+    expect((await h.client.call<any>("GET", `/vaults/${other}/ethereum/addresses/${to}/assets`)).body.data.item.assets[0].assetData.totalAmount).toBe("0.3")
+  })
+})

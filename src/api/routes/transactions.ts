@@ -50,7 +50,7 @@ const listItem = (deps: ApiDeps, r: TxRecord, asOf: AsOf) => {
     createdTimestamp: toUnixSeconds(r.view.submittedAt as SimInstant),
     direction: r.direction,
     hasTokenTransfer: bool(d.token),
-    isInternal: "false",
+    isInternal: bool(r.internal !== null),
     minedInBlockHeight: d.mined === undefined ? "" : String(d.mined.height),
     status: d.status,
     transactionFee: d.fee,
@@ -94,7 +94,8 @@ export const transactionOperations: ReadonlyArray<Operation> = [
           id: t.recordId,
           transactionId: t.transactionId,
           blockchain: r.view.blockchain,
-          direction: r.direction,
+          // The detail names internal transfers precisely (the list keeps incoming/outgoing, as the spec's list item).
+          direction: r.internal ?? r.direction,
           network: r.view.network,
           minedInBlockHeight: d.mined === undefined ? "" : String(d.mined.height),
           ...(d.mined !== undefined ? { minedInBlockHash: d.mined.blockHash } : {}),

@@ -14,7 +14,7 @@ import type { ReadModels } from "../../projections/read-models.js"
 
 const retryOnConflict = { times: 10, while: (e: { readonly _tag: string }) => e._tag === "WrongExpectedVersion" } as const
 
-type Deposit = LedgerCommand["deposits"][number]
+export type Deposit = LedgerCommand["deposits"][number]
 
 const depositOf = (models: ReadModels, t: TransferView, confirmations: number): Deposit | undefined => {
   const address = models.holdings.address(t.blockchain, t.network, t.transfer.to, undefined)
@@ -39,7 +39,7 @@ const depositOf = (models: ReadModels, t: TransferView, confirmations: number): 
   return { ...facts, assetType: asset.type, unit: asset.unit, decimalsAmount: formatAmount(BigInt(t.transfer.amount), asset.decimals) }
 }
 
-const creditByVault = (deposits: ReadonlyArray<Deposit>) =>
+export const creditByVault = (deposits: ReadonlyArray<Deposit>) =>
   Effect.gen(function* () {
     const { awaitPosition } = yield* Models
     const now = yield* (yield* SimClock).now

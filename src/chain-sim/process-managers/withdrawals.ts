@@ -10,7 +10,10 @@ import { Ids, Models, SimClock } from "../../commands/services.js"
 import { failTxRequest } from "../../commands/transaction-requests.js"
 import type { TransferView } from "../../projections/chains.js"
 import type { RequestView } from "../../projections/transaction-requests.js"
+import { formatAmount } from "../../domain/shared/money.js"
+import type { ReadModels } from "../../projections/read-models.js"
 import { tronCost } from "../fees.js"
+import { creditByVault, type Deposit } from "./deposits.js"
 import { chainKey } from "../index.js"
 import { submitTransfer } from "../mining.js"
 
@@ -129,11 +132,44 @@ export const settleWithdrawals = (chain: string) =>
           Effect.retry(retryOnConflict),
         )
         yield* sync(res.position)
+        yield* creditByVault(internalCredits(models, n, r, mined, confirmations))
       }
       i++
     }
     cursors.set(key, i)
   })
+
+/** Recipients that are addresses of this workspace holding the asset are credited like deposits, once confirmed. */
+const internalCredits = (models: ReadModels, n: NetworkInfo, r: RequestView, mined: { height: number; blockHash: string }, confirmations: number): Array<Deposit> => {
+  const d = r.draft
+  const asset = findAsset(d.assetId)
+  if (asset === undefined) return []
+  return d.recipients.flatMap((x, i) => {
+    const a = models.holdings.address(n.blockchain, n.network, x.address, undefined)
+    if (a === undefined || !a.assets.has(d.assetId)) return []
+    return [
+      {
+        vaultId: a.facts.vaultId,
+        vaultAccountId: a.facts.vaultAccountId,
+        transactionId: d.transactionId,
+        blockchain: n.blockchain,
+        network: n.network,
+        address: a.facts.address,
+        fromAddress: d.sender ?? d.inputs[0]?.address ?? "",
+        assetId: d.assetId,
+        amount: x.amount,
+        blockHeight: mined.height,
+        blockHash: mined.blockHash,
+        confirmations,
+        // UTXO: the output index; elsewhere the transaction id alone keys the credit.
+        vout: n.family === "utxo" ? i : null,
+        assetType: asset.type,
+        unit: asset.unit,
+        decimalsAmount: formatAmount(BigInt(x.amount), asset.decimals),
+      },
+    ]
+  })
+}
 
 /** Requests left broadcast but never sent (e.g. a crash between the two writes) are sent again. */
 export const resumeBroadcasts = Effect.gen(function* () {
