@@ -6,8 +6,7 @@ import { Ids, SimClock } from "../commands/services.js"
 import type { SimInstant } from "../domain/shared/sim-time.js"
 import { chainDecider, chainKey, chainStream, type ChainCommand, type ChainDefaults, type ChainTransfer, type MiningMode } from "./index.js"
 import { formatBlockHash } from "./formats.js"
-
-const retryOnConflict = { times: 10, while: (e: { readonly _tag: string }) => e._tag === "WrongExpectedVersion" } as const
+import { retryOnConflict } from "../commands/retry.js"
 
 /** New chains mine on an interval of their real block time, on the simulated clock (README: "Mining"). */
 export const chainDefaults = (n: NetworkInfo): ChainDefaults => ({ mode: "interval", intervalSeconds: n.blockTimeSeconds, confirmations: n.confirmations })

@@ -9,8 +9,7 @@ import { formatTxId } from "../chain-sim/formats.js"
 import { transferFee, tronCost, utxoFee } from "../chain-sim/fees.js"
 import { runDeciderWith, runDecider } from "./run-decider.js"
 import { AddressDerivation, Ids, SimClock } from "./services.js"
-
-const retryOnConflict = { times: 10, while: (e: { readonly _tag: string }) => e._tag === "WrongExpectedVersion" } as const
+import { retryOnConflict } from "./retry.js"
 
 export interface CreateRequestInput {
   readonly vaultId: VaultId

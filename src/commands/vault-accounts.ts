@@ -8,8 +8,7 @@ import { runDecider, runDeciderWith } from "./run-decider.js"
 import { creditHeldDeposits } from "../chain-sim/process-managers/deposits.js"
 import { AddressDerivation, Ids, Models, SimClock } from "./services.js"
 import type { WrongExpectedVersion } from "../store/event-store.js"
-
-const retryOnConflict = { times: 5, while: (e: { readonly _tag: string }) => e._tag === "WrongExpectedVersion" } as const
+import { retryOnConflict } from "./retry.js"
 
 export const networkRef = (n: NetworkInfo): NetworkRef => ({
   blockchain: n.blockchain,

@@ -11,8 +11,7 @@ import { runDecider } from "../../commands/run-decider.js"
 import { Models, SimClock } from "../../commands/services.js"
 import type { TransferView } from "../../projections/chains.js"
 import type { ReadModels } from "../../projections/read-models.js"
-
-const retryOnConflict = { times: 10, while: (e: { readonly _tag: string }) => e._tag === "WrongExpectedVersion" } as const
+import { retryOnConflict } from "../../commands/retry.js"
 
 export type Deposit = LedgerCommand["deposits"][number]
 

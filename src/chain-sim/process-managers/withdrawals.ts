@@ -16,8 +16,8 @@ import { tronCost } from "../fees.js"
 import { creditByVault, type Deposit } from "./deposits.js"
 import { chainKey } from "../index.js"
 import { submitTransfer } from "../mining.js"
+import { retryOnConflict } from "../../commands/retry.js"
 
-const retryOnConflict = { times: 10, while: (e: { readonly _tag: string }) => e._tag === "WrongExpectedVersion" } as const
 const DAY_MS = 86_400_000
 
 const sync = (position: bigint) =>
