@@ -6,8 +6,10 @@ import type { TxRequestState } from "./state.js"
 
 export const notificationsFor = (events: ReadonlyArray<TxRequestEvent>, requests: ReadonlyMap<string, TxRequestState>): Array<LedgerEvent> => {
   const out: Array<LedgerEvent> = []
+  // A request created in this same batch is not in the state yet.
+  const created = new Map(events.flatMap((e) => (e.type === "TxRequestCreated" ? [[e.data.requestId, e.data] as const] : [])))
   const raise = (e: TxRequestEvent, kind: NotificationKind, extra: Record<string, string | number | null>) => {
-    const draft = e.type === "TxRequestCreated" ? e.data : requests.get(e.data.requestId)?.draft
+    const draft = e.type === "TxRequestCreated" ? e.data : (created.get(e.data.requestId) ?? requests.get(e.data.requestId)?.draft)
     if (draft === undefined) return
     out.push({
       type: "NotificationRaised",
