@@ -31,13 +31,16 @@ export const toNewEvents = <E extends DomainEvent>(events: ReadonlyArray<E>) =>
     const meta = yield* CommandMeta
     const seq = yield* IdSequence
     const at = yield* (yield* SimClock).now
-    const out: Array<NewEvent> = []
-    for (const e of events) {
-      const metadata: EventMetadata = { at, schemaVersion: SCHEMA_VERSION, ...meta, seq: 0 }
-      out.push({ id: yield* ids.eventId, type: e.type, data: e.data as JsonValue, metadata })
-    }
+    const eventIds: Array<string> = []
+    for (let i = 0; i < events.length; i++) eventIds.push(yield* ids.eventId)
+    // The sequence after all ids of the batch: a restarted simulator continues past every id handed out.
     const last = seq.current()
-    return out.map((e) => ({ ...e, metadata: { ...e.metadata, seq: last } }))
+    const out: Array<NewEvent> = []
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!
+      out.push({ id: eventIds[i]!, type: e.type, data: e.data as JsonValue, metadata: { at, schemaVersion: SCHEMA_VERSION, ...meta, seq: last } })
+    }
+    return out
   })
 
 export interface DecidedResult<E, S> {

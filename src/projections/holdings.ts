@@ -79,12 +79,19 @@ export class HoldingsModel {
     return this.balances.get(`${addressKey(blockchain, network, address)}|${assetId}`)
   }
 
-  /** The ledger projection records every balance change here. */
-  setBalance(blockchain: string, network: string, address: string, assetId: string, position: bigint, b: Balance): void {
+  /** Applies a change to the balance in force and records the result as of `position`; returns it. */
+  adjustBalance(blockchain: string, network: string, address: string, assetId: string, position: bigint, change: (before: Balance) => Balance): Balance {
     const key = `${addressKey(blockchain, network, address)}|${assetId}`
     let h = this.balances.get(key)
     if (h === undefined) this.balances.set(key, (h = new History<Balance>()))
-    h.set(position, b)
+    const after = change(h.latest() ?? ZERO_BALANCE)
+    h.set(position, after)
+    return after
+  }
+
+  /** Records a balance as it is (the audit's tests use it to corrupt a model on purpose). */
+  setBalance(blockchain: string, network: string, address: string, assetId: string, position: bigint, b: Balance): void {
+    this.adjustBalance(blockchain, network, address, assetId, position, () => b)
   }
 
   private hold(a: AddressView, assetId: string, position: bigint): void {

@@ -14,15 +14,8 @@ export const balanceOf = (total: bigint, blocked: bigint, reserve: bigint): Bala
 
 export const applyLedger = (holdings: HoldingsModel, event: RecordedEvent): void => {
   if (!ledgerEventTypes.has(event.type) && !txRequestEventTypes.has(event.type)) return
-  for (const fx of balanceEffects(event as unknown as LedgerEvent | TxRequestEvent)) {
-    const before = holdings.balance(fx.blockchain, fx.network, fx.address, fx.assetId, undefined)
-    holdings.setBalance(
-      fx.blockchain,
-      fx.network,
-      fx.address,
-      fx.assetId,
-      event.position,
+  for (const fx of balanceEffects(event as unknown as LedgerEvent | TxRequestEvent))
+    holdings.adjustBalance(fx.blockchain, fx.network, fx.address, fx.assetId, event.position, (before) =>
       balanceOf(before.total + fx.total, before.blocked + fx.blocked, reserveOf(fx.blockchain, fx.network, fx.assetId)),
     )
-  }
 }

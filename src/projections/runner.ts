@@ -22,11 +22,14 @@ export const makeProjectionRunner = (store: EventStoreShape, models: ReadModels,
     for (const e of events) if (e.position > models.position) models.apply(e)
     if (events.length > 0) onEvent?.()
   }
+  // Positions are opaque (EventStoreDB's are byte offsets: position + 1 is no record boundary), so a pull reads
+  // from the last applied position itself and skips that one event.
   const pull: Effect.Effect<void, StoreUnavailable> = Effect.gen(function* () {
     for (;;) {
-      const page = yield* store.readAll({ fromPosition: models.position + 1n, maxCount: PAGE })
+      const from = models.position
+      const page = yield* store.readAll(from < 0n ? { maxCount: PAGE } : { fromPosition: from, maxCount: PAGE + 1 })
       applyBatch(page)
-      if (page.length < PAGE) return
+      if (page.length < (from < 0n ? PAGE : PAGE + 1)) return
     }
   })
   return {

@@ -15,7 +15,7 @@ export const deciderSpec = <C, E, S, X>(decider: Decider<C, E, S, X>) => ({
           else expect(decision.events).toEqual(expected)
         },
         thenFails: (error: Partial<X>) => {
-          expect(decision).toEqual({ _tag: "Rejected", error: expect.objectContaining(error) })
+          expect(decision).toEqual({ _tag: "Rejected", error: expect.objectContaining(error as Record<string, unknown>) })
         },
       }
     },

@@ -2,7 +2,7 @@
 // asset; a deposit of an asset not yet added waits and is credited when the asset is added (the spec's rule).
 import { Effect } from "effect"
 import { findAsset } from "../../domain/chains/index.js"
-import type { DepositFacts, LedgerCommand } from "../../domain/ledger/index.js"
+import type { LedgerCommand } from "../../domain/ledger/index.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import { addressKey } from "../../domain/vault-account/state.js"
@@ -20,7 +20,7 @@ const depositOf = (models: ReadModels, t: TransferView, confirmations: number): 
   const mined = t.mined.latest()
   const asset = findAsset(t.transfer.assetId)
   if (address === undefined || mined === undefined || asset === undefined || !address.assets.has(asset.id)) return undefined
-  const facts: DepositFacts = {
+  return {
     vaultId: address.facts.vaultId,
     vaultAccountId: address.facts.vaultAccountId,
     transactionId: t.transfer.transactionId,
@@ -34,8 +34,10 @@ const depositOf = (models: ReadModels, t: TransferView, confirmations: number): 
     blockHash: mined.blockHash,
     confirmations,
     vout: t.transfer.vout,
+    assetType: asset.type,
+    unit: asset.unit,
+    decimalsAmount: formatAmount(BigInt(t.transfer.amount), asset.decimals),
   }
-  return { ...facts, assetType: asset.type, unit: asset.unit, decimalsAmount: formatAmount(BigInt(t.transfer.amount), asset.decimals) }
 }
 
 export const creditByVault = (deposits: ReadonlyArray<Deposit>) =>

@@ -52,10 +52,14 @@ export class VaultAccounts {
 export const branchKey = (vaultAccountId: string | null, blockchain: string, network: string, change: 0 | 1) =>
   `${vaultAccountId ?? ""}|${blockchain}|${network}|${change}`
 
+const HEX40 = /^0x[0-9a-fA-F]{40}$/
+
 /** Case-insensitive formats (hex, bech32, cashaddr) compare lower-cased; cashaddr with or without its prefix. */
 export const canonicalAddress = (address: string): string => {
+  // Hex first (the most common, and on hot paths): "0x" and 40 characters; the rest is checked by the regex.
+  if (address.length === 42 && address.charCodeAt(0) === 48 && address.charCodeAt(1) === 120 && HEX40.test(address)) return address.toLowerCase()
   const a = address.trim()
-  if (/^0x[0-9a-fA-F]{40}$/.test(a)) return a.toLowerCase()
+  if (HEX40.test(a)) return a.toLowerCase()
   const cash = /^(bitcoincash|bchtest|bchreg):(.+)$/i.exec(a)
   if (cash !== null) return cash[2]!.toLowerCase()
   if (/^(bc|tb|bcrt|ltc|tltc)1[02-9ac-hj-np-z]+$/i.test(a)) return a.toLowerCase()
