@@ -2,7 +2,7 @@
 import { heightAt, type ChainEvent, type ChainSchedule, type ChainTransfer } from "../chain-sim/index.js"
 import { addressKey } from "../domain/vault-account/state.js"
 import type { RecordedEvent } from "../store/event-store.js"
-import { History } from "./history.js"
+import { History, Once } from "./history.js"
 import type { AsOf } from "./projection.js"
 
 export interface Mined {
@@ -18,7 +18,7 @@ export interface TransferView {
   readonly transfer: ChainTransfer
   readonly submittedAt: number
   readonly position: bigint
-  readonly mined: History<Mined>
+  readonly mined: Once<Mined>
 }
 
 export interface ChainView {
@@ -38,6 +38,14 @@ export class ChainsModel {
   readonly transfers = new Map<string, TransferView>()
   /** Deposits by destination (addressKey): the retroactive crediting looks here when an asset is added. */
   readonly depositsTo = new Map<string, Array<TransferView>>()
+
+  private readonly names = new Map<string, readonly [string, string]>()
+
+  private split(chain: string): readonly [string, string] {
+    let n = this.names.get(chain)
+    if (n === undefined) this.names.set(chain, (n = splitChain(chain)))
+    return n
+  }
 
   chain(chain: string): ChainView | undefined {
     return this.chains.get(chain)
@@ -59,7 +67,7 @@ export class ChainsModel {
     switch (e.type) {
       case "ChainConfigured": {
         const d = e.data
-        const [blockchain, network] = splitChain(d.chain)
+        const [blockchain, network] = this.split(d.chain)
         let c = this.chains.get(d.chain)
         if (c === undefined) this.chains.set(d.chain, (c = { chain: d.chain, blockchain, network, state: new History(), minedDeposits: [], minedWithdrawals: [] }))
         const prev = c.state.latest()
@@ -70,9 +78,11 @@ export class ChainsModel {
         return
       }
       case "ChainTxSubmitted": {
-        const { chain, at, ...transfer } = e.data
-        const [blockchain, network] = splitChain(chain)
-        const view: TransferView = { chain, blockchain, network, transfer, submittedAt: at, position: event.position, mined: new History() }
+        // The event's data is the transfer (its extra chain and at fields do no harm): no copy per transfer.
+        const transfer: ChainTransfer = e.data
+        const chain = e.data.chain
+        const [blockchain, network] = this.split(chain)
+        const view: TransferView = { chain, blockchain, network, transfer, submittedAt: e.data.at, position: event.position, mined: new Once() }
         this.transfers.set(transfer.transactionId, view)
         if (transfer.kind === "deposit") {
           const key = addressKey(blockchain, network, transfer.to)

@@ -64,3 +64,23 @@ export class CreationOrder<T> {
     return this.items.length
   }
 }
+
+/** A value set at most once (e.g. where a transaction was mined): History's reading interface, one allocation. */
+export class Once<T> {
+  private position: bigint | undefined
+  private value: T | undefined
+
+  set(position: bigint, value: T): void {
+    if (this.position !== undefined) return
+    this.position = position
+    this.value = value
+  }
+
+  latest(): T | undefined {
+    return this.value
+  }
+
+  at(position: bigint | undefined): T | undefined {
+    return position === undefined || (this.position !== undefined && this.position <= position) ? this.value : undefined
+  }
+}

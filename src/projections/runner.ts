@@ -3,7 +3,7 @@ import { Effect, Fiber, Schedule, Stream } from "effect"
 import type { EventStoreShape, StoreUnavailable } from "../store/event-store.js"
 import type { ReadModels } from "./read-models.js"
 
-const PAGE = 10_000
+const PAGE = 1_000
 
 export interface ProjectionRunner {
   readonly models: ReadModels

@@ -38,9 +38,12 @@ export class TxRequestsModel {
     return (this.tronBandwidth.get(address) ?? []).filter((u) => u.at > since).reduce((a, u) => a + u.units, 0)
   }
 
+  private setStatus(position: bigint, requestId: string, status: TxRequestStatus): void {
+    this.byId.get(requestId)?.status.set(position, status)
+  }
+
   apply(event: RecordedEvent): void {
     const e = event as unknown as TxRequestEvent
-    const set = (requestId: string, status: TxRequestStatus) => this.byId.get(requestId)?.status.set(event.position, status)
     switch (e.type) {
       case "TxRequestCreated": {
         const { at, ...draft } = e.data
@@ -52,30 +55,30 @@ export class TxRequestsModel {
       }
       case "TxRequestApproved": {
         const r = this.byId.get(e.data.requestId)
-        if (r !== undefined && e.data.level === 1 && r.draft.approvalLevels === 2) set(e.data.requestId, "AwaitingApprovalL2")
+        if (r !== undefined && e.data.level === 1 && r.draft.approvalLevels === 2) this.setStatus(event.position, e.data.requestId, "AwaitingApprovalL2")
         return
       }
       case "TxRequestProgressed":
-        set(e.data.requestId, progressed[e.data.status]!)
+        this.setStatus(event.position, e.data.requestId, progressed[e.data.status]!)
         return
       case "TxRequestRejected":
-        set(e.data.requestId, "Rejected")
+        this.setStatus(event.position, e.data.requestId, "Rejected")
         return
       case "TxRequestFailed":
-        set(e.data.requestId, "Failed")
+        this.setStatus(event.position, e.data.requestId, "Failed")
         return
       case "TxRequestMined": {
         const r = this.byId.get(e.data.requestId)
         if (r === undefined) return
         r.mined = { blockHeight: e.data.blockHeight, blockHash: e.data.blockHash, fee: e.data.fee, at: e.data.at }
-        set(e.data.requestId, e.data.withErrors ? "MinedWithErrors" : "Mined")
+        this.setStatus(event.position, e.data.requestId, e.data.withErrors ? "MinedWithErrors" : "Mined")
         const free = e.data.freeBandwidth
         if (free !== undefined && free > 0 && r.draft.sender !== null)
           this.tronBandwidth.set(r.draft.sender, [...(this.tronBandwidth.get(r.draft.sender) ?? []), { at: e.data.at, units: free }])
         return
       }
       case "TxRequestSucceeded":
-        set(e.data.requestId, "Success")
+        this.setStatus(event.position, e.data.requestId, "Success")
         return
       default:
         return

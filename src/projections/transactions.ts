@@ -25,7 +25,8 @@ export interface TxRecord {
 
 export class TransactionsModel {
   private readonly byVault = new Map<string, CreationOrder<TxRecord>>()
-  private readonly byVaultTx = new Map<string, TxRecord>()
+  /** vault id → transaction id → record (nested maps: no composite key built per lookup). */
+  private readonly byVaultTx = new Map<string, Map<string, TxRecord>>()
   /** Deposits to a vault address that does not hold the asset yet: listed once it is added (the spec's rule). */
   private readonly waiting = new Map<string, Array<TransferView>>()
 
@@ -41,21 +42,25 @@ export class TransactionsModel {
 
   private byTx(transactionId: string): Array<TxRecord> {
     const out: Array<TxRecord> = []
-    for (const [key, r] of this.byVaultTx) if (key.endsWith(`|${transactionId}`)) out.push(r)
+    for (const txs of this.byVaultTx.values()) {
+      const r = txs.get(transactionId)
+      if (r !== undefined) out.push(r)
+    }
     return out
   }
 
   find(vaultId: string, transactionId: string, asOf: AsOf): TxRecord | undefined {
-    const r = this.byVaultTx.get(`${vaultId}|${transactionId}`)
+    const r = this.byVaultTx.get(vaultId)?.get(transactionId)
     return r !== undefined && (asOf === undefined || r.position <= asOf) ? r : undefined
   }
 
   private add(vaultId: string, direction: TxRecord["direction"], view: TransferView, status: TxStatus, position: bigint, internal: TxRecord["internal"] = null): void {
-    const key = `${vaultId}|${view.transfer.transactionId}`
-    if (this.byVaultTx.has(key)) return
+    let txs = this.byVaultTx.get(vaultId)
+    if (txs === undefined) this.byVaultTx.set(vaultId, (txs = new Map()))
+    if (txs.has(view.transfer.transactionId)) return
     const record: TxRecord = { vaultId, direction, view, status: new History(), position, internal }
     record.status.set(position, status)
-    this.byVaultTx.set(key, record)
+    txs.set(view.transfer.transactionId, record)
     let list = this.byVault.get(vaultId)
     if (list === undefined) this.byVault.set(vaultId, (list = new CreationOrder()))
     list.push(position, record)
