@@ -2,6 +2,7 @@
 // The `custody-sim` command: serve, sign. Composition root for the process.
 import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
+import { Effect } from "effect"
 import { serve as serveHttp } from "@hono/node-server"
 import { createApp } from "./api/app.js"
 import { signRequest } from "./client/signing.js"
@@ -9,12 +10,17 @@ import { loadFixture } from "./runtime/fixture.js"
 import { openStore, type StoreKind } from "./runtime/stores.js"
 import { createSimulator } from "./simulator.js"
 import { writeCredentialsFile } from "./runtime/credentials-file.js"
+import { NODE_ID } from "./runtime/ids.js"
+import { claimNodeSlot } from "./runtime/node-claim.js"
 
 const usage = `custody-sim — a local, deterministic custody REST service simulator
 
   custody-sim serve [--host 127.0.0.1] [--port 8080] [--store sqlite|memory|esdb] [--data-dir ./.custody-sim]
                     [--durability normal|full] [--esdb <connection string>] [--fixture file.json] [--seed text]
-                    [--admin-token token] [--frozen-at <unix seconds>]
+                    [--admin-token token] [--frozen-at <unix seconds>] [--node-id name] [--empty]
+  custody-sim export [--data-dir ./.custody-sim] [--seed text] [--out file]
+  custody-sim replay <file> [--data-dir dir | --store memory] [--json]
+  custody-sim audit <file | --data-dir dir> [--as-of position:N|time:T] [--html report.html] [--json]
   custody-sim sign --key K --secret S --passphrase P --method GET --path /vaults [--body '{...}'] [--base-url URL]
 `
 
@@ -37,12 +43,15 @@ const serve = async (argv: ReadonlyArray<string>) => {
       seed: { type: "string" },
       "admin-token": { type: "string" },
       "frozen-at": { type: "string" },
+      "node-id": { type: "string" },
+      empty: { type: "boolean", default: false },
     },
   })
   if (!["memory", "sqlite", "esdb"].includes(values.store)) fail(`unknown --store ${values.store}`)
   if (!["normal", "full"].includes(values.durability)) fail(`unknown --durability ${values.durability}`)
   const port = Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`bad --port ${values.port}`)
+  if (values["node-id"] !== undefined && !NODE_ID.test(values["node-id"])) fail(`bad --node-id ${values["node-id"]}: 1 to 64 of A-Z a-z 0-9 _ . -`)
   const fixture = values.fixture !== undefined ? loadFixture(readFileSync(values.fixture, "utf8")) : undefined
   const frozenAt = values["frozen-at"] !== undefined ? Number(values["frozen-at"]) * 1000 : undefined
   const store = await openStore({
@@ -51,14 +60,24 @@ const serve = async (argv: ReadonlyArray<string>) => {
     durability: values.durability as "normal" | "full",
     ...(values.esdb !== undefined ? { esdb: values.esdb } : {}),
   })
+  // Nodes sharing an EventStoreDB need distinct ids (docs/eventstoredb.md): without --node-id, claim a free slot.
+  const claim = values["node-id"] === undefined && values.store === "esdb"
+    ? await Effect.runPromise(claimNodeSlot(store)).catch((e: unknown) => {
+        process.stderr.write(`cannot claim a node id on the store (${e instanceof Error ? e.message : String(e)}); pass --node-id\n`)
+        return process.exit(1)
+      })
+    : undefined
+  const nodeId = values["node-id"] ?? claim?.nodeId ?? ""
   const sim = await createSimulator({
     store,
     ...(values.seed !== undefined ? { seed: values.seed } : {}),
     ...(values["admin-token"] !== undefined ? { adminToken: values["admin-token"] } : {}),
     ...(fixture !== undefined ? { fixture } : {}),
     ...(frozenAt !== undefined ? { clock: { frozenAt } } : {}),
-    defaultWorkspace: true,
+    // --empty: no default workspace, e.g. to load a scenario through POST /_sim/import.
+    defaultWorkspace: !values.empty,
     follow: values.store === "esdb",
+    nodeId,
   })
   sim.startTicker()
   const app = createApp(sim)
@@ -71,10 +90,12 @@ const serve = async (argv: ReadonlyArray<string>) => {
       console.log(`credentials saved to ${file}`)
     }
     console.log(`store: ${values.store}, events: ${sim.models.position + 1n}`)
+    if (values.store === "esdb" || nodeId !== "") console.log(`node id: ${JSON.stringify(nodeId)}`)
     console.log(`listening on http://${host}:${info.port}`)
   })
   const stop = () => {
-    server.close(() => void sim.close().then(() => process.exit(0)))
+    const release = claim === undefined ? Promise.resolve() : Effect.runPromise(Effect.ignore(claim.release))
+    server.close(() => void release.then(() => sim.close()).then(() => process.exit(0)))
     setTimeout(() => process.exit(0), 3000).unref()
   }
   process.once("SIGINT", stop)
@@ -117,6 +138,15 @@ switch (command) {
     break
   case "sign":
     sign(rest)
+    break
+  case "export":
+    await (await import("./cli/export.js")).run(rest)
+    break
+  case "replay":
+    await (await import("./cli/replay.js")).run(rest)
+    break
+  case "audit":
+    await (await import("./cli/audit.js")).run(rest)
     break
   case undefined:
   case "help":

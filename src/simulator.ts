@@ -1,16 +1,18 @@
 // Composition root of one simulator: store, clock, ids, read models, runtime. Used by the CLI, tests and users.
-import { Effect, Exit, Layer, ManagedRuntime } from "effect"
+import { Effect, Exit, Layer, ManagedRuntime, References } from "effect"
 import { CommandMeta, IdSequence, type CommandMetaShape } from "./commands/run-decider.js"
 import { Models, type AddressDerivation, type Ids, type SimClock } from "./commands/services.js"
 import { derivationLayer, makeDerivation } from "./runtime/derivation.js"
 import { AggregateCache, makeAggregateCache } from "./commands/aggregate-cache.js"
-import { createApiKey, createVault, type CreateApiKeyInput, type CreateVaultInput } from "./commands/workspace.js"
+import type { CreateApiKeyInput, CreateVaultInput } from "./commands/workspace.js"
 import { ReadModels } from "./projections/read-models.js"
 import { makeProjectionRunner, type ProjectionRunner } from "./projections/runner.js"
 import { clockLayer, makeClock, type ControllableClock } from "./runtime/clock.js"
 import { idsLayer, makeIds, type SeededIds } from "./runtime/ids.js"
+import { createStartupWorkspace } from "./runtime/bootstrap.js"
 import type { ChainError } from "./chain-sim/index.js"
 import { settleAll } from "./chain-sim/simulate.js"
+import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from "./webhooks/worker.js"
 import type { VaultAggregateError } from "./domain/vault/index.js"
 import { EventStore, type EventStoreShape, type StoreUnavailable, type WrongExpectedVersion } from "./store/event-store.js"
 
@@ -36,6 +38,10 @@ export interface SimulatorOptions {
   readonly defaultWorkspace?: boolean
   /** Follow the store's live subscription (several simulators on one store). */
   readonly follow?: boolean
+  /** Mixed into generated ids so that nodes sharing a store and seed never collide; "" (default) for a lone node. */
+  readonly nodeId?: string
+  /** Deliver webhooks (default true: one delivering node per store); an object tunes the worker (concurrency, timeout, global retry schedule). */
+  readonly webhooks?: boolean | WebhookWorkerOptions
 }
 
 export interface CreatedCredentials {
@@ -61,12 +67,14 @@ export interface Simulator {
   readonly startTicker: (everyMs?: number) => void
   /** Credentials created at start (default workspace or fixture keys with generated parts). */
   readonly createdCredentials: ReadonlyArray<CreatedCredentials>
+  /** The webhook delivery worker; undefined when created with `webhooks: false`. */
+  readonly webhooks: WebhookWorker | undefined
   readonly close: () => Promise<void>
 }
 
 export const createSimulator = async (options: SimulatorOptions): Promise<Simulator> => {
   const seed = options.fixture?.seed ?? options.seed ?? "custody-sim"
-  const ids = makeIds(seed)
+  const ids = makeIds(seed, options.nodeId)
   const clock = makeClock(
     options.clock?.frozenAt !== undefined ? { _tag: "Frozen", at: options.clock.frozenAt } : { _tag: "Wall" },
     options.clock?.wall,
@@ -81,6 +89,8 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     Layer.succeed(IdSequence, { current: ids.sequence }),
     derivationLayer(makeDerivation(ids.seed)),
     Layer.succeed(AggregateCache, makeAggregateCache()),
+    // Spans go nowhere here (no tracer is installed); not registering them keeps every command cheaper.
+    Layer.succeed(References.TracerEnabled, false),
     Layer.succeed(Models, { models, awaitPosition: (p) => runner.awaitPosition(p), cursors: new Map() }),
   )
   const runtime = ManagedRuntime.make(layer)
@@ -99,17 +109,16 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
   const createdCredentials: Array<CreatedCredentials> = []
   if (models.position < 0n) {
     const fixture = options.fixture ?? (options.defaultWorkspace ? defaultFixture : undefined)
-    for (const v of fixture?.vaults ?? []) await must(createVault(v))
-    for (const k of fixture?.apiKeys ?? []) {
-      const r = await must(createApiKey(k))
-      createdCredentials.push({ key: r.grant.key, secret: r.grant.secret, passphrase: r.passphrase })
-    }
+    if (fixture !== undefined) createdCredentials.push(...(await createStartupWorkspace(run, fixture, seed, ids)))
     await must(runner.pull)
+    ids.restore(models.lastSeq)
   }
   const following = options.follow ? await must(runner.follow) : undefined
   const adminToken = options.fixture?.adminToken ?? options.adminToken ?? Buffer.from(ids.bytes("adminToken", 18)).toString("base64url")
 
   const clockHooks: Array<() => Effect.Effect<void, AppFailure, SimServices>> = [() => settleAll]
+  const webhooks = options.webhooks === false ? undefined : startWebhookWorker({ outbox: models.outbox, clock, run, awaitPosition: runner.awaitPosition }, typeof options.webhooks === "object" ? options.webhooks : {})
+  if (webhooks !== undefined) clockHooks.push(() => Effect.sync(webhooks.wake))
   let ticking = false
   let ticker: ReturnType<typeof setInterval> | undefined
   return {
@@ -126,6 +135,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     runner,
     run,
     createdCredentials,
+    webhooks,
     startTicker: (everyMs = 1000) => {
       // While simulated time follows the wall clock, interval blocks and confirmations come due by themselves.
       ticker ??= setInterval(() => {
@@ -139,6 +149,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     },
     close: async () => {
       if (ticker !== undefined) clearInterval(ticker)
+      await webhooks?.stop()
       if (following) await Effect.runPromise(following.stop)
       await runtime.dispose()
       await options.store.close?.()

@@ -21,6 +21,10 @@ import { chainRoutes } from "./sim/chains.js"
 import { transactionRequestSimRoutes } from "./sim/transaction-requests.js"
 import { settingsRoutes } from "./sim/settings.js"
 import { workspaceRoutes } from "./sim/workspace.js"
+import { auditRoutes } from "./sim/audit.js"
+import { historyRoutes } from "./sim/history.js"
+import { scenarioRoutes } from "./sim/scenario.js"
+import { webhookRoutes } from "./sim/webhooks.js"
 
 export interface AppOptions {
   /** Server time for the signature's timestamp window, UNIX ms (default: the wall clock). */
@@ -47,34 +51,36 @@ const consoleLogger: Logger = {
 }
 
 export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...addressOperations, ...assetOperations, ...transactionOperations, ...transactionRequestOperations]
-export const defaultSimRoutes: ReadonlyArray<SimRoute> = [...logRoutes, ...workspaceRoutes, ...settingsRoutes, ...chainRoutes, ...transactionRequestSimRoutes]
+export const defaultSimRoutes: ReadonlyArray<SimRoute> = [...logRoutes, ...workspaceRoutes, ...settingsRoutes, ...chainRoutes, ...transactionRequestSimRoutes, ...webhookRoutes, ...historyRoutes, ...scenarioRoutes, ...auditRoutes]
 
 export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   const app = new Hono()
   let requests = 0
   const boot = sim.clock.now()
+  // Nodes sharing a store boot at the same instant under a frozen clock: the node id keeps their request ids apart.
+  const requestPrefix = Buffer.from(sim.ids.bytes(`requests${sim.ids.node === "" ? "" : `@${sim.ids.node}`}:${boot}`, 8)).toString("hex")
   const deps: ApiDeps = {
     sim,
-    auth: { wallNow: options.wallNow ?? (() => Date.now()), rateLimiter: makeRateLimiter() },
+    auth: { wallNow: options.wallNow ?? (() => Date.now()), rateLimiter: makeRateLimiter(), cache: new WeakMap() },
     authorize: makeAuthorizer(),
     clientIp: options.clientIp ?? socketIp,
     // Nodes sharing a store boot at the same instant under a frozen clock: the node id keeps their request ids apart.
-    nextRequestId: () => Buffer.from(sim.ids.bytes(`request${sim.ids.node === "" ? "" : `@${sim.ids.node}`}:${boot}:${++requests}`, 12)).toString("hex"),
+    // A per-boot prefix (seed, node, boot time) and a counter: unique per request, replayable per seed, and cheap.
+    nextRequestId: () => requestPrefix + (++requests).toString(16).padStart(8, "0"),
     defaultApiVersion: (options.apiVersions ?? API_VERSIONS)[0]!,
     apiVersions: options.apiVersions ?? API_VERSIONS,
     log: options.log ?? consoleLogger,
   }
   const limit = options.bodyLimit ?? 1024 * 1024
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: limit,
-      onError: (c) => {
-        const e = errors.payloadTooLarge(limit)
-        return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
-      },
-    }),
-  )
+  const limitBodies = bodyLimit({
+    maxSize: limit,
+    onError: (c) => {
+      const e = errors.payloadTooLarge(limit)
+      return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
+    },
+  })
+  // Only requests that carry a body: the limiter reads the raw body stream, which costs every GET a Request object.
+  app.use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBodies(c, next)))
   app.use("*", consistency(deps))
   for (const route of [...defaultSimRoutes, ...(options.simRoutes ?? [])]) mountSim(app, deps, route)
   for (const op of [...defaultOperations, ...(options.operations ?? [])]) mount(app, deps, op)

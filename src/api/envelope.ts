@@ -10,9 +10,6 @@ export interface Page<T> {
   readonly items: ReadonlyArray<T>
 }
 
-export const successBody = (apiVersion: string, requestId: string, context: string | undefined, data: unknown): string =>
-  JSON.stringify(context === undefined ? { apiVersion, requestId, data } : { apiVersion, requestId, context, data })
-
 export const errorBody = (apiVersion: string, requestId: string, context: string | undefined, e: ApiError): string => {
   const error = { code: e.code, message: e.message, details: e.details }
   return JSON.stringify(context === undefined ? { apiVersion, requestId, error } : { apiVersion, requestId, context, error })

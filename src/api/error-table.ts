@@ -3,10 +3,11 @@ import { Cause, Exit } from "effect"
 import type { ChainError } from "../chain-sim/index.js"
 import type { ApiKeyError } from "../domain/api-key/index.js"
 import type { VaultAggregateError } from "../domain/vault/index.js"
+import type { WebhookError } from "../domain/webhook/index.js"
 import type { StoreUnavailable, WrongExpectedVersion } from "../store/event-store.js"
 import { ApiError, errors } from "./errors.js"
 
-export type AppError = VaultAggregateError | ApiKeyError | ChainError | WrongExpectedVersion | StoreUnavailable
+export type AppError = VaultAggregateError | ApiKeyError | ChainError | WebhookError | WrongExpectedVersion | StoreUnavailable
 
 const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _tag: K }>) => ApiError } = {
   VaultAlreadyExists: (e) => new ApiError(409, "resource_already_exists", `A vault with id ${e.vaultId} already exists.`, [{ attribute: "id", message: "is taken" }]),
@@ -37,6 +38,8 @@ const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _t
   AssetNotHeldBySender: (e) =>
     new ApiError(400, "asset_not_added_to_address", `The address ${e.address} does not hold the asset; add it first.`, [{ attribute: "assetId", message: "is not added to the sender address" }]),
   BadMiningSchedule: (e) => errors.invalidData([{ attribute: "mining", message: e.reason }]),
+  WebhookAlreadyExists: () => new ApiError(409, "resource_already_exists", "A webhook subscription with this id already exists."),
+  WebhookNotFound: () => errors.resourceNotFound("webhook subscription"),
   WrongExpectedVersion: () => errors.conflict(),
   StoreUnavailable: () => errors.storeUnavailable(),
 }

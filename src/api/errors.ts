@@ -74,7 +74,6 @@ export const errors = {
       detail("limit", `must be at most ${max}`),
     ]),
   resourceNotFound: (what: string) => new ApiError(404, "resource_not_found", `The ${what} was not found.`),
-  invalidAsOf: (message: string) => new ApiError(400, "invalid_sim_as_of", message, [detail("x-sim-as-of", message)]),
   storeUnavailable: () => new ApiError(503, "service_unavailable", "The event store is unavailable; nothing was written. Retry later."),
   conflict: () => new ApiError(409, "concurrent_modification", "The resource was modified concurrently; retry the request."),
   internal: () => new ApiError(500, "internal_server_error", "An unexpected error occurred."),

@@ -2,6 +2,7 @@
 import { signRequest, type Credentials } from "./signing.js"
 
 export { computeSignature, signatureMessage, signedQuery, signRequest, type Credentials } from "./signing.js"
+export { computeWebhookSignature, verifyWebhookSignature, type VerifyWebhookSignatureInput, type WebhookSignatureEncoding } from "./webhooks.js"
 
 /** Success envelope of the custody API. */
 export interface Envelope<D> {

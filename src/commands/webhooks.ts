@@ -12,8 +12,7 @@ import {
 import { EventStore } from "../store/event-store.js"
 import { runDecider, toNewEvents } from "./run-decider.js"
 import { Ids, SimClock } from "./services.js"
-
-const retryOnConflict = { times: 10, while: (e: { readonly _tag: string }) => e._tag === "WrongExpectedVersion" } as const
+import { retryOnConflict } from "./retry.js"
 
 export const createWebhook = Effect.fn("createWebhook")(function* (input: Omit<WebhookConfig, "webhookId">) {
   const webhookId = yield* (yield* Ids).next("webhook")
@@ -42,9 +41,10 @@ export const deleteWebhook = (webhookId: string) =>
 export const recordDeliveryEvents = (events: ReadonlyArray<WebhookDeliveryEvent>) =>
   Effect.gen(function* () {
     const store = yield* EventStore
+    const stored = yield* toNewEvents(events)
     let position = -1n
-    for (const e of events) {
-      const r = yield* store.append(webhookDeliveryStream(e.data.deliveryId), yield* toNewEvents([e]), "any")
+    for (const [i, e] of events.entries()) {
+      const r = yield* store.append(webhookDeliveryStream(e.data.deliveryId), [stored[i]!], "any")
       position = r.position
     }
     return { position }

@@ -2,6 +2,7 @@
 import type { RecordedEvent } from "../store/event-store.js"
 import { ChainsModel } from "./chains.js"
 import { HoldingsModel } from "./holdings.js"
+import { OutboxModel } from "./outbox.js"
 import { applyLedger } from "./ledger.js"
 import { TxRequestsModel } from "./transaction-requests.js"
 import { TransactionsModel } from "./transactions.js"
@@ -17,6 +18,7 @@ export class ReadModels {
   readonly chains = new ChainsModel()
   readonly txRequests = new TxRequestsModel()
   readonly transactions = new TransactionsModel(this.holdings, this.chains, this.txRequests)
+  readonly outbox = new OutboxModel()
   private readonly extra: Array<(event: RecordedEvent) => void> = []
 
   /** Registers another fold; read models that depend on others register in the composition root. */
@@ -38,6 +40,7 @@ export class ReadModels {
     applyLedger(this.holdings, event)
     this.txRequests.apply(event)
     this.transactions.apply(event)
+    this.outbox.apply(event)
     for (const f of this.extra) f(event)
   }
 

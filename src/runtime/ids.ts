@@ -1,5 +1,5 @@
-// Ids adapter: every id is a hash of (workspace seed, kind, sequence number), so a seed replays to the same ids.
-import { createHash, createHmac } from "node:crypto"
+// Ids adapter: every id is a hash of (workspace seed, node, kind, sequence number), so a seed replays to the same ids.
+import { createHash, createHmac, createSecretKey } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { Ids } from "../commands/services.js"
 import type { IdKind } from "../domain/shared/ids.js"
@@ -12,14 +12,28 @@ export interface SeededIds {
   readonly sequence: () => number
   readonly restore: (sequence: number) => void
   readonly seed: Uint8Array
+  /** The node id mixed into ids and event ids ("" for a lone node: its ids are the seed's plain sequence). */
+  readonly node: string
 }
+
+/** Explicit node ids (`--node-id`); automatic ones are `~<slot>` (src/runtime/node-claim.ts), so the two never meet. */
+export const NODE_ID = /^[A-Za-z0-9_.-]{1,64}$/
 
 export const seedBytes = (seed: string): Uint8Array => new Uint8Array(createHash("sha256").update(`custody-sim seed:${seed}`).digest())
 
-export const makeIds = (seed: string): SeededIds => {
+/**
+ * Several simulator nodes on one store share the seed, so each mixes its node id into the labels it hashes:
+ * `vault:7` for the lone node "" (exactly the ids of a single simulator), `vault@b:7` for node "b". A label
+ * ends with the sequence number (digits) and no kind holds `@`, so distinct (node, kind, sequence) never share one.
+ */
+export const makeIds = (seed: string, node = ""): SeededIds => {
+  if (node !== "" && !NODE_ID.test(node) && !/^~[0-9]{1,9}$/.test(node)) throw new RangeError(`bad node id: ${node}`)
   const key = seedBytes(seed)
+  const at = node === "" ? "" : `@${node}`
   let seq = 0
-  const digest = (label: string): Uint8Array => createHmac("sha256", key).update(label).digest()
+  // A key object made once: handing raw bytes to createHmac imports the key again on every call.
+  const hmacKey = createSecretKey(key)
+  const digest = (label: string): Uint8Array => createHmac("sha256", hmacKey).update(label).digest()
   const expand = (label: string, length: number) => {
     const out = new Uint8Array(length)
     for (let block = 0, off = 0; off < length; block++, off += 32) out.set(digest(`${label}#${block}`).subarray(0, Math.min(32, length - off)), off)
@@ -27,9 +41,10 @@ export const makeIds = (seed: string): SeededIds => {
   }
   return {
     seed: key,
-    next: (kind) => Buffer.from(digest(`${kind}:${++seq}`)).toString("hex", 0, 12),
+    node,
+    next: (kind) => Buffer.from(digest(`${kind}${at}:${++seq}`)).toString("hex", 0, 12),
     eventId: () => {
-      const b = digest(`event:${++seq}`).slice(0, 16)
+      const b = digest(`event${at}:${++seq}`).slice(0, 16)
       b[6] = (b[6]! & 0x0f) | 0x40
       b[8] = (b[8]! & 0x3f) | 0x80
       const h = Buffer.from(b).toString("hex")

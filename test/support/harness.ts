@@ -1,9 +1,9 @@
-// Test harness: an in-process simulator on the memory store, its Hono app, a signed client and admin calls.
+// Test harness: the testing entry's in-process simulator, plus raw signed requests and the suite's fixed seed and start.
 import type { Hono } from "hono"
-import { createApp, type AppOptions } from "../../src/api/app.js"
+import type { AppOptions } from "../../src/api/app.js"
 import { CustodyClient, signRequest, type Credentials } from "../../src/client/index.js"
-import { createSimulator, type Fixture, type Simulator, type SimulatorOptions } from "../../src/simulator.js"
-import { makeMemoryStore } from "../../src/store/memory.js"
+import type { Fixture, Simulator, SimulatorOptions } from "../../src/simulator.js"
+import { startInProcess } from "../../src/testing/in-process.js"
 
 export const BASE = "http://sim.test"
 export const T0 = Date.UTC(2026, 0, 1) // a fixed simulated start
@@ -35,26 +35,16 @@ export interface RawInput {
 export const startHarness = async (
   options: { fixture?: Fixture; sim?: Partial<SimulatorOptions>; app?: AppOptions } = {},
 ): Promise<Harness> => {
-  const sim = await createSimulator({
-    store: makeMemoryStore(),
+  const p = await startInProcess({
     seed: "harness",
-    clock: { frozenAt: T0 },
-    defaultWorkspace: true,
+    frozenAt: T0,
+    baseUrl: BASE,
     ...(options.fixture !== undefined ? { fixture: options.fixture } : {}),
-    ...options.sim,
+    ...(options.sim !== undefined ? { simulator: options.sim } : {}),
+    ...(options.app !== undefined ? { app: options.app } : {}),
   })
-  const app = createApp(sim, { clientIp: () => "127.0.0.1", log: { error: () => {}, info: () => {} }, ...options.app })
-  const creds = sim.createdCredentials[0]!
-  const fetchApp = (req: Request) => Promise.resolve(app.fetch(req))
-  const clientFor = (c: Credentials) => new CustodyClient({ baseUrl: BASE, credentials: c, fetch: fetchApp })
-  const admin = async <T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
-    const res = await app.request(BASE + path, {
-      method,
-      headers: { authorization: `Bearer ${sim.adminToken}`, "content-type": "application/json" },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    })
-    return { status: res.status, body: (await res.json()) as T }
-  }
+  // Started without a key (defaultWorkspace: false): the suite creates one itself before calling `client`.
+  const creds = p.credentials ?? { key: "", secret: "", passphrase: "" }
   const raw = async (input: RawInput) => {
     const headers: Record<string, string> = signRequest(input.creds ?? creds, {
       method: input.method,
@@ -66,7 +56,7 @@ export const startHarness = async (
       if (v === null) delete headers[k]
       else headers[k] = v
     }
-    const res = await app.request(BASE + input.url, {
+    const res = await p.app.request(BASE + input.url, {
       method: input.method,
       headers,
       ...(input.body !== undefined && input.method !== "GET" ? { body: input.body } : {}),
@@ -80,18 +70,17 @@ export const startHarness = async (
     }
     return { status: res.status, body, headers: res.headers }
   }
-  const vaults = sim.models.workspace.vaultList(undefined)
   return {
-    sim,
-    app,
+    sim: p.sim,
+    app: p.app,
     creds,
-    client: clientFor(creds),
-    admin,
+    client: new CustodyClient({ baseUrl: BASE, credentials: creds, fetch: (r) => p.fetch(r) }),
+    admin: (method, path, body) => p.admin(method as "GET", path, body),
     raw,
-    clientFor,
-    testVaultId: vaults.find((v) => v.profile.type === "test")?.profile.vaultId ?? "",
-    mainVaultId: vaults.find((v) => v.profile.type === "main")?.profile.vaultId ?? "",
-    close: () => sim.close(),
+    clientFor: (c) => p.client(c),
+    testVaultId: p.testVaultId,
+    mainVaultId: p.mainVaultId,
+    close: p.close,
   }
 }
 

@@ -8,13 +8,15 @@ import type { ApiDeps } from "../deps.js"
 import { exitToResult, type AppError } from "../error-table.js"
 import { ApiError, errors, isApiError } from "../errors.js"
 
-export type SimResult = { readonly status: number; readonly body: unknown } | ApiError
+export type SimResult = { readonly status: number; readonly body: unknown } | { readonly response: Response } | ApiError
 
 export interface SimRoute {
   readonly method: "GET" | "POST" | "PUT" | "DELETE"
   readonly path: string
   /** Health is public; everything else needs `Authorization: Bearer <admin token>`. */
   readonly public?: boolean
+  /** The handler reads the body itself (not a JSON object, e.g. JSON lines). */
+  readonly rawBody?: boolean
   readonly handle: (req: { params: Record<string, string>; query: Record<string, string>; body: JsonObject; c: Context }, deps: ApiDeps) => SimResult | Promise<SimResult>
 }
 
@@ -34,7 +36,7 @@ export const mountSim = (app: Hono, deps: ApiDeps, route: SimRoute): void => {
       if (!route.public && !tokenMatches(c.req.header("authorization"), deps.sim.adminToken))
         return simError(c, new ApiError(401, "unauthorized", "The control plane needs Authorization: Bearer <admin token>."))
       let body: JsonObject = {}
-      if (route.method === "POST" || route.method === "PUT") {
+      if ((route.method === "POST" || route.method === "PUT") && !route.rawBody) {
         const text = await c.req.text()
         if (text.length > 0) {
           let parsed: unknown
@@ -51,6 +53,7 @@ export const mountSim = (app: Hono, deps: ApiDeps, route: SimRoute): void => {
       const query = Object.fromEntries(new URL(c.req.url).searchParams) as Record<string, string>
       const result = await route.handle({ params: c.req.param() as Record<string, string>, query, body, c }, deps)
       if (isApiError(result)) return simError(c, result)
+      if ("response" in result) return result.response
       return c.json(result.body as object, result.status as 200)
     } catch (defect) {
       deps.log.error({ route: route.path, defect })

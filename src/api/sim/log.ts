@@ -61,12 +61,14 @@ export const logRoutes: ReadonlyArray<SimRoute> = [
       if (!/^[0-9]{1,20}$/.test(from)) return errors.invalidData([{ attribute: "fromPosition", message: "must be a non-negative integer" }])
       if (!/^[0-9]{1,5}$/.test(limit) || Number(limit) < 1 || Number(limit) > 10_000)
         return errors.invalidData([{ attribute: "limit", message: "must be an integer from 1 to 10000" }])
-      const page = exitToResult(await deps.sim.run(deps.sim.store.readAll({ fromPosition: BigInt(from), maxCount: Number(limit) })))
-      if (isApiError(page)) return page
-      const last = page[page.length - 1]
+      // One event more than asked: its position starts the next page. Positions are opaque (on EventStoreDB, byte
+      // offsets where `last + 1` is no valid position), so the next page never starts at a computed one.
+      const read = exitToResult(await deps.sim.run(deps.sim.store.readAll({ fromPosition: BigInt(from), maxCount: Number(limit) + 1 })))
+      if (isApiError(read)) return read
+      const next = read[Number(limit)]
       return {
         status: 200,
-        body: { events: page.map(eventJson), ...(last !== undefined && page.length === Number(limit) ? { nextPosition: Number(last.position + 1n) } : {}) },
+        body: { events: read.slice(0, Number(limit)).map(eventJson), ...(next !== undefined ? { nextPosition: Number(next.position) } : {}) },
       }
     },
   },

@@ -1,0 +1,101 @@
+// An as-of balance read (#8 with x-sim-as-of) against a 1,000,000-event log, in process: p99 latency of
+// app.fetch (budget ≤ 2 ms; absolute: there is no fair baseline for "the same answer without history").
+// Run alone: `npx tsx scripts/bench/as-of.ts [--quick] [--events N]`.
+import { pathToFileURL } from "node:url"
+import { createApp } from "../../src/api/app.js"
+import { signRequest } from "../../src/client/signing.js"
+import { openReplayed } from "../../src/scenario/replay.js"
+import { makeMemoryStore } from "../../src/store/memory.js"
+import { planLedgerLog, writeLedgerLog } from "./lib/ledger-log.js"
+import { median, quantile } from "./lib/stats.js"
+import { absoluteAtMost, type Benchmark, type Measurement } from "./lib/types.js"
+
+export interface AsOfFigures {
+  readonly events: number
+  readonly requests: number
+  /** Milliseconds per request (app.fetch and reading the body), position-based and time-based as-of. */
+  readonly position: { readonly p50: number; readonly p99: number; readonly max: number }
+  readonly time: { readonly p50: number; readonly p99: number; readonly max: number }
+  /** Microseconds per HoldingsModel.balance(…, asOf) lookup, the read model alone. */
+  readonly modelLookupP99Us: number
+}
+
+// A tiny deterministic PRNG: the same positions every run.
+const prng = (seed: number) => () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32)
+
+const summary = (xs: ReadonlyArray<number>) => ({ p50: median(xs), p99: quantile(xs, 0.99), max: Math.max(...xs) })
+
+export const measureAsOf = async (options: { events?: number; requests?: number; log?: (line: string) => void } = {}): Promise<AsOfFigures> => {
+  const events = options.events ?? 1_000_000
+  const requests = options.requests ?? 5_000
+  const log = options.log ?? (() => {})
+  const plan = await planLedgerLog(Math.min(1000, Math.max(10, Math.floor(events / 1000))))
+  log(`generating ${events.toLocaleString("en-US")} events…`)
+  const store = makeMemoryStore()
+  const total = await writeLedgerLog(store, plan, events)
+  const sim = await openReplayed(store, null)
+  const app = createApp(sim, { clientIp: () => "127.0.0.1", log: { error: () => {}, info: () => {} } })
+  const head = Number(sim.models.position)
+  // Positions after the workspace exists (every address is there), so each read answers its balances.
+  const from = plan.prefix.length
+  const first = sim.models.timeline.timeAt(BigInt(from))!
+  const last = sim.models.timeline.headTime
+  const random = prng(7)
+  const pick = <T>(xs: ReadonlyArray<T>) => xs[Math.floor(random() * xs.length)]!
+  const measure = async (header: () => string) => {
+    const out: Array<number> = []
+    // Signed in batches just before use: the signature's timestamp window is 30 s.
+    for (let done = -500; done < requests; done += 500) {
+      const batch = Array.from({ length: 500 }, () => {
+        const url = `/vaults/${plan.vaultId}/ethereum/addresses/${pick(plan.addresses)}/assets`
+        const headers = signRequest(plan.creds, { method: "GET", url, body: "" })
+        return new Request(`http://bench${url}`, { method: "GET", headers: { ...headers, "x-sim-as-of": header() } })
+      })
+      for (const req of batch) {
+        const t0 = performance.now()
+        const res = await app.fetch(req)
+        await res.text()
+        const ms = performance.now() - t0
+        if (res.status !== 200) throw new Error(`as-of read answered ${res.status}`)
+        if (done >= 0) out.push(ms)
+      }
+    }
+    return out
+  }
+  const byPosition = await measure(() => `position:${from + Math.floor(random() * (head + 1 - from))}`)
+  const byTime = await measure(() => `time:${Math.floor((first + random() * (last - first)) / 1000)}`)
+  const assetId = (plan.templates.credited.data as { assetId: string }).assetId
+  const lookups: Array<number> = []
+  for (let i = 0; i < 20_000; i++) {
+    const a = pick(plan.addresses)
+    const p = BigInt(from + Math.floor(random() * (head + 1 - from)))
+    const t0 = performance.now()
+    sim.models.holdings.balance("ethereum", "sepolia", a, assetId, p)
+    lookups.push((performance.now() - t0) * 1000)
+  }
+  await sim.close()
+  log(`position p99 ${quantile(byPosition, 0.99).toFixed(3)} ms, time p99 ${quantile(byTime, 0.99).toFixed(3)} ms`)
+  return { events: total, requests, position: summary(byPosition), time: summary(byTime), modelLookupP99Us: quantile(lookups, 0.99) }
+}
+
+export const asOfBalanceRead: Benchmark = {
+  name: "as-of-balance-read",
+  description: "p99 ms of GET #8 with x-sim-as-of (random positions) through app.fetch in process, over a 1M-event log",
+  budget: absoluteAtMost(2, "ms"),
+  run: async (o): Promise<Measurement> => {
+    const f = await measureAsOf({ events: o.quick ? 100_000 : 1_000_000, requests: o.quick ? 1_000 : 5_000, log: o.log })
+    return {
+      subject: f.position.p99,
+      unit: "ms",
+      note: `${f.events.toLocaleString("en-US")} events, ${f.requests} requests; time-based p99 ${f.time.p99.toFixed(3)} ms; model lookup p99 ${f.modelLookupP99Us.toFixed(2)} µs`,
+      details: { p50: f.position.p50, max: f.position.max, timeP50: f.time.p50, timeP99: f.time.p99, modelLookupP99Us: f.modelLookupP99Us },
+    }
+  },
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const quick = process.argv.includes("--quick")
+  const i = process.argv.indexOf("--events")
+  const f = await measureAsOf({ events: i > 0 ? Number(process.argv[i + 1]) : quick ? 100_000 : 1_000_000, requests: quick ? 1_000 : 5_000, log: (l) => process.stderr.write(`${l}\n`) })
+  process.stdout.write(`${JSON.stringify(f, null, 2)}\n`)
+}

@@ -1,0 +1,231 @@
+// Webhook deliveries/s to a local receiver (a separate process) and how much they slow signed GET /vaults:
+// reads/s measured alone and with deliveries in flight, in interleaved rounds of the same run.
+// Budget (issue #6): ≥ 2,000 deliveries/s with reads slowed by ≤ 20%. Run: npx tsx scripts/bench/webhooks.ts [--quick] [--node-http-receiver]
+// Notifications are appended in bulk as the ledger raises them: the deposit pipeline is not what is measured.
+import { spawn, type ChildProcess } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { cpus } from "node:os"
+import { pathToFileURL } from "node:url"
+import { Effect, Exit } from "effect"
+import { createApp } from "../../src/api/app.js"
+import { toNewEvents } from "../../src/commands/run-decider.js"
+import { createSimulator, type Simulator } from "../../src/simulator.js"
+import { EventStore } from "../../src/store/event-store.js"
+import { makeMemoryStore } from "../../src/store/memory.js"
+import { startWebhookWorker } from "../../src/webhooks/worker.js"
+import { serveLocal, startLoadGenerator } from "./lib/http.js"
+import { benchFixture } from "./lib/simulator.js"
+import { fmt, fullGc, median, sleep } from "./lib/stats.js"
+
+// Receivers, run with `node -e` (CommonJS) in their own process: 200 to deliveries, the challenge echoed to
+// verifications. "lean" (default) answers straight from the socket, parsing the Content-Length framing the
+// simulator sends, so that the run measures the simulator rather than a co-located receiver's HTTP stack on a
+// machine of two cores; "node-http" is an ordinary node:http server, for comparison.
+const COUNT = `process.on("message", () => process.send({ deliveries }))`
+const RECEIVERS = {
+  lean: `
+const net = require("node:net")
+let deliveries = 0
+const server = net.createServer((socket) => {
+  socket.setNoDelay(true)
+  socket.on("error", () => {})
+  let buf = Buffer.alloc(0)
+  socket.on("data", (d) => {
+    buf = buf.length === 0 ? d : Buffer.concat([buf, d])
+    let out = ""
+    for (;;) {
+      const i = buf.indexOf("\\r\\n\\r\\n")
+      if (i < 0) break
+      const m = /content-length: *(\\d+)/i.exec(buf.toString("latin1", 0, i))
+      const end = i + 4 + (m ? Number(m[1]) : 0)
+      if (buf.length < end) break
+      const body = buf.toString("utf8", i + 4, end)
+      buf = buf.subarray(end)
+      if (body.startsWith('{"type":"verification"')) {
+        out += "HTTP/1.1 200 OK\\r\\nContent-Length: " + Buffer.byteLength(body) + "\\r\\n\\r\\n" + body
+        continue
+      }
+      deliveries++
+      out += "HTTP/1.1 200 OK\\r\\nContent-Length: 0\\r\\n\\r\\n"
+    }
+    if (out.length > 0) socket.write(out)
+  })
+})
+server.listen(0, "127.0.0.1", () => process.send({ port: server.address().port }))
+${COUNT}`,
+  "node-http": `
+const http = require("node:http")
+let deliveries = 0
+const server = http.createServer((req, res) => {
+  const chunks = []
+  req.on("data", (c) => chunks.push(c))
+  req.on("end", () => {
+    const text = Buffer.concat(chunks).toString()
+    if (text.startsWith('{"type":"verification"')) return res.writeHead(200).end(text)
+    deliveries++
+    res.writeHead(200, { "content-length": "0" }).end()
+  })
+})
+server.keepAliveTimeout = 60000
+server.listen(0, "127.0.0.1", () => process.send({ port: server.address().port }))
+${COUNT}`,
+}
+
+const startReceiver = async (kind: keyof typeof RECEIVERS) => {
+  const child: ChildProcess = spawn(process.execPath, ["-e", RECEIVERS[kind]], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("message", (m) => resolve((m as { port: number }).port))
+    child.once("exit", (code) => reject(new Error(`receiver exited (${code})`)))
+  })
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    count: () =>
+      new Promise<number>((resolve) => {
+        child.once("message", (m) => resolve((m as { deliveries: number }).deliveries))
+        child.send("count")
+      }),
+    close: () => child.kill(),
+  }
+}
+
+const raiseNotifications = async (sim: Simulator, vaultId: string, count: number) => {
+  for (let done = 0; done < count; done += 500) {
+    const n = Math.min(500, count - done)
+    const exit = await sim.run(
+      Effect.gen(function* () {
+        const at = sim.clock.now()
+        const events = yield* toNewEvents(
+          Array.from({ length: n }, (_, i) => {
+            const txid = `0x${(done + i).toString(16).padStart(64, "0")}`
+            const payload = { blockchain: "ethereum", network: "sepolia", address: "0x9238400d0A36a285036B4B5f98d1016Dc2Cb1018", amount: "1.5", unit: "ETH", transactionId: txid, minedInBlockHeight: 1, minedInBlockHash: `0x${"ab".repeat(32)}`, currentConfirmations: 1, targetConfirmations: 1 }
+            return { type: "NotificationRaised", data: { vaultId, kind: "INCOMING_CONFIRMED_COIN_TX", subject: txid, payload, at } }
+          }),
+        )
+        const r = yield* (yield* EventStore).append(`benchNotifications-${sim.ids.next("transaction")}`, events, "no_stream")
+        yield* sim.runner.awaitPosition(r.position)
+      }),
+    )
+    if (Exit.isFailure(exit)) throw new Error(`raising notifications failed: ${String(exit.cause)}`)
+  }
+}
+
+// CPU milliseconds of this process's main thread and of the whole machine (Linux /proc; zeros elsewhere), to
+// tell a slowdown the deliveries cause from one other tenants of a shared machine cause.
+const cpu = () => {
+  try {
+    const ticks = (path: string) => readFileSync(path, "utf8").split(") ")[1]!.split(" ")
+    const t = ticks(`/proc/self/task/${process.pid}/stat`)
+    const all = readFileSync("/proc/stat", "utf8").split("\n")[0]!.split(/\s+/).slice(1).map(Number)
+    return { main: (Number(t[11]) + Number(t[12])) * 10, machine: (all[0]! + all[1]! + all[2]! + all[5]! + all[6]! + all[7]!) * 10, at: performance.now() }
+  } catch {
+    return { main: 0, machine: 0, at: performance.now() }
+  }
+}
+
+export interface WebhookBenchOptions {
+  readonly quick?: boolean
+  readonly receiver?: keyof typeof RECEIVERS
+  readonly log?: (line: string) => void
+}
+
+export interface WebhookBenchResult {
+  /** Deliveries answered per second while reads were measured (median over rounds). */
+  readonly deliveriesPerSecond: number
+  /** 1 − median over rounds of (reads/s with deliveries in flight ÷ reads/s alone). */
+  readonly readSlowdown: number
+  readonly readsPerSecondAlone: number
+  readonly readsPerSecondWithDeliveries: number
+  /** Main-thread CPU per delivery, µs: (main CPU with − reads × main CPU per read alone) ÷ deliveries. */
+  readonly mainThreadMicrosPerDelivery: number
+}
+
+export const benchWebhooks = async (options: WebhookBenchOptions = {}): Promise<WebhookBenchResult> => {
+  const log = options.log ?? ((line: string) => console.error(line))
+  const rounds = options.quick ? 1 : 9
+  const windowMs = options.quick ? 1_500 : 2_000
+  const subscriptions = 4
+  const receiver = await startReceiver(options.receiver ?? "lean")
+  const sim = await createSimulator({ store: makeMemoryStore(), fixture: benchFixture, webhooks: false })
+  const app = createApp(sim, { log: { error: () => {}, info: () => {} } })
+  const served = await serveLocal(app.fetch)
+  const gen = await startLoadGenerator()
+  const vaultId = sim.models.workspace.vaultList(undefined)[0]!.profile.vaultId
+  const host = { outbox: sim.models.outbox, clock: sim.clock, run: sim.run, awaitPosition: sim.runner.awaitPosition }
+  try {
+    for (let i = 0; i < subscriptions; i++) {
+      const res = await app.request("/_sim/webhooks", {
+        method: "POST",
+        headers: { authorization: `Bearer ${sim.adminToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ url: receiver.url, secret: `bench-secret-${i}`, events: ["*"] }),
+      })
+      const body = (await res.json()) as { status?: string }
+      if (body.status !== "active") throw new Error(`subscription not verified: ${JSON.stringify(body)}`)
+    }
+    const reads = async (ms: number) => {
+      const before = cpu()
+      const r = await gen.run({ origin: served.origin, request: { method: "GET", url: "/vaults" }, sign: sim.createdCredentials[0]!, connections: 10, pipelining: 1, durationMs: ms, firstN: 0 })
+      if (r.non2xx > 0 || r.errors > 0 || r.ok === 0) throw new Error(`reads: ${r.ok} ok, ${r.non2xx} non-2xx, ${r.errors} errors`)
+      const after = cpu()
+      const seconds = (after.at - before.at) / 1000
+      return { perSecond: r.perSecond, ok: r.ok, mainMs: after.main - before.main, machine: (after.machine - before.machine) / seconds / 10 }
+    }
+    const alone = async (ms: number) => {
+      fullGc()
+      return reads(ms)
+    }
+    // The worker runs only in these windows, over a backlog that never runs dry (the default pace holds it back).
+    const withDeliveries = async (ms: number) => {
+      const missing = Math.ceil((ms / 1000) * 6_000) - sim.models.outbox.pending().length
+      if (missing > 0) await raiseNotifications(sim, vaultId, Math.ceil(missing / subscriptions))
+      fullGc()
+      const worker = startWebhookWorker(host)
+      await sleep(200)
+      const before = await receiver.count()
+      const t0 = performance.now()
+      const r = await reads(ms)
+      const deliveries = ((await receiver.count()) - before) / ((performance.now() - t0) / 1000)
+      await worker.stop()
+      return { ...r, deliveries }
+    }
+    await alone(500)
+    await withDeliveries(500)
+    const ratios: Array<number> = []
+    const samples = { alone: [] as Array<number>, with: [] as Array<number>, deliveries: [] as Array<number>, mainCost: [] as Array<number> }
+    for (let round = 0; round < rounds; round++) {
+      const first = round % 2 === 0 ? await alone(windowMs) : await withDeliveries(windowMs)
+      const second = round % 2 === 0 ? await withDeliveries(windowMs) : await alone(windowMs)
+      const [a, w] = round % 2 === 0 ? [first, second as Awaited<ReturnType<typeof withDeliveries>>] : [second, first as Awaited<ReturnType<typeof withDeliveries>>]
+      const mainCost = ((w.mainMs - (w.ok * a.mainMs) / a.ok) * 1000) / (w.deliveries * (windowMs / 1000))
+      ratios.push(w.perSecond / a.perSecond)
+      samples.alone.push(a.perSecond)
+      samples.with.push(w.perSecond)
+      samples.deliveries.push(w.deliveries)
+      samples.mainCost.push(mainCost)
+      log(
+        `  round ${round + 1}/${rounds}: reads ${fmt(a.perSecond)}/s alone, ${fmt(w.perSecond)}/s with ${fmt(w.deliveries)} deliveries/s ` +
+          `(ratio ${(w.perSecond / a.perSecond).toFixed(3)}); main thread busy ${fmt(a.mainMs / windowMs * 100)}%/${fmt(w.mainMs / windowMs * 100)}%, ${fmt(mainCost)} µs/delivery; machine busy ${fmt(a.machine)}%/${fmt(w.machine)}% of ${100 * cpus().length}%`,
+      )
+    }
+    return {
+      deliveriesPerSecond: median(samples.deliveries),
+      readSlowdown: 1 - median(ratios),
+      readsPerSecondAlone: median(samples.alone),
+      readsPerSecondWithDeliveries: median(samples.with),
+      mainThreadMicrosPerDelivery: median(samples.mainCost),
+    }
+  } finally {
+    await gen.close()
+    await served.close()
+    await sim.close()
+    receiver.close()
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const r = await benchWebhooks({ quick: process.argv.includes("--quick"), ...(process.argv.includes("--node-http-receiver") ? { receiver: "node-http" as const } : {}) })
+  console.log(
+    `webhooks: ${fmt(r.deliveriesPerSecond)} deliveries/s (budget ≥ 2,000); signed GET /vaults ${fmt(r.readsPerSecondAlone)}/s alone, ` +
+      `${fmt(r.readsPerSecondWithDeliveries)}/s with deliveries: slowdown ${(r.readSlowdown * 100).toFixed(1)}% (budget ≤ 20%); ` +
+      `main thread ${fmt(r.mainThreadMicrosPerDelivery)} µs per delivery`,
+  )
+}

@@ -1,0 +1,77 @@
+// Control plane: GET /_sim/export (the log as JSON lines) and POST /_sim/import (into a fresh simulator).
+import { Effect } from "effect"
+import { digestOf } from "../../audit/snapshot.js"
+import { exportLines } from "../../scenario/export.js"
+import { LogRejected } from "../../scenario/format.js"
+import { HeaderRefused, loadLog, StoreNotFresh } from "../../scenario/replay.js"
+import type { Simulator } from "../../simulator.js"
+import { ApiError } from "../errors.js"
+import type { SimRoute } from "./common.js"
+
+export const JSON_LINES = "application/x-ndjson; charset=utf-8"
+
+const notFresh = (head: bigint) =>
+  new ApiError(
+    409,
+    "store_not_empty",
+    `Import needs a fresh simulator: its log must be empty, and it holds events up to position ${head}. Start one with no workspace (custody-sim serve --empty) or use custody-sim replay.`,
+  )
+
+// One import at a time per simulator: a second one would interleave its appends with the first's.
+const importing = new WeakSet<Simulator>()
+
+export const scenarioRoutes: ReadonlyArray<SimRoute> = [
+  {
+    method: "GET",
+    path: "/_sim/export",
+    handle: (_, deps) => {
+      const lines = exportLines(deps.sim.store, { seed: deps.sim.seed, apiVersion: deps.defaultApiVersion })
+      const encoder = new TextEncoder()
+      const body = new ReadableStream<Uint8Array>({
+        pull: async (controller) => {
+          const next = await lines.next()
+          if (next.done) controller.close()
+          else controller.enqueue(encoder.encode(`${next.value}\n`))
+        },
+        cancel: async () => {
+          await lines.return(undefined)
+        },
+      })
+      return { response: new Response(body, { status: 200, headers: { "content-type": JSON_LINES, "content-disposition": 'attachment; filename="custody-sim-events.jsonl"' } }) }
+    },
+  },
+  {
+    method: "POST",
+    path: "/_sim/import",
+    rawBody: true,
+    handle: async ({ c }, deps) => {
+      const sim = deps.sim
+      if (importing.has(sim)) return new ApiError(409, "import_in_progress", "Another import into this simulator is running.")
+      const head = await Effect.runPromise(sim.store.headPosition)
+      if (head >= 0n || sim.models.position >= 0n) return notFresh(head >= 0n ? head : sim.models.position)
+      importing.add(sim)
+      try {
+        const lines = (await c.req.text()).split("\n")
+        const loaded = await loadLog(lines, sim.store, {
+          checkFirst: true,
+          acceptHeader: (h) =>
+            h.seed !== null && h.seed !== sim.seed
+              ? `the log was recorded with seed ${JSON.stringify(h.seed)}, this simulator has ${JSON.stringify(sim.seed)}: start it with --seed ${JSON.stringify(h.seed)}`
+              : undefined,
+        })
+        await sim.run(sim.runner.pull)
+        sim.ids.restore(sim.models.lastSeq)
+        const lag = sim.models.timeline.headTime - sim.clock.now()
+        if (lag > 0) sim.clock.advance(lag)
+        return { status: 200, body: { events: loaded.events, position: Number(sim.models.position), digest: await digestOf(sim, undefined) } }
+      } catch (e) {
+        if (e instanceof LogRejected) return new ApiError(400, "invalid_event_log", e.message, [{ attribute: `line ${e.line}`, message: e.reason }])
+        if (e instanceof HeaderRefused) return new ApiError(409, "seed_mismatch", e.message)
+        if (e instanceof StoreNotFresh) return notFresh(e.head)
+        throw e
+      } finally {
+        importing.delete(sim)
+      }
+    },
+  },
+]

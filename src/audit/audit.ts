@@ -1,0 +1,97 @@
+// Runs an audit over a simulator's store and read models as of a point; the report as plain JSON.
+import { Effect } from "effect"
+import { findAsset } from "../domain/chains/index.js"
+import { formatAmount } from "../domain/shared/money.js"
+import type { AsOf } from "../projections/projection.js"
+import { logPages } from "../scenario/pages.js"
+import type { Simulator } from "../simulator.js"
+import { LedgerFold } from "./ledger-fold.js"
+import { reconcile, type Discrepancy, type Reconciliation } from "./reconcile.js"
+import { DIGEST_FORMAT, digestOf } from "./snapshot.js"
+
+export const AUDIT_FORMAT = "custody-sim/audit@1"
+const PAGE = 10_000
+
+export interface AuditReport {
+  readonly format: typeof AUDIT_FORMAT
+  readonly ok: boolean
+  /** The audit point: the last position included and its simulated time; the head when not asked otherwise. */
+  readonly asOf: { readonly position: number; readonly time: number | null }
+  readonly events: number
+  readonly digest: { readonly format: typeof DIGEST_FORMAT; readonly sha256: string }
+  readonly summary: Reconciliation["counts"] & { readonly discrepancies: number; readonly pending: number }
+  readonly discrepancies: ReadonlyArray<Discrepancy>
+  readonly pending: Reconciliation["pending"]
+  readonly balances: ReadonlyArray<{
+    readonly blockchain: string
+    readonly network: string
+    readonly address: string
+    readonly assetId: string
+    readonly symbol: string | null
+    readonly expected: { readonly totalAmount: string; readonly blockedAmount: string; readonly byKind: Readonly<Record<string, string>> }
+    readonly actual: { readonly totalAmount: string; readonly availableAmount: string; readonly blockedAmount: string; readonly allocatedAmount: string }
+  }>
+}
+
+export interface AuditOptions {
+  /** Called after each page of the log with the events read so far and the head position. */
+  readonly onProgress?: (read: number, head: bigint) => void
+}
+
+/** Reads the whole log (what comes after the audit point tells in-flight settlements from missing ones). */
+export const runAudit = async (sim: Simulator, asOf: AsOf, options: AuditOptions = {}): Promise<AuditReport> => {
+  const fold = new LedgerFold(asOf)
+  const head = await Effect.runPromise(sim.store.headPosition)
+  let read = 0
+  for await (const page of logPages(sim.store, PAGE)) {
+    for (const e of page) fold.apply(e)
+    read += page.length
+    options.onProgress?.(read, head)
+  }
+  const r = reconcile(fold, sim.models)
+  const position = asOf ?? sim.models.position
+  const fmt = (assetId: string, n: bigint) => formatAmount(n, findAsset(assetId)?.decimals ?? 0)
+  return {
+    format: AUDIT_FORMAT,
+    ok: r.discrepancies.length === 0,
+    asOf: { position: Number(position), time: position < 0n ? null : (sim.models.timeline.timeAt(position) ?? null) },
+    events: fold.events,
+    digest: { format: DIGEST_FORMAT, sha256: await digestOf(sim, asOf) },
+    summary: { ...r.counts, discrepancies: r.discrepancies.length, pending: r.pending.length },
+    discrepancies: r.discrepancies,
+    pending: r.pending,
+    balances: r.balances.map((b) => ({
+      blockchain: b.blockchain,
+      network: b.network,
+      address: b.address,
+      assetId: b.assetId,
+      symbol: findAsset(b.assetId)?.symbol ?? null,
+      expected: {
+        totalAmount: fmt(b.assetId, b.expected.total),
+        blockedAmount: fmt(b.assetId, b.expected.blocked),
+        byKind: Object.fromEntries(Object.entries(b.expected.byKind).map(([k, v]) => [k, fmt(b.assetId, v)])),
+      },
+      actual: {
+        totalAmount: fmt(b.assetId, b.actual.total),
+        availableAmount: fmt(b.assetId, b.actual.available),
+        blockedAmount: fmt(b.assetId, b.actual.blocked),
+        allocatedAmount: fmt(b.assetId, b.actual.allocated),
+      },
+    })),
+  }
+}
+
+/** A few lines for a terminal: the verdict, the counts, each discrepancy with its events, the digest. */
+export const auditText = (r: AuditReport): string => {
+  const s = r.summary
+  const lines = [
+    `audit as of position ${r.asOf.position}${r.asOf.time !== null ? ` (time ${Math.floor(r.asOf.time / 1000)})` : ""}: ${r.ok ? "OK" : `${s.discrepancies} discrepancies`}`,
+    `events ${r.events}, balances ${s.balances}, confirmed deposits ${s.deposits} (credits ${s.credits}), mined withdrawals ${s.withdrawals} (debits ${s.debits}), in flight ${s.pending}`,
+  ]
+  for (const d of r.discrepancies) {
+    lines.push(`  ${d.kind}: ${d.message}${d.address !== undefined ? ` [${d.blockchain}/${d.network} ${d.address} ${d.assetId}]` : ""}`)
+    for (const e of d.events) lines.push(`    event ${e.id} ${e.type} at position ${e.position} in ${e.stream}`)
+  }
+  lines.push(`digest sha256:${r.digest.sha256}`)
+  return lines.join("\n")
+}

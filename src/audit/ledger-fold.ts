@@ -1,0 +1,159 @@
+// What the audit learns from the log alone: balances from balanceEffects, holdings, chain heights, transfers,
+// and the ledger events that credit deposits or debit withdrawals (by transaction id).
+import type { ChainEvent } from "../chain-sim/events.js"
+import { balanceEffects, ledgerEventTypes, type BalanceEffect, type LedgerEvent } from "../domain/ledger/index.js"
+import { txRequestEventTypes, type TxRequestEvent } from "../domain/transaction-request/index.js"
+import type { VaultAccountEvent } from "../domain/vault-account/events.js"
+import type { RecordedEvent } from "../store/event-store.js"
+
+export interface EventRef {
+  readonly id: string
+  readonly type: string
+  readonly stream: string
+  readonly position: number
+}
+
+export const refOf = (e: RecordedEvent): EventRef => ({ id: e.id, type: e.type, stream: e.stream, position: Number(e.position) })
+
+export interface LedgerLine {
+  readonly blockchain: string
+  readonly network: string
+  readonly address: string
+  readonly assetId: string
+  total: bigint
+  blocked: bigint
+  /** Sum of the absolute amounts of each effect kind (credit, debit, reserve, release, …). */
+  readonly byKind: Record<string, bigint>
+  last: EventRef
+  firstNegative: EventRef | undefined
+}
+
+export interface Transfer {
+  readonly blockchain: string
+  readonly network: string
+  readonly kind: "deposit" | "withdrawal"
+  readonly to: string
+  readonly assetId: string
+  readonly amount: bigint
+  readonly submitted: EventRef
+  mined: { readonly height: number; readonly ref: EventRef } | undefined
+}
+
+export interface Settlement {
+  readonly ref: EventRef
+  readonly data: Readonly<Record<string, unknown>>
+  readonly effects: ReadonlyArray<BalanceEffect>
+}
+
+export const balanceKey = (blockchain: string, network: string, address: string, assetId: string) => `${blockchain}/${network}/${address}|${assetId}`
+const addressKeyOf = (blockchain: string, network: string, address: string) => `${blockchain}/${network}/${address}`
+
+const splitChain = (chain: string): [string, string] => {
+  const i = chain.lastIndexOf(".")
+  return [chain.slice(0, i), chain.slice(i + 1)]
+}
+
+export class LedgerFold {
+  readonly lines = new Map<string, LedgerLine>()
+  readonly holds = new Map<string, Set<string>>()
+  readonly chains = new Map<string, { height: number; confirmations: number }>()
+  readonly transfers = new Map<string, Transfer>()
+  /** Ledger events with a credit for a transaction id (deposits) or a debit (withdrawals), up to the audit point. */
+  readonly credits = new Map<string, Array<Settlement>>()
+  readonly debits = new Map<string, Array<Settlement>>()
+  /** Transaction ids credited or debited only after the audit point. */
+  readonly settledLater = new Set<string>()
+  events = 0
+
+  constructor(readonly asOf: bigint | undefined) {}
+
+  holdsAsset(blockchain: string, network: string, address: string, assetId: string): boolean {
+    return this.holds.get(addressKeyOf(blockchain, network, address))?.has(assetId) === true
+  }
+
+  apply(event: RecordedEvent): void {
+    if (this.asOf !== undefined && event.position > this.asOf) {
+      this.applyLater(event)
+      return
+    }
+    this.events++
+    const e = event as unknown as ChainEvent | VaultAccountEvent
+    switch (e.type) {
+      case "AddressDerived":
+        for (const a of e.data.assetIds) this.hold(e.data.blockchain, e.data.network, e.data.address, a)
+        return
+      case "AssetAdded":
+        return this.hold(e.data.blockchain, e.data.network, e.data.address, e.data.assetId)
+      case "ChainConfigured": {
+        const c = this.chains.get(e.data.chain)
+        this.chains.set(e.data.chain, { height: Math.max(c?.height ?? 0, e.data.anchorHeight), confirmations: e.data.confirmations })
+        return
+      }
+      case "ChainTxSubmitted": {
+        const [blockchain, network] = splitChain(e.data.chain)
+        const d = e.data
+        this.transfers.set(d.transactionId, { blockchain, network, kind: d.kind, to: d.to, assetId: d.assetId, amount: BigInt(d.amount), submitted: refOf(event), mined: undefined })
+        return
+      }
+      case "ChainBlocksMined": {
+        const c = this.chains.get(e.data.chain)
+        if (c !== undefined) c.height = Math.max(c.height, e.data.toHeight)
+        for (const id of e.data.transactionIds) {
+          const t = this.transfers.get(id)
+          if (t !== undefined && t.mined === undefined) t.mined = { height: e.data.fromHeight, ref: refOf(event) }
+        }
+        return
+      }
+      default:
+        if (ledgerEventTypes.has(event.type) || txRequestEventTypes.has(event.type)) this.applyLedger(event)
+    }
+  }
+
+  private hold(blockchain: string, network: string, address: string, assetId: string): void {
+    const key = addressKeyOf(blockchain, network, address)
+    let s = this.holds.get(key)
+    if (s === undefined) this.holds.set(key, (s = new Set()))
+    s.add(assetId)
+  }
+
+  private settlementKinds(effects: ReadonlyArray<BalanceEffect>, data: Readonly<Record<string, unknown>>): { credit: boolean; debit: boolean } {
+    // A deposit credit carries a transaction id and only credits; a withdrawal's event debits (and may credit change).
+    const debit = effects.some((fx) => fx.total < 0n)
+    return { debit, credit: !debit && typeof data.transactionId === "string" && effects.some((fx) => fx.total > 0n) }
+  }
+
+  private applyLater(event: RecordedEvent): void {
+    if (!ledgerEventTypes.has(event.type) && !txRequestEventTypes.has(event.type)) return
+    const data = event.data as Readonly<Record<string, unknown>>
+    if (typeof data.transactionId === "string" && balanceEffects(event as unknown as LedgerEvent | TxRequestEvent).some((fx) => fx.total !== 0n))
+      this.settledLater.add(data.transactionId)
+  }
+
+  private applyLedger(event: RecordedEvent): void {
+    const effects = balanceEffects(event as unknown as LedgerEvent | TxRequestEvent)
+    if (effects.length === 0) return
+    const ref = refOf(event)
+    for (const fx of effects) {
+      const key = balanceKey(fx.blockchain, fx.network, fx.address, fx.assetId)
+      let line = this.lines.get(key)
+      if (line === undefined) {
+        line = { blockchain: fx.blockchain, network: fx.network, address: fx.address, assetId: fx.assetId, total: 0n, blocked: 0n, byKind: {}, last: ref, firstNegative: undefined }
+        this.lines.set(key, line)
+      }
+      line.total += fx.total
+      line.blocked += fx.blocked
+      const size = fx.total !== 0n ? fx.total : fx.blocked
+      line.byKind[fx.kind] = (line.byKind[fx.kind] ?? 0n) + (size < 0n ? -size : size)
+      line.last = ref
+      if (line.firstNegative === undefined && (line.total < 0n || line.blocked < 0n)) line.firstNegative = ref
+    }
+    const data = event.data as Readonly<Record<string, unknown>>
+    if (typeof data.transactionId !== "string") return
+    const kinds = this.settlementKinds(effects, data)
+    const target = kinds.debit ? this.debits : kinds.credit ? this.credits : undefined
+    if (target === undefined) return
+    const list = target.get(data.transactionId) ?? []
+    list.push({ ref, data, effects })
+    target.set(data.transactionId, list)
+  }
+}

@@ -1,0 +1,88 @@
+// Every request of the spec's read endpoints that the read models can answer: one probe per resource.
+import { findAsset } from "../domain/chains/index.js"
+import type { AsOf } from "../projections/projection.js"
+import type { ReadModels } from "../projections/read-models.js"
+
+export interface Probe {
+  /** Operation id in src/api/routes (e.g. "listVaultAssets"). */
+  readonly opId: string
+  /** The concrete path, e.g. `/vaults/<id>/assets`. */
+  readonly path: string
+  readonly params: Readonly<Record<string, string>>
+}
+
+/** Operations the probes cover; a test checks that every GET operation of the app is in this list. */
+export const probedOperations: ReadonlyArray<string> = [
+  "listVaults",
+  "listVaultsByNetworkType",
+  "listSupportedAssets",
+  "listAddressAssets",
+  "listAssetAddresses",
+  "listAssetsByNetworkType",
+  "listVaultAssets",
+  "listAssetVaults",
+  "listVaultTransactions",
+  "getVaultTransaction",
+  "getTransactionRequest",
+]
+
+const probe = (opId: string, template: string, params: Record<string, string>): Probe => ({
+  opId,
+  path: template.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? "")),
+  params,
+})
+
+/**
+ * The probes for the resources that exist as of `asOf` (all vaults, addresses, held assets and transactions).
+ * `includeStatic` adds the catalogue endpoint (#5), which no event changes.
+ */
+export const readProbes = (models: ReadModels, asOf: AsOf, options: { readonly includeStatic?: boolean } = {}): Array<Probe> => {
+  const out: Array<Probe> = [probe("listVaults", "/vaults", {})]
+  for (const networkType of ["main", "test"]) {
+    out.push(probe("listVaultsByNetworkType", "/vaults/:networkType", { networkType }))
+    out.push(probe("listAssetsByNetworkType", "/assets/:networkType", { networkType }))
+  }
+  if (options.includeStatic) out.push(probe("listSupportedAssets", "/supported-assets", {}))
+  const heldAnywhere = new Set<string>()
+  for (const vault of models.workspace.vaultList(asOf)) {
+    const vaultId = vault.profile.vaultId
+    out.push(probe("listVaultAssets", "/vaults/:vaultId/assets", { vaultId }))
+    out.push(probe("listVaultTransactions", "/vaults/:vaultId/transactions", { vaultId }))
+    const heldInVault = new Set<string>()
+    for (const a of models.holdings.vaultAddresses(vaultId, asOf)) {
+      const { blockchain, address } = a.facts
+      out.push(probe("listAddressAssets", "/vaults/:vaultId/:blockchain/addresses/:address/assets", { vaultId, blockchain, address }))
+      for (const assetId of models.holdings.heldAssets(a, asOf)) heldInVault.add(assetId)
+    }
+    for (const assetId of [...heldInVault].sort()) {
+      heldAnywhere.add(assetId)
+      const asset = findAsset(assetId)
+      if (asset === undefined) continue
+      out.push(
+        probe("listAssetAddresses", "/assets/:assetId/vaults/:vaultId/:blockchain/:network/addresses", {
+          assetId,
+          vaultId,
+          blockchain: asset.blockchain,
+          network: asset.network,
+        }),
+      )
+    }
+    for (const t of models.transactions.list(vaultId, asOf))
+      out.push(
+        probe("getVaultTransaction", "/vaults/:vaultId/:blockchain/transactions/:transactionId", {
+          vaultId,
+          blockchain: t.view.blockchain,
+          transactionId: t.view.transfer.transactionId,
+        }),
+      )
+  }
+  for (const r of models.txRequests.byId.values())
+    if (asOf === undefined || r.position <= asOf)
+      out.push(probe("getTransactionRequest", "/transactionRequests/:transactionRequestId", { transactionRequestId: r.draft.requestId }))
+  for (const assetId of [...heldAnywhere].sort()) {
+    const asset = findAsset(assetId)
+    if (asset !== undefined)
+      out.push(probe("listAssetVaults", "/assets/:assetId/:blockchain/vaults/:networkType", { assetId, blockchain: asset.blockchain, networkType: asset.networkType }))
+  }
+  return out
+}

@@ -1,0 +1,169 @@
+// The audit's checks: every balance against the events, the split invariant, no negative amounts, every confirmed
+// deposit credited once and as the chain carried it, every mined withdrawal debited once and by what it moved.
+import { findNetwork } from "../domain/chains/index.js"
+import type { Balance } from "../projections/holdings.js"
+import type { ReadModels } from "../projections/read-models.js"
+import { balanceKey, type EventRef, type LedgerFold, type LedgerLine, type Settlement, type Transfer } from "./ledger-fold.js"
+
+export type DiscrepancyKind =
+  | "total-mismatch"
+  | "blocked-mismatch"
+  | "split-mismatch"
+  | "negative-balance"
+  | "deposit-not-credited"
+  | "deposit-credited-twice"
+  | "credit-mismatch"
+  | "credit-without-deposit"
+  | "withdrawal-not-debited"
+  | "withdrawal-debited-twice"
+  | "debit-mismatch"
+  | "debit-without-withdrawal"
+
+export interface Discrepancy {
+  readonly kind: DiscrepancyKind
+  readonly message: string
+  readonly blockchain?: string
+  readonly network?: string
+  readonly address?: string
+  readonly assetId?: string
+  readonly transactionId?: string
+  readonly events: ReadonlyArray<EventRef>
+}
+
+export interface BalanceLine {
+  readonly blockchain: string
+  readonly network: string
+  readonly address: string
+  readonly assetId: string
+  /** From the events (balanceEffects): the confirmed total, what is blocked, the sums per effect kind. */
+  readonly expected: { readonly total: bigint; readonly blocked: bigint; readonly byKind: Readonly<Record<string, bigint>> }
+  /** What the read model answers. */
+  readonly actual: Balance
+}
+
+export interface Reconciliation {
+  readonly balances: ReadonlyArray<BalanceLine>
+  readonly discrepancies: ReadonlyArray<Discrepancy>
+  /** Confirmed deposits and mined withdrawals settled only after the audit point (in flight at it, not wrong). */
+  readonly pending: ReadonlyArray<{ readonly transactionId: string; readonly kind: "deposit" | "withdrawal"; readonly events: ReadonlyArray<EventRef> }>
+  readonly counts: { readonly balances: number; readonly deposits: number; readonly credits: number; readonly withdrawals: number; readonly debits: number }
+}
+
+const where = (l: { blockchain: string; network: string; address: string; assetId: string }) => ({ blockchain: l.blockchain, network: l.network, address: l.address, assetId: l.assetId })
+
+/** Outflow per asset of one settlement (debits minus credits of its effects). */
+const outflow = (s: Settlement): Map<string, bigint> => {
+  const out = new Map<string, bigint>()
+  for (const fx of s.effects) if (fx.total !== 0n) out.set(fx.assetId, (out.get(fx.assetId) ?? 0n) - fx.total)
+  return out
+}
+
+export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation => {
+  const asOf = fold.asOf
+  const discrepancies: Array<Discrepancy> = []
+  const pending: Array<Reconciliation["pending"][number]> = []
+  const add = (d: Discrepancy) => discrepancies.push(d)
+
+  // Balances: the fold's lines, plus every (address, asset) the model holds (a held asset with no event is zero).
+  const lines = new Map<string, LedgerLine | undefined>(fold.lines)
+  const held = new Map<string, { blockchain: string; network: string; address: string; assetId: string }>()
+  for (const a of models.holdings.addresses.values()) {
+    if (asOf !== undefined && a.position > asOf) continue
+    for (const assetId of models.holdings.heldAssets(a, asOf)) {
+      const key = balanceKey(a.facts.blockchain, a.facts.network, a.facts.address, assetId)
+      held.set(key, { ...a.facts, assetId })
+      if (!lines.has(key)) lines.set(key, undefined)
+    }
+  }
+  const balances: Array<BalanceLine> = []
+  for (const [key, line] of [...lines].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
+    const at = line ?? held.get(key)!
+    const actual = models.holdings.balance(at.blockchain, at.network, at.address, at.assetId, asOf)
+    const expected = { total: line?.total ?? 0n, blocked: line?.blocked ?? 0n, byKind: line?.byKind ?? {} }
+    balances.push({ ...where(at), expected, actual })
+    const refs = line === undefined ? [] : [line.last]
+    if (actual.total !== expected.total)
+      add({ kind: "total-mismatch", message: `total is ${actual.total} but the events sum to ${expected.total}`, ...where(at), events: refs })
+    if (actual.blocked !== expected.blocked)
+      add({ kind: "blocked-mismatch", message: `blocked is ${actual.blocked} but the events reserve ${expected.blocked}`, ...where(at), events: refs })
+    if (actual.total !== actual.available + actual.blocked + actual.allocated)
+      add({ kind: "split-mismatch", message: `total ${actual.total} ≠ available ${actual.available} + blocked ${actual.blocked} + allocated ${actual.allocated}`, ...where(at), events: refs })
+    const negative = (["total", "available", "blocked", "allocated"] as const).filter((k) => actual[k] < 0n)
+    if (negative.length > 0 || line?.firstNegative !== undefined)
+      add({
+        kind: "negative-balance",
+        message: negative.length > 0 ? `negative ${negative.join(", ")}` : "the events took the balance below zero on the way",
+        ...where(at),
+        events: line?.firstNegative !== undefined ? [line.firstNegative] : refs,
+      })
+  }
+
+  // Settlements against the chain: deposits credited once, withdrawals debited once, each by what moved.
+  let deposits = 0
+  let withdrawals = 0
+  const confirmed = (t: Transfer) => {
+    const c = fold.chains.get(`${t.blockchain}.${t.network}`)
+    return t.mined !== undefined && c !== undefined && c.height - t.mined.height + 1 >= c.confirmations
+  }
+  const transferRefs = (t: Transfer) => (t.mined === undefined ? [t.submitted] : [t.submitted, t.mined.ref])
+  for (const [txid, t] of fold.transfers) {
+    const settled = (t.kind === "deposit" ? fold.credits : fold.debits).get(txid) ?? []
+    const due = t.kind === "deposit" ? confirmed(t) && fold.holdsAsset(t.blockchain, t.network, t.to, t.assetId) : t.mined !== undefined
+    if (t.kind === "deposit" && due) deposits++
+    if (t.kind === "withdrawal" && due) withdrawals++
+    const base = { blockchain: t.blockchain, network: t.network, assetId: t.assetId, transactionId: txid }
+    if (settled.length === 0) {
+      if (!due) continue
+      if (fold.settledLater.has(txid)) pending.push({ transactionId: txid, kind: t.kind, events: transferRefs(t) })
+      else if (t.kind === "deposit")
+        add({ kind: "deposit-not-credited", message: `deposit ${txid} of ${t.amount} to ${t.to} is confirmed but was never credited`, ...base, address: t.to, events: transferRefs(t) })
+      else add({ kind: "withdrawal-not-debited", message: `withdrawal ${txid} was mined but never debited`, ...base, events: transferRefs(t) })
+      continue
+    }
+    const refs = [...transferRefs(t), ...settled.map((s) => s.ref)]
+    if (settled.length > 1) {
+      add(
+        t.kind === "deposit"
+          ? { kind: "deposit-credited-twice", message: `deposit ${txid} was credited ${settled.length} times`, ...base, address: t.to, events: refs }
+          : { kind: "withdrawal-debited-twice", message: `withdrawal ${txid} was debited ${settled.length} times`, ...base, events: refs },
+      )
+      continue
+    }
+    const s = settled[0]!
+    if (t.kind === "deposit") {
+      const d = s.data
+      const wrong = [
+        d.amount !== t.amount.toString() ? `amount ${String(d.amount)} (the chain carried ${t.amount})` : undefined,
+        d.address !== t.to ? `address ${String(d.address)} (the chain paid ${t.to})` : undefined,
+        d.assetId !== t.assetId ? `asset ${String(d.assetId)} (the chain carried ${t.assetId})` : undefined,
+        d.blockchain !== t.blockchain || d.network !== t.network ? `chain ${String(d.blockchain)}.${String(d.network)}` : undefined,
+        t.mined === undefined || s.ref.position < t.mined.ref.position ? "credited before the transfer was mined" : undefined,
+      ].filter((x): x is string => x !== undefined)
+      if (wrong.length > 0) add({ kind: "credit-mismatch", message: `deposit ${txid} credited with ${wrong.join(", ")}`, ...base, address: t.to, events: refs })
+    } else {
+      const native = findNetwork(t.blockchain, t.network)?.nativeAssetId
+      const fee = typeof s.data.fee === "string" && /^[0-9]+$/.test(s.data.fee) ? BigInt(s.data.fee) : 0n
+      const expected = new Map<string, bigint>()
+      if (s.data.withErrors !== true) expected.set(t.assetId, t.amount)
+      if (native !== undefined && fee > 0n) expected.set(native, (expected.get(native) ?? 0n) + fee)
+      const actual = outflow(s)
+      const assets = new Set([...expected.keys(), ...actual.keys()])
+      const wrong = [...assets].filter((a) => (expected.get(a) ?? 0n) !== (actual.get(a) ?? 0n)).map((a) => `${a}: ${actual.get(a) ?? 0n} left the vault, expected ${expected.get(a) ?? 0n}`)
+      if (t.mined === undefined || s.ref.position < t.mined.ref.position) wrong.push("debited before the transfer was mined")
+      if (wrong.length > 0) add({ kind: "debit-mismatch", message: `withdrawal ${txid}: ${wrong.join("; ")}`, ...base, events: refs })
+    }
+  }
+  for (const [kind, settlements] of [["deposit", fold.credits], ["withdrawal", fold.debits]] as const)
+    for (const [txid, list] of settlements) {
+      const t = fold.transfers.get(txid)
+      if (t !== undefined && t.kind === kind) continue
+      add({
+        kind: kind === "deposit" ? "credit-without-deposit" : "debit-without-withdrawal",
+        message: `${list[0]!.ref.type} for ${txid}, which no ${kind} on the chain carried`,
+        transactionId: txid,
+        events: list.map((s) => s.ref),
+      })
+    }
+  const count = (m: Map<string, ReadonlyArray<unknown>>) => [...m.values()].reduce((n, l) => n + l.length, 0)
+  return { balances, discrepancies, pending, counts: { balances: balances.length, deposits, credits: count(fold.credits), withdrawals, debits: count(fold.debits) } }
+}

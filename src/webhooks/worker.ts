@@ -1,0 +1,232 @@
+// The delivery worker: takes due deliveries from the outbox, POSTs them (bounded concurrency, asynchronous I/O
+// beside the API) and records every attempt as an event. It decides nothing the log does not say: after a restart the
+// outbox is rebuilt from the events and whatever is pending or due is delivered.
+import { Effect, Exit } from "effect"
+import { recordDeliveryEvents } from "../commands/webhooks.js"
+import { DEFAULT_RETRY_SCHEDULE, decideAttempt, type HttpOutcome, type WebhookDeliveryEvent } from "../domain/webhook/index.js"
+import { simInstant } from "../domain/shared/sim-time.js"
+import type { DeliveryView, OutboxModel } from "../projections/outbox.js"
+import type { SimServices } from "../simulator.js"
+import type { StoreUnavailable } from "../store/event-store.js"
+import { DueQueue } from "./due-queue.js"
+import { makeHttpTransport, type Transport } from "./http.js"
+import { deliveryBody, deliveryItem } from "./payload.js"
+
+export interface WebhookWorkerOptions {
+  /** Requests in flight at once (default 64: a slot is reused only at the next tick, every 10 ms). */
+  readonly concurrency?: number
+  /** Wall-clock milliseconds before an attempt counts as a network error (default 5,000). */
+  readonly timeoutMs?: number
+  /** Seconds to wait after each failed attempt, for subscriptions without their own (default 10 s, 30 s, 2 min, 5 min, 15 min, 30 min, 1 h, 2 h, 4 h). */
+  readonly retrySchedule?: ReadonlyArray<number>
+  /** Attempts started per second of wall time at most (default 2,500): a backlog drains without starving the API. */
+  readonly maxPerSecond?: number
+  readonly transport?: Transport
+}
+
+export interface WebhookWorkerHost {
+  readonly outbox: OutboxModel
+  readonly clock: { readonly now: () => number; readonly isFrozen: () => boolean }
+  readonly run: <A, E>(effect: Effect.Effect<A, E, SimServices>) => Promise<Exit.Exit<A, E>>
+  readonly awaitPosition: (position: bigint) => Effect.Effect<void, StoreUnavailable>
+  readonly logError?: (entry: Record<string, unknown>) => void
+}
+
+export interface WebhookWorker {
+  /** Looks for due deliveries now (new notifications, the clock moved, a redelivery). */
+  readonly wake: () => void
+  /** Resolves once nothing is in flight or unrecorded and nothing is due at the current simulated time. */
+  readonly idle: () => Promise<void>
+  readonly stats: () => { readonly inFlight: number; readonly attempts: number; readonly delivered: number }
+  readonly stop: () => Promise<void>
+}
+
+interface Finished {
+  readonly delivery: DeliveryView
+  /** Simulated time the attempt started. */
+  readonly at: number
+  readonly outcome: HttpOutcome
+}
+
+// While busy the worker runs in ticks: each records the attempts finished since the last one in one append
+// batch and starts what is due, so its cost per delivery stays low and its work never monopolises the event loop.
+const TICK_MS = 10
+
+export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWorkerOptions = {}): WebhookWorker => {
+  const concurrency = options.concurrency ?? 64
+  const timeoutMs = options.timeoutMs ?? 5_000
+  const defaultSchedule = options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE
+  const rate = options.maxPerSecond ?? 2_500
+  const transport = options.transport ?? makeHttpTransport({ maxSockets: concurrency })
+  const { outbox, clock } = host
+  const queue = new DueQueue()
+  // Attempted and not yet recorded: such a delivery is never attempted again meanwhile.
+  const busy = new Set<string>()
+  let requests = 0
+  let finished: Array<Finished> = []
+  // Pacing is a token bucket on wall time; when an attempt is due is the simulated clock's business.
+  const burst = Math.max(1, (rate * 4 * TICK_MS) / 1000)
+  let tokens = burst
+  let refilledAt = performance.now()
+  let state: "idle" | "scheduled" | "running" = "idle"
+  let current: Promise<void> | undefined
+  let stopped = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let idleWaiters: Array<() => void> = []
+  const counts = { attempts: 0, delivered: 0 }
+  const items = new WeakMap<DeliveryView["notification"], string>()
+  const itemOf = (n: DeliveryView["notification"]) => {
+    let item = items.get(n)
+    if (item === undefined) items.set(n, (item = JSON.stringify(deliveryItem(n))))
+    return item
+  }
+
+  const dropStale = () => {
+    for (let top = queue.peek(); top !== undefined; top = queue.peek()) {
+      const d = top.delivery
+      if (d.status === "pending" && d.nextAttemptAt === top.at && !busy.has(d.deliveryId)) return
+      queue.pop()
+    }
+  }
+  const dueNow = () => {
+    dropStale()
+    const top = queue.peek()
+    return top !== undefined && top.at <= clock.now()
+  }
+  const checkIdle = () => {
+    if (idleWaiters.length === 0 || state !== "idle" || requests > 0 || finished.length > 0 || dueNow()) return
+    const waiters = idleWaiters
+    idleWaiters = []
+    for (const w of waiters) w()
+  }
+
+  const wake = () => {
+    if (state !== "idle" || stopped) return
+    state = "scheduled"
+    setImmediate(() => (current = tick()))
+  }
+
+  const tick = async (): Promise<void> => {
+    state = "running"
+    if (finished.length > 0) await record()
+    if (stopped) return
+    const throttled = start()
+    if (requests > 0 || finished.length > 0 || throttled) {
+      state = "scheduled"
+      setTimeout(() => (current = tick()), TICK_MS)
+      return
+    }
+    state = "idle"
+    armTimer()
+    checkIdle()
+  }
+
+  /** Starts what is due, within the concurrency bound and the pace; true when the pace held some back. */
+  const start = (): boolean => {
+    const t = performance.now()
+    tokens = Math.min(burst, tokens + ((t - refilledAt) * rate) / 1000)
+    refilledAt = t
+    const now = clock.now()
+    while (requests < concurrency) {
+      dropStale()
+      const top = queue.peek()
+      if (top === undefined || top.at > now) return false
+      if (tokens < 1) return true
+      tokens--
+      queue.pop()
+      attempt(top.delivery, now)
+    }
+    return false
+  }
+
+  // While simulated time follows the wall clock, the next retry comes due by itself.
+  const armTimer = () => {
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+    const top = queue.peek()
+    if (top === undefined || clock.isFrozen()) return
+    timer = setTimeout(wake, Math.min(Math.max(top.at - clock.now(), 5), 1_000))
+    timer.unref()
+  }
+
+  const attempt = (d: DeliveryView, at: number) => {
+    const sub = outbox.subscriptions.get(d.webhookId)
+    if (sub === undefined || sub.status !== "active") return
+    busy.add(d.deliveryId)
+    requests++
+    const body = deliveryBody(d, itemOf(d.notification))
+    const done = (outcome: HttpOutcome) => {
+      requests--
+      if (!stopped) finished.push({ delivery: d, at, outcome })
+    }
+    transport.post({ url: sub.config.url, body, secret: sub.config.secret, encoding: sub.config.signatureEncoding, timeoutMs }, done)
+  }
+
+  const eventOf = ({ delivery: d, at, outcome }: Finished): WebhookDeliveryEvent => {
+    const schedule = outbox.subscriptions.get(d.webhookId)?.config.retrySchedule ?? defaultSchedule
+    const verdict = decideAttempt(outcome, d.failuresInRound, schedule, simInstant(clock.now()))
+    return {
+      type: "WebhookDeliveryAttempted",
+      data: {
+        webhookId: d.webhookId,
+        deliveryId: d.deliveryId,
+        notificationId: d.notification.id,
+        attempt: d.attempts.length + 1,
+        statusCode: outcome.statusCode,
+        error: outcome.error,
+        durationMs: outcome.durationMs,
+        ...verdict,
+        at: simInstant(at),
+      },
+    }
+  }
+
+  // One append batch per tick; a failed append is retried, never dropped (at least once).
+  const record = async (): Promise<void> => {
+    const batch = finished
+    finished = []
+    const events = batch.map(eventOf)
+    const exit = await host.run(recordDeliveryEvents(events).pipe(Effect.flatMap((r) => host.awaitPosition(r.position))))
+    if (Exit.isFailure(exit)) {
+      host.logError?.({ webhooks: "recording delivery attempts failed; retrying in 1 s", cause: String(exit.cause) })
+      finished = [...batch, ...finished]
+      if (!stopped) await new Promise((resolve) => setTimeout(resolve, 1_000))
+      return
+    }
+    counts.attempts += events.length
+    counts.delivered += events.filter((e) => e.type === "WebhookDeliveryAttempted" && e.data.result === "delivered").length
+    for (const { delivery } of batch) {
+      busy.delete(delivery.deliveryId)
+      if (delivery.status === "pending") queue.push(delivery)
+    }
+  }
+
+  outbox.listen((d) => {
+    queue.push(d)
+    wake()
+  })
+  for (const d of outbox.pending()) queue.push(d)
+  wake()
+
+  return {
+    wake,
+    idle: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.push(resolve)
+        if (state === "idle") checkIdle()
+        wake()
+      }),
+    stats: () => ({ inFlight: requests, ...counts }),
+    stop: async () => {
+      if (stopped) return
+      stopped = true
+      outbox.listen(undefined)
+      if (timer !== undefined) clearTimeout(timer)
+      await current
+      // Attempts already answered are recorded; those still in flight are abandoned and attempted after a restart.
+      if (finished.length > 0) await record()
+      transport.close()
+      for (const w of idleWaiters) w()
+    },
+  }
+}

@@ -1,0 +1,18 @@
+// PUT /_sim/vaults/{vaultId}/approval-policy: auto (requests broadcast at once) or manual with one or two levels.
+import type fc from "fast-check"
+import { expect } from "vitest"
+import { checkInvariants } from "./invariants.js"
+import { NOTHING_SETTLED, type Model, type Real } from "./world.js"
+
+export class SetPolicyCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly policy: Model["policy"]) {}
+  check = () => true
+  async run(m: Model, r: Real) {
+    const res = await r.sim.admin("PUT", `/_sim/vaults/${r.vaultId}/approval-policy`, this.policy)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    m.policy = this.policy
+    r.observed.settled = NOTHING_SETTLED
+    await checkInvariants(m, r)
+  }
+  toString = () => `setPolicy(${this.policy.mode}${this.policy.mode === "manual" ? `, ${this.policy.levels} level(s)` : ""})`
+}

@@ -1,0 +1,52 @@
+// Creating a transaction request (#16–#21) the same way for every endpoint: 201 `created` and a request the model
+// follows, or a refusal that writes nothing. A request broadcast (at once under the auto policy, or on its last
+// approval) takes the chain's next armed fault.
+import { expect } from "vitest"
+import type { TestAsset } from "../../../src/testing/arbitraries.js"
+import { checkInvariants } from "./invariants.js"
+import { NOTHING_SETTLED, chainKey, type Model, type ModelRequest, type Real, type RequestKind } from "./world.js"
+
+export interface Submission {
+  readonly path: string
+  readonly item: Record<string, unknown>
+  /** What leaves the vault if it is mined without errors, base units. */
+  readonly amount: bigint
+  /** A tron fee limit below what the token transfer burns: it must end mined-with-errors. */
+  readonly outOfEnergy?: boolean
+}
+
+/** Refusals a request may meet with the model's choices: funds short, or a sender that lacks the asset. */
+const REFUSALS = new Set(["400 insufficient_balance", "400 asset_not_added_to_address"])
+
+export const broadcastTakesFault = (m: Model, q: ModelRequest) => {
+  const f = m.faults.get(chainKey(q.asset))!
+  if (f["broadcast-failure"] > 0) {
+    f["broadcast-failure"]--
+    q.expectFailure = true
+  } else if (f["execution-failure"] > 0) {
+    f["execution-failure"]--
+    q.expectErrors = true
+  }
+}
+
+export const submitRequest = async (m: Model, r: Real, kind: RequestKind, asset: TestAsset, s: Submission) => {
+  const res = await r.client.call<{ item: { transactionRequestId: string; transactionRequestStatus: string } }>("POST", s.path, { item: s.item })
+  r.observed.settled = NOTHING_SETTLED
+  if (process.env.ZZ) console.log("ZZ", kind, res.status, res.body.error?.code)
+  if (res.status !== 201) {
+    expect(REFUSALS.has(`${res.status} ${res.body.error?.code}`), `${kind}: ${res.status} ${JSON.stringify(res.body)}`).toBe(true)
+    const head = await r.sim.admin<{ position: number }>("GET", "/_sim/health")
+    expect(head.body.position, "a refused request writes nothing").toBe(r.observed.position)
+    return checkInvariants(m, r)
+  }
+  expect(res.body.data.item.transactionRequestStatus).toBe("created")
+  const levels = m.policy.mode === "auto" ? 0 : m.policy.levels
+  const q: ModelRequest = { id: res.body.data.item.transactionRequestId, kind, asset, amount: s.amount, levels, expectFailure: false, expectErrors: s.outOfEnergy === true, rejected: false, status: "created" }
+  m.requests.push(q)
+  if (levels === 0) {
+    broadcastTakesFault(m, q)
+    r.observed.settled = { deposits: new Set(), withdrawals: new Set([chainKey(asset)]) }
+  }
+  await checkInvariants(m, r)
+  if (levels > 0) expect(q.status, `${q.id} waits for approval`).toBe("await-approval")
+}

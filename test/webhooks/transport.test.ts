@@ -1,0 +1,92 @@
+// The webhook HTTP client against awkward receivers: framing, interim answers, credentials, closed sockets, errors.
+import http from "node:http"
+import net from "node:net"
+import { afterEach, describe, expect, it } from "vitest"
+import { verifyWebhookSignature } from "../../src/client/index.js"
+import { makeHttpTransport, postOnce, type PostRequest, type Transport } from "../../src/webhooks/http.js"
+
+const servers: Array<{ close: () => void }> = []
+const transports: Array<Transport> = []
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close()
+  for (const t of transports.splice(0)) t.close()
+})
+
+const listen = async (server: http.Server | net.Server) => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  servers.push({ close: () => ((server as http.Server).closeAllConnections?.(), server.close()) })
+  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`
+}
+const request = (url: string, extra: Partial<PostRequest> = {}): PostRequest => ({ url, body: '{"a":"é"}', secret: "s", encoding: "base64", timeoutMs: 2_000, keepBody: 1_000, ...extra })
+const client = () => {
+  const t = makeHttpTransport({ maxSockets: 4 })
+  transports.push(t)
+  return t
+}
+
+describe("HTTP client", () => {
+  it("sends the body bytes signed, and reads Content-Length, chunked and close-delimited answers", async () => {
+    const seen: Array<{ raw: Buffer; headers: http.IncomingHttpHeaders; url: string }> = []
+    const origin = await listen(
+      http.createServer((req, res) => {
+        const chunks: Array<Buffer> = []
+        req.on("data", (c: Buffer) => chunks.push(c)).on("end", () => {
+          seen.push({ raw: Buffer.concat(chunks), headers: req.headers, url: req.url! })
+          if (req.url === "/length") res.writeHead(201, { "content-length": "5" }).end("hello")
+          else if (req.url?.startsWith("/chunked")) {
+            res.writeHead(200)
+            res.write("chu")
+            setTimeout(() => res.end("nked ✓"), 10)
+          } else res.writeHead(202, { connection: "close" }).end("bye")
+        })
+      }),
+    )
+    const t = client()
+    expect(await postOnce(t, request(`${origin}/length`))).toMatchObject({ statusCode: 201, error: null, body: "hello" })
+    expect(await postOnce(t, request(`${origin}/chunked?x=1`))).toMatchObject({ statusCode: 200, body: "chunked ✓" })
+    expect(await postOnce(t, request(`${origin}/close`))).toMatchObject({ statusCode: 202, body: "bye" })
+    expect(await postOnce(t, request(`${origin}/length`, { keepBody: 0 }))).toMatchObject({ statusCode: 201, body: "" })
+    expect(seen[1]!.url).toBe("/chunked?x=1")
+    for (const s of seen) {
+      expect(s.raw.toString("utf8")).toBe('{"a":"é"}')
+      expect(s.headers["content-type"]).toBe("application/json")
+      expect(verifyWebhookSignature({ body: s.raw, signature: s.headers["x-signature"] as string, secret: "s" })).toBe(true)
+    }
+  })
+
+  it("copes with HTTP/1.0, interim 1xx answers, credentials in the URL and a kept-alive socket the server closed", async () => {
+    const heads: Array<string> = []
+    const raw = await listen(
+      net.createServer((socket) => {
+        let text = ""
+        socket.on("data", (d) => {
+          text += d.toString("latin1")
+          if (!text.includes("\r\n\r\n")) return
+          heads.push(text.split("\r\n\r\n")[0]!)
+          if (text.startsWith("POST /old")) socket.end("HTTP/1.0 200 OK\r\n\r\nold style")
+          else socket.end("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
+        })
+      }),
+    )
+    const t = client()
+    expect(await postOnce(t, request(`${raw}/old`))).toMatchObject({ statusCode: 200, body: "old style" })
+    expect(await postOnce(t, request(raw.replace("//", "//user:p%40ss@") + "/new"))).toMatchObject({ statusCode: 204, error: null })
+    expect(heads[1]).toContain(`Authorization: Basic ${Buffer.from("user:p@ss").toString("base64")}`)
+
+    const server = http.createServer((req, res) => req.resume().on("end", () => res.writeHead(200, { "content-length": "0" }).end()))
+    server.keepAliveTimeout = 30
+    const origin = await listen(server)
+    expect((await postOnce(t, request(origin))).statusCode).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await postOnce(t, request(origin))).toMatchObject({ statusCode: 200, error: null })
+  })
+
+  it("reports refusals and timeouts as network errors", async () => {
+    const hang = await listen(net.createServer(() => {}))
+    const t = client()
+    expect(await postOnce(t, request("http://127.0.0.1:1/x"))).toMatchObject({ statusCode: null, error: expect.stringContaining("ECONNREFUSED") })
+    const r = await postOnce(t, request(hang, { timeoutMs: 100 }))
+    expect(r).toMatchObject({ statusCode: null, error: "timeout after 100 ms" })
+    expect(r.durationMs).toBeGreaterThanOrEqual(90)
+  })
+})
