@@ -39,16 +39,18 @@ export const makeIds = (seed: string, node = ""): SeededIds => {
     for (let block = 0, off = 0; off < length; block++, off += 32) out.set(digest(`${label}#${block}`).subarray(0, Math.min(32, length - off)), off)
     return out
   }
+  const prefix = Buffer.from(digest(`event-prefix${at}`)).toString("hex")
+  const eventPrefix = `${prefix.slice(0, 8)}-${prefix.slice(8, 12)}`
+  const eventPrefixTail = prefix.slice(12, 15)
   return {
     seed: key,
     node,
     next: (kind) => Buffer.from(digest(`${kind}${at}:${++seq}`)).toString("hex", 0, 12),
+    // uuid v4 layout: 60 bits of a per-(seed, node) prefix, then the sequence number as 15 hex digits. Unique
+    // within the workspace, the same on every replay, and no hash per event (a block commits thousands of events).
     eventId: () => {
-      const b = digest(`event${at}:${++seq}`).slice(0, 16)
-      b[6] = (b[6]! & 0x0f) | 0x40
-      b[8] = (b[8]! & 0x3f) | 0x80
-      const h = Buffer.from(b).toString("hex")
-      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+      const n = (++seq).toString(16).padStart(15, "0")
+      return `${eventPrefix}-4${eventPrefixTail}-8${n.slice(0, 3)}-${n.slice(3)}`
     },
     bytes: (label, length) => expand(label, length),
     sequence: () => seq,
