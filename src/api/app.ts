@@ -70,8 +70,9 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
     defaultApiVersion: (options.apiVersions ?? API_VERSIONS)[0]!,
     apiVersions: options.apiVersions ?? API_VERSIONS,
     log: options.log ?? consoleLogger,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
   }
-  const limit = options.bodyLimit ?? 1024 * 1024
+  const limit = deps.bodyLimit
   const limitBodies = bodyLimit({
     maxSize: limit,
     onError: (c) => {
@@ -79,9 +80,10 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
       return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
     },
   })
-  // Only requests that carry a body: the limiter reads the raw body stream, which costs every GET a Request object.
-  app.use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBodies(c, next)))
-  app.use("*", consistency(deps))
+  // The spec's operations check the body limit and the consistency headers themselves (operation.ts): a
+  // middleware layer costs every request, and a body limiter builds a Request object even for a GET.
+  app.use("/_sim/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBodies(c, next)))
+  app.use("/_sim/*", consistency(deps))
   for (const route of [...defaultSimRoutes, ...(options.simRoutes ?? [])]) mountSim(app, deps, route)
   for (const op of [...defaultOperations, ...(options.operations ?? [])]) mount(app, deps, op)
   app.notFound((c) => {

@@ -44,27 +44,33 @@ const fail = (c: Context, deps: ApiDeps, e: ApiError): Response =>
  * log up to that position, or answers 503 `service_unavailable` after MIN_POSITION_WAIT_MS. Every answer
  * carries `x-sim-position`: the models' position when it was sent, which for a write covers its own events.
  */
+/** The `x-sim-min-position` gate: undefined to go on, or the answer when the value is bad or not reached in time. */
+export const minPositionGate = async (c: Context, deps: ApiDeps, waitMs = MIN_POSITION_WAIT_MS): Promise<Response | undefined> => {
+  // Node's own header object when there is one: reading through c.req would build Fetch Headers per request.
+  const incoming = (c.env as { incoming?: { headers?: Record<string, string | Array<string> | undefined> } } | undefined)?.incoming?.headers
+  const raw = incoming !== undefined ? incoming[MIN_POSITION_HEADER] : c.req.header(MIN_POSITION_HEADER)
+  const wanted = Array.isArray(raw) ? raw[0] : raw
+  if (wanted === undefined) return undefined
+  if (!/^(0|[1-9][0-9]{0,19})$/.test(wanted.trim()))
+    return fail(c, deps, new ApiError(400, "invalid_data", `Invalid ${MIN_POSITION_HEADER}.`, [detail(MIN_POSITION_HEADER, "must be a position from x-sim-position")]))
+  const target = BigInt(wanted.trim())
+  if (await reach(deps, target, waitMs)) return undefined
+  return fail(
+    c,
+    deps,
+    new ApiError(503, "service_unavailable", `This node has not reached position ${target} of the event log within ${waitMs} ms; retry later.`, [], {
+      "retry-after": "1",
+      [POSITION_HEADER]: String(deps.sim.models.position),
+    }),
+  )
+}
+
+/** The same for the control plane (the spec's operations call the gate themselves, see operation.ts). */
 export const consistency = (deps: ApiDeps, options: { readonly waitMs?: number } = {}): MiddlewareHandler => {
   const waitMs = options.waitMs ?? MIN_POSITION_WAIT_MS
   return async (c, next) => {
-    // Node's own header object when there is one: reading through c.req would build Fetch Headers per request.
-    const incoming = (c.env as { incoming?: { headers?: Record<string, string | Array<string> | undefined> } } | undefined)?.incoming?.headers
-    const raw = incoming !== undefined ? incoming[MIN_POSITION_HEADER] : c.req.header(MIN_POSITION_HEADER)
-    const wanted = Array.isArray(raw) ? raw[0] : raw
-    if (wanted !== undefined) {
-      if (!/^(0|[1-9][0-9]{0,19})$/.test(wanted.trim()))
-        return fail(c, deps, new ApiError(400, "invalid_data", `Invalid ${MIN_POSITION_HEADER}.`, [detail(MIN_POSITION_HEADER, "must be a position from x-sim-position")]))
-      const target = BigInt(wanted.trim())
-      if (!(await reach(deps, target, waitMs)))
-        return fail(
-          c,
-          deps,
-          new ApiError(503, "service_unavailable", `This node has not reached position ${target} of the event log within ${waitMs} ms; retry later.`, [], {
-            "retry-after": "1",
-            [POSITION_HEADER]: String(deps.sim.models.position),
-          }),
-        )
-    }
+    const gate = await minPositionGate(c, deps, waitMs)
+    if (gate !== undefined) return gate
     await next()
     if (c.get(POSITION_SENT as never) !== true) c.res.headers.set(POSITION_HEADER, String(deps.sim.models.position))
   }

@@ -18,4 +18,6 @@ export interface ApiDeps {
   readonly defaultApiVersion: string
   readonly apiVersions: ReadonlyArray<string>
   readonly log: Logger
+  /** Largest accepted request body, bytes. */
+  readonly bodyLimit: number
 }

@@ -6,6 +6,7 @@ import type { AsOf } from "../projections/projection.js"
 import { authenticate } from "./auth/authenticate.js"
 import { checkAttributes, parseWrappedBody, type BodySpec, type JsonObject, type QuerySpec } from "./body.js"
 import { POSITION_HEADER, POSITION_SENT } from "./consistency-headers.js"
+import { minPositionGate } from "./consistency.js"
 import { errorBody, type Page } from "./envelope.js"
 import { errors, isApiError, type ApiError } from "./errors.js"
 import { paginationQuery } from "./pagination.js"
@@ -87,6 +88,8 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
   }
   const reads = op.method === "GET" ? makeReadCache(deps) : undefined
   app.on(op.method, op.path, async (c) => {
+    const gate = await minPositionGate(c, deps)
+    if (gate !== undefined) return gate
     const st: RequestState = { requestId: deps.nextRequestId(), apiVersion: deps.defaultApiVersion, context: undefined }
     try {
       const { path, query: rawQuery } = rawTarget(c.req.url)
@@ -94,7 +97,13 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
       if (typeof query.context === "string") st.context = query.context
       const header = headerReader(c)
       if (!isJson(header("content-type"))) return fail(c, deps, st, errors.unsupportedMediaType())
-      const body = op.method === "GET" ? "" : await c.req.text()
+      let body = ""
+      if (op.method !== "GET") {
+        // The body limit, here rather than in a middleware: a middleware layer costs every request.
+        if (Number(header("content-length") ?? 0) > deps.bodyLimit) return fail(c, deps, st, errors.payloadTooLarge(deps.bodyLimit))
+        body = await c.req.text()
+        if (body.length > deps.bodyLimit) return fail(c, deps, st, errors.payloadTooLarge(deps.bodyLimit))
+      }
       const auth = authenticate({ method: op.method, rawPath: path, rawQuery, body, header }, deps.sim.models.workspace, deps.auth)
       if (isApiError(auth)) return fail(c, deps, st, auth)
       st.apiVersion = auth.grant.apiVersion

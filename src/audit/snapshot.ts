@@ -42,6 +42,7 @@ export const readDeps = (sim: Simulator): ApiDeps => ({
   defaultApiVersion: API_VERSIONS[0]!,
   apiVersions: API_VERSIONS,
   log: { error: () => {}, info: () => {} },
+  bodyLimit: 0,
 })
 
 // Looked up at call time: app.ts mounts the control-plane routes that import this module.
