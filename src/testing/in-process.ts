@@ -57,6 +57,8 @@ export interface InProcess {
   readonly admin: <T = any>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) => Promise<AdminResponse<T>>
   readonly testVaultId: string
   readonly mainVaultId: string
+  /** Resolves once every webhook delivery due at the current simulated time was attempted and recorded. */
+  readonly webhooksIdle: () => Promise<void>
   readonly close: () => Promise<void>
 }
 
@@ -119,6 +121,7 @@ export const startInProcess = async (options: InProcessOptions = {}): Promise<In
     admin,
     testVaultId: vaults.find((v) => v.profile.type === "test")?.profile.vaultId ?? "",
     mainVaultId: vaults.find((v) => v.profile.type === "main")?.profile.vaultId ?? "",
+    webhooksIdle: async () => sim.webhooks?.idle(),
     close: () => sim.close(),
   }
 }

@@ -18,6 +18,7 @@ export class EvmCoinRequestCommand implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const sender = pickFrom(m.addresses.filter((a) => a.chain === "ethereum/sepolia"), this.from)!
     await submitRequest(m, r, "evm-coin", ETH, {
+      sender: sender.address,
       path: `/vaults/${r.vaultId}/ethereum/sepolia/addresses/${sender.address}/transaction-requests`,
       item: { amount: formatAmount(this.amount, ETH.decimals), feePriority: this.feePriority, recipientAddress: ETH.external },
       amount: this.amount,

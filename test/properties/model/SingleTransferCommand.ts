@@ -18,6 +18,7 @@ export class SingleTransferCommand implements fc.AsyncCommand<Model, Real> {
     const sender = pickFrom(m.addresses.filter((a) => a.chain === chainKey(this.asset)), this.from)!
     const a = this.asset
     await submitRequest(m, r, "single-transfer", a, {
+      sender: sender.address,
       path: `/vaults/${r.vaultId}/transaction-requests/single-transfer`,
       item: { vaultAccountId: sender.account, assetId: a.assetId, fromAddress: sender.address, toAddress: a.external, amount: formatAmount(this.amount, a.decimals), feePriority: this.feePriority },
       amount: this.amount,

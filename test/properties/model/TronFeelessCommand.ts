@@ -16,6 +16,7 @@ export class TronFeelessCommand implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const sender = pickFrom(m.addresses.filter((a) => a.chain === "tron/nile"), this.from)!
     await submitRequest(m, r, "tron-coin", TRX, {
+      sender: sender.address,
       path: `/vaults/${r.vaultId}/tron/nile/addresses/${sender.address}/feeless-transaction-requests`,
       item: { amount: formatAmount(this.amount, TRX.decimals), recipientAddress: TRX.external },
       amount: this.amount,

@@ -20,6 +20,7 @@ export class TronFeelessTokenCommand implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const sender = pickFrom(m.addresses.filter((a) => a.chain === "tron/nile"), this.from)!
     await submitRequest(m, r, "tron-token", USDT, {
+      sender: sender.address,
       path: `/vaults/${r.vaultId}/tron/nile/addresses/${sender.address}/feeless-token-transaction-requests`,
       item: {
         amount: formatAmount(this.amount, USDT.decimals),

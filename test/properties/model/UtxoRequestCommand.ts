@@ -19,6 +19,7 @@ export class UtxoRequestCommand implements fc.AsyncCommand<Model, Real> {
   check = () => true
   async run(m: Model, r: Real) {
     await submitRequest(m, r, "utxo", BTC, {
+      sender: null,
       path: `/vaults/${r.vaultId}/bitcoin/testnet/transaction-requests`,
       item: {
         feePriority: this.feePriority,

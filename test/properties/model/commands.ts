@@ -30,15 +30,19 @@ const accountBased = custody.testAsset((a) => a.blockchain !== "bitcoin")
 /** Withdrawals up to half the largest deposit: often affordable, sometimes not. */
 const spend = (a: TestAsset) => custody.baseUnits(a.deposit.max / 2n)
 
+const deposit = custody.testAsset().chain((a) => fc.tuple(pick, custody.baseUnits(a.deposit.max, a.deposit.min)).map(([to, amount]) => new DepositCommand(a, to, amount)))
+
 export const modelCommands: ReadonlyArray<fc.Arbitrary<Cmd>> = [
   fc.constant(new CreateAccountCommand()),
   fc.tuple(pick, custody.testAsset()).map(([account, asset]) => new AddAssetCommand(account, asset)),
   fc.tuple(pick, chain).map(([account, c]) => new DeriveAddressCommand(account, c)),
-  custody.testAsset().chain((a) => fc.tuple(pick, custody.baseUnits(a.deposit.max, a.deposit.min)).map(([to, amount]) => new DepositCommand(a, to, amount))),
-  custody.testAsset().chain((a) => fc.tuple(pick, custody.baseUnits(a.deposit.max, a.deposit.min)).map(([to, amount]) => new DepositCommand(a, to, amount))),
+  deposit,
+  deposit,
+  deposit,
   fc.tuple(chain, custody.blocks).map(([c, n]) => new MineCommand(c, n)),
   fc.tuple(chain, custody.mining).map(([c, s]) => new SetMiningCommand(c, s)),
   custody.clockSeconds.map((s) => new AdvanceClockCommand(s)),
+  custody.approvalPolicy.map((p) => new SetPolicyCommand(p)),
   custody.approvalPolicy.map((p) => new SetPolicyCommand(p)),
   accountBased.chain((a) => fc.tuple(pick, spend(a), custody.feePriority).map(([from, amount, p]) => new SingleTransferCommand(a, from, amount, p))),
   fc
@@ -52,6 +56,7 @@ export const modelCommands: ReadonlyArray<fc.Arbitrary<Cmd>> = [
     .map(([from, amount, limit]) => new TronFeelessTokenCommand(from, amount, limit)),
   pick.map((i) => new ApproveCommand(i)),
   pick.map((i) => new ApproveCommand(i)),
+  pick.map((i) => new RejectCommand(i)),
   pick.map((i) => new RejectCommand(i)),
   fc.tuple(chain, custody.fault).map(([c, kind]) => new InjectFaultCommand(c, kind)),
 ]

@@ -148,6 +148,34 @@ const checkConservation = (m: Model, r: Real, balances: Map<string, Array<Row>>)
   }
 }
 
+/**
+ * What is blocked is held by open requests only: a token's blocked amount at an address is exactly what its open
+ * requests send; a coin's is at least that (plus their maximum fees) and nothing without an open request there; a
+ * UTXO chain's, summed over the vault, likewise (its requests reserve whole outputs wherever they are).
+ */
+const checkReservations = (m: Model, balances: Map<string, Array<Row>>) => {
+  // Mined releases a request's reservation (its debit replaces it): open means not yet mined, failed or rejected.
+  const open = m.requests.filter((q) => !TERMINAL.has(q.status) && q.status !== "mined")
+  for (const a of TEST_ASSETS) {
+    const rows = balances.get(a.assetId)!
+    const onChain = open.filter((q) => chainKey(q.asset) === chainKey(a))
+    const sending = (qs: ReadonlyArray<Model["requests"][number]>) => qs.filter((q) => q.asset === a).reduce((s, q) => s + q.amount, 0n)
+    if (a.blockchain === "bitcoin") {
+      const blocked = rows.reduce((s, b) => s + b.blocked, 0n)
+      if (onChain.length === 0) expect(blocked, "BTC blocked with no open request").toBe(0n)
+      else expect(blocked >= sending(onChain), `BTC blocked ${blocked} covers the open requests`).toBe(true)
+      continue
+    }
+    for (const row of rows) {
+      const from = onChain.filter((q) => q.sender === row.address)
+      const where = `${a.symbol} blocked at ${row.address} (open: ${from.map((q) => `${q.id} ${q.status}`).join(", ") || "none"})`
+      if (a.type === "TOKEN") expect(row.blocked, where).toBe(sending(from))
+      else if (from.length === 0) expect(row.blocked, where).toBe(0n)
+      else expect(row.blocked >= sending(from), where).toBe(true)
+    }
+  }
+}
+
 /** Heights never decrease; on the chains the last command settled, whatever has its confirmations is settled. */
 const checkChains = async (m: Model, r: Real) => {
   const res = await r.sim.admin<{ chains: Array<{ blockchain: string; network: string; height: number }> }>("GET", "/_sim/chains")
@@ -192,6 +220,7 @@ export const checkInvariants = async (m: Model, r: Real) => {
   await checkRequests(m, r)
   const balances = await readBalances(m, r)
   checkConservation(m, r, balances)
+  checkReservations(m, balances)
   await checkChains(m, r)
   await checkFeesShown(m, r)
   await compareReads(m, r, events)

@@ -4,27 +4,18 @@ import fc from "fast-check"
 import { describe, it } from "vitest"
 import { runs } from "../budget.js"
 import { commandSequences } from "./commands.js"
-import { checkInvariants } from "./invariants.js"
-import { compareFreshRebuild } from "./rebuild.js"
 import { REGRESSIONS } from "./regressions.js"
-import { closeWorld, startWorld, type Model, type Real } from "./world.js"
+import { custody } from "../arbitraries/base-units.js"
+import { runModel, type ModelCommand } from "./run.js"
+import { LENIENT, type Model } from "./world.js"
 
-export const runModel = async (cmds: Iterable<fc.AsyncCommand<Model, Real>>, strict?: Parameters<typeof startWorld>[0]) => {
-  const { model, real } = await startWorld(strict)
-  try {
-    await checkInvariants(model, real)
-    await fc.asyncModelRun(() => ({ model, real }), cmds)
-    await compareFreshRebuild(model, real)
-  } finally {
-    await closeWorld(real)
-  }
-}
+const AUTO: Model["policy"] = { mode: "auto", levels: 1 }
 
 describe("the simulator against a simple model", () => {
   it("conserves money, never overdraws, moves statuses legally, and answers like a rebuild from its log", async () => {
     await fc.assert(
-      fc.asyncProperty(commandSequences(), (cmds) => runModel(cmds)),
-      { numRuns: runs(0.3), examples: REGRESSIONS.map((r): [Iterable<fc.AsyncCommand<Model, Real>>] => [r.commands]) },
+      fc.asyncProperty(commandSequences(), custody.approvalPolicy, (cmds, policy) => runModel(cmds, LENIENT, policy)),
+      { numRuns: runs(0.3), examples: REGRESSIONS.map((r): [Iterable<ModelCommand>, Model["policy"]] => [r.commands, r.policy ?? AUTO]) },
     )
   })
 })

@@ -3,7 +3,7 @@
 // asked "as of" the head of the log.
 import { Effect } from "effect"
 import { expect } from "vitest"
-import type { CustodyClient } from "../../../src/client/index.js"
+import type { Credentials, CustodyClient } from "../../../src/client/index.js"
 import type { EventMetadata, JsonValue } from "../../../src/store/event-store.js"
 import { makeMemoryStore } from "../../../src/store/memory.js"
 import { TEST_ASSETS } from "../../../src/testing/arbitraries.js"
@@ -28,9 +28,9 @@ export interface Replica {
 }
 
 /** A simulator over an empty store with no workspace of its own: everything it knows comes from `append`. */
-export const startReplica = async (r: Real): Promise<Replica> => {
+export const startReplica = async (credentials: Credentials | undefined): Promise<Replica> => {
   const sim = await startInProcess({ webhooks: false, simulator: { store: makeMemoryStore(), defaultWorkspace: false } })
-  return { sim, client: sim.client(r.sim.credentials), close: sim.close }
+  return { sim, client: sim.client(credentials), close: sim.close }
 }
 
 export const appendToReplica = async (replica: Replica, events: ReadonlyArray<LoggedEvent>) => {
@@ -68,7 +68,7 @@ const answer = async (client: CustodyClient, path: string, headers: Record<strin
 
 /** Feeds the replica this step's events, then compares: live = as-of head = replica, endpoint by endpoint. */
 export const compareReads = async (m: Model, r: Real, events: ReadonlyArray<LoggedEvent>) => {
-  r.replica ??= await startReplica(r)
+  r.replica ??= await startReplica(r.sim.credentials)
   await appendToReplica(r.replica, events)
   const asOf = { "x-sim-as-of": `position:${r.observed.position}` }
   for (const path of readPaths(m, r)) {
@@ -88,7 +88,7 @@ export const compareFreshRebuild = async (m: Model, r: Real) => {
     if (page.body.nextPosition === undefined) break
     from = page.body.nextPosition
   }
-  const fresh = await startReplica(r)
+  const fresh = await startReplica(r.sim.credentials)
   try {
     await appendToReplica(fresh, all)
     for (const path of readPaths(m, r)) expect(await answer(fresh.client, path), `GET ${path} after a full rebuild`).toEqual(await answer(r.client, path))

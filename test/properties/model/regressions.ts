@@ -1,10 +1,40 @@
-// Counterexamples the model-based test found, shrunk, kept as fixed examples so that they run on every seed.
-import type fc from "fast-check"
-import type { Model, Real } from "./world.js"
+// Counterexamples the model-based test found, shrunk and kept as fixed examples: they run first on every seed (in
+// the lenient model; test/properties/known-bugs.test.ts runs the ones that show product bugs strictly).
+import { findTestAsset } from "../../../src/testing/arbitraries.js"
+import { DepositCommand } from "./DepositCommand.js"
+import { EvmCoinRequestCommand } from "./EvmCoinRequestCommand.js"
+import { RejectCommand } from "./RejectCommand.js"
+import type { ModelCommand } from "./run.js"
+import type { Model } from "./world.js"
+import { SetMiningCommand } from "./SetMiningCommand.js"
+import { TronFeelessCommand } from "./TronFeelessCommand.js"
+import { UtxoRequestCommand } from "./UtxoRequestCommand.js"
 
 export interface Regression {
+  /** How it was found: the seed and path fast-check printed, and what failed. */
   readonly found: string
-  readonly commands: ReadonlyArray<fc.AsyncCommand<Model, Real>>
+  readonly commands: ReadonlyArray<ModelCommand>
+  /** The approval policy the run starts with (default auto). */
+  readonly policy?: Model["policy"]
 }
 
-export const REGRESSIONS: ReadonlyArray<Regression> = []
+export const REGRESSIONS: ReadonlyArray<Regression> = [
+  {
+    found:
+      "seed 20261122, path 4:2:1:1:1:1:1:1:1:1:1:1 (replayPath KMc:F), with a bug injected on purpose (src/domain/ledger/effects.ts not releasing a rejected request's reservation): BTC blocked with no open request",
+    commands: [new UtxoRequestCommand([1n], "slow", undefined), new RejectCommand(0)],
+    policy: { mode: "manual", levels: 1 },
+  },
+  {
+    found: "seed 42, path 90:3:4:3:5:5:5:6:5 (strict settlement): a deposit's block gave a mined withdrawal its confirmations, it stayed mined",
+    commands: [new SetMiningCommand("bitcoin/testnet", { mode: "auto", confirmations: 2 }), new UtxoRequestCommand([1n], "slow", undefined), new DepositCommand(findTestAsset("BTC"), 0, 1_000n)],
+  },
+  {
+    found: "by hand, the other way round: a withdrawal's block gave a deposit its confirmations, it stayed uncredited",
+    commands: [new SetMiningCommand("ethereum/sepolia", { mode: "auto", confirmations: 2 }), new DepositCommand(findTestAsset("ETH"), 0, 10n ** 13n), new EvmCoinRequestCommand(0, 1n, "slow")],
+  },
+  {
+    found: "seed 42, path 1:1:0 (strict fees): #14 showed a tron transfer's maximum fee, 0.268 TRX, where free bandwidth paid it",
+    commands: [new TronFeelessCommand(0, 1n)],
+  },
+]

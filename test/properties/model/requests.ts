@@ -8,6 +8,7 @@ import { NOTHING_SETTLED, chainKey, type Model, type ModelRequest, type Real, ty
 
 export interface Submission {
   readonly path: string
+  readonly sender: string | null
   readonly item: Record<string, unknown>
   /** What leaves the vault if it is mined without errors, base units. */
   readonly amount: bigint
@@ -32,7 +33,6 @@ export const broadcastTakesFault = (m: Model, q: ModelRequest) => {
 export const submitRequest = async (m: Model, r: Real, kind: RequestKind, asset: TestAsset, s: Submission) => {
   const res = await r.client.call<{ item: { transactionRequestId: string; transactionRequestStatus: string } }>("POST", s.path, { item: s.item })
   r.observed.settled = NOTHING_SETTLED
-  if (process.env.ZZ) console.log("ZZ", kind, res.status, res.body.error?.code)
   if (res.status !== 201) {
     expect(REFUSALS.has(`${res.status} ${res.body.error?.code}`), `${kind}: ${res.status} ${JSON.stringify(res.body)}`).toBe(true)
     const head = await r.sim.admin<{ position: number }>("GET", "/_sim/health")
@@ -41,7 +41,7 @@ export const submitRequest = async (m: Model, r: Real, kind: RequestKind, asset:
   }
   expect(res.body.data.item.transactionRequestStatus).toBe("created")
   const levels = m.policy.mode === "auto" ? 0 : m.policy.levels
-  const q: ModelRequest = { id: res.body.data.item.transactionRequestId, kind, asset, amount: s.amount, levels, expectFailure: false, expectErrors: s.outOfEnergy === true, rejected: false, status: "created" }
+  const q: ModelRequest = { id: res.body.data.item.transactionRequestId, kind, asset, sender: s.sender, amount: s.amount, levels, expectFailure: false, expectErrors: s.outOfEnergy === true, rejected: false, status: "created" }
   m.requests.push(q)
   if (levels === 0) {
     broadcastTakesFault(m, q)

@@ -2,6 +2,7 @@
 // deposits sent in, requests with their last known status and amount) and the real in-process simulator, driven
 // only through signed requests and /_sim calls, with what has been observed of it so far.
 import type { CustodyClient } from "../../../src/client/index.js"
+import { formatAmount } from "../../../src/domain/shared/money.js"
 import { TEST_ASSETS, TEST_CHAINS, type MiningSettings, type TestAsset } from "../../../src/testing/arbitraries.js"
 import { startInProcess, type InProcess } from "../../../src/testing/in-process.js"
 import type { WireStatus } from "../status-machine.js"
@@ -31,6 +32,8 @@ export interface ModelRequest {
   readonly id: string
   readonly kind: RequestKind
   readonly asset: TestAsset
+  /** The sending address (account-based chains); null for UTXO requests, which spend the vault's outputs. */
+  readonly sender: string | null
   /** What leaves the vault when it is mined without errors (base units). */
   readonly amount: bigint
   /** Approvals it needs: 0 under the auto policy. */
@@ -103,8 +106,8 @@ export interface Real {
 
 export const ALL_CHAINS: ReadonlySet<ChainKey> = new Set(TEST_CHAINS.map(chainKey))
 
-export const startWorld = async (strict: Strictness = LENIENT, seed = "model"): Promise<{ model: Model; real: Real }> => {
-  const sim = await startInProcess({ seed, webhooks: false, fixture: { vaults: [{ name: "Model vault", type: "test" }], apiKeys: [{ name: "model", rateLimit: { perSecond: 1e9, burst: 1e9 } }] } })
+export const startWorld = async (strict: Strictness = LENIENT, policy: Model["policy"] = { mode: "auto", levels: 1 }): Promise<{ model: Model; real: Real }> => {
+  const sim = await startInProcess({ seed: "model", webhooks: false, fixture: { vaults: [{ name: "Model vault", type: "test" }], apiKeys: [{ name: "model", rateLimit: { perSecond: 1e9, burst: 1e9 } }] } })
   const model: Model = { accounts: [], addresses: [], deposits: [], requests: [], policy: { mode: "auto", levels: 1 }, mining: new Map(), faults: new Map() }
   // Chains start on the README's defaults (interval mining on real block times); the model starts them mining
   // a block per transaction, so that deposits are spendable at once and set-mining varies it from there.
@@ -115,16 +118,25 @@ export const startWorld = async (strict: Strictness = LENIENT, seed = "model"): 
     model.mining.set(chainKey(c), settings)
     model.faults.set(chainKey(c), { "broadcast-failure": 0, "execution-failure": 0 })
   }
-  // Given one account with an address on every chain holding its coin; the tokens are left for add-asset (so that
-  // deposits of them wait, then are credited when added).
+  // Given one account with an address on every chain holding its assets, each funded by one deposit (mined and
+  // credited at once): requests can be afforded from the first command.
   const client = sim.client()
   const account = await client.call<{ item: { vaultAccountId: string } }>("POST", `/vaults/${sim.testVaultId}/vault-account`, { item: { name: "given", color: "#000000", isHiddenInDashboard: false } })
   model.accounts.push(account.body.data.item.vaultAccountId)
-  for (const a of TEST_ASSETS.filter((x) => x.type === "COIN")) {
+  for (const a of TEST_ASSETS) {
     const r = await client.call<{ item: { address: string } }>("PUT", `/vaults/${sim.testVaultId}/vault-accounts/${model.accounts[0]}/add-asset`, { item: { assetId: a.assetId, label: a.symbol } })
     if (r.status !== 200) throw new Error(`add-asset setup: ${JSON.stringify(r.body)}`)
-    model.addresses.push({ chain: chainKey(a), address: r.body.data.item.address, account: model.accounts[0]!, assets: new Set([a.symbol]) })
+    const address = r.body.data.item.address
+    const known = model.addresses.find((x) => x.address === address)
+    if (known !== undefined) known.assets.add(a.symbol)
+    else model.addresses.push({ chain: chainKey(a), address, account: model.accounts[0]!, assets: new Set([a.symbol]) })
+    const d = await sim.admin<{ transactionId: string }>("POST", "/_sim/deposits", { blockchain: a.blockchain, network: a.network, address, assetId: a.assetId, amount: formatAmount(a.deposit.max, a.decimals) })
+    if (d.status !== 201) throw new Error(`deposit setup: ${JSON.stringify(d.body)}`)
+    model.deposits.push({ transactionId: d.body.transactionId, asset: a, address, amount: a.deposit.max })
   }
+  // Then the approval policy the run starts with (the funding deposits above went through auto approval).
+  await sim.admin("PUT", `/_sim/vaults/${sim.testVaultId}/approval-policy`, policy)
+  model.policy = policy
   const real: Real = {
     sim,
     client,

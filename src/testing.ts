@@ -1,0 +1,23 @@
+// custody-sim/testing: the simulator in-process for tests (no socket, a frozen clock, signed clients, the control
+// plane) and fast-check arbitraries of its inputs, built on the caller's own fast-check.
+export {
+  DEFAULT_BASE_URL,
+  DEFAULT_START,
+  IN_PROCESS_FIXTURE,
+  startInProcess,
+  type AdminResponse,
+  type InProcess,
+  type InProcessOptions,
+} from "./testing/in-process.js"
+export {
+  TEST_ASSETS,
+  TEST_CHAINS,
+  custodyArbitraries,
+  findTestAsset,
+  type CustodyArbitraries,
+  type FastCheckApi,
+  type MiningSettings,
+  type TestAsset,
+} from "./testing/arbitraries.js"
+export { CustodyClient, verifyWebhookSignature, type Credentials } from "./client/index.js"
+export { formatAmount, parseAmount } from "./domain/shared/money.js"
