@@ -1,10 +1,12 @@
 // Chain decider: mining modes as Anvil has them (auto: a block per transaction; interval: a block every N
 // simulated seconds; manual: only when asked), over a mempool and a height.
+import { findNetwork } from "../domain/chains/index.js"
 import { absurd, accept, reject, type Decision } from "../domain/shared/decider.js"
 import type { SimInstant } from "../domain/shared/sim-time.js"
 import type { ChainCommand, ChainDefaults } from "./commands.js"
-import type { ChainEvent } from "./events.js"
+import type { ChainEvent, FaultKind } from "./events.js"
 import { evolveChain } from "./evolve.js"
+import { hasId } from "./known-ids.js"
 import { heightAt, type ChainError, type ChainSchedule, type ChainState } from "./state.js"
 
 type Running = Extract<ChainState, { _tag: "Running" }>
@@ -35,6 +37,24 @@ const dueBlocks = (chain: string, s: Running, now: SimInstant, blockHash: (h: nu
   }))
 }
 
+const isUtxoChain = (chain: string) => {
+  const i = chain.lastIndexOf(".")
+  return findNetwork(chain.slice(0, i), chain.slice(i + 1))?.family === "utxo"
+}
+
+/** The armed fault a new withdrawal meets at broadcast, if any: UTXO chains refuse one armed to fail in execution. */
+const refusingFault = (chain: string, s: Running, c: Extract<ChainCommand, { type: "SubmitTx" }>): FaultKind | undefined => {
+  if (c.transfer.kind !== "withdrawal") return undefined
+  if (s.faults["broadcast-failure"] > 0) return "broadcast-failure"
+  // A UTXO transaction cannot fail once mined (its fee is what its inputs leave over): an invalid one never gets in.
+  return s.faults["execution-failure"] > 0 && isUtxoChain(chain) ? "execution-failure" : undefined
+}
+
+const REFUSALS: { readonly [K in FaultKind]: string } = {
+  "broadcast-failure": "broadcast rejected by the network (injected fault)",
+  "execution-failure": "script verification failed: rejected by the network (injected execution fault)",
+}
+
 export const decideChain = (chain: string, c: ChainCommand, state: ChainState): Decision<ChainEvent, ChainError> => {
   const events: Array<ChainEvent> = []
   let s = state
@@ -62,8 +82,12 @@ export const decideChain = (chain: string, c: ChainCommand, state: ChainState): 
     }
     case "SubmitTx": {
       emit(...dueBlocks(chain, run(), c.now, c.blockHash))
-      if (c.transfer.kind === "withdrawal" && run().faults["broadcast-failure"] > 0) {
-        emit({ type: "ChainTxRejected", data: { chain, transactionId: c.transfer.transactionId, reason: "broadcast rejected by the network (injected fault)", at: c.now } })
+      const id = c.transfer.transactionId
+      // A transaction the chain already took, or refused, is not taken again: a repeated broadcast changes nothing.
+      if (hasId(run().transactions, id) || run().rejected.has(id)) return accept(...events)
+      const fault = refusingFault(chain, run(), c)
+      if (fault !== undefined) {
+        emit({ type: "ChainTxRejected", data: { chain, transactionId: id, reason: REFUSALS[fault], fault, at: c.now } })
         return accept(...events)
       }
       const failsInExecution = c.transfer.kind === "withdrawal" && run().faults["execution-failure"] > 0

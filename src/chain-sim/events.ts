@@ -54,6 +54,10 @@ export type ChainEvent =
     }
 
   | { readonly type: "ChainFaultArmed"; readonly data: { readonly chain: string; readonly kind: FaultKind; readonly count: number; readonly at: SimInstant } }
-  | { readonly type: "ChainTxRejected"; readonly data: { readonly chain: string; readonly transactionId: string; readonly reason: string; readonly at: SimInstant } }
+  | {
+      readonly type: "ChainTxRejected"
+      /** `fault`: the armed fault it consumed (absent in older logs: a broadcast failure). */
+      readonly data: { readonly chain: string; readonly transactionId: string; readonly reason: string; readonly fault?: FaultKind; readonly at: SimInstant }
+    }
 
 export const chainEventTypes: ReadonlySet<string> = new Set<ChainEvent["type"]>(["ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined", "ChainFaultArmed", "ChainTxRejected"])

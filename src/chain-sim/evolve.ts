@@ -2,6 +2,7 @@
 import { absurd } from "../domain/shared/decider.js"
 import type { ChainEvent } from "./events.js"
 import type { ChainState } from "./state.js"
+import { NO_IDS, withIds } from "./known-ids.js"
 
 export const evolveChain = (s: ChainState, e: ChainEvent): ChainState => {
   switch (e.type) {
@@ -9,17 +10,20 @@ export const evolveChain = (s: ChainState, e: ChainEvent): ChainState => {
       const { mode, intervalSeconds, confirmations, anchorHeight, anchorAt } = e.data
       const schedule = { mode, intervalSeconds, confirmations, anchorHeight, anchorAt }
       return s._tag === "Unconfigured"
-        ? { _tag: "Running", schedule, height: anchorHeight, mempool: [], faults: { "broadcast-failure": 0, "execution-failure": 0 } }
+        ? { _tag: "Running", schedule, height: anchorHeight, mempool: [], transactions: NO_IDS, rejected: new Map(), faults: { "broadcast-failure": 0, "execution-failure": 0 } }
         : { ...s, schedule, height: Math.max(s.height, anchorHeight) }
     }
     case "ChainFaultArmed":
       return s._tag === "Running" ? { ...s, faults: { ...s.faults, [e.data.kind]: s.faults[e.data.kind] + e.data.count } } : s
-    case "ChainTxRejected":
-      return s._tag === "Running" ? { ...s, faults: { ...s.faults, "broadcast-failure": Math.max(0, s.faults["broadcast-failure"] - 1) } } : s
+    case "ChainTxRejected": {
+      if (s._tag !== "Running") return s
+      const fault = e.data.fault ?? "broadcast-failure"
+      return { ...s, faults: { ...s.faults, [fault]: Math.max(0, s.faults[fault] - 1) }, rejected: new Map(s.rejected).set(e.data.transactionId, e.data.reason) }
+    }
     case "ChainTxSubmitted": {
       if (s._tag !== "Running") return s
       if (e.data.failsInExecution === true) s = { ...s, faults: { ...s.faults, "execution-failure": Math.max(0, s.faults["execution-failure"] - 1) } }
-      return { ...s, mempool: [...s.mempool, { transactionId: e.data.transactionId, at: e.data.at }] }
+      return { ...s, mempool: [...s.mempool, { transactionId: e.data.transactionId, at: e.data.at }], transactions: withIds(s.transactions, [e.data.transactionId]) }
     }
     case "ChainBlocksMined": {
       if (s._tag !== "Running") return s

@@ -1,5 +1,6 @@
 // State of one simulated chain: its mining schedule, height, mempool; and the height at any time.
 import type { FaultKind, MiningMode } from "./events.js"
+import type { KnownIds } from "./known-ids.js"
 
 export interface ChainSchedule {
   readonly mode: MiningMode
@@ -17,6 +18,10 @@ export type ChainState =
       /** Height of the last recorded block (interval schedules may be ahead of it, see heightAt). */
       readonly height: number
       readonly mempool: ReadonlyArray<{ readonly transactionId: string; readonly at: number }>
+      /** Every transaction it took (in the mempool or mined): a repeated broadcast of one changes nothing. */
+      readonly transactions: KnownIds
+      /** Transactions it refused, with the reason: refused again, whoever broadcasts them. */
+      readonly rejected: ReadonlyMap<string, string>
       /** Armed faults: how many of the next withdrawals fail to broadcast, or fail in execution. */
       readonly faults: { readonly [K in FaultKind]: number }
     }

@@ -1,6 +1,7 @@
-// Chain decider: mining modes, the interval schedule, fault injection.
+// Chain decider: mining modes, the interval schedule, fault injection, each transaction taken once.
 import { describe, expect, it } from "vitest"
-import { chainDecider, type ChainCommand, type ChainEvent, type ChainTransfer } from "../../../src/chain-sim/index.js"
+import { chainDecider, type ChainCommand, type ChainEvent, type ChainState, type ChainTransfer } from "../../../src/chain-sim/index.js"
+import { fold } from "../../../src/domain/shared/decider.js"
 import { simInstant } from "../../../src/domain/shared/sim-time.js"
 import { deciderSpec } from "../../support/decider-spec.js"
 
@@ -55,5 +56,52 @@ describe("chain decider", () => {
     spec.given([configured("manual"), armed]).when({ type: "SubmitTx", defaults, transfer: transfer("w1", "withdrawal"), blockHash: hash, now: T }).then((events) =>
       expect(events).toEqual([{ type: "ChainTxSubmitted", data: { ...transfer("w1", "withdrawal"), failsInExecution: true, chain, at: T } }]),
     )
+  })
+  it("on a UTXO chain an armed execution failure refuses the withdrawal at broadcast: a mined UTXO transaction cannot fail", () => {
+    const btc = "bitcoin.testnet"
+    const utxo = deciderSpec(chainDecider(btc))
+    const setUp: ReadonlyArray<ChainEvent> = [
+      { type: "ChainConfigured", data: { chain: btc, mode: "manual", intervalSeconds: 600, confirmations: 2, anchorHeight: 0, anchorAt: T, at: T } },
+      { type: "ChainFaultArmed", data: { chain: btc, kind: "execution-failure", count: 1, at: T } },
+    ]
+    utxo.given(setUp).when({ type: "SubmitTx", defaults, transfer: transfer("w1", "withdrawal"), blockHash: hash, now: T }).then([
+      { type: "ChainTxRejected", data: { chain: btc, transactionId: "w1", reason: expect.stringContaining("injected execution fault"), fault: "execution-failure", at: T } },
+    ])
+    const decider = chainDecider(btc)
+    const refused = decider.decide({ type: "SubmitTx", defaults, transfer: transfer("w1", "withdrawal"), blockHash: hash, now: T }, fold(decider.evolve, decider.initialState, setUp))
+    if (refused._tag !== "Accepted") throw new Error("refused")
+    const after = fold(decider.evolve, decider.initialState, [...setUp, ...refused.events])
+    expect(after._tag === "Running" && after.faults).toEqual({ "broadcast-failure": 0, "execution-failure": 0 })
+  })
+  it("takes a transaction once: submitting one it holds in its mempool, has mined or has refused changes nothing", () => {
+    const withdrawal = (id: string): ChainEvent => ({ type: "ChainTxSubmitted", data: { ...transfer(id, "withdrawal"), chain, at: T } })
+    const again = { type: "SubmitTx" as const, defaults: { ...defaults, mode: "auto" as const }, transfer: transfer("w1", "withdrawal"), blockHash: hash, now: T }
+    spec.given([configured("auto"), withdrawal("w1")]).when(again).then([])
+    const mined: ChainEvent = { type: "ChainBlocksMined", data: { chain, fromHeight: 1, toHeight: 1, blockHash: "hash-1", transactionIds: ["w1"], blockAt: T, at: T } }
+    spec.given([configured("auto"), withdrawal("w1"), mined]).when(again).then([])
+    // A refused one stays refused, and consumes no second armed fault.
+    const armed: ChainEvent = { type: "ChainFaultArmed", data: { chain, kind: "broadcast-failure", count: 2, at: T } }
+    const rejected: ChainEvent = { type: "ChainTxRejected", data: { chain, transactionId: "w1", reason: "refused", fault: "broadcast-failure", at: T } }
+    spec.given([configured("auto"), armed, rejected]).when(again).then([])
+  })
+  it("mines a transaction id once, however often it is submitted", () => {
+    const decider = chainDecider(chain)
+    const manual = { mode: "manual" as const, intervalSeconds: 10, confirmations: 1 }
+    const w = transfer("0xt1", "withdrawal")
+    const commands: ReadonlyArray<ChainCommand> = [
+      { type: "SubmitTx", defaults: manual, transfer: w, blockHash: hash, now: T },
+      { type: "SubmitTx", defaults: manual, transfer: w, blockHash: hash, now: T },
+      { type: "MineBlocks", defaults: manual, blocks: 1, blockHash: hash, now: T },
+      { type: "SubmitTx", defaults: manual, transfer: w, blockHash: hash, now: T },
+      { type: "MineBlocks", defaults: manual, blocks: 1, blockHash: hash, now: T },
+    ]
+    const mined: Array<string> = []
+    commands.reduce<ChainState>((s, c) => {
+      const d = decider.decide(c, s)
+      if (d._tag === "Rejected") throw new Error(`refused: ${JSON.stringify(d.error)}`)
+      for (const e of d.events) if (e.type === "ChainBlocksMined") mined.push(...e.data.transactionIds)
+      return fold(decider.evolve, s, d.events)
+    }, decider.initialState)
+    expect(mined).toEqual(["0xt1"])
   })
 })
