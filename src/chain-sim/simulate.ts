@@ -7,8 +7,7 @@ import { chainKey } from "./index.js"
 import { formatTxId } from "./formats.js"
 import { transferFee } from "./fees.js"
 import { configureChain, mineBlocks, networkOfChain, submitTransfer, tickChain } from "./mining.js"
-import { settleChain } from "./process-managers/deposits.js"
-import { resumeBroadcasts, settleWithdrawals } from "./process-managers/withdrawals.js"
+import { resumeBroadcasts, settleConfirmed } from "./process-managers/withdrawals.js"
 
 const sync = (position: bigint) =>
   Effect.gen(function* () {
@@ -23,8 +22,7 @@ export const settleAll = Effect.gen(function* () {
     if (n === undefined) continue
     const r = yield* tickChain(n)
     yield* sync(r.position)
-    yield* settleChain(chain)
-    yield* settleWithdrawals(chain)
+    yield* settleConfirmed(chain)
   }
   yield* resumeBroadcasts
 })
@@ -59,8 +57,9 @@ export const submitDeposit = (input: DepositInput) =>
       fee: transferFee(n, token ? "token" : "coin").toString(),
       vout: n.family === "utxo" ? 0 : null,
     })
+    // Auto mining mined a block: it may also give withdrawals their confirmations.
     yield* sync(r.position)
-    yield* settleChain(chainKey(n.blockchain, n.network))
+    yield* settleConfirmed(chainKey(n.blockchain, n.network))
     return { transactionId, recordId, position: r.position }
   })
 
@@ -68,8 +67,7 @@ export const mine = (n: NetworkInfo, blocks: number) =>
   Effect.gen(function* () {
     const r = yield* mineBlocks(n, blocks)
     yield* sync(r.position)
-    yield* settleChain(chainKey(n.blockchain, n.network))
-    yield* settleWithdrawals(chainKey(n.blockchain, n.network))
+    yield* settleConfirmed(chainKey(n.blockchain, n.network))
     const { models } = yield* Models
     return { height: models.chains.chain(chainKey(n.blockchain, n.network))?.state.latest()?.height ?? 0, position: r.position }
   })
@@ -78,8 +76,7 @@ export const configure = (n: NetworkInfo, settings: Parameters<typeof configureC
   Effect.gen(function* () {
     const r = yield* configureChain(n, settings)
     yield* sync(r.position)
-    yield* settleChain(chainKey(n.blockchain, n.network))
-    yield* settleWithdrawals(chainKey(n.blockchain, n.network))
+    yield* settleConfirmed(chainKey(n.blockchain, n.network))
     return { position: r.position }
   })
 

@@ -3,7 +3,7 @@
 import { Effect } from "effect"
 import { findAsset, findNetwork, type NetworkInfo } from "../../domain/chains/index.js"
 import type { AssetId, VaultId } from "../../domain/shared/ids.js"
-import type { Portion } from "../../domain/transaction-request/index.js"
+import type { Portion, TxRequestError, TxRequestStatus } from "../../domain/transaction-request/index.js"
 import { vaultDecider, vaultStream } from "../../domain/vault/index.js"
 import { runDecider } from "../../commands/run-decider.js"
 import { Ids, Models, SimClock } from "../../commands/services.js"
@@ -13,10 +13,11 @@ import type { RequestView } from "../../projections/transaction-requests.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import type { ReadModels } from "../../projections/read-models.js"
 import { tronCost } from "../fees.js"
-import { creditByVault, type Deposit } from "./deposits.js"
+import { creditByVault, settleChain, type Deposit } from "./deposits.js"
 import { chainKey } from "../index.js"
 import { submitTransfer } from "../mining.js"
 import { retryOnConflict } from "../../commands/retry.js"
+import { EventStore } from "../../store/event-store.js"
 
 const DAY_MS = 86_400_000
 
@@ -25,7 +26,7 @@ const sync = (position: bigint) =>
     if (position >= 0n) yield* (yield* Models).awaitPosition(position)
   })
 
-/** Sends a broadcast request to its chain; a rejected broadcast fails the request and releases its funds. */
+/** Sends a broadcast request to its chain; a refused broadcast fails the request and releases its funds. */
 export const broadcast = (vaultId: string, requestId: string) =>
   Effect.gen(function* () {
     const { models } = yield* Models
@@ -45,21 +46,45 @@ export const broadcast = (vaultId: string, requestId: string) =>
       fee: d.maxFee,
       vout: n.family === "utxo" ? 0 : null,
     })
-    const rejected = result.events.find((e) => e.type === "ChainTxRejected")
-    if (rejected !== undefined && rejected.type === "ChainTxRejected") {
-      const f = yield* failTxRequest(vaultId as VaultId, requestId, rejected.data.reason)
-      yield* sync(f.position)
-      return
-    }
-    yield* sync(result.position)
-    yield* settleWithdrawals(chainKey(n.blockchain, n.network))
+    // Nothing appended: another broadcast of this request got there first (the chain takes a transaction once).
+    yield* result.position >= 0n ? sync(result.position) : catchUp
+    const refused = result.state._tag === "Running" ? result.state.rejected.get(d.transactionId) : undefined
+    if (refused !== undefined) return yield* recordFact(vaultId as VaultId, failTxRequest(vaultId as VaultId, requestId, refused), ["Failed"])
+    yield* settleConfirmed(chainKey(n.blockchain, n.network))
   })
+
+/** Everything a chain's blocks confirm: deposits credited, withdrawals recorded mined, then successful. */
+export const settleConfirmed = (chain: string) =>
+  Effect.gen(function* () {
+    yield* settleChain(chain)
+    yield* settleWithdrawals(chain)
+  })
+
+/** Brings the read models up to everything the store holds. */
+const catchUp = Effect.gen(function* () {
+  yield* sync(yield* (yield* EventStore).headPosition)
+})
+
+const isIllegalFrom = (past: ReadonlyArray<TxRequestStatus>) => (e: { readonly _tag: string }) =>
+  e._tag === "IllegalTxTransition" && past.includes((e as Extract<TxRequestError, { _tag: "IllegalTxTransition" }>).from)
+
+/**
+ * Records a fact about a request. One that lost a race to another settlement recording the same fact (the request
+ * is already past it) is done: the read models are caught up with what the winner wrote, and the caller goes on.
+ */
+const recordFact = <E extends { readonly _tag: string }, R>(vaultId: VaultId, record: Effect.Effect<{ readonly position: bigint }, E, R>, past: ReadonlyArray<TxRequestStatus>) =>
+  record.pipe(
+    Effect.flatMap((r) => sync(r.position)),
+    Effect.catchIf(isIllegalFrom(past), () => catchUp),
+    Effect.asVoid,
+  )
 
 /** What mining a request spends: amount and fee (or only the fee when execution fails), and UTXO change. */
 const spending = (n: NetworkInfo, r: RequestView, t: TransferView, now: number, freeUsed: number) => {
   const d = r.draft
   const native = d.feeAssetId
-  const failed = t.transfer.failsInExecution === true
+  // A UTXO transaction cannot fail once mined (the chain refuses one armed to fail at broadcast instead).
+  const failed = t.transfer.failsInExecution === true && d.inputs.length === 0
   const tron = tronCost(n, findAsset(d.assetId)?.type === "TOKEN" ? "token" : "coin")
   let fee = BigInt(d.maxFee)
   let freeBandwidth: number | undefined
@@ -78,10 +103,8 @@ const spending = (n: NetworkInfo, r: RequestView, t: TransferView, now: number, 
   const debits: Array<Portion> = []
   const credits: Array<Portion & { vout: number }> = []
   if (d.inputs.length > 0) {
-    if (!withErrors) {
-      for (const i of d.inputs) debits.push({ address: i.address, assetId: native, amount: i.amount })
-      if (d.change !== null) credits.push({ address: d.change.address, assetId: native, amount: d.change.amount, vout: d.recipients.length })
-    } else debits.push({ address: d.inputs[0]!.address, assetId: native, amount: fee.toString() })
+    for (const i of d.inputs) debits.push({ address: i.address, assetId: native, amount: i.amount })
+    if (d.change !== null) credits.push({ address: d.change.address, assetId: native, amount: d.change.amount, vout: d.recipients.length })
   } else if (d.assetId === native) debits.push({ address: sender, assetId: native, amount: ((withErrors ? 0n : total) + fee).toString() })
   else {
     if (!withErrors) debits.push({ address: sender, assetId: d.assetId as AssetId, amount: total.toString() })
@@ -114,24 +137,14 @@ export const settleWithdrawals = (chain: string) =>
       if (r.status.latest() === "Broadcasted") {
         const used = r.draft.sender === null ? 0 : models.txRequests.freeBandwidthUsed(r.draft.sender, now - DAY_MS)
         const s = spending(n, r, t, now, used)
-        const res = yield* runDecider(vaultDecider, vaultStream(vaultId), {
-          type: "RecordTxMined",
-          requestId: r.draft.requestId,
-          blockHeight: mined.height,
-          blockHash: mined.blockHash,
-          ...s,
-          fee: s.fee.toString(),
-          now,
-        }).pipe(Effect.retry(retryOnConflict))
-        yield* sync(res.position)
+        const command = { type: "RecordTxMined" as const, requestId: r.draft.requestId, blockHeight: mined.height, blockHash: mined.blockHash, ...s, fee: s.fee.toString(), now }
+        yield* recordFact(vaultId, runDecider(vaultDecider, vaultStream(vaultId), command).pipe(Effect.retry(retryOnConflict)), ["Mined", "MinedWithErrors", "Success"])
       }
       if (r.status.latest() === "Mined") {
         const confirmations = models.chains.heightAt(chain, now) - mined.height + 1
         if (confirmations < schedule.confirmations) break
-        const res = yield* runDecider(vaultDecider, vaultStream(vaultId), { type: "RecordTxSucceeded", requestId: r.draft.requestId, confirmations, now }).pipe(
-          Effect.retry(retryOnConflict),
-        )
-        yield* sync(res.position)
+        const command = { type: "RecordTxSucceeded" as const, requestId: r.draft.requestId, confirmations, now }
+        yield* recordFact(vaultId, runDecider(vaultDecider, vaultStream(vaultId), command).pipe(Effect.retry(retryOnConflict)), ["Success"])
         yield* creditByVault(internalCredits(models, n, r, mined, confirmations))
       }
       i++

@@ -59,16 +59,15 @@ const perform = async (w: RaceWorld, a: Action): Promise<Answer> => {
 
 /**
  * A conflict that outlasted its retries is an allowed answer (409, nothing written); a 5xx never is. Settling a
- * chain (mine, clock steps) may answer 409 illegal_transaction_request_transition when another call recorded the
- * same step first: a known bug (test/properties/known-bugs.test.ts), allowed here so that the rest is checked.
+ * chain (mine, clock steps) treats a step another call recorded first as done: it never answers 409 for it.
  */
 const ALLOWED: { readonly [K in Action["kind"]]: ReadonlyArray<string> } = {
   withdraw: ["201", "400 insufficient_balance", "409 conflict"],
   deposit: ["201", "409 conflict"],
   approve: ["200", "409 illegal_transaction_request_transition", "409 conflict"],
   reject: ["200", "409 illegal_transaction_request_transition", "409 conflict"],
-  mine: ["200", "409 conflict", "409 illegal_transaction_request_transition"],
-  advance: ["200", "409 conflict", "409 illegal_transaction_request_transition"],
+  mine: ["200", "409 conflict"],
+  advance: ["200", "409 conflict"],
 }
 
 describe("concurrent calls over the same funds", () => {
