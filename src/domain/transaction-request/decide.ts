@@ -71,7 +71,8 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
         ? accept({ type: "TxRequestFailed", data: { ...base, blockchain: r.draft.blockchain, network: r.draft.network, reason: c.reason, releases: r.draft.reservations } })
         : illegal()
     case "RecordTxMined":
-      return r.status === "Broadcasted"
+      // A UTXO transaction cannot fail once mined (its fee is what its inputs leave over): no mined-with-errors for it.
+      return r.status === "Broadcasted" && !(c.withErrors && r.draft.inputs.length > 0)
         ? accept({
             type: "TxRequestMined",
             data: {

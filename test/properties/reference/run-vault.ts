@@ -8,7 +8,7 @@ import { NOW } from "../arbitraries/ids.js"
 import type { VaultIntent } from "../arbitraries/vault-commands.js"
 import { snapshot } from "../snapshot.js"
 import { INITIAL, LEGAL, TERMINAL, wireOf } from "../status-machine.js"
-import { VaultReference, type ReferenceOptions } from "./vault.js"
+import { VaultReference } from "./vault.js"
 
 type Active = Extract<VaultState, { _tag: "Active" }>
 
@@ -81,8 +81,8 @@ const expectTerminalRefusals = (s: Active) => {
 }
 
 /** Runs intents against the decider and the reference side by side; throws at the first disagreement. */
-export const runVault = (intents: ReadonlyArray<VaultIntent>, options: ReferenceOptions = {}) => {
-  const ref = new VaultReference(options)
+export const runVault = (intents: ReadonlyArray<VaultIntent>) => {
+  const ref = new VaultReference()
   let state = vaultDecider.initialState
   for (const intent of intents) {
     const { command, expected } = ref.resolve(intent)

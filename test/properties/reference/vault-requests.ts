@@ -1,5 +1,6 @@
 // The reference's moves of an existing transaction request: approve, reject, fail, record mined, record success.
-// Mined requests spend as the withdrawal process manager does: amount plus fee, only the fee when execution fails.
+// Mined requests spend as the withdrawal process manager does: amount plus fee, only the fee when execution fails;
+// a UTXO request cannot fail once mined (it spends its inputs and returns its change), so it is never mined with errors.
 import type { Portion, TxRequestStatus } from "../../../src/domain/transaction-request/index.js"
 import type { VaultAggregateCommand } from "../../../src/domain/vault/index.js"
 import type { VaultIntent } from "../arbitraries/vault-commands.js"
@@ -28,10 +29,8 @@ export const spendingOf = (r: RefRequest, fee: bigint, withErrors: boolean) => {
   const debits: Array<Portion> = []
   const credits: Array<Portion & { vout: number }> = []
   if (d.inputs.length > 0) {
-    if (!withErrors) {
-      for (const i of d.inputs) debits.push({ address: i.address, assetId: native, amount: i.amount })
-      if (d.change !== null) credits.push({ address: d.change.address, assetId: native, amount: d.change.amount, vout: d.recipients.length })
-    } else debits.push({ address: d.inputs[0]!.address, assetId: native, amount: fee.toString() })
+    for (const i of d.inputs) debits.push({ address: i.address, assetId: native, amount: i.amount })
+    if (d.change !== null) credits.push({ address: d.change.address, assetId: native, amount: d.change.amount, vout: d.recipients.length })
   } else if (d.assetId === native) debits.push({ address: d.sender!, assetId: native, amount: ((withErrors ? 0n : total) + fee).toString() })
   else {
     if (!withErrors) debits.push({ address: d.sender!, assetId: d.assetId, amount: total.toString() })
@@ -71,9 +70,8 @@ export const requestCommand = (ref: VaultReference, kind: RequestCommandKind, in
     case "succeed":
       return { command: { type: "RecordTxSucceeded", requestId, confirmations: 1, now }, expected: move(r?.status === "Mined", (x) => (x.status = "Success")) }
     case "mine": {
-      const { withErrors: asked, fee: wanted } = intent as Extract<Intent, { kind: "mine" }>
+      const { withErrors, fee: wanted } = intent as Extract<Intent, { kind: "mine" }>
       const utxo = r !== undefined && r.draft.inputs.length > 0
-      const withErrors = asked && (!utxo || ref.options.utxoExecutionFailures === true)
       const maxFee = BigInt(r?.draft.maxFee ?? "0")
       const fee = wanted < maxFee ? wanted : maxFee
       // A UTXO transaction's fee is what its inputs leave over: the selected maximum.
@@ -81,7 +79,7 @@ export const requestCommand = (ref: VaultReference, kind: RequestCommandKind, in
       const spent = r === undefined ? { debits: [], credits: [] } : spendingOf(r, paid, withErrors)
       return {
         command: { type: "RecordTxMined", requestId, blockHeight: 2, blockHash: "0xmined", fee: paid.toString(), withErrors, ...spent, now },
-        expected: move(r?.status === "Broadcasted", (x) => {
+        expected: move(r?.status === "Broadcasted" && !(utxo && withErrors), (x) => {
           x.status = withErrors ? "MinedWithErrors" : "Mined"
           const n = release(ref, x)
           for (const p of spent.debits) ref.holding(n, p.address, p.assetId).total -= BigInt(p.amount)

@@ -31,11 +31,6 @@ const refuse = (error: string): Expected => ({ accept: false, error })
 
 export const holdingKey = (n: { blockchain: string; network: string }, address: string, assetId: string) => `${n.blockchain}|${n.network}|${address}|${assetId}`
 
-export interface ReferenceOptions {
-  /** Mine UTXO requests "with errors" too (a known bug: see test/properties/known-bugs.test.ts). */
-  readonly utxoExecutionFailures?: boolean
-}
-
 export class VaultReference {
   exists = false
   policy: { mode: "auto" | "manual"; levels: 1 | 2 } = { mode: "auto", levels: 1 }
@@ -48,8 +43,6 @@ export class VaultReference {
   readonly requests = new Map<string, RefRequest>()
   private derived = 0
   private seq = 0
-
-  constructor(readonly options: ReferenceOptions = {}) {}
 
   holding(n: { blockchain: string; network: string }, address: string, assetId: string) {
     const key = holdingKey(n, address, assetId)
