@@ -22,6 +22,16 @@ const party = (deps: ApiDeps, r: TxRecord, address: string, amount: string, unit
   }
 }
 
+const SETTLED: ReadonlySet<string> = new Set(["Mined", "MinedWithErrors", "Success"])
+
+/** The fee a withdrawal paid once recorded mined (tron's free bandwidth may make it 0); until then the most it may cost. */
+const feeOf = (deps: ApiDeps, r: TxRecord, asOf: AsOf): bigint => {
+  const t = r.view.transfer
+  const request = t.kind === "withdrawal" ? deps.sim.models.txRequests.byTransactionId.get(t.transactionId) : undefined
+  const status = request?.status.at(asOf)
+  return request?.mined !== undefined && status !== undefined && SETTLED.has(status) ? BigInt(request.mined.fee) : BigInt(t.fee)
+}
+
 const describe = (deps: ApiDeps, r: TxRecord, asOf: AsOf) => {
   const t = r.view.transfer
   const asset = findAsset(t.assetId)!
@@ -33,7 +43,7 @@ const describe = (deps: ApiDeps, r: TxRecord, asOf: AsOf) => {
     asset,
     token,
     mined,
-    fee: { amount: formatAmount(BigInt(t.fee), native.decimals), unitSymbol: native.unit },
+    fee: { amount: formatAmount(feeOf(deps, r, asOf), native.decimals), unitSymbol: native.unit },
     senders: [party(deps, r, t.from, coinAmount, native.unit, asOf)],
     recipients: [party(deps, r, t.to, coinAmount, native.unit, asOf)],
     status: r.status.at(asOf) ?? "pending",
