@@ -177,6 +177,17 @@ describe("#20 and #21 tron feeless requests", () => {
     expect(after.USDT.totalAmount).toBe("50")
     expect(after.TRX.totalAmount).toBe("89")
   })
+  it("#13 and #14 show the fee a transfer paid once mined: 0 when free bandwidth paid it, not the maximum reserved", async () => {
+    const { address } = await fund("tron", "nile", "TRX", "100")
+    const r = await h.client.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${address}/feeless-transaction-requests`, {
+      item: { amount: "10", recipientAddress: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" },
+    })
+    const txid = (await request(r.body.data.item.transactionRequestId)).transactionId
+    const detail = await h.client.call<any>("GET", `/vaults/${h.testVaultId}/tron/transactions/${txid}`)
+    expect(detail.body.data.item.transactionFee).toEqual({ amount: "0", unitSymbol: "TRX" })
+    const listed = (await h.client.call<any>("GET", `/vaults/${h.testVaultId}/transactions`)).body.data.items.find((x: any) => x.transactionId === txid)
+    expect(listed.transactionFee).toEqual({ amount: "0", unitSymbol: "TRX" })
+  })
 })
 
 describe("fault injection", () => {
@@ -193,6 +204,54 @@ describe("fault injection", () => {
     const eth = (await assets("ethereum", address)).ETH
     expect(Number(eth.totalAmount)).toBeGreaterThan(0.99)
     expect(Number(eth.totalAmount)).toBeLessThan(1)
+  })
+  it("on a UTXO chain an execution failure is refused at broadcast: the request fails, its outputs stay spendable", async () => {
+    // A UTXO transaction cannot fail once mined. Mined "with errors", it once debited its fee but kept its inputs
+    // unspent: the balance said 0.00014791 BTC was available, yet 0.00009 could not be sent.
+    const { address } = await fund("bitcoin", "testnet", "BTC", "0.0001")
+    await h.admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address, assetId: assetId("bitcoin", "testnet", "BTC"), amount: "0.00005" })
+    await h.admin("POST", "/_sim/chains/bitcoin/testnet/faults", { kind: "execution-failure" })
+    const send = () =>
+      h.client.call<any>("POST", `/vaults/${h.testVaultId}/bitcoin/testnet/transaction-requests`, {
+        item: { feePriority: "slow", recipients: [{ address: "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx", amount: "0.00009" }] },
+      })
+    const failed = await send()
+    expect(failed.status).toBe(201)
+    expect((await request(failed.body.data.item.transactionRequestId)).transactionRequestStatus).toBe("failed")
+    expect((await assets("bitcoin", address)).BTC).toMatchObject({ totalAmount: "0.00015", availableAmount: "0.00015", blockedAmount: "0" })
+    const again = await send()
+    expect([again.status, again.body.error?.code]).toEqual([201, undefined])
+    expect((await request(again.body.data.item.transactionRequestId)).transactionRequestStatus).toBe("success")
+    const vault = (await h.client.call<any>("GET", `/vaults/${h.testVaultId}/assets`)).body.data.item.assets.find((a: any) => a.symbol === "BTC").assetData
+    expect(Number(vault.totalAmount)).toBeLessThan(0.00006)
+    expect(Number(vault.totalAmount)).toBeGreaterThan(0.0000575)
+  })
+})
+
+describe("auto mining settles every block it mines", () => {
+  it("a deposit's block gives a mined withdrawal its confirmations: it is successful when the deposit answers", async () => {
+    const { address } = await fund("bitcoin", "testnet", "BTC", "0.001")
+    await h.admin("PUT", "/_sim/chains/bitcoin/testnet/mining", { mode: "auto", confirmations: 2 })
+    const r = await h.client.call<any>("POST", `/vaults/${h.testVaultId}/bitcoin/testnet/transaction-requests`, {
+      item: { feePriority: "slow", recipients: [{ address: "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx", amount: "0.0001" }] },
+    })
+    const id = r.body.data.item.transactionRequestId
+    expect((await request(id)).transactionRequestStatus).toBe("mined")
+    await h.admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address, assetId: assetId("bitcoin", "testnet", "BTC"), amount: "0.00001" })
+    expect((await request(id)).transactionRequestStatus).toBe("success")
+  })
+  it("a withdrawal's block gives a deposit its confirmations: it is credited when the request answers", async () => {
+    const { address } = await fund("ethereum", "sepolia", "ETH", "1")
+    await h.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 2 })
+    await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: assetId("ethereum", "sepolia", "ETH"), amount: "0.5" })
+    expect((await assets("ethereum", address)).ETH.totalAmount).toBe("1")
+    const r = await h.client.call<any>("POST", `/vaults/${h.testVaultId}/ethereum/sepolia/addresses/${address}/transaction-requests`, {
+      item: { amount: "0.1", feePriority: "slow", recipientAddress: EXTERNAL_ETH },
+    })
+    expect(r.status).toBe(201)
+    const eth = (await assets("ethereum", address)).ETH
+    expect(Number(eth.totalAmount)).toBeGreaterThan(1.39)
+    expect(Number(eth.totalAmount)).toBeLessThan(1.4)
   })
 })
 

@@ -3,7 +3,7 @@
 import type fc from "fast-check"
 import { expect } from "vitest"
 import { checkInvariants } from "./invariants.js"
-import { NOTHING_SETTLED, pickFrom, type Model, type Real } from "./world.js"
+import { pickFrom, type Model, type Real } from "./world.js"
 
 export class RejectCommand implements fc.AsyncCommand<Model, Real> {
   constructor(readonly request: number) {}
@@ -12,7 +12,6 @@ export class RejectCommand implements fc.AsyncCommand<Model, Real> {
     const q = pickFrom(m.requests, this.request)!
     const awaiting = q.status === "await-approval" || q.status === "await-approval-l2"
     const res = await r.sim.admin<{ transactionRequestStatus: string; error?: { code: string } }>("POST", `/_sim/transaction-requests/${q.id}/reject`, { reason: "model" })
-    r.observed.settled = NOTHING_SETTLED
     if (!awaiting) expect([res.status, res.body.error?.code], `reject in ${q.status}`).toEqual([409, "illegal_transaction_request_transition"])
     else {
       expect([res.status, res.body.transactionRequestStatus]).toEqual([200, "rejected"])

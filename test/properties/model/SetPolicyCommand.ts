@@ -2,7 +2,7 @@
 import type fc from "fast-check"
 import { expect } from "vitest"
 import { checkInvariants } from "./invariants.js"
-import { NOTHING_SETTLED, type Model, type Real } from "./world.js"
+import { type Model, type Real } from "./world.js"
 
 export class SetPolicyCommand implements fc.AsyncCommand<Model, Real> {
   constructor(readonly policy: Model["policy"]) {}
@@ -11,7 +11,6 @@ export class SetPolicyCommand implements fc.AsyncCommand<Model, Real> {
     const res = await r.sim.admin("PUT", `/_sim/vaults/${r.vaultId}/approval-policy`, this.policy)
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     m.policy = this.policy
-    r.observed.settled = NOTHING_SETTLED
     await checkInvariants(m, r)
   }
   toString = () => `setPolicy(${this.policy.mode}${this.policy.mode === "manual" ? `, ${this.policy.levels} level(s)` : ""})`

@@ -1,5 +1,4 @@
-// Counterexamples the model-based test found, shrunk and kept as fixed examples: they run first on every seed (in
-// the lenient model; test/properties/known-bugs.test.ts runs the ones that show product bugs strictly).
+// Counterexamples the model-based test found, shrunk and kept as fixed examples: they run first on every seed.
 import { findTestAsset } from "../../../src/testing/arbitraries.js"
 import { DepositCommand } from "./DepositCommand.js"
 import { EvmCoinRequestCommand } from "./EvmCoinRequestCommand.js"
@@ -26,7 +25,7 @@ export const REGRESSIONS: ReadonlyArray<Regression> = [
     policy: { mode: "manual", levels: 1 },
   },
   {
-    found: "seed 42, path 90:3:4:3:5:5:5:6:5 (strict settlement): a deposit's block gave a mined withdrawal its confirmations, it stayed mined",
+    found: "seed 42, path 90:3:4:3:5:5:5:6:5: a deposit's block gave a mined withdrawal its confirmations, it stayed mined",
     commands: [new SetMiningCommand("bitcoin/testnet", { mode: "auto", confirmations: 2 }), new UtxoRequestCommand([1n], "slow", undefined), new DepositCommand(findTestAsset("BTC"), 0, 1_000n)],
   },
   {
@@ -34,7 +33,7 @@ export const REGRESSIONS: ReadonlyArray<Regression> = [
     commands: [new SetMiningCommand("ethereum/sepolia", { mode: "auto", confirmations: 2 }), new DepositCommand(findTestAsset("ETH"), 0, 10n ** 13n), new EvmCoinRequestCommand(0, 1n, "slow")],
   },
   {
-    found: "seed 42, path 1:1:0 (strict fees): #14 showed a tron transfer's maximum fee, 0.268 TRX, where free bandwidth paid it",
+    found: "seed 42, path 1:1:0: #14 showed a tron transfer's maximum fee, 0.268 TRX, where free bandwidth paid it",
     commands: [new TronFeelessCommand(0, 1n)],
   },
 ]

@@ -3,12 +3,12 @@
 import fc from "fast-check"
 import { checkInvariants } from "./invariants.js"
 import { compareFreshRebuild } from "./rebuild.js"
-import { LENIENT, closeWorld, startWorld, type Model, type Real, type Strictness } from "./world.js"
+import { closeWorld, startWorld, type Model, type Real } from "./world.js"
 
 export type ModelCommand = fc.AsyncCommand<Model, Real>
 
-export const runModel = async (cmds: Iterable<ModelCommand>, strict: Strictness = LENIENT, policy?: Model["policy"]) => {
-  const { model, real } = await startWorld(strict, policy)
+export const runModel = async (cmds: Iterable<ModelCommand>, policy?: Model["policy"]) => {
+  const { model, real } = await startWorld(policy)
   try {
     await checkInvariants(model, real)
     await fc.asyncModelRun(() => ({ model, real }), cmds)

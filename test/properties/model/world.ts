@@ -58,16 +58,6 @@ export interface Model {
   readonly faults: Map<ChainKey, { "broadcast-failure": number; "execution-failure": number }>
 }
 
-/** Checks a known product bug would fail; each is documented by test/properties/known-bugs.test.ts. */
-export interface Strictness {
-  /** Deposits and withdrawals confirmed by any new block are settled at once, not at the next mine or clock step. */
-  readonly settlesEveryBlock: boolean
-  /** #14's transactionFee is the fee the request paid. */
-  readonly feeOfDetailIsPaid: boolean
-}
-
-export const LENIENT: Strictness = { settlesEveryBlock: false, feeOfDetailIsPaid: false }
-
 /** Everything seen of the real system so far: the log up to `position`, and what it said. */
 export interface Observed {
   position: number
@@ -80,25 +70,12 @@ export interface Observed {
   readonly minedAt: Map<string, number>
   /** TxRequestMined: request id → fee paid (native base units) and whether execution failed. */
   readonly mined: Map<string, { readonly fee: bigint; readonly withErrors: boolean; readonly transactionId: string }>
-  /** What the last command settled: its chains' confirmed deposits and withdrawals, or an address's held deposits. */
-  settled: Settled
 }
-
-export interface Settled {
-  readonly deposits: ReadonlySet<ChainKey>
-  readonly withdrawals: ReadonlySet<ChainKey>
-  /** add-asset credits the deposits to that address of that asset that already have their confirmations. */
-  readonly depositsTo?: { readonly address: string; readonly symbol: string }
-}
-
-export const NOTHING_SETTLED: Settled = { deposits: new Set(), withdrawals: new Set() }
-export const settles = (chains: Iterable<ChainKey>): Settled => ({ deposits: new Set(chains), withdrawals: new Set(chains) })
 
 export interface Real {
   readonly sim: InProcess
   readonly client: CustodyClient
   readonly vaultId: string
-  readonly strict: Strictness
   readonly observed: Observed
   /** A simulator fed a copy of the log (see rebuild.ts), made on first use. */
   replica?: Replica
@@ -106,7 +83,7 @@ export interface Real {
 
 export const ALL_CHAINS: ReadonlySet<ChainKey> = new Set(TEST_CHAINS.map(chainKey))
 
-export const startWorld = async (strict: Strictness = LENIENT, policy: Model["policy"] = { mode: "auto", levels: 1 }): Promise<{ model: Model; real: Real }> => {
+export const startWorld = async (policy: Model["policy"] = { mode: "auto", levels: 1 }): Promise<{ model: Model; real: Real }> => {
   const sim = await startInProcess({ seed: "model", webhooks: false, fixture: { vaults: [{ name: "Model vault", type: "test" }], apiKeys: [{ name: "model", rateLimit: { perSecond: 1e9, burst: 1e9 } }] } })
   const model: Model = { accounts: [], addresses: [], deposits: [], requests: [], policy: { mode: "auto", levels: 1 }, mining: new Map(), faults: new Map() }
   // Chains start on the README's defaults (interval mining on real block times); the model starts them mining
@@ -141,8 +118,7 @@ export const startWorld = async (strict: Strictness = LENIENT, policy: Model["po
     sim,
     client,
     vaultId: sim.testVaultId,
-    strict,
-    observed: { position: -1, heights: new Map(), statuses: new Map(), credited: new Map(), minedAt: new Map(), mined: new Map(), settled: settles(ALL_CHAINS) },
+    observed: { position: -1, heights: new Map(), statuses: new Map(), credited: new Map(), minedAt: new Map(), mined: new Map() },
   }
   return { model, real }
 }
