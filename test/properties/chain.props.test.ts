@@ -1,6 +1,7 @@
 // Pure properties of the chain decider against a reference of the mining rules: heights never decrease, every
-// submitted transaction is mined at most once (and never before it arrived), interval heights and the block each
-// transaction lands in match the schedule, faults hit withdrawals only; refusals change nothing.
+// submitted transaction is mined at most once (and never before it arrived), however often it is submitted, interval
+// heights and the block each transaction lands in match the schedule, faults hit withdrawals only; refusals change
+// nothing.
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { chainDecider, heightAt, type ChainCommand, type ChainEvent, type ChainState, type ChainTransfer } from "../../src/chain-sim/index.js"
@@ -18,7 +19,7 @@ const transfer = (id: string, withdrawal: boolean): ChainTransfer => ({
   transactionId: id, recordId: `r-${id}`, kind: withdrawal ? "withdrawal" : "deposit", assetId: "a", from: "x", to: "y", amount: "1", fee: "1", vout: null,
 })
 
-const commandOf = (intent: ChainIntent, defaults: Parameters<typeof decider.decide>[0]["defaults"], id: string, now: number): ChainCommand => {
+const commandOf = (intent: ChainIntent, defaults: Parameters<typeof decider.decide>[0]["defaults"], id: string, withdrawal: boolean, now: number): ChainCommand => {
   const at = simInstant(now)
   switch (intent.kind) {
     case "configure": {
@@ -26,7 +27,8 @@ const commandOf = (intent: ChainIntent, defaults: Parameters<typeof decider.deci
       return { type: "ConfigureChain", defaults, ...settings, now: at }
     }
     case "submit":
-      return { type: "SubmitTx", defaults, transfer: transfer(id, intent.withdrawal), blockHash, now: at }
+    case "resubmit":
+      return { type: "SubmitTx", defaults, transfer: transfer(id, withdrawal), blockHash, now: at }
     case "mine":
       return { type: "MineBlocks", defaults, blocks: intent.blocks, blockHash, now: at }
     case "fault":
@@ -50,10 +52,13 @@ describe("chain decider", () => {
         const mined = new Map<string, number>()
         const submitted = new Map<string, number>()
         const failing = new Set<string>()
+        const attempted: Array<{ readonly id: string; readonly withdrawal: boolean }> = []
         intents.forEach((intent, i) => {
           now += intent.dt
-          const id = `tx${i}`
-          const command = commandOf(intent, defaults, id, now)
+          const earlier = intent.kind === "resubmit" && attempted.length > 0 ? attempted[intent.pick % attempted.length]! : undefined
+          const id = earlier?.id ?? `tx${i}`
+          const withdrawal = earlier?.withdrawal ?? (intent.kind === "submit" && intent.withdrawal)
+          const command = commandOf(intent, defaults, id, withdrawal, now)
           const before = snapshot(state)
           const d = decider.decide(command, state)
           expect(snapshot(state), "decide never mutates").toBe(before)
@@ -61,11 +66,14 @@ describe("chain decider", () => {
             intent.kind === "configure" ? ref.configure(now, intent)
             : intent.kind === "mine" ? ref.mine(now, intent.blocks)
             : intent.kind === "fault" ? ref.fault(now, intent.fault, intent.count)
-            : intent.kind === "submit" ? (ref.submit(now, id, intent.withdrawal), true)
+            : intent.kind === "submit" || intent.kind === "resubmit" ? (ref.submit(now, id, withdrawal), true)
             : (ref.tick(now), true)
           if (!ok) return void expect(d).toMatchObject({ _tag: "Rejected", error: { _tag: "BadMiningSchedule" } })
           if (d._tag !== "Accepted") throw new Error(`refused: ${JSON.stringify(d.error)}`)
-          if (intent.kind === "submit") submitted.set(id, now)
+          if (earlier === undefined && (intent.kind === "submit" || intent.kind === "resubmit")) {
+            submitted.set(id, now)
+            attempted.push({ id, withdrawal })
+          }
           for (const e of d.events as ReadonlyArray<ChainEvent>) {
             if (e.type === "ChainBlocksMined") {
               expect(e.data.fromHeight, "a new block is above every recorded one").toBeGreaterThan(running(state)?.height ?? 0)
@@ -76,7 +84,7 @@ describe("chain decider", () => {
                 mined.set(tx, e.data.fromHeight)
               }
             }
-            if (e.type === "ChainTxRejected") expect(intent.kind === "submit" && intent.withdrawal).toBe(true)
+            if (e.type === "ChainTxRejected") expect(withdrawal && earlier === undefined).toBe(true)
             if (e.type === "ChainTxSubmitted" && e.data.failsInExecution === true) failing.add(e.data.transactionId)
             state = decider.evolve(state, e)
           }

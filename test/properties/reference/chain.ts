@@ -1,6 +1,6 @@
 // A reference of one chain by the README's rules: heights from an anchor and an interval, a mempool whose
 // transactions go into the first block due after they arrived (the next one after a re-anchoring), auto mining
-// one block per transaction, manual mining on demand, faults consumed by withdrawals.
+// one block per transaction, manual mining on demand, faults consumed by withdrawals, each transaction taken once.
 import type { ChainDefaults, MiningMode } from "../../../src/chain-sim/index.js"
 
 export interface Pending {
@@ -23,6 +23,8 @@ export class ChainReference {
   readonly faults = { "broadcast-failure": 0, "execution-failure": 0 }
   readonly failing = new Set<string>()
   readonly rejected = new Set<string>()
+  /** Every transaction taken into the mempool (mined or not). */
+  readonly taken = new Set<string>()
 
   constructor(readonly defaults: ChainDefaults) {
     this.mode = defaults.mode
@@ -74,6 +76,7 @@ export class ChainReference {
   submit(now: number, id: string, withdrawal: boolean): void {
     this.ensure(now)
     this.flush(now)
+    if (this.taken.has(id) || this.rejected.has(id)) return
     if (withdrawal && this.faults["broadcast-failure"] > 0) {
       this.faults["broadcast-failure"]--
       this.rejected.add(id)
@@ -83,6 +86,7 @@ export class ChainReference {
       this.faults["execution-failure"]--
       this.failing.add(id)
     }
+    this.taken.add(id)
     this.mempool.push({ id, at: now, due: this.h0 + Math.floor((now - this.t0) / (this.interval * 1000)) + 1 })
     if (this.mode === "auto") this.mineAll(this.h + 1)
   }
