@@ -49,7 +49,7 @@ export const broadcast = (vaultId: string, requestId: string) =>
     // Nothing appended: another broadcast of this request got there first (the chain takes a transaction once).
     yield* result.position >= 0n ? sync(result.position) : catchUp
     const refused = result.state._tag === "Running" ? result.state.rejected.get(d.transactionId) : undefined
-    if (refused !== undefined) return yield* recordFact(vaultId as VaultId, failTxRequest(vaultId as VaultId, requestId, refused), ["Failed"])
+    if (refused !== undefined) return yield* recordFact(failTxRequest(vaultId as VaultId, requestId, refused), ["Failed"])
     yield* settleConfirmed(chainKey(n.blockchain, n.network))
   })
 
@@ -72,7 +72,7 @@ const isIllegalFrom = (past: ReadonlyArray<TxRequestStatus>) => (e: { readonly _
  * Records a fact about a request. One that lost a race to another settlement recording the same fact (the request
  * is already past it) is done: the read models are caught up with what the winner wrote, and the caller goes on.
  */
-const recordFact = <E extends { readonly _tag: string }, R>(vaultId: VaultId, record: Effect.Effect<{ readonly position: bigint }, E, R>, past: ReadonlyArray<TxRequestStatus>) =>
+const recordFact = <E extends { readonly _tag: string }, R>(record: Effect.Effect<{ readonly position: bigint }, E, R>, past: ReadonlyArray<TxRequestStatus>) =>
   record.pipe(
     Effect.flatMap((r) => sync(r.position)),
     Effect.catchIf(isIllegalFrom(past), () => catchUp),
@@ -138,13 +138,13 @@ export const settleWithdrawals = (chain: string) =>
         const used = r.draft.sender === null ? 0 : models.txRequests.freeBandwidthUsed(r.draft.sender, now - DAY_MS)
         const s = spending(n, r, t, now, used)
         const command = { type: "RecordTxMined" as const, requestId: r.draft.requestId, blockHeight: mined.height, blockHash: mined.blockHash, ...s, fee: s.fee.toString(), now }
-        yield* recordFact(vaultId, runDecider(vaultDecider, vaultStream(vaultId), command).pipe(Effect.retry(retryOnConflict)), ["Mined", "MinedWithErrors", "Success"])
+        yield* recordFact(runDecider(vaultDecider, vaultStream(vaultId), command).pipe(Effect.retry(retryOnConflict)), ["Mined", "MinedWithErrors", "Success"])
       }
       if (r.status.latest() === "Mined") {
         const confirmations = models.chains.heightAt(chain, now) - mined.height + 1
         if (confirmations < schedule.confirmations) break
         const command = { type: "RecordTxSucceeded" as const, requestId: r.draft.requestId, confirmations, now }
-        yield* recordFact(vaultId, runDecider(vaultDecider, vaultStream(vaultId), command).pipe(Effect.retry(retryOnConflict)), ["Success"])
+        yield* recordFact(runDecider(vaultDecider, vaultStream(vaultId), command).pipe(Effect.retry(retryOnConflict)), ["Success"])
         yield* creditByVault(internalCredits(models, n, r, mined, confirmations))
       }
       i++
