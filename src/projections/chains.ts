@@ -1,7 +1,7 @@
 // Chains read model: each chain's schedule and height over time, and every transfer with where it was mined.
 import { heightAt, type ChainEvent, type ChainSchedule, type ChainTransfer } from "../chain-sim/index.js"
-import { addressKey } from "../domain/vault-account/state.js"
 import type { RecordedEvent } from "../store/event-store.js"
+import type { AddressKeys } from "./address-keys.js"
 import { History, Once } from "./history.js"
 import type { AsOf } from "./projection.js"
 
@@ -33,6 +33,8 @@ export interface ChainView {
   readonly minedWithdrawals: Array<TransferView>
 }
 
+export const chainsFoldTypes = ["ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined"] as const satisfies ReadonlyArray<ChainEvent["type"]>
+
 export class ChainsModel {
   readonly chains = new Map<string, ChainView>()
   readonly transfers = new Map<string, TransferView>()
@@ -40,6 +42,8 @@ export class ChainsModel {
   readonly depositsTo = new Map<string, Array<TransferView>>()
 
   private readonly names = new Map<string, readonly [string, string]>()
+
+  constructor(private readonly keys: AddressKeys) {}
 
   private split(chain: string): readonly [string, string] {
     let n = this.names.get(chain)
@@ -85,7 +89,7 @@ export class ChainsModel {
         const view: TransferView = { chain, blockchain, network, transfer, submittedAt: e.data.at, position: event.position, mined: new Once() }
         this.transfers.set(transfer.transactionId, view)
         if (transfer.kind === "deposit") {
-          const key = addressKey(blockchain, network, transfer.to)
+          const key = this.keys.of(blockchain, network, transfer.to)
           const list = this.depositsTo.get(key)
           if (list === undefined) this.depositsTo.set(key, [view])
           else list.push(view)

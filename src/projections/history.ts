@@ -1,35 +1,57 @@
 // A value's history keyed by log position: O(1) append, O(log n) lookup "as of" a position.
+// Compact on purpose (a million-event rebuild keeps one per transfer): the first entry lives in fields, the
+// rest in one array of alternating position and value, created only on the second change.
 export class History<T> {
-  private readonly positions: Array<bigint> = []
-  private readonly values: Array<T> = []
+  private p0: bigint | undefined = undefined
+  private v0: T | undefined = undefined
+  /** [position, value, position, value, …] of the entries after the first. */
+  private rest: Array<bigint | T> | undefined = undefined
 
   /** Records `value` as of `position`; positions must not decrease. */
   set(position: bigint, value: T): void {
-    const n = this.positions.length
-    if (n > 0 && this.positions[n - 1] === position) this.values[n - 1] = value
-    else {
-      this.positions.push(position)
-      this.values.push(value)
-    }
+    const rest = this.rest
+    if (rest !== undefined) {
+      const n = rest.length
+      if (rest[n - 2] === position) rest[n - 1] = value
+      else rest.push(position, value)
+    } else if (this.p0 === undefined || this.p0 === position) {
+      this.p0 = position
+      this.v0 = value
+    } else this.rest = [position, value]
   }
 
   latest(): T | undefined {
-    return this.values[this.values.length - 1]
+    const rest = this.rest
+    return rest === undefined ? this.v0 : (rest[rest.length - 1] as T)
   }
 
   /** The value in force after the event at `position` (undefined before the first change). */
   at(position: bigint | undefined): T | undefined {
     if (position === undefined) return this.latest()
-    const i = upperBound(this.positions, position) - 1
-    return i >= 0 ? this.values[i] : undefined
+    if (this.p0 === undefined || this.p0 > position) return undefined
+    const rest = this.rest
+    if (rest === undefined) return this.v0
+    // Entries of `rest` at pair index i: position rest[2i], value rest[2i + 1]; find the last position ≤ `position`.
+    let lo = 0
+    let hi = rest.length >>> 1
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if ((rest[mid << 1] as bigint) <= position) lo = mid + 1
+      else hi = mid
+    }
+    return lo === 0 ? this.v0 : (rest[(lo << 1) - 1] as T)
   }
 
   get length(): number {
-    return this.values.length
+    return this.p0 === undefined ? 0 : 1 + (this.rest === undefined ? 0 : this.rest.length >>> 1)
   }
 
   entries(): ReadonlyArray<readonly [bigint, T]> {
-    return this.positions.map((p, i) => [p, this.values[i] as T] as const)
+    if (this.p0 === undefined) return []
+    const out: Array<readonly [bigint, T]> = [[this.p0, this.v0 as T]]
+    const rest = this.rest ?? []
+    for (let i = 0; i < rest.length; i += 2) out.push([rest[i] as bigint, rest[i + 1] as T])
+    return out
   }
 }
 

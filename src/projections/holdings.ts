@@ -1,8 +1,11 @@
 // Holdings read model: vault accounts, addresses, the assets each address holds, and balance histories.
 import type { VaultAccountEvent } from "../domain/vault-account/index.js"
 import { addressKey, type AddressFacts } from "../domain/vault-account/index.js"
+import { reserveOf } from "../domain/ledger/index.js"
 import type { RecordedEvent } from "../store/event-store.js"
-import { CreationOrder, History } from "./history.js"
+import type { AddressKeys } from "./address-keys.js"
+import { BalanceHistory } from "./balances.js"
+import { CreationOrder } from "./history.js"
 import type { AsOf } from "./projection.js"
 import type { WorkspaceModel } from "./workspace.js"
 
@@ -35,15 +38,21 @@ export interface AddressView {
 
 const within = (p: bigint, asOf: AsOf) => asOf === undefined || p <= asOf
 
+export const holdingsFoldTypes = ["VaultAccountCreated", "AddressDerived", "AssetAdded"] as const satisfies ReadonlyArray<VaultAccountEvent["type"]>
+
 export class HoldingsModel {
   readonly accounts = new Map<string, AccountView>()
   readonly addresses = new Map<string, AddressView>()
   readonly addressesByVault = new Map<string, CreationOrder<AddressView>>()
   /** Asset id → vault id → position at which the vault first held it. */
   readonly vaultsByAsset = new Map<string, Map<string, bigint>>()
-  private readonly balances = new Map<string, History<Balance>>()
+  /** addressKey → asset id → history. */
+  private readonly balances = new Map<string, Map<string, BalanceHistory>>()
 
-  constructor(private readonly workspace: WorkspaceModel) {}
+  constructor(
+    private readonly workspace: WorkspaceModel,
+    private readonly keys: AddressKeys,
+  ) {}
 
   account(id: string, asOf: AsOf): AccountView | undefined {
     const a = this.accounts.get(id)
@@ -53,6 +62,11 @@ export class HoldingsModel {
   address(blockchain: string, network: string, address: string, asOf: AsOf): AddressView | undefined {
     const a = this.addresses.get(addressKey(blockchain, network, address))
     return a !== undefined && within(a.position, asOf) ? a : undefined
+  }
+
+  /** The address as named by an event of the log (its key is remembered: see AddressKeys). */
+  addressInLog(blockchain: string, network: string, address: string): AddressView | undefined {
+    return this.addresses.get(this.keys.of(blockchain, network, address))
   }
 
   vaultAddresses(vaultId: string, asOf: AsOf): ReadonlyArray<AddressView> {
@@ -72,26 +86,30 @@ export class HoldingsModel {
   }
 
   balance(blockchain: string, network: string, address: string, assetId: string, asOf: AsOf): Balance {
-    return this.balances.get(`${addressKey(blockchain, network, address)}|${assetId}`)?.at(asOf) ?? ZERO_BALANCE
+    return this.balances.get(addressKey(blockchain, network, address))?.get(assetId)?.at(asOf) ?? ZERO_BALANCE
   }
 
-  balanceHistory(blockchain: string, network: string, address: string, assetId: string): History<Balance> | undefined {
-    return this.balances.get(`${addressKey(blockchain, network, address)}|${assetId}`)
+  balanceHistory(blockchain: string, network: string, address: string, assetId: string): BalanceHistory | undefined {
+    return this.balances.get(addressKey(blockchain, network, address))?.get(assetId)
   }
 
-  /** Applies a change to the balance in force and records the result as of `position`; returns it. */
-  adjustBalance(blockchain: string, network: string, address: string, assetId: string, position: bigint, change: (before: Balance) => Balance): Balance {
-    const key = `${addressKey(blockchain, network, address)}|${assetId}`
-    let h = this.balances.get(key)
-    if (h === undefined) this.balances.set(key, (h = new History<Balance>()))
-    const after = change(h.latest() ?? ZERO_BALANCE)
-    h.set(position, after)
-    return after
+  private historyInLog(blockchain: string, network: string, address: string, assetId: string): BalanceHistory {
+    const key = this.keys.of(blockchain, network, address)
+    let assets = this.balances.get(key)
+    if (assets === undefined) this.balances.set(key, (assets = new Map()))
+    let h = assets.get(assetId)
+    if (h === undefined) assets.set(assetId, (h = new BalanceHistory(reserveOf(blockchain, network, assetId))))
+    return h
+  }
+
+  /** Adds to the total and blocked amounts of an address named in the log, as of `position`. */
+  adjustBalance(blockchain: string, network: string, address: string, assetId: string, position: bigint, total: bigint, blocked: bigint): void {
+    this.historyInLog(blockchain, network, address, assetId).adjust(position, total, blocked)
   }
 
   /** Records a balance as it is (the audit's tests use it to corrupt a model on purpose). */
   setBalance(blockchain: string, network: string, address: string, assetId: string, position: bigint, b: Balance): void {
-    this.adjustBalance(blockchain, network, address, assetId, position, () => b)
+    this.historyInLog(blockchain, network, address, assetId).set(position, b)
   }
 
   private hold(a: AddressView, assetId: string, position: bigint): void {
@@ -110,7 +128,7 @@ export class HoldingsModel {
         return
       }
       case "AddressDerived": {
-        const key = addressKey(e.data.blockchain, e.data.network, e.data.address)
+        const key = this.keys.of(e.data.blockchain, e.data.network, e.data.address)
         if (this.addresses.has(key)) return
         const { at, ...facts } = e.data
         const view: AddressView = { facts, createdAt: at, position: event.position, assets: new Map() }
@@ -123,7 +141,7 @@ export class HoldingsModel {
         return
       }
       case "AssetAdded": {
-        const a = this.addresses.get(addressKey(e.data.blockchain, e.data.network, e.data.address))
+        const a = this.addressInLog(e.data.blockchain, e.data.network, e.data.address)
         if (a !== undefined) this.hold(a, e.data.assetId, event.position)
         return
       }

@@ -68,6 +68,16 @@ const matches = (s: SubscriptionView, n: Notification): boolean =>
 
 type NotificationData = { vaultId: string; kind: NotificationKind; subject: string; payload: Notification["payload"]; at: number }
 
+export const outboxFoldTypes = [
+  "NotificationRaised",
+  "WebhookSubscribed",
+  "WebhookVerified",
+  "WebhookVerificationFailed",
+  "WebhookDeleted",
+  "WebhookDeliveryAttempted",
+  "WebhookRedeliveryRequested",
+] as const satisfies ReadonlyArray<(WebhookEvent | WebhookDeliveryEvent)["type"] | "NotificationRaised">
+
 export class OutboxModel {
   readonly subscriptions = new Map<string, SubscriptionView>()
   readonly deliveries = new Map<string, DeliveryView>()

@@ -1,28 +1,53 @@
-// All read models of the simulator, fed one event at a time in position order.
+// All read models of the simulator, fed one event at a time in position order; each event reaches only the
+// folds that handle its type (a rebuild of a million events asks one Map per event, not nine switches).
 import type { RecordedEvent } from "../store/event-store.js"
-import { ChainsModel } from "./chains.js"
-import { HoldingsModel } from "./holdings.js"
-import { OutboxModel } from "./outbox.js"
-import { applyLedger } from "./ledger.js"
-import { TxRequestsModel } from "./transaction-requests.js"
-import { TransactionsModel } from "./transactions.js"
-import { SettingsModel } from "./settings.js"
+import { AddressKeys } from "./address-keys.js"
+import { ChainsModel, chainsFoldTypes } from "./chains.js"
+import { HoldingsModel, holdingsFoldTypes } from "./holdings.js"
+import { OutboxModel, outboxFoldTypes } from "./outbox.js"
+import { applyLedger, ledgerFoldTypes } from "./ledger.js"
+import { TxRequestsModel, txRequestsFoldTypes } from "./transaction-requests.js"
+import { TransactionsModel, transactionsFoldTypes } from "./transactions.js"
+import { SettingsModel, settingsFoldTypes } from "./settings.js"
 import { Timeline } from "./timeline.js"
-import { WorkspaceModel } from "./workspace.js"
+import { WorkspaceModel, workspaceFoldTypes } from "./workspace.js"
+
+type Fold = (event: RecordedEvent) => void
 
 export class ReadModels {
+  private readonly keys = new AddressKeys()
   readonly timeline = new Timeline()
   readonly workspace = new WorkspaceModel()
-  readonly holdings = new HoldingsModel(this.workspace)
+  readonly holdings = new HoldingsModel(this.workspace, this.keys)
   readonly settings = new SettingsModel()
-  readonly chains = new ChainsModel()
+  readonly chains = new ChainsModel(this.keys)
   readonly txRequests = new TxRequestsModel()
   readonly transactions = new TransactionsModel(this.holdings, this.chains, this.txRequests)
   readonly outbox = new OutboxModel()
-  private readonly extra: Array<(event: RecordedEvent) => void> = []
+  private readonly extra: Array<Fold> = []
+  /** Event type → the folds that handle it, in the order the models are listed above (later ones read earlier ones). */
+  private readonly routes = new Map<string, Array<Fold>>()
 
-  /** Registers another fold; read models that depend on others register in the composition root. */
-  register(apply: (event: RecordedEvent) => void): void {
+  constructor() {
+    const route = (types: ReadonlyArray<string>, fold: Fold) => {
+      for (const type of types) {
+        const folds = this.routes.get(type)
+        if (folds === undefined) this.routes.set(type, [fold])
+        else folds.push(fold)
+      }
+    }
+    route(workspaceFoldTypes, (e) => this.workspace.apply(e))
+    route(holdingsFoldTypes, (e) => this.holdings.apply(e))
+    route(settingsFoldTypes, (e) => this.settings.apply(e))
+    route(chainsFoldTypes, (e) => this.chains.apply(e))
+    route(ledgerFoldTypes, (e) => applyLedger(this.holdings, e))
+    route(txRequestsFoldTypes, (e) => this.txRequests.apply(e))
+    route(transactionsFoldTypes, (e) => this.transactions.apply(e))
+    route(outboxFoldTypes, (e) => this.outbox.apply(e))
+  }
+
+  /** Registers another fold, fed every event; read models that depend on others register in the composition root. */
+  register(apply: Fold): void {
     this.extra.push(apply)
   }
 
@@ -33,15 +58,9 @@ export class ReadModels {
     const seq = event.metadata.seq
     if (typeof seq === "number" && seq > this.lastSeq) this.lastSeq = seq
     this.timeline.record(event)
-    this.workspace.apply(event)
-    this.holdings.apply(event)
-    this.settings.apply(event)
-    this.chains.apply(event)
-    applyLedger(this.holdings, event)
-    this.txRequests.apply(event)
-    this.transactions.apply(event)
-    this.outbox.apply(event)
-    for (const f of this.extra) f(event)
+    const folds = this.routes.get(event.type)
+    if (folds !== undefined) for (let i = 0; i < folds.length; i++) folds[i]!(event)
+    for (let i = 0; i < this.extra.length; i++) this.extra[i]!(event)
   }
 
   get position(): bigint {

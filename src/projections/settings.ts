@@ -5,6 +5,8 @@ import type { RecordedEvent } from "../store/event-store.js"
 import { History } from "./history.js"
 import type { AsOf } from "./projection.js"
 
+export const settingsFoldTypes = ["ExchangeRatesSet"] as const satisfies ReadonlyArray<SettingsEvent["type"]>
+
 export class SettingsModel {
   private readonly rates = new History<Readonly<Record<string, string>>>()
 

@@ -15,6 +15,16 @@ export interface RequestView {
 
 const progressed: Record<string, TxRequestStatus> = { pending: "Pending", prepared: "Prepared", signed: "Signed", broadcasted: "Broadcasted" }
 
+export const txRequestsFoldTypes = [
+  "TxRequestCreated",
+  "TxRequestApproved",
+  "TxRequestProgressed",
+  "TxRequestRejected",
+  "TxRequestFailed",
+  "TxRequestMined",
+  "TxRequestSucceeded",
+] as const satisfies ReadonlyArray<TxRequestEvent["type"]>
+
 export class TxRequestsModel {
   readonly byId = new Map<string, RequestView>()
   readonly byTransactionId = new Map<string, RequestView>()

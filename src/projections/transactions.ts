@@ -23,6 +23,10 @@ export interface TxRecord {
   readonly position: bigint
 }
 
+export const transactionsFoldTypes = ["ChainTxSubmitted", "AssetAdded", "TxRequestMined", "TxRequestSucceeded", "DepositCredited"] as const satisfies ReadonlyArray<
+  (ChainEvent | VaultAccountEvent | LedgerEvent | TxRequestEvent)["type"]
+>
+
 export class TransactionsModel {
   private readonly byVault = new Map<string, CreationOrder<TxRecord>>()
   /** vault id → transaction id → record (nested maps: no composite key built per lookup). */
@@ -76,7 +80,7 @@ export class TransactionsModel {
           if (request === undefined || view === undefined) return
           const sender = request.draft.vaultId
           const receivers = request.draft.recipients
-            .map((r) => this.holdings.address(view.blockchain, view.network, r.address, undefined))
+            .map((r) => this.holdings.addressInLog(view.blockchain, view.network, r.address))
             .filter((a) => a !== undefined && a.assets.has(request.draft.assetId))
           const internal = receivers.length === 0 ? null : receivers.some((a) => a!.facts.vaultId === sender) ? "vault-internal" : "client-internal"
           this.add(sender, "outgoing", view, "broadcasted", event.position, internal)
@@ -84,12 +88,12 @@ export class TransactionsModel {
           return
         }
         const view = this.chains.transfers.get(e.data.transactionId)
-        const [blockchain, network] = [view?.blockchain ?? "", view?.network ?? ""]
-        const address = this.holdings.address(blockchain, network, e.data.to, undefined)
-        if (view === undefined || address === undefined) return
+        if (view === undefined) return
+        const address = this.holdings.addressInLog(view.blockchain, view.network, e.data.to)
+        if (address === undefined) return
         if (address.assets.has(e.data.assetId)) this.add(address.facts.vaultId, "incoming", view, "pending", event.position)
         else {
-          const key = `${addressKey(blockchain, network, e.data.to)}|${e.data.assetId}`
+          const key = `${addressKey(view.blockchain, view.network, e.data.to)}|${e.data.assetId}`
           const list = this.waiting.get(key)
           if (list === undefined) this.waiting.set(key, [view])
           else list.push(view)

@@ -25,6 +25,8 @@ export interface ApiKeyRecord {
   revoked: boolean
 }
 
+export const workspaceFoldTypes = ["VaultCreated", "VaultApprovalPolicySet", "ApiKeyCreated", "ApiKeyRevoked"] as const satisfies ReadonlyArray<(VaultEvent | ApiKeyEvent)["type"]>
+
 export class WorkspaceModel {
   readonly vaults = new CreationOrder<VaultRecord>()
   readonly vaultsById = new Map<string, VaultRecord>()
