@@ -39,26 +39,37 @@ export const parseWrappedBody = (raw: string): ParsedBody | ApiError => {
   return { context, item: data.item }
 }
 
-/** Missing required (409), then unknown (409), then values (400); each error names every offending attribute. */
-export const checkAttributes = (
-  values: JsonObject,
-  spec: { readonly required?: Readonly<Record<string, FieldCheck>>; readonly optional?: Readonly<Record<string, FieldCheck>> },
-  extra: (attributes: ReadonlyArray<string>) => ApiError,
-): ApiError | undefined => {
+type AttributeSpec = { readonly required?: Readonly<Record<string, FieldCheck>>; readonly optional?: Readonly<Record<string, FieldCheck>> }
+
+/**
+ * Missing required (409), then unknown (409), then values (400); each error names every offending attribute.
+ * The spec's key lists are read once here: the operations run the returned check on every request.
+ */
+export const attributeChecker = (spec: AttributeSpec, extra: (attributes: ReadonlyArray<string>) => ApiError): ((values: JsonObject) => ApiError | undefined) => {
   const required = spec.required ?? {}
   const optional = spec.optional ?? {}
-  const missing = Object.keys(required).filter((k) => !Object.hasOwn(values, k) || values[k] === undefined)
-  if (missing.length > 0) return errors.missingRequiredAttributes(missing)
-  const unknown = Object.keys(values).filter((k) => !Object.hasOwn(required, k) && !Object.hasOwn(optional, k))
-  if (unknown.length > 0) return extra(unknown)
-  const bad: Array<ErrorDetail> = []
-  for (const [k, check] of [...Object.entries(required), ...Object.entries(optional)]) {
-    if (!Object.hasOwn(values, k)) continue
-    const message = check(values[k])
-    if (message !== undefined) bad.push({ attribute: k, message })
+  const requiredKeys = Object.keys(required)
+  const fields = [...Object.entries(required), ...Object.entries(optional)]
+  return (values) => {
+    let missing: Array<string> | undefined
+    for (const k of requiredKeys) if (!Object.hasOwn(values, k) || values[k] === undefined) (missing ??= []).push(k)
+    if (missing !== undefined) return errors.missingRequiredAttributes(missing)
+    const keys = Object.keys(values)
+    if (keys.length === 0) return undefined
+    const unknown = keys.filter((k) => !Object.hasOwn(required, k) && !Object.hasOwn(optional, k))
+    if (unknown.length > 0) return extra(unknown)
+    const bad: Array<ErrorDetail> = []
+    for (const [k, check] of fields) {
+      if (!Object.hasOwn(values, k)) continue
+      const message = check(values[k])
+      if (message !== undefined) bad.push({ attribute: k, message })
+    }
+    return bad.length > 0 ? errors.invalidData(bad) : undefined
   }
-  return bad.length > 0 ? errors.invalidData(bad) : undefined
 }
+
+export const checkAttributes = (values: JsonObject, spec: AttributeSpec, extra: (attributes: ReadonlyArray<string>) => ApiError): ApiError | undefined =>
+  attributeChecker(spec, extra)(values)
 
 export const checks = {
   string:

@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from "hono"
 import type { ApiDeps } from "./deps.js"
 import { errorBody } from "./envelope.js"
 import { ApiError, detail } from "./errors.js"
-import { respond } from "./operation.js"
+import { respond } from "./respond.js"
 import { simError } from "./sim/common.js"
 
 import { MIN_POSITION_HEADER, POSITION_HEADER, POSITION_SENT } from "./consistency-headers.js"

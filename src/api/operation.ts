@@ -1,17 +1,20 @@
 // One spec endpoint = one operation: the check pipeline in DESIGN.md's order, then its handler.
-import type { Context, Hono } from "hono"
+import type { Context, Handler, Hono } from "hono"
 import type { Scope } from "../domain/api-key/index.js"
 import type { ApiKeyRecord } from "../projections/workspace.js"
 import type { AsOf } from "../projections/projection.js"
 import { authenticate } from "./auth/authenticate.js"
-import { checkAttributes, parseWrappedBody, type BodySpec, type JsonObject, type QuerySpec } from "./body.js"
-import { POSITION_HEADER, POSITION_SENT } from "./consistency-headers.js"
+import { attributeChecker, parseWrappedBody, type BodySpec, type JsonObject, type QuerySpec } from "./body.js"
+import { MIN_POSITION_HEADER } from "./consistency-headers.js"
 import { minPositionGate } from "./consistency.js"
 import { errorBody, type Page } from "./envelope.js"
 import { errors, isApiError, type ApiError } from "./errors.js"
 import { paginationQuery } from "./pagination.js"
 import type { ApiDeps } from "./deps.js"
 import { parseAsOf } from "./as-of.js"
+import { envelopeWith, makeReadCache, makeResponder } from "./respond.js"
+
+export { respond } from "./respond.js"
 
 export interface OperationContext {
   readonly params: Readonly<Record<string, string>>
@@ -63,7 +66,9 @@ const headerReader = (c: Context): ((name: string) => string | undefined) => {
   }
 }
 
-const isJson = (ct: string | undefined) => ct !== undefined && /^application\/json\s*(;|$)/i.test(ct)
+const isJson = (ct: string | undefined) => ct !== undefined && (ct === "application/json" || /^application\/json\s*(;|$)/i.test(ct))
+
+const isPromise = <A>(u: A | Promise<A>): u is Promise<A> => typeof (u as { then?: unknown } | null)?.then === "function"
 
 /** Per-request state the failure path needs (kept out of closures: they cost an allocation per request). */
 interface RequestState {
@@ -72,123 +77,105 @@ interface RequestState {
   context: string | undefined
 }
 
-const fail = (c: Context, deps: ApiDeps, st: RequestState, e: ApiError): Response =>
-  respond(c, e.status, errorBody(st.apiVersion, st.requestId, st.context, e), positionHeaders(c, deps, e.headers))
-
-/** Every answer says how far this node's read models are (the consistency token, see consistency.ts). */
-const positionHeaders = (c: Context, deps: ApiDeps, extra?: Record<string, string>): Record<string, string> => {
-  c.set(POSITION_SENT as never, true as never)
-  return { ...extra, [POSITION_HEADER]: String(deps.sim.models.position) }
-}
+type Header = (name: string) => string | undefined
 
 export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
-  const querySpec = {
-    required: op.query?.required ?? {},
-    optional: { context: () => undefined, ...(op.paginated ? paginationQuery : {}), ...op.query?.optional },
-  }
+  const checkQuery = attributeChecker(
+    { required: op.query?.required ?? {}, optional: { context: () => undefined, ...(op.paginated ? paginationQuery : {}), ...op.query?.optional } },
+    errors.extraQueryAttributes,
+  )
+  const checkBody = op.body !== undefined ? attributeChecker(op.body, errors.extraBodyAttributes) : undefined
+  const hasParams = op.path.includes("/:")
   const reads = op.method === "GET" ? makeReadCache(deps) : undefined
-  app.on(op.method, op.path, async (c) => {
-    const gate = await minPositionGate(c, deps)
-    if (gate !== undefined) return gate
+  const answer = makeResponder(deps, { flagPosition: op.path.startsWith("/_sim") })
+
+  const fail = (c: Context, st: RequestState, e: ApiError): Response => answer(c, e.status, errorBody(st.apiVersion, st.requestId, st.context, e), e.headers)
+
+  const defect = (c: Context, st: RequestState, error: unknown): Response => {
+    deps.log.error({ requestId: st.requestId, operation: op.id, defect: error })
+    return fail(c, st, errors.internal())
+  }
+
+  const finish = (c: Context, st: RequestState, result: OperationResult, cacheKey: string | undefined): Response => {
+    if (isApiError(result)) return fail(c, st, result)
+    const data = JSON.stringify("item" in result ? { item: result.item } : "page" in result ? result.page : result.data)
+    if (cacheKey !== undefined && result.status === 200) reads!.set(cacheKey, data)
+    return answer(c, result.status, envelopeWith(st.apiVersion, st.requestId, st.context, data))
+  }
+
+  /** Everything after the body is read; synchronous unless the handler is (a cached read answers without a promise). */
+  const checked = (c: Context, st: RequestState, header: Header, path: string, rawQuery: string, query: Record<string, string>, body: string): Response | Promise<Response> => {
+    const auth = authenticate({ method: op.method, rawPath: path, rawQuery, body, header }, deps.sim.models.workspace, deps.auth)
+    if (isApiError(auth)) return fail(c, st, auth)
+    st.apiVersion = auth.grant.apiVersion
+    const params = hasParams ? (c.req.param() as Record<string, string>) : {}
+    const vaultId = op.vaultParam !== undefined ? params[op.vaultParam] : undefined
+    const denied = deps.authorize(auth, {
+      operationId: op.id,
+      scope: op.scope,
+      // Only an allowlist looks at the caller's address.
+      clientIp: auth.grant.ipAllowlist === null ? undefined : deps.clientIp(c),
+      networkType: op.networkType?.(params, deps) ?? (vaultId !== undefined ? deps.sim.models.workspace.vaultsById.get(vaultId)?.profile.type : undefined),
+      vaultId,
+    })
+    if (denied !== undefined) return fail(c, st, denied)
+    const pinned = header("x-api-version")
+    if (pinned !== undefined) {
+      if (!deps.apiVersions.includes(pinned)) return fail(c, st, errors.invalidApiVersion(deps.apiVersions))
+      st.apiVersion = pinned
+    }
+    let item: JsonObject = {}
+    if (op.method !== "GET") {
+      const parsed = parseWrappedBody(body.length === 0 ? "{}" : body)
+      if (isApiError(parsed)) return fail(c, st, parsed)
+      if (st.context === undefined) st.context = parsed.context
+      item = parsed.item
+    }
+    const queryError = checkQuery(query)
+    if (queryError !== undefined) return fail(c, st, queryError)
+    if (checkBody !== undefined) {
+      const bodyError = checkBody(item)
+      if (bodyError !== undefined) return fail(c, st, bodyError)
+    }
+    let asOf: AsOf
+    let cacheKey: string | undefined
+    if (reads !== undefined) {
+      const parsedAsOf = parseAsOf(header("x-sim-as-of"), deps.sim.models)
+      if (isApiError(parsedAsOf)) return fail(c, st, parsedAsOf)
+      asOf = parsedAsOf
+      cacheKey = `${auth.grant.key}|${path}|${rawQuery}|${asOf ?? ""}`
+      const hit = reads.get(cacheKey)
+      if (hit !== undefined) return answer(c, 200, envelopeWith(st.apiVersion, st.requestId, st.context, hit))
+    }
+    const result = op.handle({ params, query, item, key: auth, requestId: st.requestId, apiVersion: st.apiVersion, asOf }, deps)
+    if (isPromise(result)) return result.then((r) => finish(c, st, r, cacheKey)).catch((error: unknown) => defect(c, st, error))
+    return finish(c, st, result, cacheKey)
+  }
+
+  const run = (c: Context, header: Header): Response | Promise<Response> => {
     const st: RequestState = { requestId: deps.nextRequestId(), apiVersion: deps.defaultApiVersion, context: undefined }
     try {
       const { path, query: rawQuery } = rawTarget(c.req.url)
       const query = rawQuery.length === 0 ? {} : (Object.fromEntries(new URLSearchParams(rawQuery)) as Record<string, string>)
       if (typeof query.context === "string") st.context = query.context
-      const header = headerReader(c)
-      if (!isJson(header("content-type"))) return fail(c, deps, st, errors.unsupportedMediaType())
-      let body = ""
-      if (op.method !== "GET") {
-        // The body limit, here rather than in a middleware: a middleware layer costs every request.
-        if (Number(header("content-length") ?? 0) > deps.bodyLimit) return fail(c, deps, st, errors.payloadTooLarge(deps.bodyLimit))
-        body = await c.req.text()
-        if (body.length > deps.bodyLimit) return fail(c, deps, st, errors.payloadTooLarge(deps.bodyLimit))
-      }
-      const auth = authenticate({ method: op.method, rawPath: path, rawQuery, body, header }, deps.sim.models.workspace, deps.auth)
-      if (isApiError(auth)) return fail(c, deps, st, auth)
-      st.apiVersion = auth.grant.apiVersion
-      const params = c.req.param() as Record<string, string>
-      const vaultId = op.vaultParam !== undefined ? params[op.vaultParam] : undefined
-      const denied = deps.authorize(auth, {
-        operationId: op.id,
-        scope: op.scope,
-        clientIp: deps.clientIp(c),
-        networkType: op.networkType?.(params, deps) ?? (vaultId !== undefined ? deps.sim.models.workspace.vaultsById.get(vaultId)?.profile.type : undefined),
-        vaultId,
-      })
-      if (denied !== undefined) return fail(c, deps, st, denied)
-      const pinned = header("x-api-version")
-      if (pinned !== undefined) {
-        if (!deps.apiVersions.includes(pinned)) return fail(c, deps, st, errors.invalidApiVersion(deps.apiVersions))
-        st.apiVersion = pinned
-      }
-      let item: JsonObject = {}
-      if (op.method !== "GET") {
-        const parsed = parseWrappedBody(body.length === 0 ? "{}" : body)
-        if (isApiError(parsed)) return fail(c, deps, st, parsed)
-        if (st.context === undefined) st.context = parsed.context
-        item = parsed.item
-      }
-      const queryError = checkAttributes(query, querySpec, errors.extraQueryAttributes)
-      if (queryError !== undefined) return fail(c, deps, st, queryError)
-      if (op.body !== undefined) {
-        const bodyError = checkAttributes(item, op.body, errors.extraBodyAttributes)
-        if (bodyError !== undefined) return fail(c, deps, st, bodyError)
-      }
-      let asOf: AsOf
-      let cacheKey: string | undefined
-      if (reads !== undefined) {
-        const parsedAsOf = parseAsOf(header("x-sim-as-of"), deps.sim.models)
-        if (isApiError(parsedAsOf)) return fail(c, deps, st, parsedAsOf)
-        asOf = parsedAsOf
-        cacheKey = `${auth.grant.key}|${path}|${rawQuery}|${asOf ?? ""}`
-        const hit = reads.get(cacheKey)
-        if (hit !== undefined) return respond(c, 200, envelopeWith(st, hit), positionHeaders(c, deps))
-      }
-      const result = await op.handle({ params, query, item, key: auth, requestId: st.requestId, apiVersion: st.apiVersion, asOf }, deps)
-      if (isApiError(result)) return fail(c, deps, st, result)
-      const data = JSON.stringify("item" in result ? { item: result.item } : "page" in result ? result.page : result.data)
-      if (cacheKey !== undefined && result.status === 200) reads!.set(cacheKey, data)
-      return respond(c, result.status, envelopeWith(st, data), positionHeaders(c, deps))
-    } catch (defect) {
-      deps.log.error({ requestId: st.requestId, operation: op.id, defect })
-      return fail(c, deps, st, errors.internal())
-    }
-  })
-}
-
-/** The success envelope around already-serialised data: the same bytes as JSON.stringify of the whole. */
-const envelopeWith = (st: RequestState, data: string): string =>
-  `{"apiVersion":${JSON.stringify(st.apiVersion)},"requestId":${JSON.stringify(st.requestId)}${st.context === undefined ? "" : `,"context":${JSON.stringify(st.context)}`},"data":${data}}`
-
-/**
- * Answers of read operations are pure functions of (key, path, query, as-of) at a log position: while the log
- * does not move, a repeated read is served from its serialised data. Any new event empties the cache.
- */
-const makeReadCache = (deps: ApiDeps) => {
-  const entries = new Map<string, string>()
-  let position = -2n
-  const fresh = () => {
-    if (deps.sim.models.position !== position) {
-      entries.clear()
-      position = deps.sim.models.position
+      if (!isJson(header("content-type"))) return fail(c, st, errors.unsupportedMediaType())
+      if (op.method === "GET") return checked(c, st, header, path, rawQuery, query, "")
+      // The body limit, here rather than in a middleware: a middleware layer costs every request.
+      if (Number(header("content-length") ?? 0) > deps.bodyLimit) return fail(c, st, errors.payloadTooLarge(deps.bodyLimit))
+      return c.req
+        .text()
+        .then((body) => (body.length > deps.bodyLimit ? fail(c, st, errors.payloadTooLarge(deps.bodyLimit)) : checked(c, st, header, path, rawQuery, query, body)))
+        .catch((error: unknown) => defect(c, st, error))
+    } catch (error) {
+      return defect(c, st, error)
     }
   }
-  return {
-    get: (key: string): string | undefined => {
-      fresh()
-      return entries.get(key)
-    },
-    set: (key: string, data: string): void => {
-      fresh()
-      if (entries.size >= 1024) entries.clear()
-      entries.set(key, data)
-    },
+
+  const handler: Handler = (c) => {
+    const header = headerReader(c)
+    // The x-sim-min-position gate (consistency.ts) only when asked for: awaiting it costs every request.
+    if (header(MIN_POSITION_HEADER) === undefined) return run(c, header)
+    return minPositionGate(c, deps).then((gate) => gate ?? run(c, header))
   }
+  app.on(op.method, op.path, handler)
 }
-
-const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as const
-
-/** A plain Response with plain-object headers: under @hono/node-server it is written without building Fetch Headers. */
-export const respond = (_c: Context, status: number, body: string, headers?: Record<string, string>): Response =>
-  new Response(body, { status, headers: headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers } })

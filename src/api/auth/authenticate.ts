@@ -1,5 +1,5 @@
 // Authentication (401) and rate limit (429): headers, key and passphrase, timestamp window, signature.
-import { createHash, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto"
+import { createHash, createSecretKey, type KeyObject } from "node:crypto"
 import { computeSignature, signatureMessage, signedQuery } from "../../client/signing.js"
 import type { ApiKeyRecord, WorkspaceModel } from "../../projections/workspace.js"
 import { errors, type ApiError } from "../errors.js"
@@ -26,10 +26,15 @@ export interface AuthOptions {
 const PAST_WINDOW_S = 30
 const FUTURE_WINDOW_S = 10
 
+/**
+ * Constant time in the content of equal-length strings, like timingSafeEqual over their UTF-8 bytes, without
+ * the two Buffers per comparison: equal UTF-16 code units are equal UTF-8 bytes.
+ */
 const equalStrings = (a: string, b: string): boolean => {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
+  if (a.length !== b.length) return false
+  let diff = 0
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return diff === 0
 }
 
 /** Per key: its HMAC key object and the last passphrase that matched its hash (hashing once, not per request). */

@@ -1,0 +1,62 @@
+// Answers of the spec's operations: JSON envelopes, the consistency header, and the read cache.
+import type { Context } from "hono"
+import { POSITION_SENT } from "./consistency-headers.js"
+import type { ApiDeps } from "./deps.js"
+
+const JSON_TYPE = "application/json; charset=utf-8"
+const JSON_HEADERS = { "content-type": JSON_TYPE } as const
+
+/** A plain Response with plain-object headers: under @hono/node-server it is written without building Fetch Headers. */
+export const respond = (_c: Context, status: number, body: string, headers?: Record<string, string>): Response =>
+  new Response(body, { status, headers: headers === undefined ? JSON_HEADERS : { "content-type": JSON_TYPE, ...headers } })
+
+/**
+ * Every answer of an operation says how far this node's read models are (`x-sim-position`, see consistency.ts).
+ * One responder per operation keeps the position's text while the log does not move.
+ */
+export const makeResponder = (deps: ApiDeps, options: { readonly flagPosition: boolean }) => {
+  let position: bigint | undefined
+  let text = ""
+  return (c: Context, status: number, body: string, extra?: Record<string, string>): Response => {
+    // Only the control plane's consistency middleware reads the flag (an operation mounted under /_sim).
+    if (options.flagPosition) c.set(POSITION_SENT as never, true as never)
+    const now = deps.sim.models.position
+    if (now !== position) {
+      position = now
+      text = String(now)
+    }
+    // The literal is POSITION_HEADER ("x-sim-position"): a computed key would make each literal slower to build.
+    const headers = extra === undefined ? { "content-type": JSON_TYPE, "x-sim-position": text } : { "content-type": JSON_TYPE, ...extra, "x-sim-position": text }
+    return new Response(body, { status, headers })
+  }
+}
+
+/** The success envelope around already-serialised data: the same bytes as JSON.stringify of the whole. */
+export const envelopeWith = (apiVersion: string, requestId: string, context: string | undefined, data: string): string =>
+  `{"apiVersion":${JSON.stringify(apiVersion)},"requestId":${JSON.stringify(requestId)}${context === undefined ? "" : `,"context":${JSON.stringify(context)}`},"data":${data}}`
+
+/**
+ * Answers of read operations are pure functions of (key, path, query, as-of) at a log position: while the log
+ * does not move, a repeated read is served from its serialised data. Any new event empties the cache.
+ */
+export const makeReadCache = (deps: ApiDeps) => {
+  const entries = new Map<string, string>()
+  let position = -2n
+  const fresh = () => {
+    if (deps.sim.models.position !== position) {
+      entries.clear()
+      position = deps.sim.models.position
+    }
+  }
+  return {
+    get: (key: string): string | undefined => {
+      fresh()
+      return entries.get(key)
+    },
+    set: (key: string, data: string): void => {
+      fresh()
+      if (entries.size >= 1024) entries.clear()
+      entries.set(key, data)
+    },
+  }
+}
