@@ -4,6 +4,7 @@ import type { RecordedEvent } from "../store/event-store.js"
 import type { AddressKeys } from "./address-keys.js"
 import { History, Once } from "./history.js"
 import type { AsOf } from "./projection.js"
+import type { TxRecord } from "./transactions.js"
 
 export interface Mined {
   readonly height: number
@@ -19,6 +20,8 @@ export interface TransferView {
   readonly submittedAt: number
   readonly position: bigint
   readonly mined: Once<Mined>
+  /** The transactions model's records of this transfer, one per vault that lists it (kept here: no second map by id). */
+  txRecords: Array<TxRecord> | undefined
 }
 
 export interface ChainView {
@@ -86,7 +89,9 @@ export class ChainsModel {
         const transfer: ChainTransfer = e.data
         const chain = e.data.chain
         const [blockchain, network] = this.split(chain)
-        const view: TransferView = { chain, blockchain, network, transfer, submittedAt: e.data.at, position: event.position, mined: new Once() }
+        // A log written before submissions were taken once may name a transaction again: its records stay found by id.
+        const txRecords = this.transfers.get(transfer.transactionId)?.txRecords
+        const view: TransferView = { chain, blockchain, network, transfer, submittedAt: e.data.at, position: event.position, mined: new Once(), txRecords }
         this.transfers.set(transfer.transactionId, view)
         if (transfer.kind === "deposit") {
           const key = this.keys.of(blockchain, network, transfer.to)
@@ -103,10 +108,12 @@ export class ChainsModel {
         if (c === undefined || prev === undefined) return
         c.state.set(event.position, { schedule: { ...prev.schedule, anchorHeight: d.toHeight, anchorAt: d.blockAt }, height: Math.max(prev.height, d.toHeight) })
         const blockAt = d.blockAt - (d.toHeight - d.fromHeight) * prev.schedule.intervalSeconds * 1000
+        // One record of where they were mined, shared by the block's transfers (it is never changed).
+        const mined: Mined = { height: d.fromHeight, blockHash: d.blockHash, blockAt: d.toHeight === d.fromHeight ? d.blockAt : blockAt }
         for (const id of d.transactionIds) {
           const t = this.transfers.get(id)
           if (t === undefined) continue
-          t.mined.set(event.position, { height: d.fromHeight, blockHash: d.blockHash, blockAt: d.toHeight === d.fromHeight ? d.blockAt : blockAt })
+          t.mined.set(event.position, mined)
           if (t.transfer.kind === "deposit") c.minedDeposits.push(t)
           else c.minedWithdrawals.push(t)
         }

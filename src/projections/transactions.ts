@@ -27,10 +27,13 @@ export const transactionsFoldTypes = ["ChainTxSubmitted", "AssetAdded", "TxReque
   (ChainEvent | VaultAccountEvent | LedgerEvent | TxRequestEvent)["type"]
 >
 
+const recordOf = (records: ReadonlyArray<TxRecord>, vaultId: string): TxRecord | undefined => {
+  for (const r of records) if (r.vaultId === vaultId) return r
+  return undefined
+}
+
 export class TransactionsModel {
   private readonly byVault = new Map<string, CreationOrder<TxRecord>>()
-  /** vault id → transaction id → record (nested maps: no composite key built per lookup). */
-  private readonly byVaultTx = new Map<string, Map<string, TxRecord>>()
   /** Deposits to a vault address that does not hold the asset yet: listed once it is added (the spec's rule). */
   private readonly waiting = new Map<string, Array<TransferView>>()
 
@@ -44,27 +47,24 @@ export class TransactionsModel {
     return this.byVault.get(vaultId)?.upTo(asOf) ?? []
   }
 
-  private byTx(transactionId: string): Array<TxRecord> {
-    const out: Array<TxRecord> = []
-    for (const txs of this.byVaultTx.values()) {
-      const r = txs.get(transactionId)
-      if (r !== undefined) out.push(r)
-    }
-    return out
+  /** The records of a transaction, one per vault that lists it (kept on the chains model's view of the transfer). */
+  private byTx(transactionId: string): ReadonlyArray<TxRecord> {
+    return this.chains.transfers.get(transactionId)?.txRecords ?? []
   }
 
   find(vaultId: string, transactionId: string, asOf: AsOf): TxRecord | undefined {
-    const r = this.byVaultTx.get(vaultId)?.get(transactionId)
+    const r = recordOf(this.byTx(transactionId), vaultId)
     return r !== undefined && (asOf === undefined || r.position <= asOf) ? r : undefined
   }
 
-  private add(vaultId: string, direction: TxRecord["direction"], view: TransferView, status: TxStatus, position: bigint, internal: TxRecord["internal"] = null): void {
-    let txs = this.byVaultTx.get(vaultId)
-    if (txs === undefined) this.byVaultTx.set(vaultId, (txs = new Map()))
-    if (txs.has(view.transfer.transactionId)) return
+  /** `holder` is the view the chains model now keeps under the transaction's id (`view` itself unless it was submitted again). */
+  private add(vaultId: string, direction: TxRecord["direction"], view: TransferView, status: TxStatus, position: bigint, internal: TxRecord["internal"] = null, holder = view): void {
+    const records = holder.txRecords
+    if (records !== undefined && recordOf(records, vaultId) !== undefined) return
     const record: TxRecord = { vaultId, direction, view, status: new History(), position, internal }
     record.status.set(position, status)
-    txs.set(view.transfer.transactionId, record)
+    if (records === undefined) holder.txRecords = [record]
+    else records.push(record)
     let list = this.byVault.get(vaultId)
     if (list === undefined) this.byVault.set(vaultId, (list = new CreationOrder()))
     list.push(position, record)
@@ -102,7 +102,8 @@ export class TransactionsModel {
       }
       case "AssetAdded": {
         const key = `${addressKey(e.data.blockchain, e.data.network, e.data.address)}|${e.data.assetId}`
-        for (const view of this.waiting.get(key) ?? []) this.add(e.data.vaultId, "incoming", view, "pending", event.position)
+        for (const view of this.waiting.get(key) ?? [])
+          this.add(e.data.vaultId, "incoming", view, "pending", event.position, null, this.chains.transfers.get(view.transfer.transactionId) ?? view)
         this.waiting.delete(key)
         return
       }

@@ -14,7 +14,6 @@ import { txRequestsFoldTypes } from "../../../src/projections/transaction-reques
 import { transactionsFoldTypes } from "../../../src/projections/transactions.js"
 import { workspaceFoldTypes } from "../../../src/projections/workspace.js"
 import { knownEventTypes } from "../../../src/scenario/event-types.js"
-import { snapshot } from "../../properties/snapshot.js"
 import { startHarness } from "../../support/harness.js"
 import { runScenario, scenarioFixture } from "../../support/scenario.js"
 
@@ -45,6 +44,16 @@ describe("fold types", () => {
     expect(new Set([...ledgerFoldTypes, ...quiet]).size).toBe(ledgerFoldTypes.length + quiet.length)
   })
 })
+
+/** Every field, Maps and bigints included; a transaction record names its transfer by id (the transfer lists its records). */
+const snapshot = (value: unknown): string =>
+  JSON.stringify(value, (key, v: unknown) => {
+    if (typeof v === "bigint") return `${v}n`
+    if (v instanceof Map) return { "<map>": [...v.entries()] }
+    if (typeof v === "function") return `<fn ${v.name}>`
+    if (key === "view" && typeof v === "object" && v !== null && "transfer" in v) return `<transfer ${(v as { transfer: { transactionId: string } }).transfer.transactionId}>`
+    return v
+  })
 
 describe("ReadModels.apply", () => {
   it("ends a scenario's log in the state reached by giving every event to every fold", async () => {
