@@ -10,6 +10,7 @@ import { API_VERSIONS, errorBody } from "./envelope.js"
 import { errors } from "./errors.js"
 import { mount, type Operation } from "./operation.js"
 import { respond } from "./respond.js"
+import { OperationRouter } from "./router.js"
 import { addressOperations } from "./routes/addresses.js"
 import { assetOperations } from "./routes/assets.js"
 import { vaultAccountOperations } from "./routes/vault-accounts.js"
@@ -55,7 +56,7 @@ export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, 
 export const defaultSimRoutes: ReadonlyArray<SimRoute> = [...logRoutes, ...workspaceRoutes, ...settingsRoutes, ...chainRoutes, ...transactionRequestSimRoutes, ...webhookRoutes, ...historyRoutes, ...scenarioRoutes, ...auditRoutes]
 
 export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
-  const app = new Hono()
+  const app = new Hono({ router: new OperationRouter() })
   let requests = 0
   const boot = sim.clock.now()
   // Nodes sharing a store boot at the same instant under a frozen clock: the node id keeps their request ids apart.
