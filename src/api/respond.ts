@@ -31,9 +31,15 @@ export const makeResponder = (deps: ApiDeps, options: { readonly flagPosition: b
   }
 }
 
+/** Printable ASCII without `"` and `\\`: JSON.stringify would only add the quotes. */
+const PLAIN = /^[ !#-[\]-~]*$/
+
+/** JSON.stringify of a string; a plain one is quoted directly (a call into JSON.stringify costs more than the check). */
+const jsonString = (s: string): string => (PLAIN.test(s) ? `"${s}"` : JSON.stringify(s))
+
 /** The success envelope around already-serialised data: the same bytes as JSON.stringify of the whole. */
 export const envelopeWith = (apiVersion: string, requestId: string, context: string | undefined, data: string): string =>
-  `{"apiVersion":${JSON.stringify(apiVersion)},"requestId":${JSON.stringify(requestId)}${context === undefined ? "" : `,"context":${JSON.stringify(context)}`},"data":${data}}`
+  `{"apiVersion":${jsonString(apiVersion)},"requestId":${jsonString(requestId)}${context === undefined ? "" : `,"context":${jsonString(context)}`},"data":${data}}`
 
 /**
  * Answers of read operations are pure functions of (key, path, query, as-of) at a log position: while the log

@@ -35,8 +35,12 @@ export class OperationRouter<T> implements Router<T> {
   #fallbackFirst: Set<string> | null = new Set()
   #fallbackEmpty = true
   #order = 0
+  /** Per method, the paths of its parameterless routes; their answers are kept once computed (until a route is added). */
+  readonly #literalPaths = new Map<string, Set<string>>()
+  readonly #answers = new Map<string, Map<string, Result<T>>>()
 
   add(method: string, path: string, handler: T): void {
+    this.#answers.clear()
     const order = ++this.#order
     const parts = segments(path)
     const simple = method !== "ALL" && parts.every((p) => PARAM.test(p) || LITERAL.test(p))
@@ -54,6 +58,10 @@ export class OperationRouter<T> implements Router<T> {
       literals: parts.flatMap((p, i) => (PARAM.test(p) ? [] : [[i, p] as const])),
       params: parts.flatMap((p, i) => (PARAM.test(p) ? [[i, p.slice(1)] as const] : [])),
     }
+    if (route.params.length === 0) {
+      const paths = this.#literalPaths.get(method) ?? new Set<string>()
+      this.#literalPaths.set(method, paths.add(path))
+    }
     let byLength = this.#table.get(method)
     if (byLength === undefined) this.#table.set(method, (byLength = new Map()))
     const list = byLength.get(parts.length)
@@ -62,6 +70,17 @@ export class OperationRouter<T> implements Router<T> {
   }
 
   match(method: string, path: string): Result<T> {
+    const known = this.#answers.get(method)?.get(path)
+    if (known !== undefined) return known
+    const answer = this.#search(method, path)
+    if (this.#literalPaths.get(method)?.has(path) === true) {
+      const answers = this.#answers.get(method) ?? new Map<string, Result<T>>()
+      this.#answers.set(method, answers.set(path, answer))
+    }
+    return answer
+  }
+
+  #search(method: string, path: string): Result<T> {
     const parts = segments(path)
     const found: Array<[T, Params]> = []
     const orders: Array<number> = []

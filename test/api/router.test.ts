@@ -59,4 +59,15 @@ describe("OperationRouter", () => {
     expect(ours.match("GET", "/vaults//assets")).toEqual([[]])
     expect(ours.match("GET", "/vaults")[0]).toHaveLength(1)
   })
+
+  it("answers a parameterless path the same when asked again, and again after a route is added", () => {
+    const list: Array<readonly [string, string]> = [["GET", "/vaults"], ["GET", "/vaults/:networkType"]]
+    const { ours } = build(list)
+    const first = ours.match("GET", "/vaults")
+    expect(ours.match("GET", "/vaults")).toEqual(first)
+    expect(first).toEqual([[[0, {}]]])
+    ours.add("GET", "/:any", 2)
+    list.push(["GET", "/:any"])
+    for (const p of ["/vaults", "/vaults/main", "/other"]) expect(ours.match("GET", p)).toEqual(build(list).trie.match("GET", p))
+  })
 })

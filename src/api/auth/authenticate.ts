@@ -43,10 +43,13 @@ export type AuthCache = WeakMap<ApiKeyRecord, { readonly hmacKey: KeyObject; ver
 export const authenticate = (req: RawRequest, workspace: WorkspaceModel, options: AuthOptions): ApiKeyRecord | ApiError => {
   const key = req.header("x-api-key")
   if (key === undefined || key === "") return errors.missingApiKey()
-  for (const h of ["x-api-sign", "x-api-timestamp", "x-api-passphrase"]) {
-    const v = req.header(h)
-    if (v === undefined || v === "") return errors.missingAuthorizationHeader(h)
-  }
+  // Each header read once, checked in this order: sign, timestamp, passphrase.
+  const sign = req.header("x-api-sign")
+  if (sign === undefined || sign === "") return errors.missingAuthorizationHeader("x-api-sign")
+  const timestamp = req.header("x-api-timestamp")
+  if (timestamp === undefined || timestamp === "") return errors.missingAuthorizationHeader("x-api-timestamp")
+  const passphrase = req.header("x-api-passphrase")
+  if (passphrase === undefined || passphrase === "") return errors.missingAuthorizationHeader("x-api-passphrase")
   const record = workspace.apiKeys.get(key)
   const nowS = options.wallNow() / 1000
   if (record === undefined || record.revoked) return errors.invalidApiKey()
@@ -56,14 +59,12 @@ export const authenticate = (req: RawRequest, workspace: WorkspaceModel, options
     cached = { hmacKey: createSecretKey(record.secretBytes) }
     options.cache?.set(record, cached)
   }
-  const passphrase = req.header("x-api-passphrase")!
   if (cached.verifiedPassphrase === undefined || !equalStrings(passphrase, cached.verifiedPassphrase)) {
     const hash = createHash("sha256").update(`${record.grant.passphraseSalt}:${passphrase}`).digest("hex")
     if (!equalStrings(hash, record.grant.passphraseHash)) return errors.invalidApiKey()
     cached.verifiedPassphrase = passphrase
   }
 
-  const timestamp = req.header("x-api-timestamp")!
   if (!/^[0-9]{1,12}$/.test(timestamp)) return errors.invalidApiTimestamp()
   const ts = Number(timestamp)
   if (ts < nowS - PAST_WINDOW_S || ts > nowS + FUTURE_WINDOW_S) return errors.invalidApiTimestamp()
@@ -72,7 +73,7 @@ export const authenticate = (req: RawRequest, workspace: WorkspaceModel, options
     cached.hmacKey,
     signatureMessage({ timestamp, method: req.method, path: req.rawPath, body: req.body, query: signedQuery(req.rawQuery) }),
   )
-  if (!equalStrings(expected, req.header("x-api-sign")!)) return errors.invalidApiSign()
+  if (!equalStrings(expected, sign)) return errors.invalidApiSign()
 
   const wait = options.rateLimiter.take(key, record.grant.rateLimit.perSecond, record.grant.rateLimit.burst)
   if (wait > 0) return errors.requestLimitReached(wait)

@@ -9,10 +9,10 @@ export const makeRateLimiter = (nowMs: () => number = () => performance.now()): 
   return {
     take: (key, perSecond, burst) => {
       const now = nowMs()
-      const b = buckets.get(key) ?? { tokens: burst, at: now }
+      let b = buckets.get(key)
+      if (b === undefined) buckets.set(key, (b = { tokens: burst, at: now }))
       b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * perSecond)
       b.at = now
-      buckets.set(key, b)
       if (b.tokens >= 1) {
         b.tokens -= 1
         return 0
