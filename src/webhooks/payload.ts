@@ -20,14 +20,24 @@ export const deliveryItem = (n: Notification): Record<string, string | number | 
   return item
 }
 
+/** The parts of a delivery body that depend only on the notification, the same for every subscription. */
+export interface NotificationParts {
+  readonly head: string
+  readonly tail: string
+}
+
+export const notificationParts = (n: Notification): NotificationParts => ({
+  head: `{"walletId":${JSON.stringify(n.vaultId)},"webhookId":`,
+  tail: `,"apiVersion":${JSON.stringify(DEFAULT_API_VERSION)},"data":{"product":"WALLET_AS_A_SERVICE","event":${JSON.stringify(n.kind)},"item":${JSON.stringify(deliveryItem(n))}}}`,
+})
+
 /**
  * The body bytes are signed as sent: this string is both what X-Signature covers and what goes on the wire.
- * Written out rather than stringified whole so that a notification's item, the same for every subscription,
- * is serialised once (`item`); the result equals JSON.stringify of the envelope (a test holds it to that).
+ * Written out rather than stringified whole so that a notification's parts, the same for every subscription,
+ * are serialised once (`parts`); the result equals JSON.stringify of the envelope (a test holds it to that).
  */
-export const deliveryBody = (d: DeliveryView, item: string = JSON.stringify(deliveryItem(d.notification))): string =>
-  `{"walletId":${JSON.stringify(d.notification.vaultId)},"webhookId":${JSON.stringify(d.webhookId)},"idempotencyKey":${JSON.stringify(d.idempotencyKey)},` +
-  `"apiVersion":${JSON.stringify(DEFAULT_API_VERSION)},"data":{"product":"WALLET_AS_A_SERVICE","event":${JSON.stringify(d.notification.kind)},"item":${item}}}`
+export const deliveryBody = (d: DeliveryView, parts: NotificationParts = notificationParts(d.notification)): string =>
+  `${parts.head}${JSON.stringify(d.webhookId)},"idempotencyKey":${JSON.stringify(d.idempotencyKey)}${parts.tail}`
 
 export const verificationBody = (webhookId: string, challenge: string): string =>
   JSON.stringify({ type: "verification", webhookId, challenge, apiVersion: DEFAULT_API_VERSION })

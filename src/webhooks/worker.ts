@@ -10,7 +10,7 @@ import type { SimServices } from "../simulator.js"
 import type { StoreUnavailable } from "../store/event-store.js"
 import { DueQueue } from "./due-queue.js"
 import { makeHttpTransport, type Transport } from "./http.js"
-import { deliveryBody, deliveryItem } from "./payload.js"
+import { deliveryBody, notificationParts, type NotificationParts } from "./payload.js"
 
 export interface WebhookWorkerOptions {
   /** Requests in flight at once (default 64: a slot is reused only at the next tick, every 10 ms). */
@@ -74,11 +74,11 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   let timer: ReturnType<typeof setTimeout> | undefined
   let idleWaiters: Array<() => void> = []
   const counts = { attempts: 0, delivered: 0 }
-  const items = new WeakMap<DeliveryView["notification"], string>()
-  const itemOf = (n: DeliveryView["notification"]) => {
-    let item = items.get(n)
-    if (item === undefined) items.set(n, (item = JSON.stringify(deliveryItem(n))))
-    return item
+  const parts = new WeakMap<DeliveryView["notification"], NotificationParts>()
+  const partsOf = (n: DeliveryView["notification"]) => {
+    let p = parts.get(n)
+    if (p === undefined) parts.set(n, (p = notificationParts(n)))
+    return p
   }
 
   const dropStale = () => {
@@ -154,7 +154,7 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     if (sub === undefined || sub.status !== "active") return
     busy.add(d.deliveryId)
     requests++
-    const body = deliveryBody(d, itemOf(d.notification))
+    const body = deliveryBody(d, partsOf(d.notification))
     const done = (outcome: HttpOutcome) => {
       requests--
       if (!stopped) finished.push({ delivery: d, at, outcome })

@@ -89,4 +89,73 @@ describe("HTTP client", () => {
     expect(r).toMatchObject({ statusCode: null, error: "timeout after 100 ms" })
     expect(r.durationMs).toBeGreaterThanOrEqual(90)
   })
+
+  // A raw server answering each request with its own body, in order; it records the requests every read carried.
+  const echoing = (closeAfter = Number.POSITIVE_INFINITY) => {
+    const reads: Array<number> = []
+    let connections = 0
+    const server = net.createServer((socket) => {
+      connections++
+      let text = ""
+      let answered = 0
+      socket.on("data", (d) => {
+        text += d.toString("latin1")
+        let out = ""
+        let carried = 0
+        for (;;) {
+          const i = text.indexOf("\r\n\r\n")
+          if (i < 0) break
+          const length = Number(/content-length: (\d+)/i.exec(text.slice(0, i))![1])
+          if (text.length < i + 4 + length) break
+          const body = text.slice(i + 4, i + 4 + length)
+          text = text.slice(i + 4 + length)
+          carried++
+          if (answered++ >= closeAfter) continue
+          out += `HTTP/1.1 200 OK\r\nContent-Length: ${length}\r\n${answered === closeAfter ? "Connection: close\r\n" : ""}\r\n${body}`
+        }
+        if (carried > 0) reads.push(carried)
+        if (out.length > 0) socket.write(out, "latin1")
+        if (answered >= closeAfter) socket.end()
+      })
+    })
+    return { server, reads, connections: () => connections }
+  }
+  const many = (t: Transport, origin: string, n: number) =>
+    Promise.all(Array.from({ length: n }, (_, i) => postOnce(t, request(origin, { body: `{"n":${i}}` }))))
+
+  it("writes requests started together on a kept-alive connection together, and matches the answers in order", async () => {
+    const rx = echoing()
+    const origin = await listen(rx.server)
+    const t = client()
+    expect((await postOnce(t, request(origin))).statusCode).toBe(200)
+    const results = await many(t, origin, 12)
+    expect(results.map((r) => r.body)).toEqual(Array.from({ length: 12 }, (_, i) => `{"n":${i}}`))
+    expect(results.every((r) => r.statusCode === 200 && r.error === null)).toBe(true)
+    // The first 8 went out in one write on the proven connection; the rest on other connections.
+    expect(Math.max(...rx.reads)).toBe(8)
+    expect(rx.connections()).toBeLessThanOrEqual(4)
+  })
+
+  it("sends requests left unanswered behind a closing answer once more on another connection", async () => {
+    const rx = echoing(2)
+    const origin = await listen(rx.server)
+    const t = client()
+    expect((await postOnce(t, request(origin))).statusCode).toBe(200)
+    const results = await many(t, origin, 6)
+    // The proven connection carried 6: its second answer closed it, and the 5 unanswered were sent again.
+    expect(results.map((r) => r.body)).toEqual(Array.from({ length: 6 }, (_, i) => `{"n":${i}}`))
+    expect(results.every((r) => r.statusCode === 200)).toBe(true)
+    expect(rx.connections()).toBeGreaterThan(1)
+  })
+
+  it("never pipelines when told not to", async () => {
+    const rx = echoing()
+    const origin = await listen(rx.server)
+    const t = makeHttpTransport({ maxSockets: 4, pipelining: 1 })
+    transports.push(t)
+    expect((await postOnce(t, request(origin))).statusCode).toBe(200)
+    const results = await many(t, origin, 10)
+    expect(results.map((r) => r.body)).toEqual(Array.from({ length: 10 }, (_, i) => `{"n":${i}}`))
+    expect(Math.max(...rx.reads)).toBe(1)
+  })
 })
