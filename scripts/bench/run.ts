@@ -16,6 +16,7 @@ import { fmt } from "./lib/stats.js"
 import type { Benchmark, Budget, Measurement, RunOptions } from "./lib/types.js"
 import { storeAppendMemoryVsEmmett } from "./store-append-memory-vs-emmett.js"
 import { storeAppendSqliteBatch100, storeAppendSqliteSingle } from "./store-append-sqlite.js"
+import { webhooks } from "./webhooks.js"
 
 /** Add new benchmarks here (a module exporting a Benchmark); they run in this order. */
 export const registry: ReadonlyArray<Benchmark> = [
@@ -30,6 +31,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   depositsMined,
   httpPostSingleTransfer,
   commandThroughput,
+  webhooks,
 ]
 
 type Status = "PASS" | "FAIL" | "SKIP" | "ERROR"
@@ -157,10 +159,12 @@ const main = async (): Promise<number> => {
       }
       for (const m of Array.isArray(out) ? (out as ReadonlyArray<Measurement>) : [out as Measurement]) {
         const ratio = ratioOf(m)
+        const budget = m.budget ?? b.budget
         rows.push({
           ...base,
+          budget,
           name: m.label !== undefined ? `${b.name}/${m.label}` : b.name,
-          status: verdict(b.budget, m),
+          status: verdict(budget, m),
           subject: m.subject,
           unit: m.unit,
           seconds,
