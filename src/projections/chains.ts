@@ -20,8 +20,30 @@ export interface TransferView {
   readonly submittedAt: number
   readonly position: bigint
   readonly mined: Once<Mined>
-  /** The transactions model's records of this transfer, one per vault that lists it (kept here: no second map by id). */
-  txRecords: Array<TxRecord> | undefined
+  /**
+   * The transactions model's records of this transfer, one per vault that lists it (kept here: no second map by id);
+   * the usual single record is held as it is, without an array.
+   */
+  txRecords: TxRecord | Array<TxRecord> | undefined
+}
+
+/** A transfer's view is its own `mined` record: a rebuild allocates one object per transfer here, not two. */
+class Submitted extends Once<Mined> implements TransferView {
+  constructor(
+    readonly chain: string,
+    readonly blockchain: string,
+    readonly network: string,
+    readonly transfer: ChainTransfer,
+    readonly submittedAt: number,
+    readonly position: bigint,
+    public txRecords: TxRecord | Array<TxRecord> | undefined,
+  ) {
+    super()
+  }
+
+  get mined(): Once<Mined> {
+    return this
+  }
 }
 
 export interface ChainView {
@@ -45,6 +67,8 @@ export class ChainsModel {
   readonly depositsTo = new Map<string, Array<TransferView>>()
 
   private readonly names = new Map<string, readonly [string, string]>()
+  /** The view made for the last ChainTxSubmitted: the transactions fold, next for that event, needs no lookup by id. */
+  private lastSubmitted: TransferView | undefined = undefined
 
   constructor(private readonly keys: AddressKeys) {}
 
@@ -52,6 +76,12 @@ export class ChainsModel {
     let n = this.names.get(chain)
     if (n === undefined) this.names.set(chain, (n = splitChain(chain)))
     return n
+  }
+
+  /** The view of the transfer the ChainTxSubmitted at `position` recorded (kept under its transaction id). */
+  submittedAt(position: bigint, transactionId: string): TransferView | undefined {
+    const last = this.lastSubmitted
+    return last !== undefined && last.position === position ? last : this.transfers.get(transactionId)
   }
 
   chain(chain: string): ChainView | undefined {
@@ -91,8 +121,9 @@ export class ChainsModel {
         const [blockchain, network] = this.split(chain)
         // A log written before submissions were taken once may name a transaction again: its records stay found by id.
         const txRecords = this.transfers.get(transfer.transactionId)?.txRecords
-        const view: TransferView = { chain, blockchain, network, transfer, submittedAt: e.data.at, position: event.position, mined: new Once(), txRecords }
+        const view = new Submitted(chain, blockchain, network, transfer, e.data.at, event.position, txRecords)
         this.transfers.set(transfer.transactionId, view)
+        this.lastSubmitted = view
         if (transfer.kind === "deposit") {
           const key = this.keys.of(blockchain, network, transfer.to)
           const list = this.depositsTo.get(key)

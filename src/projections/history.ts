@@ -95,22 +95,25 @@ export class CreationOrder<T> {
   }
 }
 
-/** A value set at most once (e.g. where a transaction was mined): History's reading interface, one allocation. */
+/**
+ * A value set at most once (e.g. where a transaction was mined): History's reading interface, one allocation. A
+ * record that has one such value may extend it and be its own (field names here are chosen not to collide).
+ */
 export class Once<T> {
-  private position: bigint | undefined
-  private value: T | undefined
+  private onceAt: bigint | undefined = undefined
+  private onceValue: T | undefined = undefined
 
   set(position: bigint, value: T): void {
-    if (this.position !== undefined) return
-    this.position = position
-    this.value = value
+    if (this.onceAt !== undefined) return
+    this.onceAt = position
+    this.onceValue = value
   }
 
   latest(): T | undefined {
-    return this.value
+    return this.onceValue
   }
 
   at(position: bigint | undefined): T | undefined {
-    return position === undefined || (this.position !== undefined && this.position <= position) ? this.value : undefined
+    return position === undefined || (this.onceAt !== undefined && this.onceAt <= position) ? this.onceValue : undefined
   }
 }

@@ -1,6 +1,6 @@
 // Projection runner: folds the store's log into the read models; commands wait for their own writes.
 import { Effect, Fiber, Schedule, Stream } from "effect"
-import type { EventStoreShape, StoreUnavailable } from "../store/event-store.js"
+import type { EventStoreShape, RecordedEvent, StoreUnavailable } from "../store/event-store.js"
 import type { ReadModels } from "./read-models.js"
 
 const PAGE = 1_000
@@ -18,9 +18,14 @@ export interface ProjectionRunner {
 export const makeProjectionRunner = (store: EventStoreShape, models: ReadModels, onEvent?: () => void): ProjectionRunner => {
   // Both paths apply an event only when it is beyond the models' position; each path's events are
   // contiguous in the log, so interleaving them can neither skip nor repeat an event.
-  const applyBatch = (events: ReadonlyArray<import("../store/event-store.js").RecordedEvent>) => {
-    for (const e of events) if (e.position > models.position) models.apply(e)
-    if (events.length > 0) onEvent?.()
+  // A batch is in position order, so only its head can be at or before the models' position: once one event is
+  // applied, the rest follow without a comparison each.
+  const applyBatch = (events: ReadonlyArray<RecordedEvent>) => {
+    const n = events.length
+    let i = 0
+    while (i < n && events[i]!.position <= models.position) i++
+    for (; i < n; i++) models.apply(events[i]!)
+    if (n > 0) onEvent?.()
   }
   // Positions are opaque (EventStoreDB's are byte offsets: position + 1 is no record boundary), so a pull reads
   // from the last applied position itself and skips that one event.

@@ -27,7 +27,26 @@ export const transactionsFoldTypes = ["ChainTxSubmitted", "AssetAdded", "TxReque
   (ChainEvent | VaultAccountEvent | LedgerEvent | TxRequestEvent)["type"]
 >
 
-const recordOf = (records: ReadonlyArray<TxRecord>, vaultId: string): TxRecord | undefined => {
+/** A record is its own status history: one allocation per record instead of two. */
+class Listed extends History<TxStatus> implements TxRecord {
+  constructor(
+    readonly vaultId: string,
+    readonly direction: TxRecord["direction"],
+    readonly internal: TxRecord["internal"],
+    readonly view: TransferView,
+    readonly position: bigint,
+  ) {
+    super()
+  }
+
+  get status(): History<TxStatus> {
+    return this
+  }
+}
+
+const recordOf = (records: TransferView["txRecords"], vaultId: string): TxRecord | undefined => {
+  if (records === undefined) return undefined
+  if (!Array.isArray(records)) return records.vaultId === vaultId ? records : undefined
   for (const r of records) if (r.vaultId === vaultId) return r
   return undefined
 }
@@ -49,22 +68,24 @@ export class TransactionsModel {
 
   /** The records of a transaction, one per vault that lists it (kept on the chains model's view of the transfer). */
   private byTx(transactionId: string): ReadonlyArray<TxRecord> {
-    return this.chains.transfers.get(transactionId)?.txRecords ?? []
+    const records = this.chains.transfers.get(transactionId)?.txRecords
+    return records === undefined ? [] : Array.isArray(records) ? records : [records]
   }
 
   find(vaultId: string, transactionId: string, asOf: AsOf): TxRecord | undefined {
-    const r = recordOf(this.byTx(transactionId), vaultId)
+    const r = recordOf(this.chains.transfers.get(transactionId)?.txRecords, vaultId)
     return r !== undefined && (asOf === undefined || r.position <= asOf) ? r : undefined
   }
 
   /** `holder` is the view the chains model now keeps under the transaction's id (`view` itself unless it was submitted again). */
   private add(vaultId: string, direction: TxRecord["direction"], view: TransferView, status: TxStatus, position: bigint, internal: TxRecord["internal"] = null, holder = view): void {
     const records = holder.txRecords
-    if (records !== undefined && recordOf(records, vaultId) !== undefined) return
-    const record: TxRecord = { vaultId, direction, view, status: new History(), position, internal }
-    record.status.set(position, status)
-    if (records === undefined) holder.txRecords = [record]
-    else records.push(record)
+    if (recordOf(records, vaultId) !== undefined) return
+    const record = new Listed(vaultId, direction, internal, view, position)
+    record.set(position, status)
+    if (records === undefined) holder.txRecords = record
+    else if (Array.isArray(records)) records.push(record)
+    else holder.txRecords = [records, record]
     let list = this.byVault.get(vaultId)
     if (list === undefined) this.byVault.set(vaultId, (list = new CreationOrder()))
     list.push(position, record)
@@ -76,7 +97,7 @@ export class TransactionsModel {
       case "ChainTxSubmitted": {
         if (e.data.kind === "withdrawal") {
           const request = this.txRequests.byTransactionId.get(e.data.transactionId)
-          const view = this.chains.transfers.get(e.data.transactionId)
+          const view = this.chains.submittedAt(event.position, e.data.transactionId)
           if (request === undefined || view === undefined) return
           const sender = request.draft.vaultId
           const receivers = request.draft.recipients
@@ -87,7 +108,7 @@ export class TransactionsModel {
           for (const a of receivers) if (a!.facts.vaultId !== sender) this.add(a!.facts.vaultId, "incoming", view, "pending", event.position, "client-internal")
           return
         }
-        const view = this.chains.transfers.get(e.data.transactionId)
+        const view = this.chains.submittedAt(event.position, e.data.transactionId)
         if (view === undefined) return
         const address = this.holdings.addressInLog(view.blockchain, view.network, e.data.to)
         if (address === undefined) return
