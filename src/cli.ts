@@ -78,6 +78,8 @@ const serve = async (argv: ReadonlyArray<string>) => {
     defaultWorkspace: !values.empty,
     follow: values.store === "esdb",
     nodeId,
+    // Webhook deliveries sign, write and read on their own thread, beside the API's event loop.
+    webhooks: { thread: true },
   })
   sim.startTicker()
   const app = createApp(sim)

@@ -10,6 +10,7 @@ import type { SimServices } from "../simulator.js"
 import type { StoreUnavailable } from "../store/event-store.js"
 import { DueQueue } from "./due-queue.js"
 import { makeHttpTransport, type Transport } from "./http.js"
+import { makeThreadTransport } from "./thread-transport.js"
 import { deliveryBody, notificationParts, type NotificationParts } from "./payload.js"
 
 export interface WebhookWorkerOptions {
@@ -21,6 +22,11 @@ export interface WebhookWorkerOptions {
   readonly retrySchedule?: ReadonlyArray<number>
   /** Attempts started per second of wall time at most (default 2,500): a backlog drains without starving the API. */
   readonly maxPerSecond?: number
+  /**
+   * Run the HTTP client on its own thread, off the API's event loop (`custody-sim serve` does). Default false: an
+   * in-process simulator (tests, property runs) delivers little and would pay a thread's start-up for each.
+   */
+  readonly thread?: boolean
   readonly transport?: Transport
 }
 
@@ -57,7 +63,7 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   const timeoutMs = options.timeoutMs ?? 5_000
   const defaultSchedule = options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE
   const rate = options.maxPerSecond ?? 2_500
-  const transport = options.transport ?? makeHttpTransport({ maxSockets: concurrency })
+  const transport = options.transport ?? (options.thread === true ? makeThreadTransport : makeHttpTransport)({ maxSockets: concurrency })
   const { outbox, clock } = host
   const queue = new DueQueue()
   // Attempted and not yet recorded: such a delivery is never attempted again meanwhile.

@@ -183,6 +183,35 @@ describe("retries on the simulated clock", () => {
   })
 })
 
+describe("on the delivery thread (as custody-sim serve runs it)", () => {
+  it("delivers, records every attempt as an event and retries with the same idempotency key", async () => {
+    const t = await startScenario({ webhooks: { thread: true } })
+    try {
+      let calls = 0
+      t.rx.answer = () => ({ status: ++calls === 1 ? 503 : 200 })
+      const sub = (await t.subscribe()).body
+      await t.deposit()
+      await t.rx.waitFor(1, 10_000)
+      await t.h.sim.webhooks!.idle()
+      await t.advance(10)
+      await t.rx.waitFor(2, 10_000)
+      await t.h.sim.webhooks!.idle()
+      const [first, second] = t.rx.deliveries()
+      expect(second!.raw.equals(first!.raw)).toBe(true)
+      expect(verifyWebhookSignature({ body: second!.raw, signature: second!.headers["x-signature"] as string, secret: SECRET })).toBe(true)
+      const [logged] = await t.deliveriesOf(sub.id)
+      expect(logged.attempts.map((a: { statusCode: number; result: string }) => [a.statusCode, a.result])).toEqual([
+        [503, "retrying"],
+        [200, "delivered"],
+      ])
+      const events = (await t.h.admin<any>("GET", "/_sim/events?limit=10000")).body.events.filter((e: { type: string }) => e.type === "WebhookDeliveryAttempted")
+      expect(events).toHaveLength(2)
+    } finally {
+      await t.close()
+    }
+  })
+})
+
 describe("idempotency keys", () => {
   it("are shared by every copy of one notification to one subscription, and by nothing else", async () => {
     const seen = new Map<string, number>()

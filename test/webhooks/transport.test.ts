@@ -4,6 +4,7 @@ import net from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import { verifyWebhookSignature } from "../../src/client/index.js"
 import { makeHttpTransport, postOnce, type PostRequest, type Transport } from "../../src/webhooks/http.js"
+import { makeThreadTransport } from "../../src/webhooks/thread-transport.js"
 
 const servers: Array<{ close: () => void }> = []
 const transports: Array<Transport> = []
@@ -157,5 +158,30 @@ describe("HTTP client", () => {
     const results = await many(t, origin, 10)
     expect(results.map((r) => r.body)).toEqual(Array.from({ length: 10 }, (_, i) => `{"n":${i}}`))
     expect(Math.max(...rx.reads)).toBe(1)
+  })
+
+  it("on its own thread, sends the same signed bytes and hands each outcome to its request", async () => {
+    const seen: Array<{ raw: Buffer; signature: string }> = []
+    const origin = await listen(
+      http.createServer((req, res) => {
+        const chunks: Array<Buffer> = []
+        req.on("data", (c: Buffer) => chunks.push(c)).on("end", () => {
+          seen.push({ raw: Buffer.concat(chunks), signature: req.headers["x-signature"] as string })
+          res.writeHead(req.url === "/gone" ? 410 : 200, { "content-length": "2" }).end("ok")
+        })
+      }),
+    )
+    const t = makeThreadTransport({ maxSockets: 4 })
+    transports.push(t)
+    const results = await Promise.all([
+      ...Array.from({ length: 5 }, (_, i) => postOnce(t, request(`${origin}/hooks`, { body: `{"n":${i}}` }))),
+      postOnce(t, request(`${origin}/gone`)),
+      postOnce(t, request("http://127.0.0.1:1/x")),
+    ])
+    expect(results.slice(0, 5).map((r) => [r.statusCode, r.body])).toEqual(Array.from({ length: 5 }, () => [200, "ok"]))
+    expect(results[5]).toMatchObject({ statusCode: 410, error: null })
+    expect(results[6]).toMatchObject({ statusCode: null, error: expect.stringContaining("ECONNREFUSED") })
+    expect(seen).toHaveLength(6)
+    for (const s of seen) expect(verifyWebhookSignature({ body: s.raw, signature: s.signature, secret: "s" })).toBe(true)
   })
 })
