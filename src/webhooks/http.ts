@@ -106,6 +106,7 @@ class Client implements Transport, ConnectionOwner {
     const filling = pool.filling
     if (pipelining && filling !== undefined && !filling.closed && filling.queue.length < this.depth) return filling.send(job)
     let c = pool.idle.pop()
+    while (c !== undefined && c.closed) c = pool.idle.pop()
     if (c === undefined && pool.all.size < this.maxSockets) c = this.connect(job.target, pool)
     if (c === undefined && pipelining) {
       for (const x of pool.all) if (x.proven && !x.closed && x.queue.length < this.depth && (c === undefined || x.queue.length < c.queue.length)) c = x
