@@ -10,6 +10,7 @@ import { minPositionGate } from "./consistency.js"
 import { errorBody, type Page } from "./envelope.js"
 import { errors, isApiError, type ApiError } from "./errors.js"
 import { paginationQuery } from "./pagination.js"
+import { readBodyText, TOO_LARGE } from "./request-body.js"
 import type { ApiDeps } from "./deps.js"
 import { parseAsOf } from "./as-of.js"
 import { envelopeWith, makeReadCache, makeResponder } from "./respond.js"
@@ -162,9 +163,8 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
       if (op.method === "GET") return checked(c, st, header, path, rawQuery, query, "")
       // The body limit, here rather than in a middleware: a middleware layer costs every request.
       if (Number(header("content-length") ?? 0) > deps.bodyLimit) return fail(c, st, errors.payloadTooLarge(deps.bodyLimit))
-      return c.req
-        .text()
-        .then((body) => (body.length > deps.bodyLimit ? fail(c, st, errors.payloadTooLarge(deps.bodyLimit)) : checked(c, st, header, path, rawQuery, query, body)))
+      return readBodyText(c, deps.bodyLimit)
+        .then((body) => (body === TOO_LARGE ? fail(c, st, errors.payloadTooLarge(deps.bodyLimit)) : checked(c, st, header, path, rawQuery, query, body)))
         .catch((error: unknown) => defect(c, st, error))
     } catch (error) {
       return defect(c, st, error)
