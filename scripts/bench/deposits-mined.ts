@@ -46,9 +46,20 @@ export const depositsMined: Benchmark = {
   name: "deposits-mined",
   description: "mining one block that confirms 10,000 pending deposits, crediting them and updating read models (in-process, memory store)",
   budget: absoluteAtLeast(50_000, "deposits/s"),
+  // One block is a fifth of a second: a single sample is at the mercy of one GC or a neighbour's burst. So a
+  // warm-up block (the mining and crediting code's first run, untimed), then the median of 5 fresh simulators.
   run: async (o) => {
-    const r = await benchDepositsMined(o.quick ? 2_000 : 10_000)
-    return { subject: r.depositsPerSecond, unit: "deposits/s", note: `${r.seconds.toFixed(3)} s for the block` }
+    if (o.quick) {
+      const r = await benchDepositsMined(2_000)
+      return { subject: r.depositsPerSecond, unit: "deposits/s", note: `${r.seconds.toFixed(3)} s for the block (quick: one cold run)` }
+    }
+    await benchDepositsMined(2_000)
+    const runs: Array<{ depositsPerSecond: number; seconds: number }> = []
+    for (let i = 0; i < 5; i++) runs.push(await benchDepositsMined(10_000))
+    runs.sort((a, b) => a.depositsPerSecond - b.depositsPerSecond)
+    const mid = runs[2]!
+    const range = `${Math.round(runs[0]!.depositsPerSecond).toLocaleString("en")}–${Math.round(runs[4]!.depositsPerSecond).toLocaleString("en")}/s`
+    return { subject: mid.depositsPerSecond, unit: "deposits/s", note: `median of 5 blocks of 10,000 after a warm-up block (${mid.seconds.toFixed(3)} s; runs ${range})` }
   },
 }
 
