@@ -71,7 +71,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   private keptBytes = 0
   private done = false
   private controller: Dispatcher.DispatchController | undefined
-  readonly timer: NodeJS.Timeout
+  private readonly timer: NodeJS.Timeout
 
   constructor(
     private readonly keep: number,
