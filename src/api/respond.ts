@@ -4,11 +4,14 @@ import { POSITION_SENT } from "./consistency-headers.js"
 import type { ApiDeps } from "./deps.js"
 
 const JSON_TYPE = "application/json; charset=utf-8"
-const JSON_HEADERS = { "content-type": JSON_TYPE } as const
 
-/** A plain Response with plain-object headers: under @hono/node-server it is written without building Fetch Headers. */
+/**
+ * A plain Response with plain-object headers: under @hono/node-server it is written without building Fetch Headers.
+ * Each answer gets its own headers object: the adapter writes `Content-Length` into it, so an object shared
+ * between answers would carry the first one's length to all the others.
+ */
 export const respond = (_c: Context, status: number, body: string, headers?: Record<string, string>): Response =>
-  new Response(body, { status, headers: headers === undefined ? JSON_HEADERS : { "content-type": JSON_TYPE, ...headers } })
+  new Response(body, { status, headers: headers === undefined ? { "content-type": JSON_TYPE } : { "content-type": JSON_TYPE, ...headers } })
 
 /**
  * Every answer of an operation says how far this node's read models are (`x-sim-position`, see consistency.ts).
