@@ -27,6 +27,7 @@ import { auditRoutes } from "./sim/audit.js"
 import { historyRoutes } from "./sim/history.js"
 import { scenarioRoutes } from "./sim/scenario.js"
 import { webhookRoutes } from "./sim/webhooks.js"
+import { dashboardSimRoutes, makeSessions, mountDashboard } from "./dashboard/index.js"
 
 export interface AppOptions {
   /** Server time for the signature's timestamp window, UNIX ms (default: the wall clock). */
@@ -40,6 +41,8 @@ export interface AppOptions {
   /** Extra operations and control-plane routes (subsystems add theirs). */
   readonly operations?: ReadonlyArray<Operation>
   readonly simRoutes?: ReadonlyArray<SimRoute>
+  /** Serve the dashboard at /ui and accept its session cookie on the control plane (default true). */
+  readonly dashboard?: boolean
 }
 
 const socketIp = (c: Context): string | undefined => {
@@ -61,6 +64,7 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   const boot = sim.clock.now()
   // Nodes sharing a store boot at the same instant under a frozen clock: the node id keeps their request ids apart.
   const requestPrefix = Buffer.from(sim.ids.bytes(`requests${sim.ids.node === "" ? "" : `@${sim.ids.node}`}:${boot}`, 8)).toString("hex")
+  const sessions = options.dashboard === false ? undefined : makeSessions()
   const deps: ApiDeps = {
     sim,
     auth: { wallNow: options.wallNow ?? (() => Date.now()), rateLimiter: makeRateLimiter(), cache: new WeakMap() },
@@ -73,6 +77,7 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
     apiVersions: options.apiVersions ?? API_VERSIONS,
     log: options.log ?? consoleLogger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    ...(sessions !== undefined ? { adminSession: sessions.admit } : {}),
   }
   const limit = deps.bodyLimit
   const limitBodies = bodyLimit({
@@ -86,7 +91,8 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   // middleware layer costs every request, and a body limiter builds a Request object even for a GET.
   app.use("/_sim/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBodies(c, next)))
   app.use("/_sim/*", consistency(deps))
-  for (const route of [...defaultSimRoutes, ...(options.simRoutes ?? [])]) mountSim(app, deps, route)
+  for (const route of [...defaultSimRoutes, ...(sessions !== undefined ? dashboardSimRoutes : []), ...(options.simRoutes ?? [])]) mountSim(app, deps, route)
+  if (sessions !== undefined) mountDashboard(app, deps, sessions)
   for (const op of [...defaultOperations, ...(options.operations ?? [])]) mount(app, deps, op)
   app.notFound((c) => {
     const e = errors.uriNotFound()

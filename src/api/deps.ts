@@ -3,6 +3,7 @@ import type { Context } from "hono"
 import type { Simulator } from "../simulator.js"
 import type { AuthOptions } from "./auth/authenticate.js"
 import type { makeAuthorizer } from "./auth/authorize.js"
+import type { ApiError } from "./errors.js"
 
 export interface Logger {
   readonly error: (entry: Record<string, unknown>) => void
@@ -20,4 +21,6 @@ export interface ApiDeps {
   readonly log: Logger
   /** Largest accepted request body, bytes. */
   readonly bodyLimit: number
+  /** The control plane's second way in besides the Bearer token (the dashboard's session cookie). */
+  readonly adminSession?: (c: Context) => boolean | ApiError
 }

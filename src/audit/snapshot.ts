@@ -31,7 +31,8 @@ const everything: ApiKeyGrant = {
   activeFrom: null,
   rateLimit: { perSecond: 1, burst: 1 },
 }
-const auditKey: ApiKeyRecord = { grant: everything, secretBytes: Buffer.alloc(0), revoked: false }
+/** A key that sees every vault of both network types (the audit's and the dashboard's reads). */
+export const auditKey: ApiKeyRecord = { grant: everything, secretBytes: Buffer.alloc(0), revoked: false, position: -1n, revokedPosition: undefined }
 
 export const readDeps = (sim: Simulator): ApiDeps => ({
   sim,

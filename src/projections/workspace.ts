@@ -23,6 +23,9 @@ export interface ApiKeyRecord {
   readonly grant: ApiKeyGrant
   readonly secretBytes: Buffer
   revoked: boolean
+  /** Where the key was created and revoked in the log (the dashboard shows keys as of a position). */
+  readonly position: bigint
+  revokedPosition: bigint | undefined
 }
 
 export const workspaceFoldTypes = ["VaultCreated", "VaultApprovalPolicySet", "ApiKeyCreated", "ApiKeyRevoked"] as const satisfies ReadonlyArray<(VaultEvent | ApiKeyEvent)["type"]>
@@ -74,12 +77,15 @@ export class WorkspaceModel {
         return
       case "ApiKeyCreated": {
         const { at: _at, ...grant } = e.data
-        this.apiKeys.set(grant.key, { grant, secretBytes: Buffer.from(grant.secret, "base64"), revoked: false })
+        this.apiKeys.set(grant.key, { grant, secretBytes: Buffer.from(grant.secret, "base64"), revoked: false, position: event.position, revokedPosition: undefined })
         return
       }
       case "ApiKeyRevoked": {
         const k = this.apiKeys.get(e.data.key)
-        if (k !== undefined) k.revoked = true
+        if (k !== undefined && !k.revoked) {
+          k.revoked = true
+          k.revokedPosition = event.position
+        }
         return
       }
       default:

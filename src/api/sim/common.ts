@@ -33,8 +33,11 @@ export const simError = (c: Context, e: ApiError) =>
 export const mountSim = (app: Hono, deps: ApiDeps, route: SimRoute): void => {
   app.on(route.method, route.path, async (c) => {
     try {
-      if (!route.public && !tokenMatches(c.req.header("authorization"), deps.sim.adminToken))
-        return simError(c, new ApiError(401, "unauthorized", "The control plane needs Authorization: Bearer <admin token>."))
+      if (!route.public && !tokenMatches(c.req.header("authorization"), deps.sim.adminToken)) {
+        const session = deps.adminSession?.(c) ?? false
+        if (isApiError(session)) return simError(c, session)
+        if (!session) return simError(c, new ApiError(401, "unauthorized", "The control plane needs Authorization: Bearer <admin token>."))
+      }
       let body: JsonObject = {}
       if ((route.method === "POST" || route.method === "PUT") && !route.rawBody) {
         const text = await c.req.text()

@@ -1,0 +1,19 @@
+// Control-plane writes the REST surface has only behind an API key's signature: create a vault account, add an
+// asset. Plain JSON in and out; the body goes through the operation's own checks and handler.
+import { defaultOperations } from "../app.js"
+import type { SimRoute } from "../sim/common.js"
+import { runOperation } from "./operations.js"
+
+export const dashboardActions: ReadonlyArray<SimRoute> = [
+  {
+    method: "POST",
+    path: "/_sim/vaults/:vaultId/vault-accounts",
+    handle: ({ params, body }, deps) => runOperation(defaultOperations, "createVaultAccount", deps, { params: { vaultId: params.vaultId! }, item: body }),
+  },
+  {
+    method: "PUT",
+    path: "/_sim/vaults/:vaultId/vault-accounts/:vaultAccountId/add-asset",
+    handle: ({ params, body }, deps) =>
+      runOperation(defaultOperations, "addAssetToVaultAccount", deps, { params: { vaultId: params.vaultId!, vaultAccountId: params.vaultAccountId! }, item: body }),
+  },
+]
