@@ -1,0 +1,47 @@
+// What every view shares: the as-of position (null = live), a refresh counter bumped by live updates and actions,
+// the action runner that reports errors in the page, and the data hook that refetches when any of these change.
+import { createContext } from "preact"
+import { useContext, useEffect, useRef, useState } from "preact/hooks"
+import { Failure, get, withAsOf } from "./api.js"
+
+export interface Shared {
+  readonly asOf: number | null
+  readonly refresh: number
+  /** Runs an action: its error is shown in the page; a success refreshes every view. */
+  readonly act: (label: string, action: () => Promise<unknown>) => Promise<boolean>
+  readonly navigate: (hash: string) => void
+}
+
+export const SharedContext = createContext<Shared>({ asOf: null, refresh: 0, act: async () => false, navigate: () => {} })
+export const useShared = () => useContext(SharedContext)
+
+export interface Loaded<T> {
+  readonly data: T | undefined
+  readonly error: Failure | undefined
+}
+
+/** GET `path` as of the shared position; refetched when the position, the refresh counter or `path` change. */
+export const useData = <T>(path: string | null, options: { asOf?: boolean } = {}): Loaded<T> => {
+  const { asOf, refresh } = useShared()
+  const [state, setState] = useState<Loaded<T>>({ data: undefined, error: undefined })
+  const url = path === null ? null : options.asOf === false ? path : withAsOf(path, asOf)
+  const latest = useRef(0)
+  useEffect(() => {
+    if (url === null) return
+    const ticket = ++latest.current
+    const abort = new AbortController()
+    get<T>(url, abort.signal).then(
+      (data) => {
+        if (ticket === latest.current) setState({ data, error: undefined })
+      },
+      (error: unknown) => {
+        if (ticket === latest.current && !(error instanceof DOMException && error.name === "AbortError"))
+          setState((s) => ({ data: s.data, error: error instanceof Failure ? error : new Failure(0, "network", String(error)) }))
+      },
+    )
+    return () => abort.abort()
+  }, [url, refresh])
+  return state
+}
+
+export const formatTime = (ms: number | null | undefined) => (ms === null || ms === undefined ? "—" : new Date(ms).toISOString().replace("T", " ").replace(/\.000Z$/, "Z"))

@@ -1,0 +1,225 @@
+// A vault: its accounts, the addresses of the chosen account with balances per asset, deposits and mining from
+// there, and the vault's transactions.
+import { useEffect, useState } from "preact/hooks"
+import { send } from "../api.js"
+import { ErrorLine, Head, Pager, Section, short, Table, usePager, type Page } from "../parts.js"
+import { formatTime, useData, useShared } from "../state.js"
+import type { Overview } from "./overview.js"
+
+interface Account {
+  vaultAccountId: string
+  name: string
+  color: string
+  createdAt: number
+}
+interface AddressRow {
+  address: string
+  blockchain: string
+  network: string
+  label: string
+  addressType: string
+  vaultAccountId: string | null
+  assets: ReadonlyArray<{ assetId: string; symbol: string; totalAmount: string; availableAmount: string; blockedAmount: string; allocatedAmount: string }>
+}
+export interface Catalogue {
+  networks: ReadonlyArray<{ blockchain: string; network: string; networkType: string; nativeAssetId: string }>
+  assets: ReadonlyArray<{ id: string; symbol: string; name: string; blockchain: string; network: string; networkType: string; decimals: number }>
+}
+
+const CreateAccount = ({ vaultId, onCreated }: { vaultId: string; onCreated: (id: string) => void }) => {
+  const { act, asOf } = useShared()
+  const [name, setName] = useState("")
+  return (
+    <form
+      class="inline"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void act("create a vault account", async () => {
+          const r = await send<{ vaultAccountId: string }>("POST", `/_sim/vaults/${vaultId}/vault-accounts`, { name, color: "#4A6FA5", isHiddenInDashboard: false })
+          setName("")
+          onCreated(r.vaultAccountId)
+        })
+      }}
+    >
+      <label>
+        new account <input name="account-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} placeholder="name" />
+      </label>
+      <button type="submit" disabled={asOf !== null}>
+        create account
+      </button>
+    </form>
+  )
+}
+
+const AddAsset = ({ vaultId, accountId, vaultType }: { vaultId: string; accountId: string; vaultType: string }) => {
+  const { act, asOf } = useShared()
+  const { data } = useData<Catalogue>("/_sim/assets", { asOf: false })
+  const assets = (data?.assets ?? []).filter((a) => a.networkType === vaultType)
+  const [assetId, setAssetId] = useState("")
+  const chosen = assetId !== "" ? assetId : (assets[0]?.id ?? "")
+  return (
+    <form
+      class="inline"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void act("add an asset", () => send("PUT", `/_sim/vaults/${vaultId}/vault-accounts/${accountId}/add-asset`, { assetId: chosen, label: "dashboard" }))
+      }}
+    >
+      <label>
+        asset{" "}
+        <select name="asset" value={chosen} onChange={(e) => setAssetId((e.target as HTMLSelectElement).value)}>
+          {assets.map((a) => (
+            <option value={a.id}>
+              {a.symbol} · {a.blockchain}/{a.network}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" disabled={asOf !== null}>
+        add asset
+      </button>
+    </form>
+  )
+}
+
+const Deposit = ({ row, assetId }: { row: AddressRow; assetId: string }) => {
+  const { act, asOf } = useShared()
+  const [amount, setAmount] = useState("")
+  const chain = `/_sim/chains/${row.blockchain}/${row.network}`
+  return (
+    <form
+      class="inline compact"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void act("deposit", () => send("POST", "/_sim/deposits", { blockchain: row.blockchain, network: row.network, address: row.address, assetId, amount })).then((ok) => ok && setAmount(""))
+      }}
+    >
+      <input name="amount" aria-label={`deposit amount to ${row.address}`} inputMode="decimal" size={8} placeholder="amount" value={amount} onInput={(e) => setAmount((e.target as HTMLInputElement).value)} />
+      <button type="submit" disabled={asOf !== null}>
+        deposit
+      </button>
+      <button type="button" disabled={asOf !== null} onClick={() => void act("mine", () => send("POST", `${chain}/mine`, { blocks: 1 }))}>
+        mine 1
+      </button>
+    </form>
+  )
+}
+
+const Addresses = ({ vaultId, accountId }: { vaultId: string; accountId: string }) => {
+  const pager = usePager(20)
+  useEffect(() => pager.reset(), [accountId])
+  const { data, error } = useData<Page<AddressRow>>(`/_sim/vaults/${vaultId}/addresses?vaultAccountId=${accountId}&${pager.query}`)
+  return (
+    <>
+      <ErrorLine error={error} onReset={pager.reset} />
+      {data !== undefined && data.items.length === 0 ? <p>No addresses yet: add an asset.</p> : null}
+      <Table label="addresses and balances">
+        <Head columns={["address", "asset", "#total", "#available", "#blocked", "#allocated", "deposit · mine"]} />
+        <tbody>
+          {(data?.items ?? []).flatMap((a) =>
+            (a.assets.length === 0 ? [undefined] : a.assets).map((b, i) => (
+              <tr key={`${a.address}/${b?.assetId ?? ""}`} data-address={a.address} data-asset={b?.symbol ?? ""}>
+                <td>
+                  {i === 0 ? (
+                    <>
+                      <code title={a.address}>{short(a.address, 14)}</code>
+                      <br />
+                      <small>
+                        {a.blockchain}/{a.network} · {a.label}
+                      </small>
+                    </>
+                  ) : null}
+                </td>
+                <td>{b === undefined ? "—" : <a href={`#/balance/${vaultId}/${a.blockchain}/${a.network}/${a.address}/${b.assetId}`}>{b.symbol} ↗</a>}</td>
+                <td class="n" data-testid="total">{b?.totalAmount ?? ""}</td>
+                <td class="n" data-testid="available">{b?.availableAmount ?? ""}</td>
+                <td class="n">{b?.blockedAmount ?? ""}</td>
+                <td class="n">{b?.allocatedAmount ?? ""}</td>
+                <td>{b !== undefined ? <Deposit row={a} assetId={b.assetId} /> : null}</td>
+              </tr>
+            )),
+          )}
+        </tbody>
+      </Table>
+      <Pager pager={pager} page={data} idOf={(a: AddressRow) => `${a.blockchain}/${a.network}/${a.address}`} />
+    </>
+  )
+}
+
+interface TxItem {
+  id: string
+  transactionId: string
+  blockchain: string
+  network: string
+  createdTimestamp: number
+  direction: string
+  status: string
+  minedInBlockHeight: string
+  recipients: ReadonlyArray<{ address: string; amount: string; unitSymbol: string }>
+}
+
+const Transactions = ({ vaultId }: { vaultId: string }) => {
+  const pager = usePager(20)
+  const { data, error } = useData<Page<TxItem>>(`/_sim/vaults/${vaultId}/transactions?${pager.query}`)
+  return (
+    <Section title="Transactions">
+      <ErrorLine error={error} onReset={pager.reset} />
+      {data !== undefined && data.items.length === 0 ? <p>None yet.</p> : null}
+      <Table label="transactions">
+        <Head columns={["time", "transaction", "direction", "status", "#block"]} />
+        <tbody>
+          {(data?.items ?? []).map((t) => (
+            <tr key={t.id}>
+              <td>{formatTime(t.createdTimestamp * 1000)}</td>
+              <td>
+                <code title={t.transactionId}>{short(t.transactionId, 12)}</code> <small>{t.blockchain}/{t.network}</small>
+              </td>
+              <td>{t.direction}</td>
+              <td data-testid="tx-status">{t.status}</td>
+              <td class="n">{t.minedInBlockHeight}</td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      <Pager pager={pager} page={data} idOf={(t: TxItem) => t.id} />
+    </Section>
+  )
+}
+
+export const VaultView = ({ vaultId }: { vaultId: string }) => {
+  const overview = useData<Overview>("/_sim/overview")
+  const vault = overview.data?.vaults.find((v) => v.id === vaultId)
+  const pager = usePager(20)
+  const accounts = useData<Page<Account>>(`/_sim/vaults/${vaultId}/vault-accounts?${pager.query}`)
+  const [accountId, setAccountId] = useState<string>("")
+  const chosen = accountId !== "" ? accountId : (accounts.data?.items[0]?.vaultAccountId ?? "")
+  return (
+    <>
+      <h1 class="title">
+        <span class="swatch" style={{ background: vault?.color ?? "#999" }} />
+        {vault?.name ?? "Vault"} <small>{vault?.type} vault</small>
+      </h1>
+      <ErrorLine error={overview.error ?? accounts.error} onReset={pager.reset} />
+      <Section title="Vault accounts" actions={<CreateAccount vaultId={vaultId} onCreated={setAccountId} />}>
+        <ul class="chips" aria-label="vault accounts">
+          {(accounts.data?.items ?? []).map((a) => (
+            <li key={a.vaultAccountId}>
+              <button type="button" aria-pressed={a.vaultAccountId === chosen} onClick={() => setAccountId(a.vaultAccountId)}>
+                <span class="swatch" style={{ background: a.color }} />
+                {a.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+        {accounts.data !== undefined && accounts.data.items.length === 0 ? <p>No accounts yet at this position.</p> : null}
+        <Pager pager={pager} page={accounts.data} idOf={(a: Account) => a.vaultAccountId} />
+      </Section>
+      {chosen !== "" ? (
+        <Section title="Addresses and balances" actions={<AddAsset vaultId={vaultId} accountId={chosen} vaultType={vault?.type ?? "test"} />}>
+          <Addresses vaultId={vaultId} accountId={chosen} />
+        </Section>
+      ) : null}
+      <Transactions vaultId={vaultId} />
+    </>
+  )
+}
