@@ -1,7 +1,7 @@
 // Composition root of one simulator: store, clock, ids, read models, runtime. Used by the CLI, tests and users.
 import { Effect, Exit, Layer, ManagedRuntime, References } from "effect"
 import { CommandMeta, IdSequence, type CommandMetaShape } from "./commands/run-decider.js"
-import { Models, type AddressDerivation, type Ids, type SimClock } from "./commands/services.js"
+import { Models, type CommandServices } from "./commands/services.js"
 import { derivationLayer, makeDerivation } from "./runtime/derivation.js"
 import { AggregateCache, makeAggregateCache } from "./commands/aggregate-cache.js"
 import type { CreateApiKeyInput, CreateVaultInput } from "./commands/workspace.js"
@@ -9,23 +9,17 @@ import { ReadModels } from "./projections/read-models.js"
 import { makeProjectionRunner, type ProjectionRunner } from "./projections/runner.js"
 import { clockLayer, makeClock, type ControllableClock } from "./runtime/clock.js"
 import { idsLayer, makeIds, type SeededIds } from "./runtime/ids.js"
-import { createStartupWorkspace } from "./runtime/bootstrap.js"
+import { createStartupWorkspace, type CreatedCredentials, type Fixture } from "./runtime/bootstrap.js"
 import type { ChainError } from "./chain-sim/index.js"
 import { settleAll } from "./chain-sim/simulate.js"
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from "./webhooks/worker.js"
 import type { VaultAggregateError } from "./domain/vault/index.js"
 import { EventStore, type EventStoreShape, type StoreUnavailable, type WrongExpectedVersion } from "./store/event-store.js"
 
-export type SimServices = EventStore | SimClock | Ids | AddressDerivation | Models
+export type { CreatedCredentials, Fixture }
+export type SimServices = CommandServices | Models
 /** Failures a subsystem hook may report; the API's error table maps each. */
 export type AppFailure = StoreUnavailable | WrongExpectedVersion | VaultAggregateError | ChainError
-
-export interface Fixture {
-  readonly seed?: string
-  readonly adminToken?: string
-  readonly vaults?: ReadonlyArray<CreateVaultInput>
-  readonly apiKeys?: ReadonlyArray<CreateApiKeyInput>
-}
 
 export interface SimulatorOptions {
   readonly store: EventStoreShape & { close?: () => void | Promise<void> }
@@ -42,12 +36,6 @@ export interface SimulatorOptions {
   readonly nodeId?: string
   /** Deliver webhooks (default true: one delivering node per store); an object tunes the worker (concurrency, timeout, global retry schedule). */
   readonly webhooks?: boolean | WebhookWorkerOptions
-}
-
-export interface CreatedCredentials {
-  readonly key: string
-  readonly secret: string
-  readonly passphrase: string
 }
 
 export interface Simulator {

@@ -11,12 +11,7 @@ import { errors } from "./errors.js"
 import { mount, type Operation } from "./operation.js"
 import { respond } from "./respond.js"
 import { OperationRouter } from "./router.js"
-import { addressOperations } from "./routes/addresses.js"
-import { assetOperations } from "./routes/assets.js"
-import { vaultAccountOperations } from "./routes/vault-accounts.js"
-import { transactionRequestOperations } from "./routes/transaction-requests.js"
-import { transactionOperations } from "./routes/transactions.js"
-import { vaultOperations } from "./routes/vaults.js"
+import { defaultOperations } from "./operations.js"
 import { mountSim, type SimRoute } from "./sim/common.js"
 import { logRoutes } from "./sim/log.js"
 import { chainRoutes } from "./sim/chains.js"
@@ -55,7 +50,7 @@ const consoleLogger: Logger = {
   info: (message) => console.log(message),
 }
 
-export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...addressOperations, ...assetOperations, ...transactionOperations, ...transactionRequestOperations]
+export { defaultOperations }
 export const defaultSimRoutes: ReadonlyArray<SimRoute> = [...logRoutes, ...workspaceRoutes, ...settingsRoutes, ...chainRoutes, ...transactionRequestSimRoutes, ...webhookRoutes, ...historyRoutes, ...scenarioRoutes, ...auditRoutes]
 
 export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {

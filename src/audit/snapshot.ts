@@ -1,5 +1,5 @@
 // The canonical snapshot of the read models as of a point (what every read endpoint answers), and its digest.
-import { defaultOperations } from "../api/app.js"
+import { defaultOperations } from "../api/operations.js"
 import { makeAuthorizer } from "../api/auth/authorize.js"
 import { makeRateLimiter } from "../api/auth/rate-limit.js"
 import type { ApiDeps } from "../api/deps.js"
@@ -46,7 +46,6 @@ export const readDeps = (sim: Simulator): ApiDeps => ({
   bodyLimit: 0,
 })
 
-// Looked up at call time: app.ts mounts the control-plane routes that import this module.
 const readOperation = (id: string): Operation | undefined => defaultOperations.find((o) => o.method === "GET" && o.id === id)
 
 type Answer = { readonly status: number; readonly body: unknown }

@@ -3,6 +3,7 @@ import { Context } from "effect"
 import type { Effect } from "effect"
 import type { IdKind } from "../domain/shared/ids.js"
 import type { SimInstant } from "../domain/shared/sim-time.js"
+import type { EventStore } from "../store/event-store.js"
 
 export class SimClock extends Context.Service<SimClock, { readonly now: Effect.Effect<SimInstant> }>()("custody-sim/commands/SimClock") {}
 
@@ -42,3 +43,6 @@ export class Models extends Context.Service<
     readonly cursors: Map<string, number>
   }
 >()("custody-sim/commands/Models") {}
+
+/** What running a command needs: the store, simulated time, seeded ids, HD derivation. */
+export type CommandServices = EventStore | SimClock | Ids | AddressDerivation

@@ -1,5 +1,12 @@
 // Balance histories per (address, asset): columns of (position, total, blocked), the rest derived on read.
-import type { Balance } from "./holdings.js"
+export interface Balance {
+  readonly total: bigint
+  readonly available: bigint
+  readonly blocked: bigint
+  readonly allocated: bigint
+}
+
+export const ZERO_BALANCE: Balance = { total: 0n, available: 0n, blocked: 0n, allocated: 0n }
 
 /** total = available + blocked + allocated, with allocated the reserve the chain keeps (see README). */
 export const balanceOf = (total: bigint, blocked: bigint, reserve: bigint): Balance => {

@@ -4,7 +4,19 @@ import type { RecordedEvent } from "../store/event-store.js"
 import type { AddressKeys } from "./address-keys.js"
 import { History, Once } from "./history.js"
 import type { AsOf } from "./projection.js"
-import type { TxRecord } from "./transactions.js"
+
+/** Wire statuses of transactions (the spec gives examples, not the list; the README documents these). */
+export type TxStatus = "pending" | "confirmed" | "broadcasted" | "mined" | "completed" | "failed"
+
+export interface TxRecord {
+  readonly vaultId: string
+  readonly direction: "incoming" | "outgoing"
+  /** Between addresses of this workspace: "vault-internal" within one vault, "client-internal" across vaults. */
+  readonly internal: "vault-internal" | "client-internal" | null
+  readonly view: TransferView
+  readonly status: History<TxStatus>
+  readonly position: bigint
+}
 
 export interface Mined {
   readonly height: number

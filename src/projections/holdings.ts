@@ -4,19 +4,12 @@ import { addressKey, type AddressFacts } from "../domain/vault-account/index.js"
 import { reserveOf } from "../domain/ledger/index.js"
 import type { RecordedEvent } from "../store/event-store.js"
 import type { AddressKeys } from "./address-keys.js"
-import { BalanceHistory } from "./balances.js"
+import { BalanceHistory, ZERO_BALANCE, type Balance } from "./balances.js"
 import { CreationOrder } from "./history.js"
 import type { AsOf } from "./projection.js"
 import type { WorkspaceModel } from "./workspace.js"
 
-export interface Balance {
-  readonly total: bigint
-  readonly available: bigint
-  readonly blocked: bigint
-  readonly allocated: bigint
-}
-
-export const ZERO_BALANCE: Balance = { total: 0n, available: 0n, blocked: 0n, allocated: 0n }
+export { ZERO_BALANCE, type Balance } from "./balances.js"
 
 export interface AccountView {
   readonly vaultId: string

@@ -5,23 +5,12 @@ import type { ChainEvent } from "../chain-sim/index.js"
 import type { TxRequestEvent } from "../domain/transaction-request/index.js"
 import type { RecordedEvent } from "../store/event-store.js"
 import type { TxRequestsModel } from "./transaction-requests.js"
-import type { ChainsModel, TransferView } from "./chains.js"
+import type { ChainsModel, TransferView, TxRecord, TxStatus } from "./chains.js"
 import { CreationOrder, History } from "./history.js"
 import type { HoldingsModel } from "./holdings.js"
 import type { AsOf } from "./projection.js"
 
-/** Wire statuses of transactions (the spec gives examples, not the list; the README documents these). */
-export type TxStatus = "pending" | "confirmed" | "broadcasted" | "mined" | "completed" | "failed"
-
-export interface TxRecord {
-  readonly vaultId: string
-  readonly direction: "incoming" | "outgoing"
-  /** Between addresses of this workspace: "vault-internal" within one vault, "client-internal" across vaults. */
-  readonly internal: "vault-internal" | "client-internal" | null
-  readonly view: TransferView
-  readonly status: History<TxStatus>
-  readonly position: bigint
-}
+export type { TxRecord, TxStatus } from "./chains.js"
 
 export const transactionsFoldTypes = ["ChainTxSubmitted", "AssetAdded", "TxRequestMined", "TxRequestSucceeded", "DepositCredited"] as const satisfies ReadonlyArray<
   (ChainEvent | VaultAccountEvent | LedgerEvent | TxRequestEvent)["type"]

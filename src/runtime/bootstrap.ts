@@ -3,10 +3,24 @@ import { Cause, Effect, Exit } from "effect"
 import { AggregateCache, makeAggregateCache } from "../commands/aggregate-cache.js"
 import { IdSequence } from "../commands/run-decider.js"
 import { createApiKey, createVault } from "../commands/workspace.js"
-import type { CreatedCredentials, Fixture, SimServices } from "../simulator.js"
+import type { CommandServices } from "../commands/services.js"
+import type { CreateApiKeyInput, CreateVaultInput } from "../commands/workspace.js"
 import { idsLayer, makeIds, type SeededIds } from "./ids.js"
 
-type Run = <A, E>(effect: Effect.Effect<A, E, SimServices>) => Promise<Exit.Exit<A, E>>
+export interface Fixture {
+  readonly seed?: string
+  readonly adminToken?: string
+  readonly vaults?: ReadonlyArray<CreateVaultInput>
+  readonly apiKeys?: ReadonlyArray<CreateApiKeyInput>
+}
+
+export interface CreatedCredentials {
+  readonly key: string
+  readonly secret: string
+  readonly passphrase: string
+}
+
+type Run = <A, E>(effect: Effect.Effect<A, E, CommandServices>) => Promise<Exit.Exit<A, E>>
 
 /** Another node's start-up wrote this resource first (or its append raced ours on the same stream). */
 const LOST = new Set(["VaultAlreadyExists", "ApiKeyAlreadyExists", "WrongExpectedVersion"])
@@ -21,7 +35,7 @@ const LOST = new Set(["VaultAlreadyExists", "ApiKeyAlreadyExists", "WrongExpecte
 export const createStartupWorkspace = async (run: Run, fixture: Fixture, seed: string, ids: SeededIds): Promise<ReadonlyArray<CreatedCredentials>> => {
   const plain = ids.node === "" ? ids : makeIds(seed)
   const cache = makeAggregateCache()
-  const step = async <A, E>(effect: Effect.Effect<A, E, SimServices>): Promise<A | undefined> => {
+  const step = async <A, E>(effect: Effect.Effect<A, E, CommandServices>): Promise<A | undefined> => {
     const exit = await run(
       effect.pipe(Effect.provide(idsLayer(plain)), Effect.provideService(IdSequence, { current: plain.sequence }), Effect.provideService(AggregateCache, cache)),
     )

@@ -6,7 +6,7 @@ import { recordDeliveryEvents } from "../commands/webhooks.js"
 import { DEFAULT_RETRY_SCHEDULE, decideAttempt, type HttpOutcome, type WebhookDeliveryEvent } from "../domain/webhook/index.js"
 import { simInstant } from "../domain/shared/sim-time.js"
 import type { DeliveryView, OutboxModel } from "../projections/outbox.js"
-import type { SimServices } from "../simulator.js"
+import type { CommandServices } from "../commands/services.js"
 import type { StoreUnavailable } from "../store/event-store.js"
 import { DueQueue } from "./due-queue.js"
 import { makeHttpTransport, type Transport } from "./http.js"
@@ -33,7 +33,7 @@ export interface WebhookWorkerOptions {
 export interface WebhookWorkerHost {
   readonly outbox: OutboxModel
   readonly clock: { readonly now: () => number; readonly isFrozen: () => boolean }
-  readonly run: <A, E>(effect: Effect.Effect<A, E, SimServices>) => Promise<Exit.Exit<A, E>>
+  readonly run: <A, E>(effect: Effect.Effect<A, E, CommandServices>) => Promise<Exit.Exit<A, E>>
   readonly awaitPosition: (position: bigint) => Effect.Effect<void, StoreUnavailable>
   readonly logError?: (entry: Record<string, unknown>) => void
 }

@@ -1,6 +1,6 @@
 // Authentication (401) and rate limit (429): headers, key and passphrase, timestamp window, signature.
 import { createHash, createSecretKey, type KeyObject } from "node:crypto"
-import { computeSignature, signatureMessage, signedQuery } from "../../client/signing.js"
+import { computeSignature, signatureMessage, signedQuery } from "../../protocol/signing.js"
 import type { ApiKeyRecord, WorkspaceModel } from "../../projections/workspace.js"
 import { errors, type ApiError } from "../errors.js"
 import type { RateLimiter } from "./rate-limit.js"

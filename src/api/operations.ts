@@ -1,0 +1,10 @@
+// The spec's operations, in the order they are mounted (the app mounts them; the audit reads through them).
+import type { Operation } from "./operation.js"
+import { addressOperations } from "./routes/addresses.js"
+import { assetOperations } from "./routes/assets.js"
+import { vaultAccountOperations } from "./routes/vault-accounts.js"
+import { transactionRequestOperations } from "./routes/transaction-requests.js"
+import { transactionOperations } from "./routes/transactions.js"
+import { vaultOperations } from "./routes/vaults.js"
+
+export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...addressOperations, ...assetOperations, ...transactionOperations, ...transactionRequestOperations]
