@@ -1,7 +1,7 @@
 // Composition root of one simulator: store, clock, ids, read models, runtime. Used by the CLI, tests and users.
 import { Effect, Exit, Layer, ManagedRuntime, References } from "effect"
 import { CommandMeta, IdSequence, type CommandMetaShape } from "./commands/run-decider.js"
-import { Models, type CommandServices } from "./commands/services.js"
+import type { CommandServices } from "./commands/services.js"
 import { derivationLayer, makeDerivation } from "./runtime/derivation.js"
 import { AggregateCache, makeAggregateCache } from "./commands/aggregate-cache.js"
 import type { CreateApiKeyInput, CreateVaultInput } from "./commands/workspace.js"
@@ -11,7 +11,8 @@ import { clockLayer, makeClock, type ControllableClock } from "./runtime/clock.j
 import { idsLayer, makeIds, type SeededIds } from "./runtime/ids.js"
 import { createStartupWorkspace, type CreatedCredentials, type Fixture } from "./runtime/bootstrap.js"
 import type { ChainError } from "./chain-sim/index.js"
-import { settleAll } from "./chain-sim/simulate.js"
+import { settleAll } from "./process-managers/clock.js"
+import { Models } from "./process-managers/read-models.js"
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from "./webhooks/worker.js"
 import type { VaultAggregateError } from "./domain/vault/index.js"
 import { EventStore, type EventStoreShape, type StoreUnavailable, type WrongExpectedVersion } from "./store/event-store.js"

@@ -4,7 +4,9 @@ import { createSimulator } from "../../src/simulator.js"
 import { makeMemoryStore } from "../../src/store/memory.js"
 import { findNetwork, assetsOf } from "../../src/domain/chains/index.js"
 import { generateAddress, createVaultAccount } from "../../src/commands/vault-accounts.js"
-import { configure, mine, submitDeposit } from "../../src/chain-sim/simulate.js"
+import { configureChain, mineBlocks } from "../../src/chain-sim/use-cases/mining.js"
+import { submitDeposit } from "../../src/chain-sim/use-cases/deposits.js"
+import { withFollowUps } from "../../src/process-managers/after-append.js"
 import type { BaseUnits } from "../../src/domain/shared/money.js"
 import type { VaultAccountId, VaultId } from "../../src/domain/shared/ids.js"
 import { absoluteAtLeast, type Benchmark } from "./lib/types.js"
@@ -28,11 +30,11 @@ export const benchDepositsMined = async (deposits = 10_000, addresses = 100): Pr
       targets.push(r.address.address)
     }
     void acct
-    must(await sim.run(configure(n, { mode: "manual", confirmations: 1 })))
+    must(await sim.run(withFollowUps(configureChain(n, { mode: "manual", confirmations: 1 }))))
     for (let i = 0; i < deposits; i++)
-      must(await sim.run(submitDeposit({ network: n, assetId: eth.id, to: targets[i % addresses]!, amount: 1_000_000n as BaseUnits })))
+      must(await sim.run(withFollowUps(submitDeposit({ network: n, assetId: eth.id, to: targets[i % addresses]!, amount: 1_000_000n as BaseUnits }))))
     const start = performance.now()
-    must(await sim.run(mine(n, 1)))
+    must(await sim.run(withFollowUps(mineBlocks(n, 1))))
     const seconds = (performance.now() - start) / 1000
     const credited = [...sim.models.chains.transfers.values()].length
     if (credited !== deposits) throw new Error(`expected ${deposits} transfers, saw ${credited}`)

@@ -32,17 +32,5 @@ export class AddressDerivation extends Context.Service<
   }
 >()("custody-sim/commands/AddressDerivation") {}
 
-/** Read models for process managers, which act on what the log says so far. */
-export class Models extends Context.Service<
-  Models,
-  {
-    readonly models: import("../projections/read-models.js").ReadModels
-    /** Waits until the models include the event at `position`. */
-    readonly awaitPosition: (position: bigint) => Effect.Effect<void, import("../store/event-store.js").StoreUnavailable>
-    /** Per chain, how far the confirmation process manager has walked the mined deposits (not state: rebuilt on start). */
-    readonly cursors: Map<string, number>
-  }
->()("custody-sim/commands/Models") {}
-
 /** What running a command needs: the store, simulated time, seeded ids, HD derivation. */
 export type CommandServices = EventStore | SimClock | Ids | AddressDerivation

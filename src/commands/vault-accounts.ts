@@ -5,8 +5,7 @@ import type { AssetId, VaultAccountId, VaultId } from "../domain/shared/ids.js"
 import type { AssetRef, NetworkRef } from "../domain/vault-account/index.js"
 import { vaultDecider, vaultStream, type VaultState } from "../domain/vault/index.js"
 import { runDecider, runDeciderWith } from "./run-decider.js"
-import { creditHeldDeposits } from "../chain-sim/process-managers/deposits.js"
-import { AddressDerivation, Ids, Models, SimClock } from "./services.js"
+import { AddressDerivation, Ids, SimClock } from "./services.js"
 import type { WrongExpectedVersion } from "../store/event-store.js"
 import { retryOnConflict } from "./retry.js"
 
@@ -65,11 +64,6 @@ export const addAsset = Effect.fn("addAsset")(
     const s = r.state
     const holder =
       s._tag === "Active" ? s.accounts.addressesOf(vaultAccountId, asset.blockchain, asset.network).find((a) => a.assets.has(asset.id)) : undefined
-    if (r.position >= 0n && holder !== undefined) {
-      // The spec's retroactive rule: deposits that arrived before the asset was added are credited now.
-      yield* (yield* Models).awaitPosition(r.position)
-      yield* creditHeldDeposits(asset.blockchain, asset.network, holder.address, asset.id)
-    }
     return { ...r, address: holder! }
   },
   Effect.retry(retryOnConflict),

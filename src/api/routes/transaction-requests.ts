@@ -4,7 +4,6 @@ import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
 import type { RequestEndpoint, TxRequestStatus } from "../../domain/transaction-request/index.js"
 import { createTxRequest } from "../../commands/transaction-requests.js"
-import { broadcast } from "../../chain-sim/process-managers/withdrawals.js"
 import { checks, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { ApiError, errors, isApiError } from "../errors.js"
@@ -57,7 +56,7 @@ const parseAmount = (raw: unknown, asset: AssetInfo, attribute = "amount") => {
 const checkAddress = (n: Built["network"], address: unknown, attribute: string) =>
   validateAddress(n.blockchain as Blockchain, n.network as NetworkName, address as string) ? undefined : bad(attribute, `is not a valid ${n.blockchain}/${n.network} address`)
 
-/** Creates the request, then (auto policy) hands it to the chain; the answer always says `created`. */
+/** Creates the request (under the auto policy the simulator broadcasts it by itself); the answer always says `created`. */
 const create = async (
   deps: ApiDeps,
   requestId: string,
@@ -68,7 +67,7 @@ const create = async (
   recipients: ReadonlyArray<{ address: string; amount: bigint }>,
   item: JsonObject,
 ) => {
-  const r = await runCommand(
+  return runCommand(
     deps,
     createTxRequest({
       vaultId: vaultId as VaultId,
@@ -84,10 +83,6 @@ const create = async (
     }),
     { requestId },
   )
-  if (isApiError(r)) return r
-  // Broadcasting is the simulator's own follow-up: its failures become the request's status, not this answer.
-  await deps.sim.run(broadcast(vaultId, r.requestId))
-  return r
 }
 
 const parseAmountRaw = (s: string, decimals: number) => {

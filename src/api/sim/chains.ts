@@ -2,8 +2,8 @@
 import { allNetworks, findAsset, findNetwork, validateAddress, type Blockchain, type NetworkName } from "../../domain/chains/index.js"
 import { parsePositiveAmount } from "../../domain/shared/money.js"
 import { chainKey } from "../../chain-sim/index.js"
-import { chainDefaults } from "../../chain-sim/mining.js"
-import { configure, mine, submitDeposit } from "../../chain-sim/simulate.js"
+import { chainDefaults, configureChain, mineBlocks } from "../../chain-sim/use-cases/mining.js"
+import { submitDeposit } from "../../chain-sim/use-cases/deposits.js"
 import { checkAttributes, checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { errors, isApiError } from "../errors.js"
@@ -41,9 +41,9 @@ export const chainRoutes: ReadonlyArray<SimRoute> = [
       if (n === undefined) return unknownChain()
       const bad = checkAttributes(body, { optional: { blocks: (v) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1_000_000 ? undefined : "must be an integer from 1 to 1000000") } }, errors.extraBodyAttributes)
       if (bad !== undefined) return bad
-      const r = await runCommand(deps, mine(n, (body.blocks as number | undefined) ?? 1))
+      const r = await runCommand(deps, mineBlocks(n, (body.blocks as number | undefined) ?? 1))
       if (isApiError(r)) return r
-      return { status: 200, body: { height: r.height } }
+      return { status: 200, body: { height: deps.sim.models.chains.chain(chainKey(n.blockchain, n.network))?.state.latest()?.height ?? 0 } }
     },
   },
   {
@@ -59,7 +59,7 @@ export const chainRoutes: ReadonlyArray<SimRoute> = [
         errors.extraBodyAttributes,
       )
       if (bad !== undefined) return bad
-      const r = await runCommand(deps, configure(n, body as never))
+      const r = await runCommand(deps, configureChain(n, body as never))
       if (isApiError(r)) return r
       return { status: 200, body: chainJson(deps, n.blockchain, n.network) }
     },

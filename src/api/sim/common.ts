@@ -1,7 +1,8 @@
 // Control plane plumbing: admin token guard, plain-JSON bodies and answers, `{ error: { code, message } }` errors.
 import { timingSafeEqual } from "node:crypto"
 import type { Context, Hono } from "hono"
-import type { Effect } from "effect"
+import { Effect } from "effect"
+import { FollowUpLog, withFollowUps, type AppendedEvent } from "../../process-managers/after-append.js"
 import type { SimServices } from "../../simulator.js"
 import type { JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
@@ -65,13 +66,17 @@ export const mountSim = (app: Hono, deps: ApiDeps, route: SimRoute): void => {
   })
 }
 
-/** Runs a command with the simulator and waits until the read models include its events. */
-export const runCommand = async <A extends { readonly position: bigint }>(
+/**
+ * Runs a use case with the simulator, then what its events call for (process managers' follow-ups, whose
+ * failures are logged, not answered), and waits until the read models include its events.
+ */
+export const runCommand = async <A extends { readonly position: bigint; readonly events?: ReadonlyArray<AppendedEvent> }>(
   deps: ApiDeps,
   effect: Effect.Effect<A, AppError, SimServices>,
   meta?: { requestId?: string },
 ): Promise<A | ApiError> => {
-  const result = exitToResult(await deps.sim.run(effect, meta))
+  const followed = Effect.provideService(withFollowUps(effect), FollowUpLog, { failed: (f) => deps.log.error({ ...f, ...(meta?.requestId !== undefined ? { requestId: meta.requestId } : {}) }) })
+  const result = exitToResult(await deps.sim.run(followed, meta))
   if (isApiError(result)) return result
   const synced = exitToResult(await deps.sim.run(deps.sim.runner.awaitPosition(result.position)))
   return isApiError(synced) ? synced : result

@@ -2,8 +2,7 @@
 import type { VaultId } from "../../domain/shared/ids.js"
 import { findNetwork } from "../../domain/chains/index.js"
 import { approveTxRequest, rejectTxRequest } from "../../commands/transaction-requests.js"
-import { broadcast } from "../../chain-sim/process-managers/withdrawals.js"
-import { armFault } from "../../chain-sim/mining.js"
+import { armFault } from "../../chain-sim/use-cases/mining.js"
 import { checkAttributes, checks } from "../body.js"
 import { errors, isApiError } from "../errors.js"
 import { requestJson } from "../routes/transaction-requests.js"
@@ -23,7 +22,6 @@ const decision = (verb: "approve" | "reject"): SimRoute => ({
       verb === "approve" ? approveTxRequest(vaultId, params.id!) : rejectTxRequest(vaultId, params.id!, (body.reason as string | undefined) ?? "rejected"),
     )
     if (isApiError(result)) return result
-    if (verb === "approve") await deps.sim.run(broadcast(vaultId, params.id!))
     return { status: 200, body: requestJson(deps.sim.models.txRequests.find(params.id!, undefined)!, undefined) }
   },
 })

@@ -21,7 +21,7 @@ const release = (ref: VaultReference, r: RefRequest) => {
   return n
 }
 
-/** What mining spends, as src/chain-sim/process-managers/withdrawals.ts computes it. */
+/** What mining spends, as src/process-managers/withdrawals.ts computes it. */
 export const spendingOf = (r: RefRequest, fee: bigint, withErrors: boolean) => {
   const d = r.draft
   const total = d.recipients.reduce((s, x) => s + BigInt(x.amount), 0n)

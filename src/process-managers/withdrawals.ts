@@ -1,69 +1,22 @@
-// Withdrawal process manager: broadcasts approved requests to their chain, records them mined (debiting the
-// vault, with the fee actually paid), then successful after the required confirmations.
+// Withdrawal process manager: records each broadcast request mined (debiting the vault with the fee actually
+// paid), then successful after the required confirmations, crediting recipients that are workspace addresses.
 import { Effect } from "effect"
-import { findAsset, findNetwork, type NetworkInfo } from "../../domain/chains/index.js"
-import type { AssetId, VaultId } from "../../domain/shared/ids.js"
-import type { Portion, TxRequestError, TxRequestStatus } from "../../domain/transaction-request/index.js"
-import { vaultDecider, vaultStream } from "../../domain/vault/index.js"
-import { runDecider } from "../../commands/run-decider.js"
-import { Ids, Models, SimClock } from "../../commands/services.js"
-import { failTxRequest } from "../../commands/transaction-requests.js"
-import type { TransferView } from "../../projections/chains.js"
-import type { RequestView } from "../../projections/transaction-requests.js"
-import { formatAmount } from "../../domain/shared/money.js"
-import type { ReadModels } from "../../projections/read-models.js"
-import { tronCost } from "../fees.js"
-import { creditByVault, settleChain, type Deposit } from "./deposits.js"
-import { chainKey } from "../index.js"
-import { submitTransfer } from "../mining.js"
-import { retryOnConflict } from "../../commands/retry.js"
-import { EventStore } from "../../store/event-store.js"
+import { findAsset, findNetwork, type NetworkInfo } from "../domain/chains/index.js"
+import type { AssetId } from "../domain/shared/ids.js"
+import { formatAmount } from "../domain/shared/money.js"
+import type { Portion, TxRequestError, TxRequestStatus } from "../domain/transaction-request/index.js"
+import { vaultDecider, vaultStream } from "../domain/vault/index.js"
+import { retryOnConflict } from "../commands/retry.js"
+import { runDecider } from "../commands/run-decider.js"
+import { SimClock } from "../commands/services.js"
+import { tronCost } from "../chain-sim/fees.js"
+import type { TransferView } from "../projections/chains.js"
+import type { ReadModels } from "../projections/read-models.js"
+import type { RequestView } from "../projections/transaction-requests.js"
+import { creditByVault, type Deposit } from "./deposits.js"
+import { catchUp, Models, sync } from "./read-models.js"
 
 const DAY_MS = 86_400_000
-
-const sync = (position: bigint) =>
-  Effect.gen(function* () {
-    if (position >= 0n) yield* (yield* Models).awaitPosition(position)
-  })
-
-/** Sends a broadcast request to its chain; a refused broadcast fails the request and releases its funds. */
-export const broadcast = (vaultId: string, requestId: string) =>
-  Effect.gen(function* () {
-    const { models } = yield* Models
-    const r = models.txRequests.byId.get(requestId)
-    const n = r === undefined ? undefined : findNetwork(r.draft.blockchain, r.draft.network)
-    if (r === undefined || n === undefined || r.status.latest() !== "Broadcasted" || models.chains.transfers.has(r.draft.transactionId)) return
-    const d = r.draft
-    const recordId = yield* (yield* Ids).next("transaction")
-    const result = yield* submitTransfer(n, {
-      transactionId: d.transactionId,
-      recordId,
-      kind: "withdrawal",
-      assetId: d.assetId,
-      from: d.sender ?? d.inputs[0]?.address ?? "",
-      to: d.recipients[0]?.address ?? "",
-      amount: d.recipients.reduce((a, x) => a + BigInt(x.amount), 0n).toString(),
-      fee: d.maxFee,
-      vout: n.family === "utxo" ? 0 : null,
-    })
-    // Nothing appended: another broadcast of this request got there first (the chain takes a transaction once).
-    yield* result.position >= 0n ? sync(result.position) : catchUp
-    const refused = result.state._tag === "Running" ? result.state.rejected.get(d.transactionId) : undefined
-    if (refused !== undefined) return yield* recordFact(failTxRequest(vaultId as VaultId, requestId, refused), ["Failed"])
-    yield* settleConfirmed(chainKey(n.blockchain, n.network))
-  })
-
-/** Everything a chain's blocks confirm: deposits credited, withdrawals recorded mined, then successful. */
-export const settleConfirmed = (chain: string) =>
-  Effect.gen(function* () {
-    yield* settleChain(chain)
-    yield* settleWithdrawals(chain)
-  })
-
-/** Brings the read models up to everything the store holds. */
-const catchUp = Effect.gen(function* () {
-  yield* sync(yield* (yield* EventStore).headPosition)
-})
 
 const isIllegalFrom = (past: ReadonlyArray<TxRequestStatus>) => (e: { readonly _tag: string }) =>
   e._tag === "IllegalTxTransition" && past.includes((e as Extract<TxRequestError, { _tag: "IllegalTxTransition" }>).from)
@@ -72,7 +25,7 @@ const isIllegalFrom = (past: ReadonlyArray<TxRequestStatus>) => (e: { readonly _
  * Records a fact about a request. One that lost a race to another settlement recording the same fact (the request
  * is already past it) is done: the read models are caught up with what the winner wrote, and the caller goes on.
  */
-const recordFact = <E extends { readonly _tag: string }, R>(record: Effect.Effect<{ readonly position: bigint }, E, R>, past: ReadonlyArray<TxRequestStatus>) =>
+export const recordFact = <E extends { readonly _tag: string }, R>(record: Effect.Effect<{ readonly position: bigint }, E, R>, past: ReadonlyArray<TxRequestStatus>) =>
   record.pipe(
     Effect.flatMap((r) => sync(r.position)),
     Effect.catchIf(isIllegalFrom(past), () => catchUp),
@@ -183,10 +136,3 @@ const internalCredits = (models: ReadModels, n: NetworkInfo, r: RequestView, min
     ]
   })
 }
-
-/** Requests left broadcast but never sent (e.g. a crash between the two writes) are sent again. */
-export const resumeBroadcasts = Effect.gen(function* () {
-  const { models } = yield* Models
-  for (const r of models.txRequests.open())
-    if (r.status.latest() === "Broadcasted" && !models.chains.transfers.has(r.draft.transactionId)) yield* broadcast(r.draft.vaultId, r.draft.requestId)
-})

@@ -1,12 +1,13 @@
-// Use cases on simulated chains: configure mining, submit a transfer, mine blocks, tick an interval schedule.
+// Use cases of the simulated chains: configure mining, submit a transfer, mine blocks, arm faults, tick an
+// interval schedule. They append chain events only; settling what the blocks confirm is a process manager's.
 import { Effect } from "effect"
-import { findNetwork, type NetworkInfo } from "../domain/chains/index.js"
-import { runDeciderWith } from "../commands/run-decider.js"
-import { Ids, SimClock } from "../commands/services.js"
-import type { SimInstant } from "../domain/shared/sim-time.js"
-import { chainDecider, chainKey, chainStream, type ChainCommand, type ChainDefaults, type ChainTransfer, type MiningMode } from "./index.js"
-import { formatBlockHash } from "./formats.js"
-import { retryOnConflict } from "../commands/retry.js"
+import { findNetwork, type NetworkInfo } from "../../domain/chains/index.js"
+import { runDeciderWith } from "../../commands/run-decider.js"
+import { Ids, SimClock } from "../../commands/services.js"
+import type { SimInstant } from "../../domain/shared/sim-time.js"
+import { chainDecider, chainKey, chainStream, type ChainCommand, type ChainDefaults, type ChainTransfer, type MiningMode } from "../index.js"
+import { formatBlockHash } from "../formats.js"
+import { retryOnConflict } from "../../commands/retry.js"
 
 /** New chains mine on an interval of their real block time, on the simulated clock (README: "Mining"). */
 export const chainDefaults = (n: NetworkInfo): ChainDefaults => ({ mode: "interval", intervalSeconds: n.blockTimeSeconds, confirmations: n.confirmations })
@@ -34,7 +35,7 @@ export const submitTransfer = (n: NetworkInfo, transfer: ChainTransfer) =>
 export const mineBlocks = (n: NetworkInfo, blocks: number) =>
   runChain(n, (blockHash, now) => ({ type: "MineBlocks", defaults: chainDefaults(n), blocks, blockHash, now }))
 
-export const armFault = (n: NetworkInfo, kind: import("./events.js").FaultKind, count: number) =>
+export const armFault = (n: NetworkInfo, kind: import("../events.js").FaultKind, count: number) =>
   runChain(n, (_h, now) => ({ type: "ArmFault", defaults: chainDefaults(n), kind, count, now }))
 
 export const tickChain = (n: NetworkInfo) => runChain(n, (blockHash, now) => ({ type: "Tick", defaults: chainDefaults(n), blockHash, now }))

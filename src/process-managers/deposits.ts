@@ -1,17 +1,18 @@
 // Deposit process manager: credits deposits that reached their confirmations, once, to addresses holding the
 // asset; a deposit of an asset not yet added waits and is credited when the asset is added (the spec's rule).
 import { Effect } from "effect"
-import { findAsset } from "../../domain/chains/index.js"
-import type { LedgerCommand } from "../../domain/ledger/index.js"
-import type { VaultId } from "../../domain/shared/ids.js"
-import { formatAmount } from "../../domain/shared/money.js"
-import { addressKey } from "../../domain/vault-account/state.js"
-import { vaultDecider, vaultStream } from "../../domain/vault/index.js"
-import { runDecider } from "../../commands/run-decider.js"
-import { Models, SimClock } from "../../commands/services.js"
-import type { TransferView } from "../../projections/chains.js"
-import type { ReadModels } from "../../projections/read-models.js"
-import { retryOnConflict } from "../../commands/retry.js"
+import { findAsset } from "../domain/chains/index.js"
+import type { LedgerCommand } from "../domain/ledger/index.js"
+import type { VaultId } from "../domain/shared/ids.js"
+import { formatAmount } from "../domain/shared/money.js"
+import { addressKey } from "../domain/vault-account/state.js"
+import { vaultDecider, vaultStream } from "../domain/vault/index.js"
+import { runDecider } from "../commands/run-decider.js"
+import { SimClock } from "../commands/services.js"
+import { Models } from "./read-models.js"
+import type { TransferView } from "../projections/chains.js"
+import type { ReadModels } from "../projections/read-models.js"
+import { retryOnConflict } from "../commands/retry.js"
 
 export type Deposit = LedgerCommand["deposits"][number]
 
@@ -57,7 +58,7 @@ export const creditByVault = (deposits: ReadonlyArray<Deposit>) =>
   })
 
 /** Walks the chain's mined deposits in order and credits those with enough confirmations now. */
-export const settleChain = (chain: string) =>
+export const settleDeposits = (chain: string) =>
   Effect.gen(function* () {
     const { models, cursors } = yield* Models
     const view = models.chains.chain(chain)

@@ -1,0 +1,19 @@
+// What the passage of simulated time does: every chain the log knows records its due interval blocks and is
+// settled (confirmations grow with time even without new blocks), and broadcasts left unsent are sent again.
+import { Effect } from "effect"
+import { networkOfChain, tickChain } from "../chain-sim/use-cases/mining.js"
+import { resumeBroadcasts } from "./broadcast.js"
+import { Models, sync } from "./read-models.js"
+import { settle } from "./settle.js"
+
+export const settleAll = Effect.gen(function* () {
+  const { models } = yield* Models
+  for (const chain of [...models.chains.chains.keys()]) {
+    const n = networkOfChain(chain)
+    if (n === undefined) continue
+    const r = yield* tickChain(n)
+    yield* sync(r.position)
+    yield* settle(chain)
+  }
+  yield* resumeBroadcasts
+})
