@@ -1,0 +1,104 @@
+// The architecture as import rules (checked by `npm test`, test/architecture/imports.test.ts). Layers, from the
+// bottom: domain (pure deciders; shared kernel in domain/shared and domain/chains) · chain-sim (the chain's
+// decider, and its use cases in chain-sim/use-cases) · store (the port and its adapters) · commands (use cases
+// of the other aggregates) · projections (read models) · process-managers (what reacts to appends) · api,
+// webhooks, audit, scenario, runtime · the composition root (simulator.ts, cli). client and api share protocol/.
+const outside = (...allowed) => `^src/(?!${allowed.join("|")})`
+
+module.exports = {
+  forbidden: [
+    { name: "no-circular", severity: "error", comment: "No import cycle, type-only imports included.", from: {}, to: { circular: true } },
+    {
+      name: "domain-is-pure",
+      severity: "error",
+      comment: "The domain imports only the domain: no store, no Effect services, no read models.",
+      from: { path: "^src/domain/" },
+      to: { path: outside("domain/") },
+    },
+    {
+      name: "domain-without-effect-runtime",
+      severity: "error",
+      comment: "Deciders are plain functions: effect only for types, if at all.",
+      from: { path: "^src/domain/" },
+      to: { path: "^node_modules/effect/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "chain-decider-knows-the-shared-kernel-only",
+      severity: "error",
+      comment: "The chain's decider knows nothing of vaults, ledgers or transaction requests, nor of its own use cases.",
+      from: { path: "^src/chain-sim/(?!use-cases/)" },
+      to: { path: outside("chain-sim/(?!use-cases/)", "domain/shared/", "domain/chains/") },
+    },
+    {
+      name: "chain-use-cases-run-on-the-command-kernel",
+      severity: "error",
+      comment: "Chain use cases append chain events through the command runner; settling is a process manager's.",
+      from: { path: "^src/chain-sim/use-cases/" },
+      to: { path: outside("chain-sim/", "domain/shared/", "domain/chains/", "commands/(run-decider|services|retry|aggregate-cache)\\.ts$", "store/event-store\\.ts$") },
+    },
+    {
+      name: "commands-sit-on-domain-and-chain-decider",
+      severity: "error",
+      comment: "Command handlers: read, fold, decide, append. They start no process manager and read no read model.",
+      from: { path: "^src/commands/" },
+      to: { path: outside("commands/", "domain/", "chain-sim/(?!use-cases/)", "store/event-store\\.ts$") },
+    },
+    {
+      name: "projections-fold-events",
+      severity: "error",
+      comment: "Read models fold the domain's and the chains' events; they run no command.",
+      from: { path: "^src/projections/" },
+      to: { path: outside("projections/", "domain/", "chain-sim/(?!use-cases/)", "store/event-store\\.ts$") },
+    },
+    {
+      name: "process-managers-below-the-edges",
+      severity: "error",
+      comment: "Process managers issue commands on what the read models say; nothing at the edges.",
+      from: { path: "^src/process-managers/" },
+      to: { path: outside("process-managers/", "commands/", "chain-sim/", "projections/", "domain/", "store/event-store\\.ts$") },
+    },
+    {
+      name: "no-process-manager-started-by-hand",
+      severity: "error",
+      comment: "Routes run use cases through the edge; follow-ups run by process-managers/after-append.ts only.",
+      from: { path: "^src/(api|webhooks|audit|scenario|cli)" },
+      to: { path: "^src/process-managers/(?!after-append\\.ts$|read-models\\.ts$)" },
+    },
+    {
+      name: "store-knows-no-domain",
+      severity: "error",
+      comment: "The EventStore port and its adapters move JSON events; they know no aggregate.",
+      from: { path: "^src/store/" },
+      to: { path: outside("store/") },
+    },
+    {
+      name: "esdb-driver-in-its-adapter-only",
+      severity: "error",
+      from: { path: "^src/(?!store/esdb\\.ts$)" },
+      to: { path: "@eventstore/db-client" },
+    },
+    {
+      name: "protocol-is-shared-and-alone",
+      severity: "error",
+      comment: "Request signing as the spec defines it, for the client and the API alike.",
+      from: { path: "^src/protocol/" },
+      to: { path: outside("protocol/") },
+    },
+    { name: "client-does-not-import-the-api", severity: "error", from: { path: "^src/client/" }, to: { path: outside("client/", "protocol/") } },
+    { name: "api-does-not-import-the-client", severity: "error", from: { path: "^src/api/" }, to: { path: "^src/client/" } },
+    {
+      name: "core-does-not-import-the-composition-root",
+      severity: "error",
+      comment: "simulator.ts and cli.ts assemble the layers; nothing below the edges imports them.",
+      from: { path: "^src/(domain|chain-sim|commands|projections|process-managers|store|webhooks|client|protocol)/" },
+      to: { path: "^src/(simulator|cli)\\.ts$|^src/cli/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".js"] },
+    exclude: { path: "^(dist|test|scripts)/" },
+  },
+}
