@@ -1,6 +1,6 @@
 // Control-plane writes the REST surface has only behind an API key's signature: create a vault account, add an
 // asset. Plain JSON in and out; the body goes through the operation's own checks and handler.
-import { defaultOperations } from "../app.js"
+import { defaultOperations } from "../operations.js"
 import type { SimRoute } from "../sim/common.js"
 import { runOperation } from "./operations.js"
 

@@ -11,7 +11,7 @@ import { paginate } from "../pagination.js"
 import { amounts } from "../routes/presenters.js"
 import { requestJson, wireStatus } from "../routes/transaction-requests.js"
 import { vaultJson } from "../routes/vaults.js"
-import { defaultOperations } from "../app.js"
+import { defaultOperations } from "../operations.js"
 import type { SimRoute } from "../sim/common.js"
 import { runOperation } from "./operations.js"
 
