@@ -8,6 +8,7 @@ import { cpus, loadavg, platform, release } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { addressDerivation, esdbAppends } from "./external.js"
+import { dashboard } from "./dashboard.js"
 import { depositsMined } from "./deposits-mined.js"
 import { httpGetVaults } from "./http-get-vaults.js"
 import { httpGetAddressAssets, httpGetVaultAssets } from "./http-reads.js"
@@ -32,6 +33,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   httpPostSingleTransfer,
   commandThroughput,
   webhooks,
+  dashboard,
 ]
 
 type Status = "PASS" | "FAIL" | "SKIP" | "ERROR"

@@ -1,7 +1,7 @@
 // What every view shares: the as-of position (null = live), a refresh counter bumped by live updates and actions,
 // the action runner that reports errors in the page, and the data hook that refetches when any of these change.
 import { createContext } from "preact"
-import { useContext, useEffect, useRef, useState } from "preact/hooks"
+import { useContext, useLayoutEffect, useRef, useState } from "preact/hooks"
 import { Failure, get, withAsOf } from "./api.js"
 
 export interface Shared {
@@ -26,7 +26,8 @@ export const useData = <T>(path: string | null, options: { asOf?: boolean } = {}
   const [state, setState] = useState<Loaded<T>>({ data: undefined, error: undefined })
   const url = path === null ? null : options.asOf === false ? path : withAsOf(path, asOf)
   const latest = useRef(0)
-  useEffect(() => {
+  // A layout effect: the read starts as the render commits, not a frame later (a timeline drag waits for it).
+  useLayoutEffect(() => {
     if (url === null) return
     const ticket = ++latest.current
     const abort = new AbortController()

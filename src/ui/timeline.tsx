@@ -1,6 +1,6 @@
 // The timeline across the top: a slider over log positions with simulated time and mined blocks marked. Moving it
 // sets the as-of position every view reads at; "now" returns to live.
-import { useEffect, useRef, useState } from "preact/hooks"
+import { useState } from "preact/hooks"
 import { formatTime } from "./state.js"
 
 export interface TimelineData {
@@ -21,19 +21,14 @@ const timeAt = (t: TimelineData, p: number) => {
 
 export const Timeline = ({ data, asOf, onChange }: { data: TimelineData | undefined; asOf: number | null; onChange: (p: number | null) => void }) => {
   const [dragging, setDragging] = useState<number | null>(null)
-  const frame = useRef(0)
-  const pendingValue = useRef<number | null>(null)
-  useEffect(() => () => cancelAnimationFrame(frame.current), [])
   if (data === undefined || data.head < 0) return <div class="timeline empty">The log is empty.</div>
   const span = Math.max(1, data.head - data.first)
   const value = dragging ?? asOf ?? data.head
   const pct = (p: number) => `${(((p - data.first) / span) * 100).toFixed(3)}%`
-  // One re-render per animation frame while dragging: the views follow the pointer without queueing reads.
+  // Chrome sends at most one input event a frame while dragging, and a view's new read aborts its previous one.
   const move = (p: number) => {
     setDragging(p)
-    pendingValue.current = p
-    cancelAnimationFrame(frame.current)
-    frame.current = requestAnimationFrame(() => onChange(pendingValue.current === data.head ? null : pendingValue.current))
+    onChange(p === data.head ? null : p)
   }
   const labels = [data.ticks[0], data.ticks[Math.floor(data.ticks.length / 2)], data.ticks[data.ticks.length - 1]].filter((x) => x !== undefined)
   return (

@@ -1,11 +1,10 @@
-// Headless Chromium for the dashboard's tests: Debian's chromium (never a download), a fresh profile each launch.
-// No browser means a failed test, never a skipped one.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+// The dashboard tests' browser: headless Chromium (scripts/chromium.ts) and screenshots under screenshots/
+// (git-ignored). No browser means a failed test, never a skipped one.
+import { mkdirSync } from "node:fs"
 import { join } from "node:path"
-import { chromium, type BrowserContext, type Page } from "playwright-core"
+import type { BrowserContext, Page } from "playwright-core"
+import { launchChromium } from "../../scripts/chromium.js"
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 export const SCREENSHOTS = join(import.meta.dirname, "..", "..", "screenshots")
 
 export interface Browser {
@@ -15,26 +14,13 @@ export interface Browser {
   readonly close: () => Promise<void>
 }
 
-export const launchBrowser = async (viewport = { width: 1280, height: 900 }): Promise<Browser> => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium)`)
-  const profile = mkdtempSync(join(tmpdir(), "custody-sim-chromium-"))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  })
-  const page = context.pages()[0] ?? (await context.newPage())
+export const launchBrowser = async (viewport?: { width: number; height: number }): Promise<Browser> => {
+  const b = await launchChromium(viewport)
   mkdirSync(SCREENSHOTS, { recursive: true })
   return {
-    context,
-    page,
+    ...b,
     shot: async (name) => {
-      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
-    },
-    close: async () => {
-      await context.close()
-      rmSync(profile, { recursive: true, force: true })
+      await b.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
     },
   }
 }
