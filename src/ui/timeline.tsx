@@ -30,6 +30,8 @@ export const Timeline = ({ data, asOf, onChange }: { data: TimelineData | undefi
     setDragging(p)
     onChange(p === data.head ? null : p)
   }
+  let lastBlock: TimelineData["blocks"][number] | undefined
+  for (const b of data.blocks) if (b.position <= value) lastBlock = b
   const labels = [data.ticks[0], data.ticks[Math.floor(data.ticks.length / 2)], data.ticks[data.ticks.length - 1]].filter((x) => x !== undefined)
   return (
     <div class="timeline">
@@ -37,6 +39,7 @@ export const Timeline = ({ data, asOf, onChange }: { data: TimelineData | undefi
         <label for="timeline-slider" class="timeline-label">
           {asOf === null ? <strong class="live">live</strong> : <strong class="past">as of</strong>} position <span data-testid="as-of-position">{value}</span> of {data.head} ·{" "}
           {formatTime(asOf === null ? data.now : timeAt(data, value))}
+          {lastBlock !== undefined ? ` · marked block ${lastBlock.chain} #${lastBlock.height} (position ${lastBlock.position})` : ""}
         </label>
         <button type="button" class="now" disabled={asOf === null} onClick={() => onChange(null)}>
           now

@@ -68,6 +68,16 @@ describe("dashboard login", () => {
     expect(r.headers["set-cookie"]).toBeUndefined()
   })
 
+  it("is served by the in-process simulator of custody-sim/testing too", async () => {
+    const page = await p.fetch("/ui")
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain("/ui/assets/app.js")
+    const login = await p.fetch("/ui/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: p.sim.adminToken }) })
+    expect(login.status).toBe(200)
+    const cookie = login.headers.get("set-cookie")!.split(";")[0]!
+    expect((await p.fetch("/_sim/overview", { headers: { cookie } })).status).toBe(200)
+  })
+
   it("opens the control plane's reads to the cookie", async () => {
     const { cookie } = await login()
     expect((await call("GET", "/_sim/overview")).status).toBe(401)

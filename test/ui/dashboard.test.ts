@@ -129,6 +129,18 @@ describe("the dashboard in a browser", () => {
     await expect.poll(() => ethCell("total").textContent()).toBe("1.75")
   })
 
+  it("moves the timeline with the keyboard", async () => {
+    const slider = page.locator("#timeline-slider")
+    await slider.focus()
+    await page.keyboard.press("Home")
+    await expect.poll(() => page.getByTestId("as-of-position").textContent()).toBe("0")
+    await page.keyboard.press("ArrowRight")
+    await expect.poll(() => page.getByTestId("as-of-position").textContent()).toBe("1")
+    await page.keyboard.press("End")
+    await expect.poll(() => page.locator(".timeline .live").count()).toBe(1)
+    await expect.poll(() => ethCell("total").textContent()).toBe("1.75")
+  })
+
   it("draws the balance over time with links to the causing events", async () => {
     await page.locator(`tr[data-asset="${ETH.symbol}"] a`).first().click()
     await page.locator(".chart canvas").first().waitFor()

@@ -1,4 +1,5 @@
 // The event log up to the as-of position, filtered by stream and type; any event's JSON opens in place.
+import { Fragment } from "preact"
 import { useEffect, useState } from "preact/hooks"
 import { DetailRow, ErrorLine, Head, Json, Section, StepNav, Table, Toggle } from "../parts.js"
 import { formatTime, useData } from "../state.js"
@@ -43,8 +44,8 @@ export const EventsView = ({ at }: { at: number | null }) => {
         <Head columns={["#position", "time", "stream", "type"]} />
         <tbody>
           {(data?.events ?? []).map((e) => (
-            <>
-              <tr key={e.position} class={open === e.position ? "selected" : ""}>
+            <Fragment key={e.position}>
+              <tr class={open === e.position ? "selected" : ""}>
                 <td class="n">{e.position}</td>
                 <td>{formatTime(e.metadata.at)}</td>
                 <td>
@@ -59,7 +60,7 @@ export const EventsView = ({ at }: { at: number | null }) => {
               <DetailRow open={open === e.position} span={4}>
                 <Json value={e} />
               </DetailRow>
-            </>
+            </Fragment>
           ))}
         </tbody>
       </Table>

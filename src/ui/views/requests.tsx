@@ -1,4 +1,5 @@
 // Transaction requests: status, approvals given and required, the status history; approve or reject the waiting.
+import { Fragment } from "preact"
 import { useState } from "preact/hooks"
 import { send } from "../api.js"
 import { DetailRow, ErrorLine, Head, Pager, Section, short, Table, Toggle, usePager, type Page } from "../parts.js"
@@ -65,8 +66,8 @@ export const RequestsView = () => {
         <Head columns={["created", "request", "#amount", "status", "approvals", "decide"]} />
         <tbody>
           {(data?.items ?? []).map((r) => (
-            <>
-              <tr key={r.transactionRequestId} data-request={r.transactionRequestId}>
+            <Fragment key={r.transactionRequestId}>
+              <tr data-request={r.transactionRequestId}>
                 <td>{formatTime(r.createdAt)}</td>
                 <td>
                   <Toggle open={open === r.transactionRequestId} onToggle={() => setOpen(open === r.transactionRequestId ? null : r.transactionRequestId)}>
@@ -103,7 +104,7 @@ export const RequestsView = () => {
                   ))}
                 </ol>
               </DetailRow>
-            </>
+            </Fragment>
           ))}
         </tbody>
       </Table>

@@ -1,4 +1,5 @@
 // Webhook subscriptions and their delivery log: each attempt with its status code, the payload, redelivery.
+import { Fragment } from "preact"
 import { useState } from "preact/hooks"
 import { send } from "../api.js"
 import { DetailRow, ErrorLine, Head, Json, Section, short, StepNav, Table, Toggle } from "../parts.js"
@@ -37,8 +38,8 @@ const Deliveries = ({ webhookId }: { webhookId: string }) => {
         <Head columns={["created", "event", "status", "attempts (status code)", "redeliver"]} />
         <tbody>
           {(data?.deliveries ?? []).map((d) => (
-            <>
-              <tr key={d.id} data-delivery={d.id}>
+            <Fragment key={d.id}>
+              <tr data-delivery={d.id}>
                 <td>{formatTime(d.createdAt)}</td>
                 <td>
                   <Toggle open={open === d.id} onToggle={() => setOpen(open === d.id ? null : d.id)}>
@@ -65,7 +66,7 @@ const Deliveries = ({ webhookId }: { webhookId: string }) => {
                 </ol>
                 <Json value={d.payload} />
               </DetailRow>
-            </>
+            </Fragment>
           ))}
         </tbody>
       </Table>
