@@ -12,6 +12,7 @@ const page = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>custody-sim</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/ui/assets/app.css">
 <script type="module" src="/ui/assets/app.js"></script>
 </head>

@@ -118,6 +118,12 @@ const Dashboard = ({ onLogout }: { onLogout: () => void }) => {
       return false
     }
   }, [])
+  // A success note goes by itself; an error stays until dismissed.
+  useEffect(() => {
+    if (message === null || message.error) return
+    const t = setTimeout(() => setMessage(null), 5000)
+    return () => clearTimeout(t)
+  }, [message])
   const navigate = useCallback((h: string) => {
     location.hash = h
   }, [])
