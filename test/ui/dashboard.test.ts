@@ -147,6 +147,14 @@ describe("the dashboard in a browser", () => {
     const links = page.getByRole("region", { name: "balance changes" }).getByRole("link")
     expect(await links.count()).toBe(2)
     await browser.shot("balance")
+    // A click on the chart picks the nearest change: at the right edge, the latest one, whose event opens.
+    const latest = (await p.admin("GET", `/_sim/balances/history?address=${address}&assetId=${ETH.assetId}`)).body.changes.at(-1).position
+    const over = (await page.locator(".chart .u-over").boundingBox())!
+    await page.mouse.click(over.x + over.width - 2, over.y + over.height / 2)
+    await expect.poll(() => page.evaluate<string>("location.hash")).toBe(`#/events?at=${latest}`)
+    await expect.poll(() => page.locator("tr.selected").count()).toBe(1)
+    await page.goBack()
+    await links.first().waitFor()
     await links.first().click()
     await expect.poll(() => page.locator("tr.selected").count()).toBe(1)
     await expect.poll(() => page.locator("pre.json").textContent()).toContain('"type": "DepositCredited"')
