@@ -12,12 +12,15 @@ import { createSimulator } from "./simulator.js"
 import { writeCredentialsFile } from "./runtime/credentials-file.js"
 import { NODE_ID } from "./runtime/ids.js"
 import { claimNodeSlot } from "./runtime/node-claim.js"
+import { dataDirSeed, randomSeed, sharedStoreSeed } from "./runtime/seed.js"
+import { guardHosts, isLoopback } from "./api/host-guard.js"
 
 const usage = `custody-sim — a local, deterministic custody REST service simulator
 
   custody-sim serve [--host 127.0.0.1] [--port 8080] [--store sqlite|memory|esdb] [--data-dir ./.custody-sim]
                     [--durability normal|full] [--esdb <connection string>] [--fixture file.json] [--seed text]
                     [--admin-token token] [--frozen-at <unix seconds>] [--node-id name] [--empty]
+                    [--allow-host name]... [--allow-remote]
   custody-sim export [--data-dir ./.custody-sim] [--seed text] [--out file]
   custody-sim replay <file> [--data-dir dir | --store memory] [--json]
   custody-sim audit <file | --data-dir dir> [--as-of position:N|time:T] [--html report.html] [--json]
@@ -45,8 +48,12 @@ const serve = async (argv: ReadonlyArray<string>) => {
       "frozen-at": { type: "string" },
       "node-id": { type: "string" },
       empty: { type: "boolean", default: false },
+      "allow-host": { type: "string", multiple: true, default: [] },
+      "allow-remote": { type: "boolean", default: false },
     },
   })
+  if (!isLoopback(values.host) && !values["allow-remote"])
+    fail(`--host ${values.host} is not a loopback address: anyone who can reach it could use the simulator's keys; pass --allow-remote to listen there anyway`)
   if (!["memory", "sqlite", "esdb"].includes(values.store)) fail(`unknown --store ${values.store}`)
   if (!["normal", "full"].includes(values.durability)) fail(`unknown --durability ${values.durability}`)
   const port = Number(values.port)
@@ -68,9 +75,14 @@ const serve = async (argv: ReadonlyArray<string>) => {
       })
     : undefined
   const nodeId = values["node-id"] ?? claim?.nodeId ?? ""
+  // Without --seed each install gets its own seed, so its own admin token and keys; kept where its log is.
+  const seed =
+    values.seed ??
+    fixture?.seed ??
+    (values.store === "sqlite" ? await Effect.runPromise(dataDirSeed(values["data-dir"], store)) : values.store === "esdb" ? await Effect.runPromise(sharedStoreSeed(store)) : randomSeed())
   const sim = await createSimulator({
     store,
-    ...(values.seed !== undefined ? { seed: values.seed } : {}),
+    seed,
     ...(values["admin-token"] !== undefined ? { adminToken: values["admin-token"] } : {}),
     ...(fixture !== undefined ? { fixture } : {}),
     ...(frozenAt !== undefined ? { clock: { frozenAt } } : {}),
@@ -83,7 +95,9 @@ const serve = async (argv: ReadonlyArray<string>) => {
   })
   sim.startTicker()
   const app = createApp(sim)
-  const server = serveHttp({ fetch: app.fetch, hostname: values.host, port }, (info) => {
+  const fetch = guardHosts(app.fetch, { bound: values.host, allowed: values["allow-host"] })
+  if (!isLoopback(values.host)) process.stderr.write(`warning: listening on ${values.host}, beyond this machine: anyone who can reach it can use the simulator\n`)
+  const server = serveHttp({ fetch, hostname: values.host, port }, (info) => {
     const host = info.family === "IPv6" ? `[${info.address}]` : info.address
     console.log(`admin token: ${sim.adminToken}`)
     for (const c of sim.createdCredentials) console.log(`api key: ${c.key}\napi secret: ${c.secret}\napi passphrase: ${c.passphrase}`)

@@ -1,7 +1,7 @@
 // Opens the event store the options name: memory, sqlite (default, in a data directory) or esdb.
-import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import type { EventStoreShape } from "../store/event-store.js"
+import { secureDataDir } from "./data-dir.js"
 
 export type StoreKind = "memory" | "sqlite" | "esdb"
 
@@ -22,9 +22,13 @@ export const openStore = async (o: StoreOptions): Promise<OpenedStore> => {
     }
     case "sqlite": {
       const dir = o.dataDir ?? ".custody-sim"
-      mkdirSync(dir, { recursive: true })
+      secureDataDir(dir)
       const { makeSqliteStore } = await import("../store/sqlite.js")
-      return makeSqliteStore({ file: join(dir, "events.sqlite"), durability: o.durability ?? "normal" })
+      const store = makeSqliteStore({ file: join(dir, "events.sqlite"), durability: o.durability ?? "normal" })
+      // SQLite creates the log (and its -wal and -shm beside it) with the umask's mode.
+      secureDataDir(dir)
+      return store
+
     }
     case "esdb": {
       if (o.esdb === undefined) throw new Error("--store esdb needs --esdb <connection string>")
