@@ -6,7 +6,7 @@ import { derivationLayer, makeDerivation } from "./runtime/derivation.js"
 import { AggregateCache, makeAggregateCache } from "./commands/aggregate-cache.js"
 import type { CreateApiKeyInput, CreateVaultInput } from "./commands/workspace.js"
 import { ReadModels } from "./projections/read-models.js"
-import { makeProjectionRunner, type ProjectionRunner } from "./projections/runner.js"
+import { haltMessage, makeProjectionRunner, type ProjectionRunner } from "./projections/runner.js"
 import { clockLayer, makeClock, type ControllableClock } from "./runtime/clock.js"
 import { idsLayer, makeIds, type SeededIds } from "./runtime/ids.js"
 import { createStartupWorkspace, type CreatedCredentials, type Fixture } from "./runtime/bootstrap.js"
@@ -33,6 +33,8 @@ export interface SimulatorOptions {
   readonly defaultWorkspace?: boolean
   /** Follow the store's live subscription (several simulators on one store). */
   readonly follow?: boolean
+  /** Told once when a read model meets an event it cannot apply (default: one line on stderr). */
+  readonly onHalt?: (message: string) => void
   /** Mixed into generated ids so that nodes sharing a store and seed never collide; "" (default) for a lone node. */
   readonly nodeId?: string
   /** Deliver webhooks (default true: one delivering node per store); an object tunes the worker (concurrency, timeout, global retry schedule). */
@@ -70,7 +72,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
   )
   const models = new ReadModels()
   const store = options.store
-  const runner = makeProjectionRunner(store, models)
+  const runner = makeProjectionRunner(store, models, undefined, (h) => (options.onHalt ?? ((m) => process.stderr.write(`${m}\n`)))(haltMessage(h)))
   const layer = Layer.mergeAll(
     Layer.succeed(EventStore, store),
     clockLayer(clock),

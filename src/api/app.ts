@@ -84,7 +84,8 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   })
   // The spec's operations check the body limit and the consistency headers themselves (operation.ts): a
   // middleware layer costs every request, and a body limiter builds a Request object even for a GET.
-  app.use("/_sim/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBodies(c, next)))
+  // An imported log has no size limit: the import reads it as a stream of lines.
+  app.use("/_sim/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" || c.req.path === "/_sim/import" ? next() : limitBodies(c, next)))
   app.use("/_sim/*", consistency(deps))
   for (const route of [...defaultSimRoutes, ...(sessions !== undefined ? dashboardSimRoutes : []), ...(options.simRoutes ?? [])]) mountSim(app, deps, route)
   if (sessions !== undefined) mountDashboard(app, deps, sessions)

@@ -5,6 +5,7 @@ import type { ApiKeyError } from "../domain/api-key/index.js"
 import type { VaultAggregateError } from "../domain/vault/index.js"
 import type { WebhookError } from "../domain/webhook/index.js"
 import type { StoreUnavailable, WrongExpectedVersion } from "../store/event-store.js"
+import { isFoldHalt } from "../projections/runner.js"
 import { ApiError, errors } from "./errors.js"
 
 export type AppError = VaultAggregateError | ApiKeyError | ChainError | WebhookError | WrongExpectedVersion | StoreUnavailable
@@ -41,7 +42,10 @@ const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _t
   WebhookAlreadyExists: () => new ApiError(409, "resource_already_exists", "A webhook subscription with this id already exists."),
   WebhookNotFound: () => errors.resourceNotFound("webhook subscription"),
   WrongExpectedVersion: () => errors.conflict(),
-  StoreUnavailable: () => errors.storeUnavailable(),
+  StoreUnavailable: (e) =>
+    isFoldHalt(e.cause)
+      ? new ApiError(503, "service_unavailable", `This node cannot show the outcome: ${e.reason}. A write may have been recorded; see /_sim/health.`)
+      : errors.storeUnavailable(),
 }
 
 export const toApiError = (e: AppError): ApiError => (errorTable[e._tag] as (e: AppError) => ApiError)(e)

@@ -2,7 +2,8 @@
 import { Effect, Result } from "effect"
 import { createSimulator, type Simulator } from "../simulator.js"
 import type { EventStoreShape } from "../store/event-store.js"
-import { LogReader, LogRejected, type LogHeader } from "./format.js"
+import { EventChecker } from "./check.js"
+import { LogReader, LogRejected, type LogHeader, type LoggedEvent } from "./format.js"
 import { makeLoader } from "./load.js"
 
 export class StoreNotFresh extends Error {
@@ -19,8 +20,10 @@ export interface LoadResult {
 }
 
 /**
- * Checks and appends the lines in order; throws LogRejected (with the line) or StoreNotFresh. With `checkFirst`
- * every line is checked before anything is written (the lines must then be an array, read twice).
+ * Checks and appends the lines in order; throws LogRejected (with the line) or StoreNotFresh. Every event is
+ * checked (its type's data, and a fold of the read models over a scratch copy) before it is appended. With
+ * `checkFirst` the whole log is read and checked before anything is written (held in memory in between), so a
+ * bad line leaves the store untouched.
  */
 export const loadLog = async (
   lines: Iterable<string> | AsyncIterable<string>,
@@ -28,25 +31,22 @@ export const loadLog = async (
   options: {
     readonly checkFirst?: boolean
     readonly onAppended?: (count: number) => void
+    /** Called every `progressEvery` events checked (default 100,000). */
+    readonly onChecked?: (count: number) => void
+    readonly progressEvery?: number
     /** Refuses a header (e.g. a seed other than the simulator's): the reason, or undefined to go on. */
     readonly acceptHeader?: (header: LogHeader) => string | undefined
   } = {},
 ): Promise<LoadResult> => {
   const head = await Effect.runPromise(store.headPosition)
   if (head >= 0n) throw new StoreNotFresh(head)
-  if (options.checkFirst) {
-    if (!Array.isArray(lines)) throw new TypeError("checkFirst needs the lines as an array")
-    const dry = new LogReader()
-    for (const text of lines as ReadonlyArray<string>) {
-      const r = dry.read(text)
-      if (Result.isFailure(r)) throw r.failure
-    }
-    const end = dry.finish()
-    if (Result.isFailure(end)) throw end.failure
-  }
   let accepted = false
   const reader = new LogReader()
+  const checker = new EventChecker()
   const loader = makeLoader(store, options.onAppended)
+  const held: Array<LoggedEvent> = []
+  const every = options.progressEvery ?? 100_000
+  let checked = 0
   for await (const text of lines) {
     const r = reader.read(text)
     if (Result.isFailure(r)) throw r.failure
@@ -55,10 +55,17 @@ export const loadLog = async (
       if (refusal !== undefined) throw new HeaderRefused(refusal)
       accepted = true
     }
-    if (r.success !== undefined) await loader.add(r.success)
+    const event = r.success
+    if (event === undefined) continue
+    const refused = checker.check(event)
+    if (refused !== undefined) throw new LogRejected({ line: event.line, reason: refused })
+    if (++checked % every === 0) options.onChecked?.(checked)
+    if (options.checkFirst) held.push(event)
+    else await loader.add(event)
   }
   const header = reader.finish()
   if (Result.isFailure(header)) throw header.failure
+  for (const event of held) await loader.add(event)
   return { header: header.success, events: await loader.flush() }
 }
 

@@ -2,6 +2,7 @@
 import type { RecordedEvent } from "../../store/event-store.js"
 import { exitToResult } from "../error-table.js"
 import { errors, isApiError } from "../errors.js"
+import { haltMessage } from "../../projections/runner.js"
 import type { SimRoute } from "./common.js"
 
 export const eventJson = (e: RecordedEvent) => ({
@@ -21,7 +22,20 @@ export const logRoutes: ReadonlyArray<SimRoute> = [
     method: "GET",
     path: "/_sim/health",
     public: true,
-    handle: (_, deps) => ({ status: 200, body: { status: "ok", store: deps.sim.store.kind, position: Number(deps.sim.models.position) } }),
+    handle: (_, deps) => {
+      const halted = deps.sim.runner.halted
+      if (halted === undefined) return { status: 200, body: { status: "ok", store: deps.sim.store.kind, position: Number(deps.sim.models.position) } }
+      // Serving still: reads answer from the models as they were before the event they could not apply.
+      return {
+        status: 503,
+        body: {
+          status: "halted",
+          store: deps.sim.store.kind,
+          position: Number(halted.position) - 1,
+          error: { code: "read_models_halted", message: haltMessage(halted), position: Number(halted.position), stream: halted.stream, type: halted.type },
+        },
+      }
+    },
   },
   {
     method: "GET",

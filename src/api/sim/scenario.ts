@@ -1,4 +1,6 @@
 // Control plane: GET /_sim/export (the log as JSON lines) and POST /_sim/import (into a fresh simulator).
+import { createInterface } from "node:readline"
+import { Readable } from "node:stream"
 import { Effect } from "effect"
 import { digestOf } from "../../audit/snapshot.js"
 import { exportLines } from "../../scenario/export.js"
@@ -51,9 +53,12 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
       if (head >= 0n || sim.models.position >= 0n) return notFresh(head >= 0n ? head : sim.models.position)
       importing.add(sim)
       try {
-        const lines = (await c.req.text()).split("\n")
+        // Read as a stream of lines: a log has no size limit (the control plane's body limit skips this route).
+        const body = c.req.raw.body
+        const lines = createInterface({ input: body === null ? Readable.from([]) : Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>), crlfDelay: Infinity })
         const loaded = await loadLog(lines, sim.store, {
           checkFirst: true,
+          onChecked: (n) => deps.log.info(`import: ${n.toLocaleString("en-US")} events checked`),
           acceptHeader: (h) =>
             h.seed !== null && h.seed !== sim.seed
               ? `the log was recorded with seed ${JSON.stringify(h.seed)}, this simulator has ${JSON.stringify(sim.seed)}: start it with --seed ${JSON.stringify(h.seed)}`

@@ -1,0 +1,86 @@
+// What an imported event must be beyond its envelope: its type's data, and an event the read models can apply.
+import { Result, Schema } from "effect"
+import { ReadModels } from "../projections/read-models.js"
+import type { RecordedEvent } from "../store/event-store.js"
+import type { LoggedEvent } from "./format.js"
+
+/** Base units are integer strings everywhere in the log (JSON has no bigint). */
+const BaseUnits = Schema.String.check(Schema.isPattern(/^(0|[1-9][0-9]*)$/, { message: "must be base units as an integer string" }))
+const BASE_UNIT_KEYS = new Set(["amount", "fee", "maxFee", "feeLimit"])
+const NULLABLE_BASE_UNITS = new Set(["feeLimit"])
+/** A notification's payload is what a webhook says: amounts there are decimal strings, as in the API. */
+const DISPLAYED = new Set(["payload"])
+
+const Base64 = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9+/]{22,}={0,2}$/, { message: "must be Base64 of at least 16 bytes" }))
+const NonEmpty = Schema.String.check(Schema.isMinLength(1))
+
+/** Data schemas of the types whose fields a fold would take on trust (an API key's secret signs every request). */
+const dataSchemas: Readonly<Record<string, Schema.Decoder<unknown>>> = {
+  ApiKeyCreated: Schema.Struct({
+    key: NonEmpty,
+    name: Schema.String,
+    secret: Base64,
+    passphraseSalt: NonEmpty,
+    passphraseHash: NonEmpty,
+    scopes: Schema.Array(Schema.Literals(["read", "write", "withdraw"])),
+    vaultIds: Schema.NullOr(Schema.Array(Schema.String)),
+    networkTypes: Schema.Array(Schema.Literals(["main", "test"])),
+    ipAllowlist: Schema.NullOr(Schema.Array(Schema.String)),
+    plan: Schema.Struct({ mainnets: Schema.Boolean, endpoints: Schema.Union([Schema.Literal("all"), Schema.Array(Schema.String)]) }),
+    apiVersion: Schema.String,
+    activeFrom: Schema.NullOr(Schema.Number),
+    rateLimit: Schema.Struct({ perSecond: Schema.Number.check(Schema.isGreaterThan(0)), burst: Schema.Number.check(Schema.isGreaterThan(0)) }),
+    at: Schema.Number.check(Schema.isFinite()),
+  }),
+  ApiKeyRevoked: Schema.Struct({ key: NonEmpty, at: Schema.Number.check(Schema.isFinite()) }),
+}
+const decoders = Object.fromEntries(Object.entries(dataSchemas).map(([type, schema]) => [type, Schema.decodeUnknownResult(schema)]))
+const decodeBaseUnits = Schema.decodeUnknownResult(BaseUnits)
+
+/** The first amount-like field anywhere in the data that is not an integer string: its path and value. */
+const badBaseUnits = (value: unknown, path: string): string | undefined => {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const bad = badBaseUnits(value[i], `${path}[${i}]`)
+      if (bad !== undefined) return bad
+    }
+    return undefined
+  }
+  if (typeof value !== "object" || value === null) return undefined
+  for (const [k, v] of Object.entries(value)) {
+    const here = path === "" ? k : `${path}.${k}`
+    if (BASE_UNIT_KEYS.has(k) && !(v === null && NULLABLE_BASE_UNITS.has(k)) && Result.isFailure(decodeBaseUnits(v)))
+      return `data.${here} ${JSON.stringify(v)} must be base units as an integer string`
+    if (DISPLAYED.has(k)) continue
+    const bad = badBaseUnits(v, here)
+    if (bad !== undefined) return bad
+  }
+  return undefined
+}
+
+/**
+ * Checks events in log order: each type's data, then a fold of every read model over a scratch copy, so that an
+ * event the simulator's models cannot apply is refused here, with its line, before anything is written.
+ */
+export class EventChecker {
+  private readonly models = new ReadModels()
+  private position = 0n
+
+  /** Why the event is refused, or undefined. */
+  check(e: LoggedEvent): string | undefined {
+    const decode = decoders[e.type]
+    if (decode !== undefined) {
+      const r = decode(e.data, { errors: "all", onExcessProperty: "ignore" })
+      if (Result.isFailure(r)) return `${e.type} data: ${r.failure.message.replace(/\n\s*/g, " ")}`
+    }
+    const bad = badBaseUnits(e.data, "")
+    if (bad !== undefined) return `${e.type} ${bad}`
+    const recorded: RecordedEvent = { ...e, position: this.position++ }
+    try {
+      this.models.apply(recorded)
+    } catch (error) {
+      return `the ${e.type} event cannot be applied to the read models: ${error instanceof Error ? error.message : String(error)}`
+    }
+    return undefined
+  }
+}
