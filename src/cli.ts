@@ -20,7 +20,7 @@ const usage = `custody-sim — a local, deterministic custody REST service simul
   custody-sim serve [--host 127.0.0.1] [--port 8080] [--store sqlite|memory|esdb] [--data-dir ./.custody-sim]
                     [--durability normal|full] [--esdb <connection string>] [--fixture file.json] [--seed text]
                     [--admin-token token] [--frozen-at <unix seconds>] [--node-id name] [--empty]
-                    [--allow-host name]... [--allow-remote]
+                    [--allow-host name]... [--allow-remote] [--reject-replays]
   custody-sim export [--data-dir ./.custody-sim] [--seed text] [--out file]
   custody-sim replay <file> [--data-dir dir | --store memory] [--json]
   custody-sim audit <file | --data-dir dir> [--as-of position:N|time:T] [--html report.html] [--json]
@@ -50,6 +50,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
       empty: { type: "boolean", default: false },
       "allow-host": { type: "string", multiple: true, default: [] },
       "allow-remote": { type: "boolean", default: false },
+      "reject-replays": { type: "boolean", default: false },
     },
   })
   if (!isLoopback(values.host) && !values["allow-remote"])
@@ -94,7 +95,7 @@ const serve = async (argv: ReadonlyArray<string>) => {
     webhooks: { thread: true },
   })
   sim.startTicker()
-  const app = createApp(sim)
+  const app = createApp(sim, { rejectReplays: values["reject-replays"] })
   const fetch = guardHosts(app.fetch, { bound: values.host, allowed: values["allow-host"] })
   if (!isLoopback(values.host)) process.stderr.write(`warning: listening on ${values.host}, beyond this machine: anyone who can reach it can use the simulator\n`)
   const server = serveHttp({ fetch, hostname: values.host, port }, (info) => {

@@ -3,6 +3,9 @@ import { Hono, type Context } from "hono"
 import { bodyLimit } from "hono/body-limit"
 import type { Simulator } from "../simulator.js"
 import { makeRateLimiter } from "./auth/rate-limit.js"
+import { makeReplayGuard } from "./auth/authenticate.js"
+import { DEFAULT_FAILURE_LIMIT, makeFailureLimiter, type FailureLimit } from "./auth/failure-limit.js"
+import { requestAborted } from "./request-body.js"
 import { makeAuthorizer } from "./auth/authorize.js"
 import type { ApiDeps, Logger } from "./deps.js"
 import { consistency } from "./consistency.js"
@@ -33,6 +36,10 @@ export interface AppOptions {
   /** Largest accepted request body, bytes (default 1 MiB). */
   readonly bodyLimit?: number
   readonly log?: Logger
+  /** Failed authentications allowed per key and per client address (default DEFAULT_FAILURE_LIMIT); false: no limit. */
+  readonly authFailureLimit?: FailureLimit | false
+  /** Refuse a second request with the same signature within the timestamp window (default false). */
+  readonly rejectReplays?: boolean
   /** Extra operations and control-plane routes (subsystems add theirs). */
   readonly operations?: ReadonlyArray<Operation>
   readonly simRoutes?: ReadonlyArray<SimRoute>
@@ -62,7 +69,12 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   const sessions = options.dashboard === false ? undefined : makeSessions()
   const deps: ApiDeps = {
     sim,
-    auth: { wallNow: options.wallNow ?? (() => Date.now()), rateLimiter: makeRateLimiter(), cache: new WeakMap() },
+    auth: {
+      wallNow: options.wallNow ?? (() => Date.now()),
+      rateLimiter: makeRateLimiter(),
+      cache: new WeakMap(),
+      ...(options.rejectReplays === true ? { replays: makeReplayGuard(options.wallNow ?? (() => Date.now())) } : {}),
+    },
     authorize: makeAuthorizer(),
     clientIp: options.clientIp ?? socketIp,
     // Nodes sharing a store boot at the same instant under a frozen clock: the node id keeps their request ids apart.
@@ -73,6 +85,7 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
     log: options.log ?? consoleLogger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     ...(sessions !== undefined ? { adminSession: sessions.admit } : {}),
+    authFailures: options.authFailureLimit === false ? undefined : makeFailureLimiter(options.authFailureLimit ?? DEFAULT_FAILURE_LIMIT),
   }
   const limit = deps.bodyLimit
   const limitBodies = bodyLimit({
@@ -95,7 +108,8 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
     return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), c.req.query("context"), e))
   })
   app.onError((err, c) => {
-    deps.log.error({ defect: err, path: c.req.path })
+    if (requestAborted(c)) deps.log.info(`${c.req.method} ${c.req.path}: request body aborted by the client`)
+    else deps.log.error({ defect: err, path: c.req.path })
     const e = errors.internal()
     return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
   })

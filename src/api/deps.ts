@@ -4,6 +4,7 @@ import type { Simulator } from "../simulator.js"
 import type { AuthOptions } from "./auth/authenticate.js"
 import type { makeAuthorizer } from "./auth/authorize.js"
 import type { ApiError } from "./errors.js"
+import type { FailureLimiter } from "./auth/failure-limit.js"
 
 export interface Logger {
   readonly error: (entry: Record<string, unknown>) => void
@@ -23,4 +24,6 @@ export interface ApiDeps {
   readonly bodyLimit: number
   /** The control plane's second way in besides the Bearer token (the dashboard's session cookie). */
   readonly adminSession?: (c: Context) => boolean | ApiError
+  /** Failed authentications per key and address (429 past the limit); undefined: not limited. */
+  readonly authFailures: FailureLimiter | undefined
 }

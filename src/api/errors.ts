@@ -28,6 +28,7 @@ export const errors = {
   missingApiKey: () => new ApiError(401, "missing_api_key", 'The authentication header "x-api-key" is missing.', [detail("x-api-key", "is required")]),
   invalidApiKey: () => new ApiError(401, "invalid_api_key", "The API key or passphrase is invalid, deleted or not yet active."),
   invalidApiSign: () => new ApiError(401, "invalid_api_sign", "The request signature does not match the request."),
+  replayedSignature: () => new ApiError(401, "invalid_api_sign", "This request signature was already used; sign each request anew (the server rejects replays)."),
   invalidApiTimestamp: () =>
     new ApiError(401, "invalid_api_timestamp", "The request timestamp is outside the accepted window (30 s in the past, 10 s in the future).", [
       detail("x-api-timestamp", "must be the current UNIX time in seconds"),
@@ -63,6 +64,11 @@ export const errors = {
     new ApiError(429, "request_limit_reached", "The API key's request rate limit has been reached; back off and retry.", [], {
       "retry-after": String(retryAfterSeconds),
     }),
+  tooManyFailedAuthentications: (retryAfterSeconds: number) =>
+    new ApiError(429, "request_limit_reached", "Too many failed authentications from this address or for this API key; back off and retry.", [], {
+      "retry-after": String(retryAfterSeconds),
+    }),
+  bodyAborted: () => new ApiError(400, "invalid_request_body_structure", "The request body was cut off by the client."),
   payloadTooLarge: (limit: number) => new ApiError(413, "request_body_too_large", `The request body exceeds ${limit} bytes.`),
   uriNotFound: () => new ApiError(400, "uri_not_found", "The specified URI has not been found. Check the URI and try again."),
   invalidData: (details: ReadonlyArray<ErrorDetail>) =>

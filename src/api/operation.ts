@@ -10,7 +10,7 @@ import { minPositionGate } from "./consistency.js"
 import { errorBody, type Page } from "./envelope.js"
 import { errors, isApiError, type ApiError } from "./errors.js"
 import { paginationQuery } from "./pagination.js"
-import { readBodyText, TOO_LARGE } from "./request-body.js"
+import { readBodyText, requestAborted, TOO_LARGE } from "./request-body.js"
 import type { ApiDeps } from "./deps.js"
 import { parseAsOf } from "./as-of.js"
 import { envelopeWith, makeReadCache, makeResponder } from "./respond.js"
@@ -93,6 +93,10 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
   const fail = (c: Context, st: RequestState, e: ApiError): Response => answer(c, e.status, errorBody(st.apiVersion, st.requestId, st.context, e), e.headers)
 
   const defect = (c: Context, st: RequestState, error: unknown): Response => {
+    if (requestAborted(c)) {
+      deps.log.info(`${op.method} ${op.path}: request body aborted by the client (request ${st.requestId})`)
+      return fail(c, st, errors.bodyAborted())
+    }
     deps.log.error({ requestId: st.requestId, operation: op.id, defect: error })
     return fail(c, st, errors.internal())
   }
@@ -106,8 +110,16 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
 
   /** Everything after the body is read; synchronous unless the handler is (a cached read answers without a promise). */
   const checked = (c: Context, st: RequestState, header: Header, path: string, rawQuery: string, query: Record<string, string>, body: string): Response | Promise<Response> => {
+    const failures = deps.authFailures
+    if (failures !== undefined && failures.active()) {
+      const wait = failures.blocked(header("x-api-key"), deps.clientIp(c))
+      if (wait > 0) return fail(c, st, errors.tooManyFailedAuthentications(wait))
+    }
     const auth = authenticate({ method: op.method, rawPath: path, rawQuery, body, header }, deps.sim.models.workspace, deps.auth)
-    if (isApiError(auth)) return fail(c, st, auth)
+    if (isApiError(auth)) {
+      if (failures !== undefined && auth.status === 401) failures.failed(header("x-api-key"), deps.clientIp(c))
+      return fail(c, st, auth)
+    }
     st.apiVersion = auth.grant.apiVersion
     const params = hasParams ? (c.req.param() as Record<string, string>) : {}
     const vaultId = op.vaultParam !== undefined ? params[op.vaultParam] : undefined
@@ -173,8 +185,9 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
 
   const handler: Handler = (c) => {
     const header = headerReader(c)
-    // The x-sim-min-position gate (consistency.ts) only when asked for: awaiting it costs every request.
-    if (header(MIN_POSITION_HEADER) === undefined) return run(c, header)
+    // The x-sim-min-position gate (consistency.ts) only when asked for: awaiting it costs every request. A
+    // request without credentials is answered at once: it may not hold a connection in the wait.
+    if (header(MIN_POSITION_HEADER) === undefined || header("x-api-key") === undefined || header("x-api-sign") === undefined) return run(c, header)
     return minPositionGate(c, deps).then((gate) => gate ?? run(c, header))
   }
   app.on(op.method, op.path, handler)

@@ -36,3 +36,9 @@ export const readBodyText = (c: Context, limit: number): Promise<BodyText> => {
   if (incoming !== undefined && typeof incoming.on === "function" && !incoming.readableEnded && incoming.readableFlowing === null) return fromIncoming(incoming, limit)
   return c.req.text().then((text) => (Buffer.byteLength(text) > limit ? TOO_LARGE : text))
 }
+
+/** The client went away before its body ended (a reset or closed connection): worth one quiet line, not a stack. */
+export const requestAborted = (c: Context): boolean => {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  return incoming !== undefined && (incoming.readableAborted === true || (incoming as { aborted?: boolean }).aborted === true)
+}

@@ -44,6 +44,7 @@ export const readDeps = (sim: Simulator): ApiDeps => ({
   apiVersions: API_VERSIONS,
   log: { error: () => {}, info: () => {} },
   bodyLimit: 0,
+  authFailures: undefined,
 })
 
 const readOperation = (id: string): Operation | undefined => defaultOperations.find((o) => o.method === "GET" && o.id === id)

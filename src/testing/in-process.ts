@@ -90,7 +90,8 @@ export const startInProcess = async (options: InProcessOptions = {}): Promise<In
     ...(options.webhooks !== undefined ? { webhooks: options.webhooks } : {}),
     ...options.simulator,
   })
-  const app = createApp(sim, { clientIp: () => "127.0.0.1", log: { error: () => {}, info: () => {} }, ...options.app })
+  // No limit on failed authentications: a property run provokes thousands on purpose.
+  const app = createApp(sim, { clientIp: () => "127.0.0.1", log: { error: () => {}, info: () => {} }, authFailureLimit: false, ...options.app })
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/$/, "")
   const fetchApp = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? (init === undefined ? input : new Request(input, init)) : new Request(typeof input === "string" && input.startsWith("/") ? baseUrl + input : input, init)

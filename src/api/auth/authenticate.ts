@@ -21,6 +21,31 @@ export interface AuthOptions {
   readonly rateLimiter: RateLimiter
   /** Keeps per-key work (HMAC key objects, verified passphrases) across requests. */
   readonly cache?: AuthCache
+  /** `--reject-replays`: signatures seen within the timestamp window. */
+  readonly replays?: ReplayGuard
+}
+
+export interface ReplayGuard {
+  /** True the first time a signature is seen (for its timestamp's window), false after. */
+  readonly first: (signature: string, timestampS: number) => boolean
+}
+
+/** Signatures kept until their timestamp leaves the window: a later request with one is out of the window anyway. */
+export const makeReplayGuard = (nowMs: () => number): ReplayGuard => {
+  const seen = new Map<string, number>()
+  let sweepAt = 0
+  return {
+    first: (signature, timestampS) => {
+      const nowS = nowMs() / 1000
+      if (nowS >= sweepAt) {
+        for (const [s, ts] of seen) if (ts < nowS - PAST_WINDOW_S - 1) seen.delete(s)
+        sweepAt = nowS + 5
+      }
+      if (seen.has(signature)) return false
+      seen.set(signature, timestampS)
+      return true
+    },
+  }
 }
 
 const PAST_WINDOW_S = 30
@@ -39,6 +64,9 @@ const equalStrings = (a: string, b: string): boolean => {
 
 /** Per key: its HMAC key object and the last passphrase that matched its hash (hashing once, not per request). */
 export type AuthCache = WeakMap<ApiKeyRecord, { readonly hmacKey: KeyObject; verifiedPassphrase?: string }>
+
+const signatureMatches = (hmacKey: KeyObject, req: RawRequest, timestamp: string, sign: string): boolean =>
+  equalStrings(computeSignature(hmacKey, signatureMessage({ timestamp, method: req.method, path: req.rawPath, body: req.body, query: signedQuery(req.rawQuery) })), sign)
 
 export const authenticate = (req: RawRequest, workspace: WorkspaceModel, options: AuthOptions): ApiKeyRecord | ApiError => {
   const key = req.header("x-api-key")
@@ -59,21 +87,22 @@ export const authenticate = (req: RawRequest, workspace: WorkspaceModel, options
     cached = { hmacKey: createSecretKey(record.secretBytes) }
     options.cache?.set(record, cached)
   }
+  let passphraseOk = true
   if (cached.verifiedPassphrase === undefined || !equalStrings(passphrase, cached.verifiedPassphrase)) {
     const hash = createHash("sha256").update(`${record.grant.passphraseSalt}:${passphrase}`).digest("hex")
-    if (!equalStrings(hash, record.grant.passphraseHash)) return errors.invalidApiKey()
-    cached.verifiedPassphrase = passphrase
+    if (equalStrings(hash, record.grant.passphraseHash)) cached.verifiedPassphrase = passphrase
+    else passphraseOk = false
   }
+  // A wrong passphrase is told apart only to a caller whose signature proves it holds the secret: without it,
+  // the answer does not depend on the passphrase (no guessing it against the codes).
+  if (!passphraseOk && signatureMatches(cached.hmacKey, req, timestamp, sign)) return errors.invalidApiKey()
 
   if (!/^[0-9]{1,12}$/.test(timestamp)) return errors.invalidApiTimestamp()
   const ts = Number(timestamp)
   if (ts < nowS - PAST_WINDOW_S || ts > nowS + FUTURE_WINDOW_S) return errors.invalidApiTimestamp()
 
-  const expected = computeSignature(
-    cached.hmacKey,
-    signatureMessage({ timestamp, method: req.method, path: req.rawPath, body: req.body, query: signedQuery(req.rawQuery) }),
-  )
-  if (!equalStrings(expected, sign)) return errors.invalidApiSign()
+  if (!passphraseOk || !signatureMatches(cached.hmacKey, req, timestamp, sign)) return errors.invalidApiSign()
+  if (options.replays !== undefined && !options.replays.first(sign, ts)) return errors.replayedSignature()
 
   const wait = options.rateLimiter.take(key, record.grant.rateLimit.perSecond, record.grant.rateLimit.burst)
   if (wait > 0) return errors.requestLimitReached(wait)

@@ -8,6 +8,7 @@ import type { JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { exitToResult, type AppError } from "../error-table.js"
 import { ApiError, errors, isApiError } from "../errors.js"
+import { requestAborted } from "../request-body.js"
 
 export type SimResult = { readonly status: number; readonly body: unknown } | { readonly response: Response } | ApiError
 
@@ -60,6 +61,10 @@ export const mountSim = (app: Hono, deps: ApiDeps, route: SimRoute): void => {
       if ("response" in result) return result.response
       return c.json(result.body as object, result.status as 200)
     } catch (defect) {
+      if (requestAborted(c)) {
+        deps.log.info(`${route.method} ${route.path}: request body aborted by the client`)
+        return simError(c, errors.bodyAborted())
+      }
       deps.log.error({ route: route.path, defect })
       return simError(c, errors.internal())
     }
