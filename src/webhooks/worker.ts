@@ -14,7 +14,10 @@ import { makeThreadTransport } from "./thread-transport.js"
 import { deliveryBody, notificationParts, type NotificationParts } from "./payload.js"
 
 export interface WebhookWorkerOptions {
-  /** Requests in flight at once (default 64: a slot is reused only at the next tick, every 10 ms). */
+  /**
+   * Requests in flight at once per subscription (default 64: a slot is reused only at the next tick, every 10 ms).
+   * Each subscription has its own queue and slots: a slow or hanging receiver holds only its own.
+   */
   readonly concurrency?: number
   /** Wall-clock milliseconds before an attempt counts as a network error (default 5,000). */
   readonly timeoutMs?: number
@@ -47,6 +50,11 @@ export interface WebhookWorker {
   readonly stop: () => Promise<void>
 }
 
+interface Lane {
+  readonly queue: DueQueue
+  inFlight: number
+}
+
 interface Finished {
   readonly delivery: DeliveryView
   /** Simulated time the attempt started. */
@@ -65,7 +73,14 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   const rate = options.maxPerSecond ?? 2_500
   const transport = options.transport ?? (options.thread === true ? makeThreadTransport : makeHttpTransport)({ maxSockets: concurrency })
   const { outbox, clock } = host
-  const queue = new DueQueue()
+  // One lane per subscription: its due deliveries and its attempts in flight.
+  const lanes = new Map<string, Lane>()
+  const laneOf = (webhookId: string): Lane => {
+    let lane = lanes.get(webhookId)
+    if (lane === undefined) lanes.set(webhookId, (lane = { queue: new DueQueue(), inFlight: 0 }))
+    return lane
+  }
+  const enqueue = (d: DeliveryView) => laneOf(d.webhookId).queue.push(d)
   // Attempted and not yet recorded: such a delivery is never attempted again meanwhile.
   const busy = new Set<string>()
   let requests = 0
@@ -87,17 +102,31 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     return p
   }
 
-  const dropStale = () => {
-    for (let top = queue.peek(); top !== undefined; top = queue.peek()) {
+  /** The lane's first live entry (stale ones dropped on the way). */
+  const head = (lane: Lane) => {
+    for (let top = lane.queue.peek(); top !== undefined; top = lane.queue.peek()) {
       const d = top.delivery
-      if (d.status === "pending" && d.nextAttemptAt === top.at && !busy.has(d.deliveryId)) return
-      queue.pop()
+      if (d.status === "pending" && d.nextAttemptAt === top.at && !busy.has(d.deliveryId)) return top
+      lane.queue.pop()
     }
+    return undefined
+  }
+  /** When the next delivery of any lane is due (undefined: none queued); empty, idle lanes are dropped. */
+  const nextDue = (): number | undefined => {
+    let at: number | undefined
+    for (const [id, lane] of lanes) {
+      const top = head(lane)
+      if (top === undefined) {
+        if (lane.inFlight === 0) lanes.delete(id)
+        continue
+      }
+      if (at === undefined || top.at < at) at = top.at
+    }
+    return at
   }
   const dueNow = () => {
-    dropStale()
-    const top = queue.peek()
-    return top !== undefined && top.at <= clock.now()
+    const at = nextDue()
+    return at !== undefined && at <= clock.now()
   }
   const checkIdle = () => {
     if (idleWaiters.length === 0 || state !== "idle" || requests > 0 || finished.length > 0 || dueNow()) return
@@ -127,20 +156,26 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     checkIdle()
   }
 
-  /** Starts what is due, within the concurrency bound and the pace; true when the pace held some back. */
+  /**
+   * Starts what is due, one delivery per lane in turn (a backlog in one lane does not take every token), each
+   * lane within its own slots; true when the pace held some back.
+   */
   const start = (): boolean => {
     const t = performance.now()
     tokens = Math.min(burst, tokens + ((t - refilledAt) * rate) / 1000)
     refilledAt = t
     const now = clock.now()
-    while (requests < concurrency) {
-      dropStale()
-      const top = queue.peek()
-      if (top === undefined || top.at > now) return false
-      if (tokens < 1) return true
-      tokens--
-      queue.pop()
-      attempt(top.delivery, now)
+    for (let started = true; started; ) {
+      started = false
+      for (const lane of lanes.values()) {
+        if (lane.inFlight >= concurrency) continue
+        const top = head(lane)
+        if (top === undefined || top.at > now) continue
+        if (tokens < 1) return true
+        tokens--
+        lane.queue.pop()
+        if (attempt(top.delivery, now, lane)) started = true
+      }
     }
     return false
   }
@@ -149,23 +184,26 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   const armTimer = () => {
     if (timer !== undefined) clearTimeout(timer)
     timer = undefined
-    const top = queue.peek()
-    if (top === undefined || clock.isFrozen()) return
-    timer = setTimeout(wake, Math.min(Math.max(top.at - clock.now(), 5), 1_000))
+    const at = nextDue()
+    if (at === undefined || clock.isFrozen()) return
+    timer = setTimeout(wake, Math.min(Math.max(at - clock.now(), 5), 1_000))
     timer.unref()
   }
 
-  const attempt = (d: DeliveryView, at: number) => {
+  const attempt = (d: DeliveryView, at: number, lane: Lane): boolean => {
     const sub = outbox.subscriptions.get(d.webhookId)
-    if (sub === undefined || sub.status !== "active") return
+    if (sub === undefined || sub.status !== "active") return false
     busy.add(d.deliveryId)
     requests++
+    lane.inFlight++
     const body = deliveryBody(d, partsOf(d.notification))
     const done = (outcome: HttpOutcome) => {
       requests--
+      lane.inFlight--
       if (!stopped) finished.push({ delivery: d, at, outcome })
     }
     transport.post({ url: sub.config.url, body, secret: sub.config.secret, encoding: sub.config.signatureEncoding, timeoutMs }, done)
+    return true
   }
 
   const eventOf = ({ delivery: d, at, outcome }: Finished): WebhookDeliveryEvent => {
@@ -203,15 +241,15 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     counts.delivered += events.filter((e) => e.type === "WebhookDeliveryAttempted" && e.data.result === "delivered").length
     for (const { delivery } of batch) {
       busy.delete(delivery.deliveryId)
-      if (delivery.status === "pending") queue.push(delivery)
+      if (delivery.status === "pending") enqueue(delivery)
     }
   }
 
   outbox.listen((d) => {
-    queue.push(d)
+    enqueue(d)
     wake()
   })
-  for (const d of outbox.pending()) queue.push(d)
+  for (const d of outbox.pending()) enqueue(d)
   wake()
 
   return {
