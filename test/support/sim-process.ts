@@ -19,6 +19,8 @@ export interface SimProcess {
   /** The default workspace's key, printed only by the node that created it. */
   readonly credentials: Credentials | undefined
   readonly output: () => string
+  /** The server's process id (for its memory, say). */
+  readonly pid: number | undefined
   readonly admin: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Answer>
   readonly call: (creds: Credentials, method: "GET" | "POST" | "PUT", path: string, item?: unknown, headers?: Record<string, string>) => Promise<Answer>
   /** SIGTERM (a clean stop), SIGKILL after `graceMs`. */
@@ -73,6 +75,7 @@ export const startSimProcess = (args: ReadonlyArray<string>, options: { timeoutM
         nodeId: JSON.parse(line("node id") ?? '""') as string,
         credentials,
         output: () => out + err,
+        pid: child.pid,
         admin: async (method, path, body, headers = {}) =>
           answer(
             await fetch(url + path, {

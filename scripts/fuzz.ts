@@ -1,0 +1,137 @@
+// The fuzz campaign: `npm run fuzz -- [--minutes N] [--connections C] [--seed S]`. Starts `custody-sim serve`
+// (SQLite, a fresh data dir), sends fuzzed requests on C kept-alive connections for N minutes and prints: requests,
+// framing errors, 5xx, answers outside the error shape, hangs, events written by refused requests, and the
+// server's memory over the second half of the run.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { parseArgs } from "node:util"
+import { errors as undiciErrors } from "undici"
+import { fuzzPlans, toCall } from "../test/support/fuzz-requests.js"
+import { startSimProcess } from "../test/support/sim-process.js"
+import { framingFault, isApiErrorShape, isSimErrorShape, send, strictConnection } from "../test/support/strict-http.js"
+
+const { values } = parseArgs({
+  options: {
+    minutes: { type: "string", default: "1" },
+    connections: { type: "string", default: "8" },
+    seed: { type: "string", default: String(Date.now() % 1_000_000) },
+  },
+})
+const minutes = Number(values.minutes)
+const connections = Number(values.connections)
+const seed = Number(values.seed)
+
+const dir = mkdtempSync(join(tmpdir(), "custody-sim-fuzz-"))
+const sim = await startSimProcess(["--data-dir", dir])
+const pid = sim.pid ?? NaN
+const creds = sim.credentials!
+const testVaultId = ((await sim.call(creds, "GET", "/vaults/test")).body as { data: { items: Array<{ id: string }> } }).data.items[0]!.id
+const target = { testVaultId, creds, adminToken: sim.adminToken, bodyLimit: 1024 * 1024 }
+
+const rss = (): number | undefined => {
+  if (!Number.isFinite(pid)) return undefined
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]
+  return kb === undefined ? undefined : Number(kb) * 1024
+}
+
+const started = performance.now()
+const endAt = started + minutes * 60_000
+const figures = { requests: 0, framing: 0, fiveXX: 0, shape: 0, hangs: 0, transport: 0, statuses: new Map<number, number>() }
+const faults: Array<string> = []
+const accepted = new Set<string>()
+const refused = new Set<string>()
+const memory: Array<{ at: number; bytes: number }> = []
+const sampler = setInterval(() => {
+  const bytes = rss()
+  if (bytes !== undefined) memory.push({ at: performance.now() - started, bytes })
+}, 2_000)
+const head = async () => Number((await sim.admin("GET", "/_sim/health")).body.position)
+const before = await head()
+
+const lane = async (n: number) => {
+  let round = 0
+  let client = strictConnection(sim.url)
+  while (performance.now() < endAt) {
+    const plans = fuzzPlans(500, seed * 1_000 + n * 100_000 + round++)
+    for (const plan of plans) {
+      if (performance.now() >= endAt) break
+      const call = toCall(target, plan)
+      figures.requests++
+      let answer
+      try {
+        answer = await send(client, call)
+      } catch (error) {
+        if (error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.HeadersTimeoutError) figures.hangs++
+        else figures.transport++
+        faults.push(`${call.method} ${call.path.slice(0, 100)}: ${String(error)}`)
+        await client.destroy()
+        client = strictConnection(sim.url)
+        continue
+      }
+      figures.statuses.set(answer.status, (figures.statuses.get(answer.status) ?? 0) + 1)
+      const framing = framingFault(answer)
+      if (framing !== undefined) {
+        figures.framing++
+        faults.push(`${call.method} ${call.path.slice(0, 100)}: ${framing}`)
+      }
+      if (answer.status >= 500) {
+        figures.fiveXX++
+        faults.push(`${call.method} ${call.path.slice(0, 100)}: ${answer.status} ${answer.text.slice(0, 200)}`)
+      }
+      let body: unknown
+      try {
+        body = JSON.parse(answer.text)
+      } catch {
+        figures.shape++
+        continue
+      }
+      const requestId = (body as { requestId?: unknown }).requestId
+      if (answer.status >= 400) {
+        if (!(isApiErrorShape(body) || (call.path.startsWith("/_sim/") && isSimErrorShape(body)))) figures.shape++
+        if (typeof requestId === "string") refused.add(requestId)
+      } else if (typeof requestId === "string") accepted.add(requestId)
+    }
+  }
+  await client.close()
+}
+await Promise.all(Array.from({ length: connections }, (_, i) => lane(i)))
+clearInterval(sampler)
+
+// Every event written during the run must come from an accepted request.
+let byRefused = 0
+let unexplained = 0
+let written = 0
+for (let from = before + 1; ; ) {
+  const page = (await sim.admin("GET", `/_sim/events?fromPosition=${from}&limit=10000`)).body as { events: Array<{ metadata: { requestId?: string } }>; nextPosition?: number }
+  for (const e of page.events) {
+    written++
+    const id = e.metadata.requestId
+    if (id !== undefined && refused.has(id)) byRefused++
+    else if (id === undefined || !accepted.has(id)) unexplained++
+  }
+  if (page.nextPosition === undefined) break
+  from = page.nextPosition
+}
+await sim.stop()
+rmSync(dir, { recursive: true, force: true })
+
+const secondHalf = memory.filter((m) => m.at >= (minutes * 60_000) / 2).map((m) => m.bytes)
+const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MiB`
+const elapsed = (performance.now() - started) / 1000
+console.log(`fuzz campaign: ${minutes} min, ${connections} connections, seed ${seed}`)
+console.log(`requests            ${figures.requests.toLocaleString("en-US")} (${Math.round(figures.requests / elapsed).toLocaleString("en-US")}/s)`)
+console.log(`statuses            ${[...figures.statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(", ")}`)
+console.log(`framing errors      ${figures.framing}`)
+console.log(`5xx                 ${figures.fiveXX}`)
+console.log(`outside the shape   ${figures.shape}`)
+console.log(`hangs               ${figures.hangs} (and ${figures.transport} other transport errors)`)
+console.log(`events written      ${written}: ${byRefused} by refused requests, ${unexplained} by no accepted request`)
+if (secondHalf.length > 1) {
+  const lo = Math.min(...secondHalf)
+  const hi = Math.max(...secondHalf)
+  const mid = (lo + hi) / 2
+  console.log(`server memory       second half ${mb(lo)} .. ${mb(hi)} (±${(((hi - lo) / 2 / mid) * 100).toFixed(1)}% around the middle; ${secondHalf.length} samples)`)
+}
+for (const f of faults.slice(0, 10)) console.log(`  fault: ${f}`)
+process.exitCode = figures.framing + figures.fiveXX + figures.shape + figures.hangs + byRefused + unexplained === 0 ? 0 : 1
