@@ -69,8 +69,9 @@ export const minPositionGate = async (c: Context, deps: ApiDeps, waitMs = MIN_PO
 export const consistency = (deps: ApiDeps, options: { readonly waitMs?: number } = {}): MiddlewareHandler => {
   const waitMs = options.waitMs ?? MIN_POSITION_WAIT_MS
   return async (c, next) => {
-    // Without the admin token nothing waits: the route answers 401 at once (health is public).
-    const gate = c.req.path === "/_sim/health" || c.req.header("authorization") !== undefined ? await minPositionGate(c, deps, waitMs) : undefined
+    // Without credentials (the admin token or the dashboard's session cookie) nothing waits: the route answers
+    // 401 at once (health is public).
+    const gate = c.req.path === "/_sim/health" || c.req.header("authorization") !== undefined || c.req.header("cookie") !== undefined ? await minPositionGate(c, deps, waitMs) : undefined
     if (gate !== undefined) return gate
     await next()
     if (c.get(POSITION_SENT as never) !== true) c.res.headers.set(POSITION_HEADER, String(deps.sim.models.position))
