@@ -90,6 +90,12 @@ export interface EventStoreShape {
   readonly subscribeAll: (options?: SubscribeAllOptions) => Stream.Stream<RecordedEvent, StoreUnavailable>
   /** Position of the last event in the log, or -1n when it is empty. */
   readonly headPosition: Effect.Effect<bigint, StoreUnavailable>
+  /**
+   * Removes every event after `position` (-1n: all of them), at once: a reader sees the whole log or the shortened
+   * one. The next append gets the position the first removed event had. Absent on stores whose log is shared
+   * with other writers (EventStoreDB): a log there only grows.
+   */
+  readonly truncateAfter?: (position: bigint) => Effect.Effect<void, StoreUnavailable>
 }
 
 export class EventStore extends Context.Service<EventStore, EventStoreShape>()("custody-sim/store/EventStore") {}

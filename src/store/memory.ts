@@ -108,8 +108,22 @@ export const makeMemoryStore = (): EventStoreShape => {
       return log.slice(from, from + (options?.maxCount ?? Number.MAX_SAFE_INTEGER))
     })
 
+  const truncateAfter = (position: bigint) =>
+    Effect.sync(() => {
+      const keep = Math.max(0, Math.min(log.length, Number(position) + 1))
+      for (let i = log.length - 1; i >= keep; i--) {
+        const event = log[i]!
+        const stream = streams.get(event.stream)!
+        stream.events.pop()
+        stream.ids = undefined
+        if (stream.events.length === 0) streams.delete(event.stream)
+      }
+      log.length = keep
+    })
+
   return {
     kind: "memory",
+    truncateAfter,
     append,
     readStream,
     readAll,

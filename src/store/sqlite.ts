@@ -31,7 +31,8 @@ export interface SqliteStoreOptions {
 export type SqliteStore = EventStoreShape & { readonly close: () => void }
 
 // Only the rowid and one index: each extra index costs another page write per single-event commit. Rows are
-// never deleted, so the rowid (max + 1) is strictly increasing without AUTOINCREMENT's bookkeeping.
+// deleted only from the end of the log (a revert), so the rowid (max + 1) is the position the log continues at:
+// without AUTOINCREMENT, a revert's next event takes the position the first removed one had.
 const schema = `
   CREATE TABLE IF NOT EXISTS events (
     position INTEGER PRIMARY KEY,
@@ -87,6 +88,7 @@ const statements = (db: Database.Database) => ({
       `SELECT ${streamColumns} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
     )
     .raw(),
+  truncate: db.prepare<[number]>("DELETE FROM events WHERE position > ?"),
   fromPosition: db
     .prepare<[number, number], LogRow>(
       "SELECT position, stream, revision, id, type, data, metadata FROM events WHERE position >= ? ORDER BY position LIMIT ?",
@@ -226,8 +228,20 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
       })),
     )
 
+  // One statement in one transaction: a process killed during it leaves the whole log or the shortened one.
+  const truncateAfter = (position: bigint) =>
+    attempt(() => {
+      try {
+        sql.truncate.run(Number(position))
+      } finally {
+        streams.clear()
+        head = sql.head.get() ?? -1
+      }
+    })
+
   return {
     kind: "sqlite",
+    truncateAfter,
     append,
     readStream,
     readAll,

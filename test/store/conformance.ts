@@ -6,12 +6,15 @@ import { append, idsOf, newEvents, run, useStore, type Fixture, type StoreUnderT
 import { modelProperty } from "./conformance-model.js"
 import { readRules } from "./conformance-reads.js"
 import { subscriptionRules } from "./conformance-subscribe.js"
+import { truncateRules } from "./conformance-truncate.js"
 
 export type { StoreUnderTest } from "./conformance-harness.js"
 
 export interface ConformanceOptions {
   /** Every `make()` returns a store of its own that starts empty (memory, sqlite), unlike a shared server. */
   readonly freshStore?: boolean
+  /** The store owns its log and can shorten it (truncateAfter). */
+  readonly truncates?: boolean
 }
 
 const emptyStoreRules = (f: Fixture) =>
@@ -53,4 +56,5 @@ export const describeEventStoreConformance = (
     subscriptionRules(fixture)
     modelProperty(fixture)
     if (options.freshStore === true) emptyStoreRules(fixture)
+    if (options.truncates === true) truncateRules(fixture)
   })

@@ -5,7 +5,7 @@ import { EventStore } from "../../src/store/event-store.js"
 import { layerMemory, makeMemoryStore } from "../../src/store/memory.js"
 import { describeEventStoreConformance } from "./conformance.js"
 
-describeEventStoreConformance("memory", async () => ({ store: makeMemoryStore(), close: async () => {} }), { freshStore: true })
+describeEventStoreConformance("memory", async () => ({ store: makeMemoryStore(), close: async () => {} }), { freshStore: true, truncates: true })
 
 describe("layerMemory", () => {
   it("gives every program that builds it a store of its own", async () => {

@@ -20,8 +20,8 @@ const onFreshFile = (durability: "normal" | "full") => async () => {
   }
 }
 
-describeEventStoreConformance("sqlite", onFreshFile("normal"), { freshStore: true })
-describeEventStoreConformance("sqlite (durability full)", onFreshFile("full"), { freshStore: true })
+describeEventStoreConformance("sqlite", onFreshFile("normal"), { freshStore: true, truncates: true })
+describeEventStoreConformance("sqlite (durability full)", onFreshFile("full"), { freshStore: true, truncates: true })
 
 describe("sqlite file", () => {
   const dirs: Array<string> = []
