@@ -1,5 +1,5 @@
 // Composition root of one simulator: store, clock, ids, read models, runtime. Used by the CLI, tests and users.
-import { Effect, Exit, Layer, ManagedRuntime, References } from "effect"
+import { Cause, Effect, Exit, Layer, ManagedRuntime, References } from "effect"
 import { CommandMeta, IdSequence, type CommandMetaShape } from "./commands/run-decider.js"
 import type { CommandServices } from "./commands/services.js"
 import { derivationLayer, makeDerivation } from "./runtime/derivation.js"
@@ -16,6 +16,8 @@ import { Models } from "./process-managers/read-models.js"
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from "./webhooks/worker.js"
 import type { VaultAggregateError } from "./domain/vault/index.js"
 import { EventStore, type EventStoreShape, type StoreUnavailable, type WrongExpectedVersion } from "./store/event-store.js"
+import { makeGate, type Gate } from "./runtime/gate.js"
+import { makeSnapshots, type SnapshotInfo } from "./runtime/snapshots.js"
 
 export type { CreatedCredentials, Fixture }
 export type SimServices = CommandServices | Models
@@ -58,10 +60,26 @@ export interface Simulator {
   readonly startTicker: (everyMs?: number) => void
   /** Credentials created at start (default workspace or fixture keys with generated parts). */
   readonly createdCredentials: ReadonlyArray<CreatedCredentials>
-  /** The webhook delivery worker; undefined when created with `webhooks: false`. */
+  /** The webhook delivery worker; undefined when created with `webhooks: false`. A revert starts a new one. */
   readonly webhooks: WebhookWorker | undefined
+  /** Requests run through it (the app does), so that a revert never lands in the middle of one. */
+  readonly gate: Gate
+  /** Records the world as it is now (after the requests in flight) and returns its id, position and time. */
+  readonly snapshot: () => Promise<SnapshotInfo>
+  readonly snapshots: () => ReadonlyArray<SnapshotInfo>
+  /**
+   * Puts the world back as it was at the snapshot: the log is cut back to its position, the read models, id
+   * sequence and clock are as they were then; snapshots taken after it are dropped. Throws SnapshotNotFound, or
+   * RevertNotSupported on a store whose log only grows.
+   */
+  readonly revert: (id: string) => Promise<SnapshotInfo>
+  /** Back to the world right after start-up (the fixture's or default workspace): same ids and credentials. */
+  readonly reset: () => Promise<SnapshotInfo>
   readonly close: () => Promise<void>
 }
+
+/** Simulators open on each store object in this process: a revert refuses a store that others read too. */
+const openOn = new WeakMap<EventStoreShape, number>()
 
 export const createSimulator = async (options: SimulatorOptions): Promise<Simulator> => {
   const seed = options.fixture?.seed ?? options.seed ?? "custody-sim"
@@ -73,16 +91,18 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
   const models = new ReadModels()
   const store = options.store
   const runner = makeProjectionRunner(store, models, undefined, (h) => (options.onHalt ?? ((m) => process.stderr.write(`${m}\n`)))(haltMessage(h)))
+  const aggregates = makeAggregateCache()
+  const cursors = new Map<string, number>()
   const layer = Layer.mergeAll(
     Layer.succeed(EventStore, store),
     clockLayer(clock),
     idsLayer(ids),
     Layer.succeed(IdSequence, { current: ids.sequence }),
     derivationLayer(makeDerivation(ids.seed)),
-    Layer.succeed(AggregateCache, makeAggregateCache()),
+    Layer.succeed(AggregateCache, aggregates),
     // Spans go nowhere here (no tracer is installed); not registering them keeps every command cheaper.
     Layer.succeed(References.TracerEnabled, false),
-    Layer.succeed(Models, { models, awaitPosition: (p) => runner.awaitPosition(p), cursors: new Map() }),
+    Layer.succeed(Models, { models, awaitPosition: (p) => runner.awaitPosition(p), cursors }),
   )
   const runtime = ManagedRuntime.make(layer)
   const run = <A, E>(effect: Effect.Effect<A, E, SimServices>, meta?: CommandMetaShape) =>
@@ -104,12 +124,43 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     await must(runner.pull)
     ids.restore(models.lastSeq)
   }
-  const following = options.follow ? await must(runner.follow) : undefined
+  let following = options.follow ? await must(runner.follow) : undefined
   const adminToken = options.fixture?.adminToken ?? options.adminToken ?? Buffer.from(ids.bytes("adminToken", 18)).toString("base64url")
 
   const clockHooks: Array<() => Effect.Effect<void, AppFailure, SimServices>> = [() => settleAll]
-  const webhooks = options.webhooks === false ? undefined : startWebhookWorker({ outbox: models.outbox, clock, run, awaitPosition: runner.awaitPosition }, typeof options.webhooks === "object" ? options.webhooks : {})
-  if (webhooks !== undefined) clockHooks.push(() => Effect.sync(webhooks.wake))
+  const startWebhooks = () =>
+    options.webhooks === false ? undefined : startWebhookWorker({ outbox: models.outbox, clock, run, awaitPosition: runner.awaitPosition }, typeof options.webhooks === "object" ? options.webhooks : {})
+  let webhooks = startWebhooks()
+  if (webhooks !== undefined) clockHooks.push(() => Effect.sync(() => webhooks?.wake()))
+  const gate = makeGate()
+  openOn.set(store, (openOn.get(store) ?? 0) + 1)
+  const snapshots = makeSnapshots({
+    store,
+    shared: () => (openOn.get(store) ?? 0) > 1,
+    models,
+    ids,
+    clock,
+    gate,
+    pull: runner.pull,
+    rewound: runner.rewound,
+    run: async (effect) => {
+      const exit = await run(effect)
+      if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
+      return exit.value
+    },
+    pause: async () => {
+      await webhooks?.stop()
+      if (following) await Effect.runPromise(following.stop)
+      following = undefined
+    },
+    resume: async () => {
+      // Derived from the replaced world: aggregate states folded from removed events, process-manager cursors.
+      aggregates.clear()
+      cursors.clear()
+      webhooks = startWebhooks()
+      if (options.follow) following = await must(runner.follow)
+    },
+  })
   let ticking = false
   let ticker: ReturnType<typeof setInterval> | undefined
   return {
@@ -126,19 +177,27 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     runner,
     run,
     createdCredentials,
-    webhooks,
+    get webhooks() {
+      return webhooks
+    },
+    gate,
+    snapshot: snapshots.take,
+    snapshots: snapshots.list,
+    revert: snapshots.revert,
+    reset: snapshots.reset,
     startTicker: (everyMs = 1000) => {
       // While simulated time follows the wall clock, interval blocks and confirmations come due by themselves.
       ticker ??= setInterval(() => {
         if (ticking || clock.isFrozen()) return
         ticking = true
-        void run(Effect.forEach(clockHooks, (h) => h(), { discard: true })).finally(() => {
+        void gate.shared(() => run(Effect.forEach(clockHooks, (h) => h(), { discard: true }))).finally(() => {
           ticking = false
         })
       }, everyMs)
       ticker.unref()
     },
     close: async () => {
+      openOn.set(store, (openOn.get(store) ?? 1) - 1)
       if (ticker !== undefined) clearInterval(ticker)
       await webhooks?.stop()
       if (following) await Effect.runPromise(following.stop)

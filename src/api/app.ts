@@ -26,6 +26,7 @@ import { historyRoutes } from "./sim/history.js"
 import { scenarioRoutes } from "./sim/scenario.js"
 import { webhookRoutes } from "./sim/webhooks.js"
 import { dashboardSimRoutes, makeSessions, mountDashboard } from "./dashboard/index.js"
+import { replacesWorld, snapshotRoutes } from "./sim/snapshots.js"
 
 export interface AppOptions {
   /** Server time for the signature's timestamp window, UNIX ms (default: the wall clock). */
@@ -58,7 +59,7 @@ const consoleLogger: Logger = {
 }
 
 export { defaultOperations }
-export const defaultSimRoutes: ReadonlyArray<SimRoute> = [...logRoutes, ...workspaceRoutes, ...settingsRoutes, ...chainRoutes, ...transactionRequestSimRoutes, ...webhookRoutes, ...historyRoutes, ...scenarioRoutes, ...auditRoutes]
+export const defaultSimRoutes: ReadonlyArray<SimRoute> = [...logRoutes, ...workspaceRoutes, ...settingsRoutes, ...chainRoutes, ...transactionRequestSimRoutes, ...webhookRoutes, ...historyRoutes, ...scenarioRoutes, ...auditRoutes, ...snapshotRoutes]
 
 export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   const app = new Hono({ router: new OperationRouter() })
@@ -113,5 +114,9 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
     const e = errors.internal()
     return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
   })
+  // Every request runs through the simulator's gate, so that a snapshot or revert lands between requests, never
+  // inside one; the requests that take or revert a snapshot wait for the others themselves.
+  const fetch = app.fetch
+  app.fetch = (request, env, ctx) => (replacesWorld(request) ? fetch(request, env, ctx) : sim.gate.shared(() => fetch(request, env, ctx)))
   return app
 }

@@ -11,19 +11,40 @@ import { TransactionsModel, transactionsFoldTypes } from "./transactions.js"
 import { SettingsModel, settingsFoldTypes } from "./settings.js"
 import { Timeline } from "./timeline.js"
 import { WorkspaceModel, workspaceFoldTypes } from "./workspace.js"
+import { cloneGraph } from "./clone-graph.js"
 
 type Fold = (event: RecordedEvent) => void
 
+/** The models' state at one position, detached from the live models (a snapshot keeps one to revert to). */
+export interface ModelsImage {
+  readonly position: bigint
+  readonly parts: ModelParts
+}
+
+interface ModelParts {
+  keys: AddressKeys
+  timeline: Timeline
+  workspace: WorkspaceModel
+  holdings: HoldingsModel
+  settings: SettingsModel
+  chains: ChainsModel
+  txRequests: TxRequestsModel
+  transactions: TransactionsModel
+  outbox: OutboxModel
+  lastSeq: number
+}
+
 export class ReadModels {
-  private readonly keys = new AddressKeys()
-  readonly timeline = new Timeline()
-  readonly workspace = new WorkspaceModel()
-  readonly holdings = new HoldingsModel(this.workspace, this.keys)
-  readonly settings = new SettingsModel()
-  readonly chains = new ChainsModel(this.keys)
-  readonly txRequests = new TxRequestsModel()
-  readonly transactions = new TransactionsModel(this.holdings, this.chains, this.txRequests)
-  readonly outbox = new OutboxModel()
+  // Not readonly: a revert installs another image of them (restore); the folds below look them up on `this`.
+  private keys = new AddressKeys()
+  timeline = new Timeline()
+  workspace = new WorkspaceModel()
+  holdings = new HoldingsModel(this.workspace, this.keys)
+  settings = new SettingsModel()
+  chains = new ChainsModel(this.keys)
+  txRequests = new TxRequestsModel()
+  transactions = new TransactionsModel(this.holdings, this.chains, this.txRequests)
+  outbox = new OutboxModel()
   private readonly extra: Array<Fold> = []
   /** Event type → the folds that handle it, in the order the models are listed above (later ones read earlier ones). */
   private readonly routes = new Map<string, Array<Fold>>()
@@ -65,5 +86,23 @@ export class ReadModels {
 
   get position(): bigint {
     return this.timeline.head
+  }
+
+  /** A deep copy of every model (cross-model references kept), detached from these live models. */
+  capture(): ModelsImage {
+    const { keys, timeline, workspace, holdings, settings, chains, txRequests, transactions, outbox, lastSeq } = this
+    const parts = cloneGraph<ModelParts>({ keys, timeline, workspace, holdings, settings, chains, txRequests, transactions, outbox, lastSeq })
+    parts.outbox.listen(undefined)
+    return { position: this.position, parts }
+  }
+
+  /** Makes an image the live models; the image is used up (the models go on mutating it). */
+  restore(image: ModelsImage): void {
+    Object.assign(this, image.parts)
+  }
+
+  /** Back to no event at all (before a rebuild from the log). */
+  clear(): void {
+    this.restore(new ReadModels().capture())
   }
 }

@@ -30,6 +30,8 @@ export interface ProjectionRunner {
   readonly awaitPosition: (position: bigint) => Effect.Effect<void, StoreUnavailable>
   /** Follows the store's live subscription (for stores other processes write to); returns a stopper. */
   readonly follow: Effect.Effect<{ readonly stop: Effect.Effect<void> }>
+  /** The log was cut back to the models' position (a revert): a halt at an event beyond it no longer holds. */
+  readonly rewound: () => void
 }
 
 export const makeProjectionRunner = (store: EventStoreShape, models: ReadModels, onEvent?: () => void, onHalt?: (h: FoldHalt) => void): ProjectionRunner => {
@@ -73,6 +75,9 @@ export const makeProjectionRunner = (store: EventStoreShape, models: ReadModels,
       return halted
     },
     pull,
+    rewound: () => {
+      if (halted !== undefined && halted.position > models.position) halted = undefined
+    },
     awaitPosition: (position) =>
       halted !== undefined
         ? position < halted.position ? Effect.void : stopped

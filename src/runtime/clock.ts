@@ -12,6 +12,8 @@ export interface ControllableClock {
   readonly freeze: () => SimInstant
   readonly follow: () => void
   readonly isFrozen: () => boolean
+  /** Sets simulated time back to `at` in the given mode (a revert to a snapshot): the one move backwards. */
+  readonly rewind: (at: number, frozen: boolean) => void
 }
 
 /** Wall mode reads `wall()` plus an offset (what was advanced); frozen mode holds still until advanced. */
@@ -42,6 +44,11 @@ export const makeClock = (mode: ClockMode, wall: () => number = () => Date.now()
       frozenAt = undefined
     },
     isFrozen: () => frozenAt !== undefined,
+    rewind: (at, frozen) => {
+      last = at
+      frozenAt = frozen ? at : undefined
+      offset = frozen ? offset : at - wall()
+    },
   }
 }
 

@@ -11,6 +11,8 @@ export interface SeededIds {
   /** Sequence number of the last id handed out: recorded in event metadata, restored at start. */
   readonly sequence: () => number
   readonly restore: (sequence: number) => void
+  /** Sets the sequence back (a revert to a snapshot): the next id is the one handed out after `sequence`. */
+  readonly rewind: (sequence: number) => void
   readonly seed: Uint8Array
   /** The node id mixed into ids and event ids ("" for a lone node: its ids are the seed's plain sequence). */
   readonly node: string
@@ -56,6 +58,9 @@ export const makeIds = (seed: string, node = ""): SeededIds => {
     sequence: () => seq,
     restore: (s) => {
       if (s > seq) seq = s
+    },
+    rewind: (s) => {
+      seq = s
     },
   }
 }
