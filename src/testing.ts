@@ -9,6 +9,7 @@ export {
   type InProcess,
   type InProcessOptions,
 } from "./testing/in-process.js"
+export { isolateEachTest, sharedSimulator, type SharedSimulator, type SharedSimulatorOptions, type SuiteHooks } from "./testing/shared-simulator.js"
 export {
   TEST_ASSETS,
   TEST_CHAINS,
@@ -19,5 +20,6 @@ export {
   type MiningSettings,
   type TestAsset,
 } from "./testing/arbitraries.js"
+export { RevertNotSupported, SnapshotNotFound, type SnapshotInfo } from "./runtime/snapshots.js"
 export { CustodyClient, verifyWebhookSignature, type Credentials } from "./client/index.js"
 export { formatAmount, parseAmount } from "./domain/shared/money.js"

@@ -5,6 +5,7 @@ import { createApp, type AppOptions } from "../api/app.js"
 import { CustodyClient, type Credentials } from "../client/index.js"
 import { createSimulator, type Fixture, type Simulator, type SimulatorOptions } from "../simulator.js"
 import { makeMemoryStore } from "../store/memory.js"
+import type { SnapshotInfo } from "../runtime/snapshots.js"
 
 /** 2026-01-01T00:00:00Z: the simulated start when none is given. */
 export const DEFAULT_START = Date.UTC(2026, 0, 1)
@@ -59,6 +60,11 @@ export interface InProcess {
   readonly mainVaultId: string
   /** Resolves once every webhook delivery due at the current simulated time was attempted and recorded. */
   readonly webhooksIdle: () => Promise<void>
+  /** Records the world as it is now; revert(id) puts it back exactly (log, reads, ids, clock, pending webhooks). */
+  readonly snapshot: () => Promise<SnapshotInfo>
+  readonly revert: (id: string) => Promise<SnapshotInfo>
+  /** Back to the world right after start: the fixture's vaults and keys, with the same ids and credentials. */
+  readonly reset: () => Promise<SnapshotInfo>
   readonly close: () => Promise<void>
 }
 
@@ -123,6 +129,9 @@ export const startInProcess = async (options: InProcessOptions = {}): Promise<In
     testVaultId: vaults.find((v) => v.profile.type === "test")?.profile.vaultId ?? "",
     mainVaultId: vaults.find((v) => v.profile.type === "main")?.profile.vaultId ?? "",
     webhooksIdle: async () => sim.webhooks?.idle(),
+    snapshot: sim.snapshot,
+    revert: sim.revert,
+    reset: sim.reset,
     close: () => sim.close(),
   }
 }
