@@ -18,6 +18,7 @@ import type { Benchmark, Budget, Measurement, RunOptions } from "./lib/types.js"
 import { storeAppendMemoryVsEmmett } from "./store-append-memory-vs-emmett.js"
 import { storeAppendSqliteBatch100, storeAppendSqliteSingle } from "./store-append-sqlite.js"
 import { webhooks } from "./webhooks.js"
+import { revert } from "./revert.js"
 
 /** Add new benchmarks here (a module exporting a Benchmark); they run in this order. */
 export const registry: ReadonlyArray<Benchmark> = [
@@ -34,6 +35,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   commandThroughput,
   webhooks,
   dashboard,
+  revert,
 ]
 
 type Status = "PASS" | "FAIL" | "SKIP" | "ERROR"
