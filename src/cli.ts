@@ -22,7 +22,7 @@ const usage = `custody-sim — a local, deterministic custody REST service simul
                     [--admin-token token] [--frozen-at <unix seconds>] [--node-id name] [--empty]
                     [--allow-host name]... [--allow-remote] [--reject-replays]
   custody-sim export [--data-dir ./.custody-sim] [--seed text] [--out file]
-  custody-sim replay <file> [--data-dir dir | --store memory] [--json]
+  custody-sim replay <file> [--data-dir dir | --store memory] [--until position] [--json]
   custody-sim audit <file | --data-dir dir> [--as-of position:N|time:T] [--html report.html] [--json]
   custody-sim sign --key K --secret S --passphrase P --method GET --path /vaults [--body '{...}'] [--base-url URL]
 `

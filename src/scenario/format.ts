@@ -17,6 +17,8 @@ export interface LoggedEvent extends NewEvent {
   readonly revision: bigint
   /** 1-based line of the file it came from. */
   readonly line: number
+  /** Its recorded position, or its index among the file's events when the line has none. */
+  readonly position: bigint
 }
 
 export class LogRejected extends Data.TaggedError("LogRejected")<{ readonly line: number; readonly reason: string }> {
@@ -64,6 +66,7 @@ export class LogReader {
   private readonly revisions = new Map<string, number>()
   private readonly ids = new Set<string>()
   private lastPosition = -1
+  private events = 0
   private blankAt = 0
 
   constructor(private readonly types: ReadonlySet<string> = knownEventTypes) {}
@@ -110,9 +113,10 @@ export class LogReader {
     }
     this.revisions.set(stream, expected + 1)
     this.ids.add(id)
+    const index = this.events++
     // The original objects, not the decoded ones: decoding drops metadata keys the envelope does not name.
     const raw = json as { data: JsonValue; metadata: EventMetadata }
-    return Result.succeed({ stream, revision: BigInt(revision), id, type, data: raw.data, metadata: raw.metadata, line })
+    return Result.succeed({ stream, revision: BigInt(revision), id, type, data: raw.data, metadata: raw.metadata, line, position: BigInt(position ?? index) })
   }
 
   /** Checks the end of the file: a header was there. */

@@ -36,6 +36,11 @@ export const loadLog = async (
     readonly progressEvery?: number
     /** Refuses a header (e.g. a seed other than the simulator's): the reason, or undefined to go on. */
     readonly acceptHeader?: (header: LogHeader) => string | undefined
+    /**
+     * Loads only the prefix up to this recorded position (a line's `position`, or its index among the events when
+     * it has none): the scenario forked there. The rest of the file is still checked, not loaded.
+     */
+    readonly until?: bigint
   } = {},
 ): Promise<LoadResult> => {
   const head = await Effect.runPromise(store.headPosition)
@@ -60,6 +65,7 @@ export const loadLog = async (
     const refused = checker.check(event)
     if (refused !== undefined) throw new LogRejected({ line: event.line, reason: refused })
     if (++checked % every === 0) options.onChecked?.(checked)
+    if (options.until !== undefined && event.position > options.until) continue
     if (options.checkFirst) held.push(event)
     else await loader.add(event)
   }

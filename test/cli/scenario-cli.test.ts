@@ -71,6 +71,18 @@ describe("custody-sim replay", () => {
   }, 60_000)
 })
 
+describe("custody-sim replay --until", () => {
+  it("loads the prefix up to the position: the original's digest as of that position; a bad position is a usage error", async () => {
+    const until = 40
+    const r = await cli(["replay", file, "--until", String(until), "--json"])
+    expect([r.code, r.stderr]).toEqual([0, ""])
+    expect(JSON.parse(r.stdout)).toMatchObject({ events: until + 1, position: until, digest: `sha256:${await digestOf(h.sim, BigInt(until))}` })
+    const bad = await cli(["replay", file, "--until", "4.5"])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain("--until must be a position")
+  }, 60_000)
+})
+
 describe("custody-sim audit", () => {
   it("of a log with an edited DepositCredited amount: exit 1, the event named, an HTML report with charts", async () => {
     const { header, events } = parseFile(text)

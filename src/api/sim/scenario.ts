@@ -7,7 +7,7 @@ import { exportLines } from "../../scenario/export.js"
 import { LogRejected } from "../../scenario/format.js"
 import { HeaderRefused, loadLog, StoreNotFresh } from "../../scenario/replay.js"
 import type { Simulator } from "../../simulator.js"
-import { ApiError } from "../errors.js"
+import { ApiError, errors } from "../errors.js"
 import type { SimRoute } from "./common.js"
 
 export const JSON_LINES = "application/x-ndjson; charset=utf-8"
@@ -46,8 +46,11 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
     method: "POST",
     path: "/_sim/import",
     rawBody: true,
-    handle: async ({ c }, deps) => {
+    handle: async ({ c, query }, deps) => {
       const sim = deps.sim
+      const until = query.until
+      if (until !== undefined && !/^(0|[1-9][0-9]{0,18})$/.test(until))
+        return errors.invalidData([{ attribute: "until", message: "must be a position of the log (a non-negative integer)" }])
       if (importing.has(sim)) return new ApiError(409, "import_in_progress", "Another import into this simulator is running.")
       const head = await Effect.runPromise(sim.store.headPosition)
       if (head >= 0n || sim.models.position >= 0n) return notFresh(head >= 0n ? head : sim.models.position)
@@ -59,6 +62,7 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
         const loaded = await loadLog(lines, sim.store, {
           checkFirst: true,
           onChecked: (n) => deps.log.info(`import: ${n.toLocaleString("en-US")} events checked`),
+          ...(until !== undefined ? { until: BigInt(until) } : {}),
           acceptHeader: (h) =>
             h.seed !== null && h.seed !== sim.seed
               ? `the log was recorded with seed ${JSON.stringify(h.seed)}, this simulator has ${JSON.stringify(sim.seed)}: start it with --seed ${JSON.stringify(h.seed)}`
