@@ -71,7 +71,7 @@ const info = (h: Held): SnapshotInfo => ({ id: h.id, position: h.position, time:
 
 export const makeSnapshots = (host: WorldHost): Snapshots => {
   const { store, models, ids, clock } = host
-  const start: Held = { id: "start", position: models.position, time: clock.now(), seq: ids.sequence(), frozen: clock.isFrozen(), image: undefined }
+  const start: Held = { id: "start", position: models.position, time: clock.now(), seq: models.lastSeq, frozen: clock.isFrozen(), image: undefined }
   let held: Array<Held> = []
   let taken = 0
 
@@ -108,11 +108,15 @@ export const makeSnapshots = (host: WorldHost): Snapshots => {
       host.gate.exclusive(async () => {
         revertible()
         await host.run(host.pull)
+        // With no request in flight, ids drawn beyond the log's last recorded sequence went to commands that were
+        // refused and are nowhere: handing them out again makes this world continue exactly as one replayed from
+        // its log (or restarted) would, which is what a revert to it gives.
+        ids.rewind(models.lastSeq)
         const snapshot: Held = {
           id: String(++taken),
           position: models.position,
           time: clock.now(),
-          seq: ids.sequence(),
+          seq: models.lastSeq,
           frozen: clock.isFrozen(),
           image: models.capture(),
         }
