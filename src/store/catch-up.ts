@@ -3,10 +3,11 @@ import { Effect, Option, Stream } from "effect"
 import type { RecordedEvent, StoreUnavailable } from "./event-store.js"
 
 export interface AppendSignal {
-  /** Wakes every subscription waiting for events; called by the adapter after each committed append. */
+  /** Wakes every subscription waiting for events; called by the adapter after each committed append or truncation. */
   readonly notify: () => void
-  /** Completes once the head of the log is beyond `position`. */
+  /** Completes once the head of the log is beyond `position`, or before it (the log was truncated). */
   readonly awaitBeyond: (position: bigint) => Effect.Effect<void>
+  readonly head: () => bigint
 }
 
 export const makeAppendSignal = (head: () => bigint): AppendSignal => {
@@ -18,10 +19,11 @@ export const makeAppendSignal = (head: () => bigint): AppendSignal => {
       waiters = []
       for (const wake of woken) wake()
     },
+    head,
     awaitBeyond: (position) =>
       Effect.callback<void>((resume) => {
         // Checked at registration: an append between the last empty page and now must not be slept through.
-        if (head() > position) return resume(Effect.void)
+        if (head() !== position) return resume(Effect.void)
         const wake = () => resume(Effect.void)
         waiters.push(wake)
         return Effect.sync(() => {
@@ -36,6 +38,8 @@ const pageSize = 1000
 /**
  * Every event after `afterPosition`, forever: reads pages after the last delivered position and, when a page
  * comes back empty, waits for the head to move and reads again from that same position: no gap, no duplicate.
+ * When the log was truncated before that position, it goes on after the new head (the events appended there are
+ * new ones).
  */
 export const catchUpThenLive = (
   readAfter: (position: bigint, maxCount: number) => Effect.Effect<ReadonlyArray<RecordedEvent>, StoreUnavailable>,
@@ -46,6 +50,9 @@ export const catchUpThenLive = (
     Effect.flatMap(readAfter(after, pageSize), (page) =>
       page.length > 0
         ? Effect.succeed([page, Option.some(page[page.length - 1]!.position)] as const)
-        : Effect.as(signal.awaitBeyond(after), [[] as ReadonlyArray<RecordedEvent>, Option.some(after)] as const),
+        : Effect.map(signal.awaitBeyond(after), () => {
+            const head = signal.head()
+            return [[] as ReadonlyArray<RecordedEvent>, Option.some(head < after ? head : after)] as const
+          }),
     ),
   )

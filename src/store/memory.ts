@@ -119,6 +119,7 @@ export const makeMemoryStore = (): EventStoreShape => {
         if (stream.events.length === 0) streams.delete(event.stream)
       }
       log.length = keep
+      signal.notify()
     })
 
   return {

@@ -236,6 +236,7 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
       } finally {
         streams.clear()
         head = sql.head.get() ?? -1
+        signal.notify()
       }
     })
 

@@ -67,4 +67,18 @@ export const truncateRules = (f: Fixture) =>
       const delivered = await run(f.store.subscribeAll().pipe(Stream.take(3), Stream.runCollect, Effect.timeout("10 seconds")))
       expect(idsOf(delivered)).toEqual(idsOf([...kept, ...next]))
     })
+
+    it("a live subscription waiting past the cut goes on with the events appended after it", async () => {
+      const a = f.stream("a")
+      const first = newEvents(2)
+      const kept = await append(f, a, first, "no_stream")
+      const removed = newEvents(2)
+      await append(f, a, removed, 1n)
+      const live = Effect.runPromise(f.store.subscribeAll().pipe(Stream.take(5), Stream.runCollect, Effect.timeout("10 seconds")))
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      await truncate(f, kept.position)
+      const next = newEvents(1)
+      await append(f, a, next, 1n)
+      expect(idsOf(await live)).toEqual(idsOf([...first, ...removed, ...next]))
+    })
   })
