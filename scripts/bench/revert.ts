@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Exit } from "effect"
-import { configure, mine, submitDeposit } from "../../src/chain-sim/simulate.js"
+import { configureChain, mineBlocks } from "../../src/chain-sim/use-cases/mining.js"
+import { submitDeposit } from "../../src/chain-sim/use-cases/deposits.js"
+import { withFollowUps } from "../../src/process-managers/after-append.js"
 import { generateAddress } from "../../src/commands/vault-accounts.js"
 import { assetsOf, findNetwork } from "../../src/domain/chains/index.js"
 import type { VaultAccountId, VaultId } from "../../src/domain/shared/ids.js"
@@ -27,8 +29,8 @@ const eth = assetsOf({ blockchain: "ethereum", network: "sepolia" }).find((a) =>
 /** Deposits to a few addresses, a block every 20 deposits, until the log holds `events` events. */
 const growTo = async (sim: Simulator, targets: ReadonlyArray<string>, events: number) => {
   for (let i = 0; sim.models.position + 1n < BigInt(events); i++) {
-    must(await sim.run(submitDeposit({ network, assetId: eth.id, to: targets[i % targets.length]!, amount: 1_000_000n as BaseUnits })))
-    if (i % 20 === 19) must(await sim.run(mine(network, 1)))
+    must(await sim.run(withFollowUps(submitDeposit({ network, assetId: eth.id, to: targets[i % targets.length]!, amount: 1_000_000n as BaseUnits }))))
+    if (i % 20 === 19) must(await sim.run(withFollowUps(mineBlocks(network, 1))))
     must(await sim.run(sim.runner.pull))
   }
 }
@@ -46,7 +48,7 @@ export const benchRevert = async (store: EventStoreShape & { close?: () => void 
     const vaultId = sim.models.workspace.vaultList(undefined).find((v) => v.profile.type === "test")!.profile.vaultId as VaultId
     const targets: Array<string> = []
     for (let i = 0; i < 10; i++) targets.push(must(await sim.run(generateAddress(vaultId, network, `a${i}`, null as VaultAccountId | null))).address.address)
-    must(await sim.run(configure(network, { mode: "manual", confirmations: 1 })))
+    must(await sim.run(withFollowUps(configureChain(network, { mode: "manual", confirmations: 1 }))))
     await growTo(sim, targets, world - after)
     const revertMs: Array<number> = []
     const snapshotMs: Array<number> = []
