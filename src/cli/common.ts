@@ -1,9 +1,8 @@
-// Shared by the export, replay and audit commands: opening an existing store, progress on a terminal, usage errors.
+// Shared by the export, replay and audit commands: opening an existing store, progress on a terminal.
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { openStore, type OpenedStore } from "../runtime/stores.js"
-
-export class UsageError extends Error {}
+import { CliFailure, UsageError } from "./failure.js"
 
 /** Opens the log a command reads: the SQLite file of a data directory (which must exist) or an EventStoreDB. */
 export const openExisting = async (o: { readonly store: string; readonly dataDir: string; readonly esdb?: string | undefined }): Promise<OpenedStore> => {
@@ -16,7 +15,7 @@ export const openExisting = async (o: { readonly store: string; readonly dataDir
   try {
     return await openStore({ kind: "sqlite", dataDir: o.dataDir })
   } catch (e) {
-    throw new UsageError(`cannot open ${o.dataDir}: ${e instanceof Error ? e.message : String(e)} (a running simulator holds it: use its /_sim routes instead)`)
+    throw new CliFailure(`cannot open ${o.dataDir}: ${e instanceof Error ? e.message : String(e)} (a running simulator holds it: use its /_sim routes instead)`)
   }
 }
 
@@ -36,20 +35,5 @@ export const makeProgress = (label: string) => {
     done: () => {
       if (tty && last > 0) process.stderr.write("\r\x1b[K")
     },
-  }
-}
-
-/** Runs a command body: usage errors exit 2 with the message, other failures exit 1. */
-export const guard = async (usage: string, body: () => Promise<number>): Promise<void> => {
-  try {
-    process.exitCode = await body()
-  } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\n${usage}`)
-      process.exitCode = 2
-    } else {
-      process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`)
-      process.exitCode = 1
-    }
   }
 }

@@ -1,0 +1,183 @@
+// `custody-sim serve`: binds the port first, then opens the store and starts the simulator, so that a busy port
+// or a locked data directory fails before anything is written; every start prints the credentials.
+import { readFileSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { getRequestListener } from "@hono/node-server"
+import { Effect } from "effect"
+import { createApp } from "../api/app.js"
+import { guardHosts, isLoopback } from "../api/host-guard.js"
+import { readCredentialsFile, writeCredentialsFile, type CredentialsFile } from "../runtime/credentials-file.js"
+import { loadFixture } from "../runtime/fixture.js"
+import { NODE_ID } from "../runtime/ids.js"
+import { claimNodeSlot } from "../runtime/node-claim.js"
+import { dataDirSeed, randomSeed, sharedStoreSeed } from "../runtime/seed.js"
+import { openStore, type OpenedStore, type StoreKind } from "../runtime/stores.js"
+import { createSimulator, type Fixture, type Simulator } from "../simulator.js"
+import { CliFailure, UsageError } from "./failure.js"
+
+export interface ServeOptions {
+  readonly host: string
+  readonly port: string
+  readonly store: StoreKind
+  readonly dataDir: string
+  readonly durability: "normal" | "full"
+  readonly esdb?: string
+  readonly fixture?: string
+  readonly seed?: string
+  readonly adminToken?: string
+  readonly frozenAt?: string
+  readonly nodeId?: string
+  readonly empty?: boolean
+  readonly allowHost?: ReadonlyArray<string>
+  readonly allowRemote?: boolean
+  readonly rejectReplays?: boolean
+}
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0]!
+
+const readFixture = (file: string): Fixture => {
+  let text: string
+  try {
+    text = readFileSync(file, "utf8")
+  } catch (e) {
+    throw new CliFailure(`cannot read fixture ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : messageOf(e)}`)
+  }
+  try {
+    return loadFixture(text)
+  } catch (e) {
+    throw new CliFailure(`fixture ${file}: ${messageOf(e).replace(/^fixture: /, "")}`)
+  }
+}
+
+const listen = (server: Server, port: number, host: string): Promise<AddressInfo> =>
+  new Promise((resolve, reject) => {
+    server.once("error", (e: NodeJS.ErrnoException) =>
+      reject(
+        new CliFailure(
+          e.code === "EADDRINUSE"
+            ? `port ${port} on ${host} is already in use (another custody-sim serve?): pass --port or CUSTODY_SIM_PORT`
+            : e.code === "EACCES"
+              ? `not allowed to listen on ${host}:${port}: pass a port above 1023`
+              : `cannot listen on ${host}:${port}: ${e.message}`,
+        ),
+      ),
+    )
+    server.listen(port, host, () => resolve(server.address() as AddressInfo))
+  })
+
+const storeFailure = (o: ServeOptions, e: unknown): CliFailure => {
+  const m = messageOf(e)
+  if (o.store === "sqlite" && /database is locked|SQLITE_BUSY/i.test(m))
+    return new CliFailure(`data dir ${o.dataDir} is in use by another custody-sim process (its event log is locked): stop it or pass another --data-dir`)
+  if (o.store === "sqlite") return new CliFailure(`cannot open the event log in ${o.dataDir}: ${m}`)
+  if (o.store === "esdb") return new CliFailure(`cannot use EventStoreDB at ${o.esdb}: ${m}`)
+  return new CliFailure(`cannot open the ${o.store} store: ${m}`)
+}
+
+/** The credentials file after this start: what was saved before, plus the keys created now, the vaults and the URL. */
+const credentialsAfterStart = (o: ServeOptions, sim: Simulator, url: string): CredentialsFile => {
+  const saved = readCredentialsFile(o.dataDir)
+  return {
+    adminToken: sim.adminToken,
+    apiKeys: [...(saved?.apiKeys ?? []), ...sim.createdCredentials],
+    vaults: sim.models.workspace.vaultList(undefined).map((v) => ({ id: v.profile.vaultId, name: v.profile.name, type: v.profile.type })),
+    url,
+  }
+}
+
+const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
+
+export const serve = async (o: ServeOptions): Promise<void> => {
+  if (!isLoopback(o.host) && o.allowRemote !== true)
+    throw new UsageError(`--host ${o.host} is not a loopback address: anyone who can reach it could use the simulator's keys; pass --allow-remote to listen there anyway`)
+  const port = Number(o.port)
+  if (!/^[0-9]+$/.test(o.port) || port > 65535) throw new UsageError(`--port must be 0 to 65535, not ${o.port}`)
+  if (o.nodeId !== undefined && !NODE_ID.test(o.nodeId)) throw new UsageError(`--node-id ${o.nodeId}: 1 to 64 of A-Z a-z 0-9 _ . -`)
+  if (o.frozenAt !== undefined && !/^[0-9]{1,12}$/.test(o.frozenAt)) throw new UsageError(`--frozen-at must be UNIX seconds, not ${o.frozenAt}`)
+  if (o.store === "esdb" && o.esdb === undefined) throw new UsageError("--store esdb needs --esdb <connection string>")
+  const fixture = o.fixture !== undefined ? readFixture(o.fixture) : undefined
+
+  const server = createServer()
+  const address = await listen(server, port, o.host)
+  let store: OpenedStore | undefined
+  let sim: Simulator
+  let release: () => Promise<void> = async () => {}
+  let nodeId = o.nodeId ?? ""
+  try {
+    store = await openStore({ kind: o.store, dataDir: o.dataDir, durability: o.durability, ...(o.esdb !== undefined ? { esdb: o.esdb } : {}) }).catch((e: unknown) => {
+      throw storeFailure(o, e)
+    })
+    // Nodes sharing an EventStoreDB need distinct ids (docs/eventstoredb.md): without --node-id, claim a free slot.
+    if (o.nodeId === undefined && o.store === "esdb") {
+      const claim = await Effect.runPromise(claimNodeSlot(store)).catch((e: unknown) => {
+        throw new CliFailure(`cannot claim a node id on the store (${messageOf(e)}): pass --node-id`)
+      })
+      nodeId = claim.nodeId
+      release = () => Effect.runPromise(Effect.ignore(claim.release))
+    }
+    // Without --seed each install gets its own seed, so its own admin token and keys; kept where its log is.
+    const seed =
+      o.seed ??
+      fixture?.seed ??
+      (o.store === "sqlite" ? await Effect.runPromise(dataDirSeed(o.dataDir, store)) : o.store === "esdb" ? await Effect.runPromise(sharedStoreSeed(store)) : randomSeed())
+    sim = await createSimulator({
+      store,
+      seed,
+      ...(o.adminToken !== undefined ? { adminToken: o.adminToken } : {}),
+      ...(fixture !== undefined ? { fixture } : {}),
+      ...(o.frozenAt !== undefined ? { clock: { frozenAt: Number(o.frozenAt) * 1000 } } : {}),
+      // --empty: no default workspace, e.g. to load a scenario through POST /_sim/import.
+      defaultWorkspace: o.empty !== true,
+      follow: o.store === "esdb",
+      nodeId,
+      // Webhook deliveries sign, write and read on their own thread, beside the API's event loop.
+      webhooks: { thread: true },
+    }).catch((e: unknown) => {
+      throw e instanceof CliFailure ? e : storeFailure(o, e)
+    })
+  } catch (e) {
+    server.close()
+    await release()
+    await store?.close?.()
+    throw e
+  }
+
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address
+  const url = `http://${host}:${address.port}`
+  // Saved before anything is printed or served: the passphrase of a key created now exists nowhere else.
+  let credentials: CredentialsFile = { adminToken: sim.adminToken, apiKeys: sim.createdCredentials }
+  let savedTo: string | undefined
+  if (o.store === "sqlite") {
+    credentials = credentialsAfterStart(o, sim, url)
+    savedTo = writeCredentialsFile(o.dataDir, credentials)
+  }
+  sim.startTicker()
+  const fetch = guardHosts(createApp(sim, { rejectReplays: o.rejectReplays === true }).fetch, { bound: o.host, allowed: o.allowHost ?? [] })
+  server.on("request", getRequestListener(fetch, { hostname: o.host }))
+  if (!isLoopback(o.host)) process.stderr.write(`warning: listening on ${o.host}, beyond this machine: anyone who can reach it can use the simulator\n`)
+
+  const lines = [`admin token: ${sim.adminToken}`]
+  for (const c of credentials.apiKeys) lines.push(`api key: ${c.key}`, `api secret: ${c.secret}`, `api passphrase: ${c.passphrase}`)
+  if (savedTo !== undefined) lines.push(`credentials ${sim.createdCredentials.length > 0 ? "saved to" : "from"} ${savedTo} (custody-sim credentials prints them)`)
+  for (const v of sim.models.workspace.vaultList(undefined)) lines.push(`vault ${v.profile.type}: ${v.profile.vaultId} (${v.profile.name})`)
+  lines.push(`store: ${o.store}, events: ${sim.models.position + 1n}`)
+  if (o.store === "esdb" || nodeId !== "") lines.push(`node id: ${JSON.stringify(nodeId)}`)
+  const first = credentials.apiKeys[0]
+  if (first !== undefined) {
+    const args =
+      o.store === "sqlite"
+        ? o.dataDir === ".custody-sim" ? [] : ["--data-dir", o.dataDir]
+        : ["--url", url, "--key", first.key, "--secret", first.secret, "--passphrase", first.passphrase]
+    lines.push(`try: custody-sim call GET /vaults ${args.map(quote).join(" ")}`.trimEnd())
+  }
+  lines.push(`listening on ${url}`)
+  process.stdout.write(`${lines.join("\n")}\n`)
+
+  const stop = () => {
+    server.close(() => void release().then(() => sim.close()).then(() => process.exit(0)))
+    setTimeout(() => process.exit(0), 3000).unref()
+  }
+  process.once("SIGINT", stop)
+  process.once("SIGTERM", stop)
+}
