@@ -12,6 +12,7 @@ import { dashboard } from "./dashboard.js"
 import { depositsMined } from "./deposits-mined.js"
 import { httpGetVaults } from "./http-get-vaults.js"
 import { httpGetAddressAssets, httpGetVaultAssets } from "./http-reads.js"
+import { requestLogJson, requestLogText } from "./request-log.js"
 import { commandThroughput, httpPostSingleTransfer } from "./single-transfer.js"
 import { fmt } from "./lib/stats.js"
 import type { Benchmark, Budget, Measurement, RunOptions } from "./lib/types.js"
@@ -23,6 +24,8 @@ import { revert } from "./revert.js"
 /** Add new benchmarks here (a module exporting a Benchmark); they run in this order. */
 export const registry: ReadonlyArray<Benchmark> = [
   httpGetVaults,
+  requestLogText,
+  requestLogJson,
   storeAppendMemoryVsEmmett,
   storeAppendSqliteSingle,
   storeAppendSqliteBatch100,

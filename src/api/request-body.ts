@@ -12,6 +12,10 @@ export type BodyText = string | typeof TOO_LARGE
 
 const decoder = new TextDecoder()
 
+/** Bodies read off each request, for the request log to show what a refused signature covered. */
+const bodies = new WeakMap<IncomingMessage, string>()
+export const bodyTextOf = (incoming: IncomingMessage): string | undefined => bodies.get(incoming)
+
 const fromIncoming = (incoming: IncomingMessage, limit: number): Promise<BodyText> =>
   new Promise((resolve, reject) => {
     const chunks: Array<Buffer> = []
@@ -26,7 +30,12 @@ const fromIncoming = (incoming: IncomingMessage, limit: number): Promise<BodyTex
       chunks.length = 0
       resolve(TOO_LARGE)
     })
-    incoming.on("end", () => resolve(tooLarge ? TOO_LARGE : decoder.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))))
+    incoming.on("end", () => {
+      if (tooLarge) return resolve(TOO_LARGE)
+      const text = decoder.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
+      bodies.set(incoming, text)
+      resolve(text)
+    })
     incoming.on("error", reject)
   })
 

@@ -12,6 +12,7 @@ import { loadFixture } from "../runtime/fixture.js"
 import { NODE_ID } from "../runtime/ids.js"
 import { claimNodeSlot } from "../runtime/node-claim.js"
 import { dataDirSeed, randomSeed, sharedStoreSeed } from "../runtime/seed.js"
+import { loggedResponse, type LogFormat } from "../runtime/request-log.js"
 import { openStore, type OpenedStore, type StoreKind } from "../runtime/stores.js"
 import { createSimulator, type Fixture, type Simulator } from "../simulator.js"
 import { CliFailure, UsageError } from "./failure.js"
@@ -32,6 +33,8 @@ export interface ServeOptions {
   readonly allowHost?: ReadonlyArray<string>
   readonly allowRemote?: boolean
   readonly rejectReplays?: boolean
+  readonly logFormat: LogFormat
+  readonly quiet?: boolean
 }
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0]!
@@ -98,7 +101,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   if (o.store === "esdb" && o.esdb === undefined) throw new UsageError("--store esdb needs --esdb <connection string>")
   const fixture = o.fixture !== undefined ? readFixture(o.fixture) : undefined
 
-  const server = createServer()
+  const server = o.quiet === true ? createServer() : createServer({ ServerResponse: loggedResponse({ format: o.logFormat }) })
   const address = await listen(server, port, o.host)
   let store: OpenedStore | undefined
   let sim: Simulator

@@ -134,6 +134,11 @@ describe("start-up failures: one line, exit status 1, nothing left behind", () =
       expect(JSON.parse(first.stdout).data.items.map((v: { id: string }) => v.id)).toEqual([test])
     }, 60_000)
 
+    it("serve logs each request on a line of its own", async () => {
+      await sim.call(sim.credentials!, "GET", "/vaults?limit=2")
+      await expect.poll(() => sim.output()).toMatch(new RegExp(` GET /vaults\\?limit=2 200 [0-9.]+ms key=${sim.credentials!.key} request=[0-9a-f]+\n`))
+    })
+
     it("call exits 1 on a refused request and says where nothing listens", async () => {
       const refused = await cli(["call", "GET", "/vaults", "--data-dir", data, "--passphrase", "wrong"])
       expect([refused.code, refused.stderr, JSON.parse(refused.stdout).error.code]).toEqual([1, "HTTP 401\n", "invalid_api_key"])
@@ -163,6 +168,21 @@ describe("start-up failures: one line, exit status 1, nothing left behind", () =
       expect(second.output()).toContain(`credentials from ${join(data, "credentials.json")}`)
     } finally {
       await second.stop()
+    }
+  }, 90_000)
+})
+
+describe("request log options", () => {
+  it("--log-format json writes JSON lines; --quiet writes none", async () => {
+    const json = await startSimProcess(["--store", "memory", "--log-format", "json"])
+    const quiet = await startSimProcess(["--store", "memory", "--quiet"])
+    try {
+      for (const s of [json, quiet]) expect((await s.call(s.credentials!, "GET", "/vaults")).status).toBe(200)
+      await expect.poll(() => json.output()).toMatch(/^\{"time":"[^"]+","method":"GET","path":"\/vaults","status":200,/m)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(quiet.output()).not.toMatch(/ GET \/vaults 200 /)
+    } finally {
+      await Promise.all([json.stop(), quiet.stop()])
     }
   }, 90_000)
 })

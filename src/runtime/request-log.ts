@@ -1,0 +1,118 @@
+// The request log of `custody-sim serve`: one line per answered request (time, method, path, status, duration,
+// API key, request id, error code when refused), as text or JSON. It lives in the HTTP server, so the app is
+// unchanged: the request id and error code are read from the start of the answer's body. When a signature is
+// refused, the line (never the answer) shows the string the server signed, for the integrator to diff with theirs.
+import { ServerResponse, type IncomingMessage } from "node:http"
+import { signatureMessage, signedQuery } from "../client/signing.js"
+import { bodyTextOf } from "../api/request-body.js"
+
+export type LogFormat = "text" | "json"
+
+export interface RequestLogOptions {
+  readonly format: LogFormat
+  /** Where lines go, a batch per event-loop turn (default: stdout). */
+  readonly write?: (chunk: string) => void
+}
+
+export interface RequestLogEntry {
+  readonly time: string
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly durationMs: number
+  readonly key?: string
+  readonly requestId?: string
+  readonly error?: string
+  /** The string the server computed the signature over, when it refused the signature. */
+  readonly signed?: string
+}
+
+const REFUSED_SIGNATURE = "invalid_api_sign"
+
+/** The value of `"name":"…"` in the first KiB of an answer's body (envelopes put both fields up front). */
+const field = (head: string, marker: string): string | undefined => {
+  const i = head.indexOf(marker)
+  if (i < 0) return undefined
+  const start = i + marker.length
+  const end = head.indexOf('"', start)
+  return end < 0 ? undefined : head.slice(start, end)
+}
+
+const headOf = (chunk: unknown): string | undefined =>
+  typeof chunk === "string" ? chunk.slice(0, 1024) : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, Math.min(chunk.byteLength, 1024)).toString("utf8") : undefined
+
+/** Query values named token (the audit report's link) are never written out. */
+const redact = (url: string): string => (url.includes("token=") ? url.replace(/([?&]token=)[^&]*/g, "$1…") : url)
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const v = req.headers[name]
+  return Array.isArray(v) ? v[0] : v
+}
+
+const signedString = (req: IncomingMessage): string => {
+  const url = req.url ?? "/"
+  const q = url.indexOf("?")
+  return signatureMessage({
+    timestamp: header(req, "x-api-timestamp") ?? "",
+    method: req.method ?? "",
+    path: q < 0 ? url : url.slice(0, q),
+    body: bodyTextOf(req) ?? "",
+    query: signedQuery(q < 0 ? "" : url.slice(q + 1)),
+  })
+}
+
+export const formatEntry = (e: RequestLogEntry, format: LogFormat): string => {
+  if (format === "json") return JSON.stringify(e)
+  let line = `${e.time} ${e.method} ${e.path} ${e.status} ${e.durationMs.toFixed(1)}ms`
+  if (e.key !== undefined) line += ` key=${e.key}`
+  if (e.requestId !== undefined) line += ` request=${e.requestId}`
+  if (e.error !== undefined) line += ` error=${e.error}`
+  if (e.signed !== undefined) line += ` signed=${JSON.stringify(e.signed)}`
+  return line
+}
+
+/**
+ * A ServerResponse class that logs each answer as it is ended: pass it as `createServer({ ServerResponse })`.
+ * A subclass rather than a wrapper per request: patching each response object would slow Node's own code on it.
+ */
+export const loggedResponse = (options: RequestLogOptions): typeof ServerResponse => {
+  const write = options.write ?? ((chunk: string) => void process.stdout.write(chunk))
+  let pending = ""
+  const flush = () => {
+    const out = pending
+    pending = ""
+    write(out)
+  }
+  const log = (req: IncomingMessage, status: number, started: number, head: string | undefined) => {
+    const error = status >= 400 && head !== undefined ? field(head, '"code":"') : undefined
+    const key = header(req, "x-api-key")
+    const requestId = head !== undefined ? field(head, '"requestId":"') : undefined
+    const entry: RequestLogEntry = {
+      time: new Date().toISOString(),
+      method: req.method ?? "",
+      path: redact(req.url ?? "/"),
+      status,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      ...(key !== undefined && key !== "" ? { key } : {}),
+      ...(requestId !== undefined ? { requestId } : {}),
+      ...(error !== undefined ? { error } : {}),
+      ...(error === REFUSED_SIGNATURE ? { signed: signedString(req) } : {}),
+    }
+    if (pending.length === 0) setImmediate(flush)
+    pending += `${formatEntry(entry, options.format)}\n`
+  }
+  class LoggedResponse extends ServerResponse {
+    private readonly started = performance.now()
+    private logged = false
+
+    override end(...args: Array<unknown>): this {
+      if (!this.logged) {
+        this.logged = true
+        const chunk = args[0]
+        log(this.req, this.statusCode, this.started, typeof chunk === "function" ? undefined : headOf(chunk))
+      }
+      return (super.end as (...a: Array<unknown>) => this)(...args)
+    }
+  }
+  return LoggedResponse as typeof ServerResponse
+}

@@ -1,0 +1,89 @@
+// The request log over a real socket: one line per answered request, the refused signature's signed string in the
+// log and never in the answer, tokens never written, JSON lines when asked.
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { getRequestListener } from "@hono/node-server"
+import { request } from "undici"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { signatureMessage, signRequest } from "../../src/client/signing.js"
+import { loggedResponse, type LogFormat } from "../../src/runtime/request-log.js"
+import { startHarness, type Harness } from "../support/harness.js"
+
+let h: Harness
+const servers: Array<Server> = []
+beforeAll(async () => {
+  h = await startHarness()
+})
+afterAll(async () => {
+  for (const s of servers) await new Promise((resolve) => s.close(resolve))
+  await h.close()
+})
+
+/** Serves the harness's app with the log; `lines()` waits for the batch of the turn to be written. */
+const serveLogged = async (format: LogFormat) => {
+  let written = ""
+  const server = createServer({ ServerResponse: loggedResponse({ format, write: (chunk) => void (written += chunk) }) }, getRequestListener(h.app.fetch))
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const lines = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const out = written.split("\n").filter((l) => l.length > 0)
+    written = ""
+    return out
+  }
+  return { url, lines }
+}
+
+const send = async (url: string, method: "GET" | "POST", path: string, headers: Record<string, string>, body?: string) => {
+  const res = await request(url + path, { method, headers, ...(body !== undefined ? { body } : {}) })
+  return { status: res.statusCode, text: await res.body.text() }
+}
+
+describe("request log, text", () => {
+  it("a signed read: time, method, path, status, duration, key and request id", async () => {
+    const { url, lines } = await serveLogged("text")
+    const res = await send(url, "GET", "/vaults?limit=1", signRequest(h.creds, { method: "GET", url: "/vaults?limit=1" }))
+    expect(res.status).toBe(200)
+    const requestId = JSON.parse(res.text).requestId as string
+    expect(await lines()).toEqual([
+      expect.stringMatching(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z GET /vaults\\?limit=1 200 \\d+\\.\\dms key=${h.creds.key} request=${requestId}$`)),
+    ])
+  })
+
+  it("a refused signature: the error code and the string the server signed, which the answer never shows", async () => {
+    const { url, lines } = await serveLogged("text")
+    const body = JSON.stringify({ data: { item: { name: "alice", color: "#FF0000", isHiddenInDashboard: false } } })
+    const path = `/vaults/${h.testVaultId}/vault-account?context=x`
+    const headers = signRequest(h.creds, { method: "POST", url: path, body })
+    const res = await send(url, "POST", path, { ...headers, "x-api-sign": Buffer.alloc(32).toString("base64") }, body)
+    expect([res.status, JSON.parse(res.text).error.code]).toEqual([401, "invalid_api_sign"])
+    const signed = signatureMessage({ timestamp: headers["x-api-timestamp"]!, method: "POST", path: `/vaults/${h.testVaultId}/vault-account`, body, query: '{"context":"x"}' })
+    expect(res.text).not.toContain(headers["x-api-timestamp"]!)
+    const [line, ...rest] = await lines()
+    expect(rest).toEqual([])
+    expect(line).toContain(` POST ${path} 401 `)
+    expect(line).toContain(` key=${h.creds.key} request=${JSON.parse(res.text).requestId} error=invalid_api_sign signed=${JSON.stringify(signed)}`)
+  })
+
+  it("control-plane calls are logged without the admin token; a token in the query is never written", async () => {
+    const { url, lines } = await serveLogged("text")
+    const res = await send(url, "GET", "/_sim/health?token=secret-value", { authorization: `Bearer ${h.sim.adminToken}` })
+    expect(res.status).toBe(200)
+    const out = await lines()
+    expect(out).toEqual([expect.stringMatching(/ GET \/_sim\/health\?token=… 200 \d+\.\dms$/)])
+    expect(out.join("")).not.toContain(h.sim.adminToken)
+  })
+})
+
+describe("request log, JSON", () => {
+  it("one JSON object per line with the same fields", async () => {
+    const { url, lines } = await serveLogged("json")
+    const ok = await send(url, "GET", "/vaults", signRequest(h.creds, { method: "GET", url: "/vaults" }))
+    const missing = await send(url, "GET", "/vaults", { "content-type": "application/json" })
+    expect([ok.status, missing.status]).toEqual([200, 401])
+    const [first, second] = (await lines()).map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(first).toEqual({ time: expect.any(String), method: "GET", path: "/vaults", status: 200, durationMs: expect.any(Number), key: h.creds.key, requestId: JSON.parse(ok.text).requestId })
+    expect(second).toEqual({ time: expect.any(String), method: "GET", path: "/vaults", status: 401, durationMs: expect.any(Number), requestId: JSON.parse(missing.text).requestId, error: JSON.parse(missing.text).error.code })
+  })
+})
