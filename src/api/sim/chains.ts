@@ -1,5 +1,5 @@
 // Control plane: external deposits, mining and mining modes, chain status.
-import { allNetworks, findAsset, findNetwork, validateAddress, type Blockchain, type NetworkName } from "../../domain/chains/index.js"
+import { allNetworks, canonicalExternalAddress, findAsset, findNetwork, validateAddress, type Blockchain, type NetworkName } from "../../domain/chains/index.js"
 import { parsePositiveAmount } from "../../domain/shared/money.js"
 import { chainKey } from "../../chain-sim/index.js"
 import { chainDefaults, configureChain, mineBlocks } from "../../chain-sim/use-cases/mining.js"
@@ -85,11 +85,13 @@ export const chainRoutes: ReadonlyArray<SimRoute> = [
       if (!amount.ok) return errors.invalidData([{ attribute: "amount", message: `must be a positive decimal with at most ${asset.decimals} decimals` }])
       const address = body.address as string
       if (!validateAddress(n.blockchain as Blockchain, n.network as NetworkName, address)) return errors.invalidData([{ attribute: "address", message: `is not a valid ${n.blockchain}/${n.network} address` }])
-      if (deps.sim.models.holdings.address(n.blockchain, n.network, address, undefined) === undefined) return errors.resourceNotFound("vault address")
+      // Canonical at the edge: the vault address in the form it was derived, whatever spelling the call used.
+      const holding = deps.sim.models.holdings.address(n.blockchain, n.network, address, undefined)
+      if (holding === undefined) return errors.resourceNotFound("vault address")
       const from = body.fromAddress as string | undefined
       if (from !== undefined && !validateAddress(n.blockchain as Blockchain, n.network as NetworkName, from))
         return errors.invalidData([{ attribute: "fromAddress", message: `is not a valid ${n.blockchain}/${n.network} address` }])
-      const r = await runCommand(deps, submitDeposit({ network: n, assetId: asset.id, to: address, amount: amount.value, ...(from !== undefined ? { from } : {}) }))
+      const r = await runCommand(deps, submitDeposit({ network: n, assetId: asset.id, to: holding.facts.address, amount: amount.value, ...(from !== undefined ? { from: canonicalExternalAddress(from) } : {}) }))
       if (isApiError(r)) return r
       return { status: 201, body: { transactionId: r.transactionId } }
     },

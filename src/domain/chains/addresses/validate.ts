@@ -69,6 +69,13 @@ const isUtxoAddress = (format: UtxoFormat, address: string): boolean =>
 /** All-lowercase and all-uppercase hex carry no checksum and are valid; mixed case must match EIP-55. */
 const isEvmAddress = (address: string): boolean => address.startsWith("0x") && addr.isValid(address)
 
+/**
+ * The one form an external address is kept in, once it is valid: EVM hex in its EIP-55 checksummed form (any
+ * spelling names the same account); every other format as given (base58 and the like are case-sensitive).
+ */
+export const canonicalExternalAddress = (address: string): string =>
+  address.length === 42 && isEvmAddress(address) ? addr.addChecksum(address.toLowerCase()) : address
+
 /** Base58check of 0x41 ‖ 20 bytes (always 34 characters, starting with T). The hex form 41… is not accepted. */
 const isTronAddress = (address: string): boolean => {
   const bytes = attempt(() => base58check.decode(address))
