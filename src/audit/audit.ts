@@ -16,7 +16,7 @@ export interface AuditReport {
   readonly format: typeof AUDIT_FORMAT
   readonly ok: boolean
   /** The audit point: the last position included and its simulated time; the head when not asked otherwise. */
-  readonly asOf: { readonly position: number; readonly time: number | null }
+  readonly asOf: { readonly position: number; readonly time: number | null; readonly timeMs: number | null }
   readonly events: number
   readonly digest: { readonly format: typeof DIGEST_FORMAT; readonly sha256: string }
   readonly summary: Reconciliation["counts"] & { readonly discrepancies: number; readonly pending: number }
@@ -38,6 +38,9 @@ export interface AuditOptions {
   readonly onProgress?: (read: number, head: bigint) => void
 }
 
+/** `time` in UNIX seconds, as everywhere else a field is named time; `timeMs` beside it. */
+const asOfPoint = (position: bigint, ms: number | undefined) => ({ position: Number(position), time: ms === undefined ? null : Math.floor(ms / 1000), timeMs: ms ?? null })
+
 /** Reads the whole log (what comes after the audit point tells in-flight settlements from missing ones). */
 export const runAudit = async (sim: Simulator, asOf: AsOf, options: AuditOptions = {}): Promise<AuditReport> => {
   const fold = new LedgerFold(asOf)
@@ -54,7 +57,7 @@ export const runAudit = async (sim: Simulator, asOf: AsOf, options: AuditOptions
   return {
     format: AUDIT_FORMAT,
     ok: r.discrepancies.length === 0,
-    asOf: { position: Number(position), time: position < 0n ? null : (sim.models.timeline.timeAt(position) ?? null) },
+    asOf: asOfPoint(position, position < 0n ? undefined : sim.models.timeline.timeAt(position)),
     events: fold.events,
     digest: { format: DIGEST_FORMAT, sha256: await digestOf(sim, asOf) },
     summary: { ...r.counts, discrepancies: r.discrepancies.length, pending: r.pending.length },
@@ -85,7 +88,7 @@ export const runAudit = async (sim: Simulator, asOf: AsOf, options: AuditOptions
 export const auditText = (r: AuditReport): string => {
   const s = r.summary
   const lines = [
-    `audit as of position ${r.asOf.position}${r.asOf.time !== null ? ` (time ${Math.floor(r.asOf.time / 1000)})` : ""}: ${r.ok ? "OK" : `${s.discrepancies} discrepancies`}`,
+    `audit as of position ${r.asOf.position}${r.asOf.time !== null ? ` (time ${r.asOf.time})` : ""}: ${r.ok ? "OK" : `${s.discrepancies} discrepancies`}`,
     `events ${r.events}, balances ${s.balances}, confirmed deposits ${s.deposits} (credits ${s.credits}), mined withdrawals ${s.withdrawals} (debits ${s.debits}), in flight ${s.pending}`,
   ]
   for (const d of r.discrepancies) {

@@ -164,7 +164,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   for (const c of credentials.apiKeys) lines.push(`api key: ${c.key}`, `api secret: ${c.secret}`, `api passphrase: ${c.passphrase}`)
   if (savedTo !== undefined) lines.push(`credentials ${sim.createdCredentials.length > 0 ? "saved to" : "from"} ${savedTo} (custody-sim credentials prints them)`)
   for (const v of sim.models.workspace.vaultList(undefined)) lines.push(`vault ${v.profile.type}: ${v.profile.vaultId} (${v.profile.name})`)
-  lines.push(`store: ${o.store}, events: ${sim.models.position + 1n}`)
+  lines.push(`store: ${o.store}, events: ${sim.models.timeline.count}`)
   if (o.store === "esdb" || nodeId !== "") lines.push(`node id: ${JSON.stringify(nodeId)}`)
   const first = credentials.apiKeys[0]
   if (first !== undefined) {

@@ -6,6 +6,8 @@ export class Timeline {
   private readonly positions: Array<bigint> = []
   private readonly times: Array<number> = []
   head = -1n
+  /** Events recorded: positions are the store's own (from 1 in SQLite, 0 in memory), so they do not count. */
+  count = 0
   /** Latest simulated time in the log so far (the clock restarts from here). */
   headTime = 0
 
@@ -15,6 +17,7 @@ export class Timeline {
     const t = this.times.length === 0 || event.metadata.at > this.headTime ? event.metadata.at : this.headTime
     this.head = event.position
     this.headTime = t
+    this.count++
     const n = this.times.length
     // Only changes of time are kept: the entry of a run of equal times holds the run's last position.
     if (n > 0 && this.times[n - 1] === t) this.positions[n - 1] = event.position

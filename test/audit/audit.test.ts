@@ -128,6 +128,14 @@ describe("a corrupted read model", () => {
 })
 
 describe("GET /_sim/audit", () => {
+  it("gives the audit point's time in UNIX seconds as every time field, with timeMs beside it", async () => {
+    const json = await h.admin<any>("GET", `/_sim/audit?asOf=position:20`)
+    const ms = h.sim.models.timeline.timeAt(20n)!
+    expect(json.body.asOf).toEqual({ position: 20, time: Math.floor(ms / 1000), timeMs: ms })
+    const atTime = await h.admin<any>("GET", `/_sim/audit?asOf=time:${json.body.asOf.time}`)
+    expect(atTime.body.asOf.time).toBe(json.body.asOf.time)
+  })
+
   it("answers JSON, and a self-contained HTML page with a chart per balance when asked for text/html", async () => {
     const json = await h.admin<any>("GET", `/_sim/audit?asOf=position:20`)
     expect(json.status).toBe(200)

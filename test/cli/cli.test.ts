@@ -100,6 +100,12 @@ describe("start-up failures: one line, exit status 1, nothing left behind", () =
     }, 60_000)
     afterAll(() => sim?.stop())
 
+    it("the start line counts the events in the log (SQLite positions begin at 1)", async () => {
+      const events = await sim.admin("GET", "/_sim/events?limit=1000")
+      expect(sim.output()).toContain(`store: sqlite, events: ${events.body.events.length}\n`)
+      expect(events.body.events).toHaveLength(3)
+    })
+
     it("a second serve on the same data directory: its log is locked", async () => {
       expect(refusal(await cli(["serve", "--port", "0", "--data-dir", data]))).toEqual([
         1,
