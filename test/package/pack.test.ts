@@ -22,21 +22,29 @@ let project: string
 let packed: Packed
 
 /**
- * The project's lock is the repository's, less its dev entries: `npm ci --offline` then takes every dependency
+ * The project's lock is the repository's: `npm ci --offline` then takes every dependency
  * from the npm cache the repository's own install filled (a fresh `npm install` would need the registry's package
  * lists, which `npm ci` never caches). Install scripts are skipped: offline, better-sqlite3 compiles its addon from
  * source (minutes), and the memory store used here needs none.
  */
 const installInto = async (tarball: string) => {
   const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { dev?: boolean }> }
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; dependencies: object; bin: object; engines: object }
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    version: string
+    dependencies: object
+    devDependencies: Record<string, string>
+    bin: object
+    engines: object
+  }
   const spec = `file:${tarball}`
+  // The project's own test tools, as a user of custody-sim/testing has them (the docs' examples run with them).
+  const dependencies = { "custody-sim": spec, vitest: pkg.devDependencies.vitest!, "fast-check": pkg.devDependencies["fast-check"]! }
   const packages: Record<string, unknown> = {
-    "": { name: "fresh-project", dependencies: { "custody-sim": spec } },
+    "": { name: "fresh-project", dependencies },
     "node_modules/custody-sim": { version: pkg.version, resolved: spec, integrity: packed.integrity, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines },
   }
-  for (const [path, entry] of Object.entries(lock.packages)) if (path !== "" && entry.dev !== true) packages[path] = entry
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "fresh-project", private: true, type: "module", dependencies: { "custody-sim": spec } }))
+  for (const [path, entry] of Object.entries(lock.packages)) if (path !== "") packages[path] = { ...entry, dev: undefined, devOptional: undefined }
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "fresh-project", private: true, type: "module", dependencies }))
   writeFileSync(join(project, "package-lock.json"), JSON.stringify({ name: "fresh-project", lockfileVersion: 3, requires: true, packages }))
   await run("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project })
 }
@@ -63,7 +71,21 @@ describe("npm pack", () => {
   })
 })
 
+const tsBlocks = (file: string) => [...readFileSync(join(ROOT, file), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!)
+
 describe("installed into an empty project", () => {
+  it("the property-testing examples of the README and docs/property-testing.md pass as pasted, with vitest's defaults", async () => {
+    const readme = tsBlocks("README.md").find((b) => b.includes('from "custody-sim/testing"'))!
+    const docs = tsBlocks("docs/property-testing.md").find((b) => b.includes("class DepositCreditor"))!
+    writeFileSync(join(project, "readme-example.test.ts"), readme)
+    writeFileSync(join(project, "docs-example.test.ts"), docs)
+    const vitest = join(project, "node_modules", "vitest", "vitest.mjs")
+    const r = await run(process.execPath, [vitest, "run", "--reporter=dot"], { cwd: project, env: { ...process.env, CI: "", NODE_OPTIONS: "" } }).catch(
+      (e: { stdout: string; stderr: string }) => ({ stdout: e.stdout, stderr: e.stderr }),
+    )
+    expect(r.stdout.replace(/\x1b\[[0-9;]*m/g, "")).toMatch(/Tests\s+2 passed \(2\)/)
+  }, 420_000)
+
   it("custody-sim, custody-sim/testing and custody-sim/client import and run on plain node", async () => {
     writeFileSync(
       join(project, "entry-points.mjs"),

@@ -138,5 +138,5 @@ describe("a deposit-crediting service fed by webhooks", () => {
         }
       }),
     )
-  })
+  }, 180_000) // fast-check's 100 runs of a simulator, a receiver and retries each: well past vitest's 5 s default
 })

@@ -40,4 +40,4 @@ it("credits an address exactly the sum of its confirmed deposits", async () => {
     }),
     { numRuns: 25 },
   )
-})
+}, 60_000) // 25 runs of a simulator each: well past vitest's 5 s default
