@@ -54,6 +54,7 @@ export const buildProgram = (): Command => {
     .description("A local, deterministic, event-sourced simulator of an MPC custody REST service")
     .version(version(), "-v, --version")
     .showSuggestionAfterError(true)
+    .allowExcessArguments(false)
     .configureOutput({ outputError: (message, write) => write(`${onOneLine(message)}\n`) })
     .exitOverride((e: CommanderError) => {
       // Help and version exit 0; every usage mistake 2, as the commands' own usage errors.
