@@ -66,6 +66,25 @@ const summaries: Readonly<Record<string, string>> = {
   "POST /_sim/snapshots/:id/revert": "puts the world back as it was at the snapshot (404 `snapshot_not_found`, 409 `not_supported_on_store`)",
   "POST /_sim/reset": "puts the world back as it was right after start-up",
   "GET /_sim/audit": "`?asOf=` → every balance reconciled against the events, with the digest (HTML with `Accept: text/html`)",
+  "GET /_sim/overview": "the dashboard's overview: vaults, chains, clock, log head (`?asOf=`)",
+  "GET /_sim/vaults/:vaultId/vault-accounts": "a vault's accounts (`?asOf=`)",
+  "GET /_sim/vaults/:vaultId/addresses": "a vault's addresses with the four amounts per asset (`?asOf=`)",
+  "GET /_sim/vaults/:vaultId/transactions": "a vault's transactions (`?asOf=`)",
+  "GET /_sim/transaction-requests": "transaction requests with their status history (`?asOf=`)",
+  "GET /_sim/api-keys": "the API keys, created and revoked (`?asOf=`)",
+  "GET /_sim/assets": "the catalogue's assets",
+  "PUT /_sim/vaults/:vaultId/vault-accounts/:vaultAccountId/add-asset": "adds an asset to an account, through #4's checks (dashboard)",
+  "POST /_sim/vaults/:vaultId/vault-accounts": "creates a vault account, through #3's checks (dashboard)",
+  "GET /_sim/timeline": "the log's positions and times, for scrubbing",
+  "GET /_sim/live": "server-sent events of the log's head",
+  "GET /_sim/log": "the event log filtered by stream and type (`?asOf=`)",
+  "GET /_sim/chains/:blockchain/:network": "one chain with its mempool (`?asOf=`)",
+  "GET /ui": "the dashboard (docs/dashboard.md)",
+  "GET /ui/": "the dashboard",
+  "GET /ui/assets/:name": "the dashboard's script and stylesheet",
+  "GET /ui/session": "whether the session cookie is valid",
+  "POST /ui/session": "exchanges the admin token for an HttpOnly session cookie",
+  "DELETE /ui/session": "ends the session",
 }
 
 const humanize = (id: string) => id.replace(/([A-Z])/g, " $1").toLowerCase().trim()
@@ -103,8 +122,9 @@ const describe = (r: RoutedPath): string => {
 
 export const renderRoutes = (routes: ReadonlyArray<RoutedPath>): string => {
   const row = (r: RoutedPath) => `| ${r.method} | \`${shown(r.path)}\` | ${describe(r).replace(/\|/g, "\\|")} |`
-  const api = routes.filter((r) => !r.path.startsWith("/_sim"))
+  const api = routes.filter((r) => !r.path.startsWith("/_sim") && !r.path.startsWith("/ui"))
   const sim = routes.filter((r) => r.path.startsWith("/_sim"))
+  const ui = routes.filter((r) => r.path.startsWith("/ui"))
   return [
     START,
     "",
@@ -119,6 +139,7 @@ export const renderRoutes = (routes: ReadonlyArray<RoutedPath>): string => {
     "| Method | Path | Body → answer |",
     "|---|---|---|",
     ...sim.map(row),
+    ...(ui.length === 0 ? [] : ["", "**Dashboard** (a browser page; the session cookie it gets opens the control plane too):", "", "| Method | Path | What it is |", "|---|---|---|", ...ui.map(row)]),
     "",
     END,
   ].join("\n")
