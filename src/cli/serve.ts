@@ -174,6 +174,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
         : ["--url", url, "--key", first.key, "--secret", first.secret, "--passphrase", first.passphrase]
     lines.push(`try: custody-sim call GET /vaults ${args.map(quote).join(" ")}`.trimEnd())
   }
+  lines.push(`audit report: ${url}/_sim/audit?token=${encodeURIComponent(sim.adminToken)}`)
   lines.push(`listening on ${url}`)
   process.stdout.write(`${lines.join("\n")}\n`)
 

@@ -118,6 +118,7 @@ describe("start-up failures: one line, exit status 1, nothing left behind", () =
       expect(out).toMatch(/^vault test: [0-9a-f]{24} \(Test vault\)$/m)
       expect(out).toMatch(/^vault main: [0-9a-f]{24} \(Main vault\)$/m)
       expect(out).toContain(`try: custody-sim call GET /vaults --data-dir ${data}\n`)
+      expect(out).toContain(`audit report: ${sim.url}/_sim/audit?token=${encodeURIComponent(sim.adminToken)}\n`)
       const saved = JSON.parse(readFileSync(join(data, "credentials.json"), "utf8")) as { apiKeys: Array<unknown>; url: string; vaults: Array<unknown> }
       expect(saved).toMatchObject({ adminToken: sim.adminToken, apiKeys: [sim.credentials], url: sim.url })
       expect(saved.vaults).toHaveLength(2)

@@ -1,4 +1,5 @@
-// Control plane: GET /_sim/audit?asOf= — the audit report as JSON, or as an HTML page when asked for text/html.
+// Control plane: GET /_sim/audit?asOf= — the audit report as JSON, or as an HTML page when asked for text/html
+// (a browser opening the `?token=` link serve prints, or with the dashboard's session cookie).
 import { runAudit } from "../../audit/audit.js"
 import { auditHtml } from "../../audit/html.js"
 import { parseAsOf } from "../as-of.js"
@@ -11,8 +12,9 @@ export const auditRoutes: ReadonlyArray<SimRoute> = [
   {
     method: "GET",
     path: "/_sim/audit",
+    tokenInQuery: true,
     handle: async ({ query, c }, deps) => {
-      const unknown = Object.keys(query).filter((k) => k !== "asOf")
+      const unknown = Object.keys(query).filter((k) => k !== "asOf" && k !== "token")
       if (unknown.length > 0) return errors.invalidData(unknown.map((k) => ({ attribute: k, message: "is not a parameter of the audit" })))
       const asOf = parseAsOf(query.asOf, deps.sim.models, "asOf")
       if (isApiError(asOf)) return asOf

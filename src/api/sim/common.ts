@@ -19,15 +19,18 @@ export interface SimRoute {
   readonly public?: boolean
   /** The handler reads the body itself (not a JSON object, e.g. JSON lines). */
   readonly rawBody?: boolean
+  /** A page a browser opens from a link: the admin token may also come as `?token=` (never logged: see request-log.ts). */
+  readonly tokenInQuery?: boolean
   readonly handle: (req: { params: Record<string, string>; query: Record<string, string>; body: JsonObject; c: Context }, deps: ApiDeps) => SimResult | Promise<SimResult>
 }
 
-const tokenMatches = (header: string | undefined, token: string): boolean => {
-  if (header === undefined || !header.startsWith("Bearer ")) return false
-  const a = Buffer.from(header.slice(7))
+const sameToken = (given: string, token: string): boolean => {
+  const a = Buffer.from(given)
   const b = Buffer.from(token)
   return a.length === b.length && timingSafeEqual(a, b)
 }
+
+const tokenMatches = (header: string | undefined, token: string): boolean => header !== undefined && header.startsWith("Bearer ") && sameToken(header.slice(7), token)
 
 export const simError = (c: Context, e: ApiError) =>
   c.json({ error: { code: e.code, message: e.message, ...(e.details.length > 0 ? { details: e.details } : {}) } }, e.status, e.headers)
@@ -35,7 +38,8 @@ export const simError = (c: Context, e: ApiError) =>
 export const mountSim = (app: Hono, deps: ApiDeps, route: SimRoute): void => {
   app.on(route.method, route.path, async (c) => {
     try {
-      if (!route.public && !tokenMatches(c.req.header("authorization"), deps.sim.adminToken)) {
+      const linked = route.tokenInQuery === true && sameToken(c.req.query("token") ?? "", deps.sim.adminToken)
+      if (!route.public && !linked && !tokenMatches(c.req.header("authorization"), deps.sim.adminToken)) {
         const session = deps.adminSession?.(c) ?? false
         if (isApiError(session)) return simError(c, session)
         if (!session) return simError(c, new ApiError(401, "unauthorized", "The control plane needs Authorization: Bearer <admin token>."))
