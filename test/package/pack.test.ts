@@ -55,7 +55,8 @@ beforeAll(async () => {
   mkdirSync(project)
   // `npm pack` runs `prepare`, which builds dist/ from the sources.
   const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", project], { cwd: ROOT, maxBuffer: 16 << 20 })
-  packed = (JSON.parse(stdout) as Array<Packed>)[0]!
+  // The build's own lines come first on stdout; npm's JSON report starts at the first line that opens an array.
+  packed = (JSON.parse(stdout.slice(stdout.search(/^\[/m))) as Array<Packed>)[0]!
   await installInto(packed.filename)
 }, 300_000)
 afterAll(() => {
