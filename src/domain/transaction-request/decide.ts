@@ -6,7 +6,7 @@ import { availableOf, type Ledger } from "../ledger/state.js"
 import type { VaultAccounts } from "../vault-account/state.js"
 import type { TxRequestCommand } from "./commands.js"
 import type { ProgressStatus, TxRequestEvent } from "./events.js"
-import type { TxRequestError, TxRequestState } from "./state.js"
+import { transitions, type TxRequestError, type TxRequestState, type TxRequestStatus } from "./state.js"
 
 type Result = Decision<TxRequestEvent, TxRequestError>
 
@@ -52,27 +52,29 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
   const r = v.requests.get(c.requestId)
   if (r === undefined) return reject({ _tag: "TxRequestNotFound", requestId: c.requestId })
   const illegal = () => reject<TxRequestError>({ _tag: "IllegalTxTransition", from: r.status, command: c.type })
+  // The status machine's table decides which moves are legal; only created requests leave Created, in their own batch.
+  const may = (to: TxRequestStatus) => r.status !== "Created" && transitions[r.status].includes(to)
   const base = { requestId: c.requestId, vaultId: v.vaultId, at: c.now }
   switch (c.type) {
-    case "ApproveTxRequest":
-      if (r.status === "AwaitingApproval" && r.draft.approvalLevels === 2) return accept({ type: "TxRequestApproved", data: { ...base, level: 1 } })
-      if (r.status === "AwaitingApproval" || r.status === "AwaitingApprovalL2")
-        return accept(
-          { type: "TxRequestApproved", data: { ...base, level: r.status === "AwaitingApproval" ? 1 : 2 } },
-          ...progress(v, c.requestId, txIdOf(r), c.now),
-        )
-      return illegal()
+    case "ApproveTxRequest": {
+      const to = r.status === "AwaitingApproval" && r.draft.approvalLevels === 2 ? "AwaitingApprovalL2" : "Pending"
+      if (!may(to)) return illegal()
+      const level = r.status === "AwaitingApproval" ? 1 : 2
+      return to === "AwaitingApprovalL2"
+        ? accept({ type: "TxRequestApproved", data: { ...base, level } })
+        : accept({ type: "TxRequestApproved", data: { ...base, level } }, ...progress(v, c.requestId, txIdOf(r), c.now))
+    }
     case "RejectTxRequest":
-      return r.status === "AwaitingApproval" || r.status === "AwaitingApprovalL2"
+      return may("Rejected")
         ? accept({ type: "TxRequestRejected", data: { ...base, blockchain: r.draft.blockchain, network: r.draft.network, reason: c.reason, releases: r.draft.reservations } })
         : illegal()
     case "FailTxRequest":
-      return ["Pending", "Prepared", "Signed", "Broadcasted"].includes(r.status)
+      return may("Failed")
         ? accept({ type: "TxRequestFailed", data: { ...base, blockchain: r.draft.blockchain, network: r.draft.network, reason: c.reason, releases: r.draft.reservations } })
         : illegal()
     case "RecordTxMined":
       // A UTXO transaction cannot fail once mined (its fee is what its inputs leave over): no mined-with-errors for it.
-      return r.status === "Broadcasted" && !(c.withErrors && r.draft.inputs.length > 0)
+      return may(c.withErrors ? "MinedWithErrors" : "Mined") && !(c.withErrors && r.draft.inputs.length > 0)
         ? accept({
             type: "TxRequestMined",
             data: {
@@ -92,7 +94,7 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
           })
         : illegal()
     case "RecordTxSucceeded":
-      return r.status === "Mined" ? accept({ type: "TxRequestSucceeded", data: { ...base, confirmations: c.confirmations } }) : illegal()
+      return may("Success") ? accept({ type: "TxRequestSucceeded", data: { ...base, confirmations: c.confirmations } }) : illegal()
     default:
       return absurd(c)
   }
