@@ -3,6 +3,7 @@ import { Context, Effect } from "effect"
 import { fold, type Decider } from "../domain/shared/decider.js"
 import { EventStore, type EventMetadata, type JsonValue, type NewEvent, type StreamName } from "../store/event-store.js"
 import { AggregateCache } from "./aggregate-cache.js"
+import { retryOnConflict } from "./retry.js"
 import { Ids, SimClock } from "./services.js"
 
 /** Correlation data of the request being served, written into every event's metadata. */
@@ -52,7 +53,10 @@ export interface DecidedResult<E, S> {
 export const runDecider = <C, E extends DomainEvent, S, X>(decider: Decider<C, E, S, X>, stream: StreamName, command: C) =>
   runDeciderWith(decider, stream, () => Effect.succeed(command))
 
-/** Like runDecider, for commands that need the current state to be built (e.g. the next derivation index). */
+/**
+ * Like runDecider, for commands that need the current state to be built (e.g. the next derivation index). A lost
+ * race (another append at the revision read) starts over from the stream: every decider retries by default.
+ */
 export const runDeciderWith = <C, E extends DomainEvent, S, X, X2, R>(
   decider: Decider<C, E, S, X>,
   stream: StreamName,
@@ -83,4 +87,4 @@ export const runDeciderWith = <C, E extends DomainEvent, S, X, X2, R>(
     }
     const result: DecidedResult<E, S> = { events: decision.events, state: cached.state as S, position: appended.position }
     return result
-  })
+  }).pipe(Effect.retry(retryOnConflict))

@@ -7,7 +7,6 @@ import { vaultDecider, vaultStream, type VaultState } from "../domain/vault/inde
 import { runDecider, runDeciderWith } from "./run-decider.js"
 import { AddressDerivation, Ids, SimClock } from "./services.js"
 import type { WrongExpectedVersion } from "../store/event-store.js"
-import { retryOnConflict } from "./retry.js"
 
 export const networkRef = (n: NetworkInfo): NetworkRef => ({
   blockchain: n.blockchain,
@@ -30,7 +29,6 @@ export const createVaultAccount = Effect.fn("createVaultAccount")(
     const r = yield* runDecider(vaultDecider, vaultStream(vaultId), { type: "CreateVaultAccount", vaultAccountId, ...input, now })
     return { ...r, vaultAccountId }
   },
-  Effect.retry(retryOnConflict),
 )
 
 const ordinalOf = (s: VaultState, vaultAccountId: string | null): number =>
@@ -66,7 +64,6 @@ export const addAsset = Effect.fn("addAsset")(
       s._tag === "Active" ? s.accounts.addressesOf(vaultAccountId, asset.blockchain, asset.network).find((a) => a.assets.has(asset.id)) : undefined
     return { ...r, address: holder! }
   },
-  Effect.retry(retryOnConflict),
 )
 
 export const generateAddress = Effect.fn("generateAddress")(
@@ -82,7 +79,6 @@ export const generateAddress = Effect.fn("generateAddress")(
     const address = e !== undefined && e.type === "AddressDerived" ? e.data : undefined
     return { ...r, address: address! }
   },
-  Effect.retry(retryOnConflict),
 )
 
 export type { WrongExpectedVersion }

@@ -12,7 +12,6 @@ import {
 import { EventStore } from "../store/event-store.js"
 import { runDecider, toNewEvents } from "./run-decider.js"
 import { Ids, SimClock } from "./services.js"
-import { retryOnConflict } from "./retry.js"
 
 export const createWebhook = Effect.fn("createWebhook")(function* (input: Omit<WebhookConfig, "webhookId">) {
   const webhookId = yield* (yield* Ids).next("webhook")
@@ -25,13 +24,13 @@ export const recordVerification = (webhookId: string, v: { method: VerificationM
   Effect.gen(function* () {
     const now = yield* (yield* SimClock).now
     return yield* runDecider(webhookDecider, webhookStream(webhookId), { type: "RecordVerification", ...v, now })
-  }).pipe(Effect.retry(retryOnConflict))
+  })
 
 export const deleteWebhook = (webhookId: string) =>
   Effect.gen(function* () {
     const now = yield* (yield* SimClock).now
     return yield* runDecider(webhookDecider, webhookStream(webhookId), { type: "DeleteWebhook", now })
-  }).pipe(Effect.retry(retryOnConflict))
+  })
 
 /**
  * Appends facts to delivery streams. Attempts are facts about the outside world, appended whatever the stream's

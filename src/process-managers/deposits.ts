@@ -12,7 +12,6 @@ import { SimClock } from "../commands/services.js"
 import { Models } from "./read-models.js"
 import type { TransferView } from "../projections/chains.js"
 import type { ReadModels } from "../projections/read-models.js"
-import { retryOnConflict } from "../commands/retry.js"
 
 export type Deposit = LedgerCommand["deposits"][number]
 
@@ -52,7 +51,7 @@ export const creditByVault = (deposits: ReadonlyArray<Deposit>) =>
       else list.push(d)
     }
     for (const [vaultId, list] of byVault) {
-      const r = yield* runDecider(vaultDecider, vaultStream(vaultId as VaultId), { type: "CreditDeposits", deposits: list, now }).pipe(Effect.retry(retryOnConflict))
+      const r = yield* runDecider(vaultDecider, vaultStream(vaultId as VaultId), { type: "CreditDeposits", deposits: list, now })
       if (r.position >= 0n) yield* awaitPosition(r.position)
     }
   })

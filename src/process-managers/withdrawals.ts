@@ -2,15 +2,12 @@
 // paid), then successful after the required confirmations, crediting recipients that are workspace addresses.
 import { Effect } from "effect"
 import { findAsset, findNetwork, type NetworkInfo } from "../domain/chains/index.js"
-import type { AssetId } from "../domain/shared/ids.js"
 import { formatAmount } from "../domain/shared/money.js"
-import type { Portion, TxRequestError, TxRequestStatus } from "../domain/transaction-request/index.js"
+import type { TxRequestError, TxRequestStatus } from "../domain/transaction-request/index.js"
+import { spending } from "../domain/transaction-request/spending.js"
 import { vaultDecider, vaultStream } from "../domain/vault/index.js"
-import { retryOnConflict } from "../commands/retry.js"
 import { runDecider } from "../commands/run-decider.js"
 import { SimClock } from "../commands/services.js"
-import { tronCost } from "../chain-sim/fees.js"
-import type { TransferView } from "../projections/chains.js"
 import type { ReadModels } from "../projections/read-models.js"
 import type { RequestView } from "../projections/transaction-requests.js"
 import { creditByVault, type Deposit } from "./deposits.js"
@@ -31,41 +28,6 @@ export const recordFact = <E extends { readonly _tag: string }, R>(record: Effec
     Effect.catchIf(isIllegalFrom(past), () => catchUp),
     Effect.asVoid,
   )
-
-/** What mining a request spends: amount and fee (or only the fee when execution fails), and UTXO change. */
-const spending = (n: NetworkInfo, r: RequestView, t: TransferView, now: number, freeUsed: number) => {
-  const d = r.draft
-  const native = d.feeAssetId
-  // A UTXO transaction cannot fail once mined (the chain refuses one armed to fail at broadcast instead).
-  const failed = t.transfer.failsInExecution === true && d.inputs.length === 0
-  const tron = tronCost(n, findAsset(d.assetId)?.type === "TOKEN" ? "token" : "coin")
-  let fee = BigInt(d.maxFee)
-  let freeBandwidth: number | undefined
-  let outOfEnergy = false
-  if (tron !== undefined && n.fees._tag === "TronResources") {
-    const free = Number(n.fees.freeBandwidthPerDay) - freeUsed
-    freeBandwidth = free >= Number(tron.bandwidth) ? Number(tron.bandwidth) : 0
-    const burn = (freeBandwidth > 0 ? 0n : tron.bandwidth * n.fees.sunPerBandwidth) + tron.energy * n.fees.sunPerEnergy
-    // A fee limit below the energy the contract needs runs it out of energy: the limit is burned, nothing sent.
-    outOfEnergy = d.feeLimit !== null && burn > BigInt(d.feeLimit)
-    fee = outOfEnergy ? BigInt(d.feeLimit!) : burn
-  }
-  const withErrors = failed || outOfEnergy
-  const sender = d.sender ?? ""
-  const total = d.recipients.reduce((a, x) => a + BigInt(x.amount), 0n)
-  const debits: Array<Portion> = []
-  const credits: Array<Portion & { vout: number }> = []
-  if (d.inputs.length > 0) {
-    for (const i of d.inputs) debits.push({ address: i.address, assetId: native, amount: i.amount })
-    if (d.change !== null) credits.push({ address: d.change.address, assetId: native, amount: d.change.amount, vout: d.recipients.length })
-  } else if (d.assetId === native) debits.push({ address: sender, assetId: native, amount: ((withErrors ? 0n : total) + fee).toString() })
-  else {
-    if (!withErrors) debits.push({ address: sender, assetId: d.assetId as AssetId, amount: total.toString() })
-    if (fee > 0n) debits.push({ address: sender, assetId: native, amount: fee.toString() })
-  }
-  void now
-  return { fee, withErrors, debits: debits.filter((x) => BigInt(x.amount) > 0n), credits, ...(freeBandwidth !== undefined ? { freeBandwidth } : {}) }
-}
 
 /** Walks the chain's mined withdrawals: records each mined, then successful once confirmed. */
 export const settleWithdrawals = (chain: string) =>
@@ -89,15 +51,15 @@ export const settleWithdrawals = (chain: string) =>
       const vaultId = r.draft.vaultId
       if (r.status.latest() === "Broadcasted") {
         const used = r.draft.sender === null ? 0 : models.txRequests.freeBandwidthUsed(r.draft.sender, now - DAY_MS)
-        const s = spending(n, r, t, now, used)
+        const s = spending(n, r.draft, t.transfer.failsInExecution === true, used)
         const command = { type: "RecordTxMined" as const, requestId: r.draft.requestId, blockHeight: mined.height, blockHash: mined.blockHash, ...s, fee: s.fee.toString(), now }
-        yield* recordFact(runDecider(vaultDecider, vaultStream(vaultId), command).pipe(Effect.retry(retryOnConflict)), ["Mined", "MinedWithErrors", "Success"])
+        yield* recordFact(runDecider(vaultDecider, vaultStream(vaultId), command), ["Mined", "MinedWithErrors", "Success"])
       }
       if (r.status.latest() === "Mined") {
         const confirmations = models.chains.heightAt(chain, now) - mined.height + 1
         if (confirmations < schedule.confirmations) break
         const command = { type: "RecordTxSucceeded" as const, requestId: r.draft.requestId, confirmations, now }
-        yield* recordFact(runDecider(vaultDecider, vaultStream(vaultId), command).pipe(Effect.retry(retryOnConflict)), ["Success"])
+        yield* recordFact(runDecider(vaultDecider, vaultStream(vaultId), command), ["Success"])
         yield* creditByVault(internalCredits(models, n, r, mined, confirmations))
       }
       i++

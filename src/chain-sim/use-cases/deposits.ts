@@ -4,7 +4,7 @@ import { findAsset, type NetworkInfo } from "../../domain/chains/index.js"
 import type { BaseUnits } from "../../domain/shared/money.js"
 import { AddressDerivation, Ids } from "../../commands/services.js"
 import { formatTxId } from "../formats.js"
-import { transferFee } from "../fees.js"
+import { transferFee } from "../../domain/chains/fees.js"
 import { submitTransfer } from "./mining.js"
 
 export interface DepositInput {

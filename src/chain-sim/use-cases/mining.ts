@@ -7,7 +7,6 @@ import { Ids, SimClock } from "../../commands/services.js"
 import type { SimInstant } from "../../domain/shared/sim-time.js"
 import { chainDecider, chainKey, chainStream, type ChainCommand, type ChainDefaults, type ChainTransfer, type MiningMode } from "../index.js"
 import { formatBlockHash } from "../formats.js"
-import { retryOnConflict } from "../../commands/retry.js"
 
 /** New chains mine on an interval of their real block time, on the simulated clock (README: "Mining"). */
 export const chainDefaults = (n: NetworkInfo): ChainDefaults => ({ mode: "interval", intervalSeconds: n.blockTimeSeconds, confirmations: n.confirmations })
@@ -24,7 +23,7 @@ const runChain = (n: NetworkInfo, make: (blockHash: (h: number) => string, now: 
     const blockHash = yield* blockHashes(n)
     const chain = chainKey(n.blockchain, n.network)
     return yield* runDeciderWith(chainDecider(chain), chainStream(n.blockchain, n.network), () => Effect.succeed(make(blockHash, now)))
-  }).pipe(Effect.retry(retryOnConflict))
+  })
 
 export const configureChain = (n: NetworkInfo, settings: { mode?: MiningMode; intervalSeconds?: number; confirmations?: number }) =>
   runChain(n, (_h, now) => ({ type: "ConfigureChain", defaults: chainDefaults(n), ...settings, now }))

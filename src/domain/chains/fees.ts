@@ -1,5 +1,5 @@
 // Network fees of a simple transfer at a priority, in base units of the native coin (from the catalogue's fee models).
-import type { FeePriority, NetworkInfo } from "../domain/chains/index.js"
+import type { FeePriority, NetworkInfo } from "./types.js"
 
 /** Virtual size of a one-input, two-output P2WPKH transaction, the usual deposit. */
 export const TYPICAL_VBYTES = 141n

@@ -1,0 +1,103 @@
+// Rules of a new transaction request, decided before the vault checks the funds: the fee cap, coin selection
+// over the vault's unspent outputs, and the draft with its reservations (README "Fees", "UTXO requests").
+import { findAsset, type AssetInfo, type FeePriority, type NetworkInfo } from "../chains/index.js"
+import { transferFee, tronCost, utxoFee } from "../chains/fees.js"
+import type { AssetId, VaultId } from "../shared/ids.js"
+import type { Ledger } from "../ledger/state.js"
+import type { VaultAccounts } from "../vault-account/state.js"
+import type { Portion, RequestEndpoint, SpentOutput } from "./events.js"
+
+export interface CreateRequestInput {
+  readonly vaultId: VaultId
+  readonly endpoint: RequestEndpoint
+  readonly network: NetworkInfo
+  readonly asset: AssetInfo
+  readonly sender: string | null
+  readonly recipients: ReadonlyArray<{ readonly address: string; readonly amount: bigint }>
+  readonly feePriority: FeePriority | null
+  readonly feeLimit: bigint | null
+  readonly note: string | null
+  readonly prepareStrategy: "minimize-dust" | "optimize-size" | null
+}
+
+/** The most the network fee may cost (reserved at creation, README "Fees"). */
+export const maxFeeOf = (n: NetworkInfo, asset: AssetInfo, priority: FeePriority, feeLimit: bigint | null): bigint => {
+  const tron = tronCost(n, asset.type === "TOKEN" ? "token" : "coin")
+  if (tron !== undefined) return feeLimit !== null && feeLimit < tron.maxBurn ? feeLimit : tron.maxBurn
+  return transferFee(n, asset.type === "TOKEN" ? "token" : "coin", priority)
+}
+
+const sumOf = (xs: ReadonlyArray<{ readonly amount: bigint }>) => xs.reduce((a, x) => a + x.amount, 0n)
+
+type Selection = { inputs: Array<SpentOutput>; fee: bigint; change: bigint } | undefined
+
+/** Coin selection over the vault's unspent outputs: smallest first (minimize-dust) or largest first (optimize-size). */
+export const selectCoins = (ledger: Ledger, input: CreateRequestInput, total: bigint, priority: FeePriority): Selection => {
+  const n = input.network
+  const utxos = [...ledger.utxos.entries()]
+    .filter(([key, u]) => u.blockchain === n.blockchain && u.network === n.network && !ledger.reservedOutputs.has(key))
+    .map(([, u]) => u)
+    .sort((a, b) => (input.prepareStrategy === "optimize-size" ? Number(b.amount - a.amount) : Number(a.amount - b.amount)) || (a.transactionId < b.transactionId ? -1 : 1))
+  const chosen: Array<SpentOutput> = []
+  let sum = 0n
+  for (const u of utxos) {
+    chosen.push({ transactionId: u.transactionId, vout: u.vout, address: u.address, amount: u.amount.toString() })
+    sum += u.amount
+    const feeWithChange = utxoFee(n, chosen.length, input.recipients.length + 1, priority)
+    if (sum === total + utxoFee(n, chosen.length, input.recipients.length, priority)) return { inputs: chosen, fee: sum - total, change: 0n }
+    if (sum >= total + feeWithChange) return { inputs: chosen, fee: feeWithChange, change: sum - total - feeWithChange }
+  }
+  return undefined
+}
+
+/**
+ * The draft of a request: what it sends, the most its fee may cost, the outputs it spends (UTXO) and what it
+ * holds back until mined. The vault decider then checks it against the available funds.
+ */
+export const draftOf = (vault: { readonly accounts: VaultAccounts; readonly ledger: Ledger } | undefined, input: CreateRequestInput, requestId: string, transactionId: string, change: string | null) => {
+  const n = input.network
+  const native = findAsset(n.nativeAssetId)!
+  const priority = input.feePriority ?? "standard"
+  const total = sumOf(input.recipients)
+  const base = {
+    requestId,
+    transactionId,
+    vaultId: input.vaultId,
+    vaultAccountId: null as string | null,
+    endpoint: input.endpoint,
+    blockchain: n.blockchain,
+    network: n.network,
+    assetId: input.asset.id as AssetId,
+    feeAssetId: native.id as AssetId,
+    sender: input.sender,
+    recipients: input.recipients.map((r) => ({ address: r.address, amount: r.amount.toString() })),
+    feePriority: input.feePriority,
+    feeLimit: input.feeLimit === null ? null : input.feeLimit.toString(),
+    note: input.note,
+    prepareStrategy: input.prepareStrategy,
+  }
+  if (n.family === "utxo") {
+    const sel = vault === undefined ? undefined : selectCoins(vault.ledger, input, total, priority)
+    // Nothing selectable: reserve the whole amount at no address so the decider refuses it as insufficient.
+    if (sel === undefined) return { ...base, maxFee: "0", inputs: [], change: null, reservations: [{ address: "", assetId: native.id as AssetId, amount: (total + 1n).toString() }] }
+    const reservations: Array<Portion> = sel.inputs.map((i) => ({ address: i.address, assetId: native.id as AssetId, amount: i.amount }))
+    return {
+      ...base,
+      maxFee: sel.fee.toString(),
+      inputs: sel.inputs,
+      change: sel.change > 0n && change !== null ? { address: change, amount: sel.change.toString() } : null,
+      reservations,
+    }
+  }
+  const sender = input.sender!
+  const account = vault?.accounts.address(n.blockchain, n.network, sender)
+  const maxFee = maxFeeOf(n, input.asset, priority, input.feeLimit)
+  const reservations: Array<Portion> =
+    input.asset.id === native.id
+      ? [{ address: account?.address ?? sender, assetId: native.id as AssetId, amount: (total + maxFee).toString() }]
+      : [
+          { address: account?.address ?? sender, assetId: input.asset.id as AssetId, amount: total.toString() },
+          ...(maxFee > 0n ? [{ address: account?.address ?? sender, assetId: native.id as AssetId, amount: maxFee.toString() }] : []),
+        ]
+  return { ...base, vaultAccountId: account?.vaultAccountId ?? null, sender: account?.address ?? sender, maxFee: maxFee.toString(), inputs: [], change: null, reservations }
+}

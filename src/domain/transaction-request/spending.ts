@@ -1,0 +1,41 @@
+// Spending of a mined transaction request: the fee actually paid, the debits and the UTXO change credited.
+import { findAsset, type NetworkInfo } from "../chains/index.js"
+import { tronCost } from "../chains/fees.js"
+import type { AssetId } from "../shared/ids.js"
+import type { Portion, TxRequestDraft } from "./events.js"
+
+/**
+ * What mining a request spends: amount and fee (or only the fee when execution fails), and UTXO change. Tron
+ * burns the bandwidth its free daily allowance (`freeUsed` of it taken in the last day) does not cover, and the energy.
+ */
+export const spending = (n: NetworkInfo, d: TxRequestDraft, failsInExecution: boolean, freeUsed: number) => {
+  const native = d.feeAssetId
+  // A UTXO transaction cannot fail once mined (the chain refuses one armed to fail at broadcast instead).
+  const failed = failsInExecution && d.inputs.length === 0
+  const tron = tronCost(n, findAsset(d.assetId)?.type === "TOKEN" ? "token" : "coin")
+  let fee = BigInt(d.maxFee)
+  let freeBandwidth: number | undefined
+  let outOfEnergy = false
+  if (tron !== undefined && n.fees._tag === "TronResources") {
+    const free = Number(n.fees.freeBandwidthPerDay) - freeUsed
+    freeBandwidth = free >= Number(tron.bandwidth) ? Number(tron.bandwidth) : 0
+    const burn = (freeBandwidth > 0 ? 0n : tron.bandwidth * n.fees.sunPerBandwidth) + tron.energy * n.fees.sunPerEnergy
+    // A fee limit below the energy the contract needs runs it out of energy: the limit is burned, nothing sent.
+    outOfEnergy = d.feeLimit !== null && burn > BigInt(d.feeLimit)
+    fee = outOfEnergy ? BigInt(d.feeLimit!) : burn
+  }
+  const withErrors = failed || outOfEnergy
+  const sender = d.sender ?? ""
+  const total = d.recipients.reduce((a, x) => a + BigInt(x.amount), 0n)
+  const debits: Array<Portion> = []
+  const credits: Array<Portion & { vout: number }> = []
+  if (d.inputs.length > 0) {
+    for (const i of d.inputs) debits.push({ address: i.address, assetId: native, amount: i.amount })
+    if (d.change !== null) credits.push({ address: d.change.address, assetId: native, amount: d.change.amount, vout: d.recipients.length })
+  } else if (d.assetId === native) debits.push({ address: sender, assetId: native, amount: ((withErrors ? 0n : total) + fee).toString() })
+  else {
+    if (!withErrors) debits.push({ address: sender, assetId: d.assetId as AssetId, amount: total.toString() })
+    if (fee > 0n) debits.push({ address: sender, assetId: native, amount: fee.toString() })
+  }
+  return { fee, withErrors, debits: debits.filter((x) => BigInt(x.amount) > 0n), credits, ...(freeBandwidth !== undefined ? { freeBandwidth } : {}) }
+}
