@@ -33,8 +33,5 @@ export type ChainState =
 export const heightAt = (s: ChainSchedule, recordedHeight: number, at: number): number =>
   s.mode === "interval" ? Math.max(recordedHeight, s.anchorHeight + Math.floor((at - s.anchorAt) / (s.intervalSeconds * 1000))) : recordedHeight
 
-/** Time at which block `height` is (or was) due on an interval schedule. */
-export const blockTimeOf = (s: ChainSchedule, height: number): number => s.anchorAt + (height - s.anchorHeight) * s.intervalSeconds * 1000
-
 export type ChainError =
   | { readonly _tag: "BadMiningSchedule"; readonly reason: string }

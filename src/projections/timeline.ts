@@ -1,6 +1,5 @@
 // Timeline: the simulated time of every position, to turn "as of time t" into a position.
 import type { RecordedEvent } from "../store/event-store.js"
-import type { Projection } from "./projection.js"
 
 export class Timeline {
   private readonly positions: Array<bigint> = []
@@ -50,10 +49,4 @@ export class Timeline {
     }
     return this.times[lo]
   }
-}
-
-export const timelineProjection: Projection<Timeline> = {
-  name: "timeline",
-  init: () => new Timeline(),
-  evolve: (s, e) => s.record(e),
 }

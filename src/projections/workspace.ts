@@ -5,7 +5,7 @@ import type { ApprovalPolicy } from "../domain/vault/index.js"
 import type { VaultEvent, VaultProfile } from "../domain/vault/index.js"
 import type { RecordedEvent } from "../store/event-store.js"
 import { CreationOrder, History } from "./history.js"
-import type { AsOf, Projection } from "./projection.js"
+import type { AsOf } from "./projection.js"
 
 export interface VaultCounters {
   readonly depositAddressesCount: number
@@ -92,10 +92,4 @@ export class WorkspaceModel {
         return
     }
   }
-}
-
-export const workspaceProjection: Projection<WorkspaceModel> = {
-  name: "workspace",
-  init: () => new WorkspaceModel(),
-  evolve: (s, e) => s.apply(e),
 }

@@ -14,7 +14,6 @@ export type NetworkName = (typeof NETWORK_NAMES)[number]
 export type NetworkType = "main" | "test"
 export type ChainFamily = "utxo" | "evm" | "tron" | "solana" | "xrp"
 export type FeePriority = "slow" | "standard" | "fast"
-export const FEE_PRIORITIES: ReadonlyArray<FeePriority> = ["slow", "standard", "fast"]
 
 export type PerPriority<A> = { readonly [P in FeePriority]: A }
 
@@ -73,7 +72,5 @@ export type TokenInfo = AssetCommon & { readonly type: "TOKEN"; readonly contrac
 export type AssetInfo = CoinInfo | TokenInfo
 
 const blockchainSet: ReadonlySet<string> = new Set(BLOCKCHAINS)
-const networkNameSet: ReadonlySet<string> = new Set(NETWORK_NAMES)
 
 export const isBlockchain = (s: string): s is Blockchain => blockchainSet.has(s)
-export const isNetworkName = (s: string): s is NetworkName => networkNameSet.has(s)

@@ -9,6 +9,3 @@ export type TransactionRecordId = string & { readonly TransactionRecordId: uniqu
 /** The kinds of id the Ids service hands out; each has its own deterministic sequence. */
 export type IdKind = "vault" | "vaultAccount" | "apiKey" | "txRequest" | "transaction" | "webhook" | "delivery" | "request"
 
-const RESOURCE_ID = /^[0-9a-f]{24}$/
-
-export const isResourceId = (s: string): boolean => RESOURCE_ID.test(s)

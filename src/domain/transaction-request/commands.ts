@@ -27,12 +27,3 @@ export type TxRequestCommand =
       readonly now: SimInstant
     }
   | { readonly type: "RecordTxSucceeded"; readonly requestId: string; readonly confirmations: number; readonly now: SimInstant }
-
-export const txRequestCommandTypes: ReadonlySet<string> = new Set<TxRequestCommand["type"]>([
-  "CreateTxRequest",
-  "ApproveTxRequest",
-  "RejectTxRequest",
-  "FailTxRequest",
-  "RecordTxMined",
-  "RecordTxSucceeded",
-])

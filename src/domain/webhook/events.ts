@@ -65,5 +65,3 @@ export type WebhookDeliveryEvent =
       }
     }
   | { readonly type: "WebhookRedeliveryRequested"; readonly data: { readonly webhookId: string; readonly deliveryId: string; readonly notificationId: string; readonly at: SimInstant } }
-
-export const webhookEventTypes: ReadonlySet<string> = new Set<WebhookEvent["type"]>(["WebhookSubscribed", "WebhookVerified", "WebhookVerificationFailed", "WebhookDeleted"])
