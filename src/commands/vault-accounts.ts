@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import { findAsset, findNetwork, isUtxo, type NetworkInfo } from "../domain/chains/index.js"
 import type { AssetId, VaultAccountId, VaultId } from "../domain/shared/ids.js"
-import type { AssetRef, NetworkRef } from "../domain/vault-account/index.js"
+import type { AssetRef, NetworkRef, VaultAccountChanges } from "../domain/vault-account/index.js"
 import { vaultDecider, vaultStream, type VaultState } from "../domain/vault/index.js"
 import { runDecider, runDeciderWith } from "./run-decider.js"
 import { AddressDerivation, Ids, SimClock } from "./services.js"
@@ -29,6 +29,14 @@ export const createVaultAccount = Effect.fn("createVaultAccount")(
     const r = yield* runDecider(vaultDecider, vaultStream(vaultId), { type: "CreateVaultAccount", vaultAccountId, ...input, now })
     return { ...r, vaultAccountId }
   },
+)
+
+export const editVaultAccount = Effect.fn("editVaultAccount")(
+  function* (vaultId: VaultId, vaultAccountId: VaultAccountId, changes: VaultAccountChanges) {
+    const now = yield* (yield* SimClock).now
+    return yield* runDecider(vaultDecider, vaultStream(vaultId), { type: "EditVaultAccount", vaultAccountId, changes, now })
+  },
+  Effect.retry(retryOnConflict),
 )
 
 const ordinalOf = (s: VaultState, vaultAccountId: string | null): number =>

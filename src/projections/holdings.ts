@@ -5,20 +5,31 @@ import { reserveOf } from "../domain/ledger/index.js"
 import type { RecordedEvent } from "../store/event-store.js"
 import type { AddressKeys } from "./address-keys.js"
 import { BalanceHistory, ZERO_BALANCE, type Balance } from "./balances.js"
-import { CreationOrder } from "./history.js"
+import { CreationOrder, History } from "./history.js"
 import type { AsOf } from "./projection.js"
 import type { WorkspaceModel } from "./workspace.js"
 
 export { ZERO_BALANCE, type Balance } from "./balances.js"
 
-export interface AccountView {
-  readonly vaultId: string
-  readonly vaultAccountId: string
+export interface AccountProfile {
   readonly name: string
   readonly color: string
   readonly isHiddenInDashboard: boolean
+  readonly isFavoriteInDashboard: boolean
+}
+
+export interface AccountView {
+  readonly vaultId: string
+  readonly vaultAccountId: string
+  /** Creation values; `profile` follows later edits. */
+  readonly name: string
+  readonly color: string
+  readonly isHiddenInDashboard: boolean
+  /** Sequential number within the vault (its BIP44 account; 0 is the vault's default account). */
+  readonly ordinal: number
   readonly createdAt: number
   readonly position: bigint
+  readonly profile: History<AccountProfile>
 }
 
 export interface AddressView {
@@ -31,12 +42,13 @@ export interface AddressView {
 
 const within = (p: bigint, asOf: AsOf) => asOf === undefined || p <= asOf
 
-export const holdingsFoldTypes = ["VaultAccountCreated", "AddressDerived", "AssetAdded"] as const satisfies ReadonlyArray<VaultAccountEvent["type"]>
+export const holdingsFoldTypes = ["VaultAccountCreated", "AddressDerived", "AssetAdded", "VaultAccountEdited"] as const satisfies ReadonlyArray<VaultAccountEvent["type"]>
 
 export class HoldingsModel {
   readonly accounts = new Map<string, AccountView>()
   readonly addresses = new Map<string, AddressView>()
   readonly addressesByVault = new Map<string, CreationOrder<AddressView>>()
+  readonly accountsByVault = new Map<string, CreationOrder<AccountView>>()
   /** Asset id → vault id → position at which the vault first held it. */
   readonly vaultsByAsset = new Map<string, Map<string, bigint>>()
   /** addressKey → asset id → history. */
@@ -50,6 +62,11 @@ export class HoldingsModel {
   account(id: string, asOf: AsOf): AccountView | undefined {
     const a = this.accounts.get(id)
     return a !== undefined && within(a.position, asOf) ? a : undefined
+  }
+
+  /** A vault's accounts in creation order. */
+  vaultAccounts(vaultId: string, asOf: AsOf): ReadonlyArray<AccountView> {
+    return this.accountsByVault.get(vaultId)?.upTo(asOf) ?? []
   }
 
   address(blockchain: string, network: string, address: string, asOf: AsOf): AddressView | undefined {
@@ -116,8 +133,20 @@ export class HoldingsModel {
     const e = event as unknown as VaultAccountEvent
     switch (e.type) {
       case "VaultAccountCreated": {
-        const { at, ordinal: _o, ...rest } = e.data
-        this.accounts.set(rest.vaultAccountId, { ...rest, createdAt: at, position: event.position })
+        const { at, ...rest } = e.data
+        const profile = new History<AccountProfile>()
+        profile.set(event.position, { name: rest.name, color: rest.color, isHiddenInDashboard: rest.isHiddenInDashboard, isFavoriteInDashboard: false })
+        const view: AccountView = { ...rest, createdAt: at, position: event.position, profile }
+        this.accounts.set(rest.vaultAccountId, view)
+        let list = this.accountsByVault.get(rest.vaultId)
+        if (list === undefined) this.accountsByVault.set(rest.vaultId, (list = new CreationOrder()))
+        list.push(event.position, view)
+        return
+      }
+      case "VaultAccountEdited": {
+        const { vaultId: _v, vaultAccountId, at: _a, ...changes } = e.data
+        const view = this.accounts.get(vaultAccountId)
+        if (view !== undefined) view.profile.set(event.position, { ...view.profile.latest()!, ...changes })
         return
       }
       case "AddressDerived": {

@@ -1,6 +1,7 @@
 // Commands on vault accounts. Derived addresses are computed by the handler (HD derivation) and carried in.
 import type { AssetId, VaultAccountId } from "../shared/ids.js"
 import type { SimInstant } from "../shared/sim-time.js"
+import type { VaultAccountChanges } from "./events.js"
 
 export interface AssetRef {
   readonly id: AssetId
@@ -43,6 +44,7 @@ export type VaultAccountCommand =
       readonly target: { readonly _tag: "Label"; readonly label: string; readonly derived: Derived } | { readonly _tag: "Address"; readonly address: string }
       readonly now: SimInstant
     }
+  | { readonly type: "EditVaultAccount"; readonly vaultAccountId: VaultAccountId; readonly changes: VaultAccountChanges; readonly now: SimInstant }
   | {
       readonly type: "GenerateAddress"
       readonly vaultAccountId: VaultAccountId | null

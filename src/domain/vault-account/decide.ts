@@ -2,7 +2,7 @@
 // where the native coin comes with the address and an address holds exactly that one asset.
 import { absurd, accept, reject, type Decision } from "../shared/decider.js"
 import type { VaultAccountCommand } from "./commands.js"
-import type { AddressFacts, VaultAccountEvent } from "./events.js"
+import type { AddressFacts, VaultAccountChanges, VaultAccountEvent } from "./events.js"
 import type { VaultAccountError, VaultAccounts } from "./state.js"
 import type { VaultId } from "../shared/ids.js"
 
@@ -24,6 +24,14 @@ export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId
           at: c.now,
         },
       })
+    case "EditVaultAccount": {
+      const account = s.accounts.get(c.vaultAccountId)
+      if (account === undefined) return reject({ _tag: "VaultAccountNotFound", vaultAccountId: c.vaultAccountId })
+      const current: Required<VaultAccountChanges> = { ...account, isFavoriteInDashboard: account.isFavoriteInDashboard ?? false }
+      const changed = Object.fromEntries(Object.entries(c.changes).filter(([k, v]) => v !== undefined && current[k as keyof VaultAccountChanges] !== v))
+      if (Object.keys(changed).length === 0) return accept()
+      return accept({ type: "VaultAccountEdited", data: { vaultId: vault.vaultId, vaultAccountId: c.vaultAccountId, ...changed, at: c.now } })
+    }
     case "GenerateAddress": {
       if (c.vaultAccountId !== null && !s.accounts.has(c.vaultAccountId)) return reject({ _tag: "VaultAccountNotFound", vaultAccountId: c.vaultAccountId })
       if (c.network.networkType !== vault.type) return reject({ _tag: "NetworkNotAllowedForVault", networkType: c.network.networkType })

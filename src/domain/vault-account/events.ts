@@ -48,4 +48,17 @@ export type VaultAccountEvent =
       }
     }
 
-export const vaultAccountEventTypes: ReadonlySet<string> = new Set<VaultAccountEvent["type"]>(["VaultAccountCreated", "AddressDerived", "AssetAdded"])
+  | {
+      readonly type: "VaultAccountEdited"
+      readonly data: { readonly vaultId: VaultId; readonly vaultAccountId: VaultAccountId; readonly at: SimInstant } & VaultAccountChanges
+    }
+
+/** What an edit may change; only the fields that change are recorded. */
+export interface VaultAccountChanges {
+  readonly name?: string
+  readonly color?: string
+  readonly isHiddenInDashboard?: boolean
+  readonly isFavoriteInDashboard?: boolean
+}
+
+export const vaultAccountEventTypes: ReadonlySet<string> = new Set<VaultAccountEvent["type"]>(["VaultAccountCreated", "AddressDerived", "AssetAdded", "VaultAccountEdited"])

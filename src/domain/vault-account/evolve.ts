@@ -22,6 +22,12 @@ export const evolveAccounts = (s: VaultAccounts, e: VaultAccountEvent): VaultAcc
       else branch.push(record)
       return s
     }
+    case "VaultAccountEdited": {
+      const { vaultId: _v, vaultAccountId, at: _a, ...changes } = e.data
+      const record = s.accounts.get(vaultAccountId)
+      if (record !== undefined) s.accounts.set(vaultAccountId, { ...record, ...changes })
+      return s
+    }
     case "AssetAdded":
       s.address(e.data.blockchain, e.data.network, e.data.address)?.assets.add(e.data.assetId)
       return s

@@ -8,6 +8,7 @@ export interface AccountRecord {
   readonly name: string
   readonly color: string
   readonly isHiddenInDashboard: boolean
+  readonly isFavoriteInDashboard?: boolean
   readonly createdAt: number
 }
 

@@ -36,6 +36,7 @@ const decide = (c: VaultAggregateCommand, s: VaultState): Decision<VaultAggregat
       return decideProfile(c, s)
     case "CreateVaultAccount":
     case "AddAsset":
+    case "EditVaultAccount":
     case "GenerateAddress":
       return s._tag === "Active"
         ? decideAccounts(c, { vaultId: s.profile.vaultId, type: s.profile.type }, s.accounts)
