@@ -15,6 +15,8 @@ import { mount, type Operation } from "./operation.js"
 import { respond } from "./respond.js"
 import { OperationRouter } from "./router.js"
 import { defaultOperations } from "./operations.js"
+import { controlPlaneDocument } from "./openapi.js"
+import { mountDocuments, openApiRoute } from "./documents.js"
 import { mountSim, type SimRoute } from "./sim/common.js"
 import { logRoutes } from "./sim/log.js"
 import { chainRoutes } from "./sim/chains.js"
@@ -101,9 +103,12 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   // An imported log has no size limit: the import reads it as a stream of lines.
   app.use("/_sim/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" || c.req.path === "/_sim/import" ? next() : limitBodies(c, next)))
   app.use("/_sim/*", consistency(deps))
-  for (const route of [...defaultSimRoutes, ...(sessions !== undefined ? dashboardSimRoutes : []), ...(options.simRoutes ?? [])]) mountSim(app, deps, route)
+  const simRoutes = [...defaultSimRoutes, ...(sessions !== undefined ? dashboardSimRoutes : []), ...(options.simRoutes ?? [])]
+  const operations = [...defaultOperations, ...(options.operations ?? [])]
+  for (const route of [...simRoutes, openApiRoute(() => controlPlaneDocument(simRoutes))]) mountSim(app, deps, route)
   if (sessions !== undefined) mountDashboard(app, deps, sessions)
-  for (const op of [...defaultOperations, ...(options.operations ?? [])]) mount(app, deps, op)
+  for (const op of operations) mount(app, deps, op)
+  mountDocuments(app, deps, operations)
   app.notFound((c) => {
     const e = errors.uriNotFound()
     return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), c.req.query("context"), e))

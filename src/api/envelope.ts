@@ -1,7 +1,7 @@
 // Success and error envelopes: apiVersion, requestId, context (echoed when sent), then data or error.
 import type { ApiError } from "./errors.js"
 
-export const API_VERSIONS: ReadonlyArray<string> = ["2024-05-09"]
+export { API_VERSIONS } from "../domain/api-key/versions.js"
 
 export interface Page<T> {
   readonly limit: number

@@ -1,6 +1,6 @@
 // One spec endpoint = one operation: the check pipeline in DESIGN.md's order, then its handler.
 import type { Context, Handler, Hono } from "hono"
-import type { Scope } from "../domain/api-key/index.js"
+import { API_VERSIONS, type ApiVersion, type Scope } from "../domain/api-key/index.js"
 import type { ApiKeyRecord } from "../projections/workspace.js"
 import type { AsOf } from "../projections/projection.js"
 import { authenticate } from "./auth/authenticate.js"
@@ -14,6 +14,8 @@ import { readBodyText, requestAborted, TOO_LARGE } from "./request-body.js"
 import type { ApiDeps } from "./deps.js"
 import { parseAsOf } from "./as-of.js"
 import { envelopeWith, makeReadCache, makeResponder } from "./respond.js"
+import type { Present, Shape } from "./wire/shape.js"
+import { answerObserver } from "./answer-observer.js"
 
 export { respond } from "./respond.js"
 
@@ -23,14 +25,17 @@ export interface OperationContext {
   readonly item: JsonObject
   readonly key: ApiKeyRecord
   readonly requestId: string
-  readonly apiVersion: string
+  readonly apiVersion: ApiVersion
   /** The x-sim-as-of position for reads; undefined means now. */
   readonly asOf: AsOf
+  /** Whether this version pages the listing (`limit`, `startingAfter`, `hasMore`). */
+  readonly paginated: boolean
 }
 
 export type OperationResult =
   | { readonly status: 200 | 201; readonly item: unknown }
   | { readonly status: 200; readonly page: Page<unknown> }
+  | { readonly status: 200; readonly items: ReadonlyArray<unknown> }
   | { readonly status: 200; readonly data: unknown }
   | ApiError
 
@@ -39,13 +44,25 @@ export interface Operation {
   readonly method: "GET" | "POST" | "PUT"
   readonly path: string
   readonly scope: Scope
-  readonly paginated?: boolean
+  /** Answers 201 (default: POST does, except where false). */
+  readonly created?: boolean
+  /** A listing paged by `limit` and `startingAfter`: always (true) or from a version on. */
+  readonly paginated?: boolean | ApiVersion
+  /** `answer` describes each item of `data.items` (paged or not) rather than `data.item`. */
+  readonly list?: boolean
   readonly query?: QuerySpec
   readonly body?: BodySpec
   /** The network type the call touches, when the path tells it (403 network checks). */
   readonly networkType?: (params: Readonly<Record<string, string>>, deps: ApiDeps) => "main" | "test" | undefined
   /** Name of the path parameter holding a vault id (403 vault checks come before the body is read). */
   readonly vaultParam?: string
+  /** The versions it exists in (default: all); in any other it is an unknown route. */
+  readonly versions?: ReadonlyArray<ApiVersion>
+  /**
+   * The answer's shape per version: the item, each item of a page, or the data (wire/shape.ts). Handlers return
+   * version-independent values named as in the oldest version; each version writes them in its own names.
+   */
+  readonly answer?: Shape
   readonly handle: (ctx: OperationContext, deps: ApiDeps) => OperationResult | Promise<OperationResult>
 }
 
@@ -67,6 +84,8 @@ const headerReader = (c: Context): ((name: string) => string | undefined) => {
   }
 }
 
+const AUTH_HEADERS = ["x-api-key", "x-api-sign", "x-api-timestamp", "x-api-passphrase"] as const
+
 const isJson = (ct: string | undefined) => ct !== undefined && (ct === "application/json" || /^application\/json\s*(;|$)/i.test(ct))
 
 const isPromise = <A>(u: A | Promise<A>): u is Promise<A> => typeof (u as { then?: unknown } | null)?.then === "function"
@@ -74,21 +93,37 @@ const isPromise = <A>(u: A | Promise<A>): u is Promise<A> => typeof (u as { then
 /** Per-request state the failure path needs (kept out of closures: they cost an allocation per request). */
 interface RequestState {
   readonly requestId: string
-  apiVersion: string
+  apiVersion: ApiVersion
   context: string | undefined
 }
 
 type Header = (name: string) => string | undefined
 
+export const pagedAt = (op: Operation, version: ApiVersion): boolean =>
+  op.paginated === true || (typeof op.paginated === "string" && API_VERSIONS.indexOf(version) >= API_VERSIONS.indexOf(op.paginated))
+
 export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
-  const checkQuery = attributeChecker(
-    { required: op.query?.required ?? {}, optional: { context: () => undefined, ...(op.paginated ? paginationQuery : {}), ...op.query?.optional } },
-    errors.extraQueryAttributes,
-  )
+  const queryChecker = (paged: boolean) =>
+    attributeChecker(
+      { required: op.query?.required ?? {}, optional: { context: () => undefined, ...(paged ? paginationQuery : {}), ...op.query?.optional } },
+      errors.extraQueryAttributes,
+    )
+  const pagedQuery = queryChecker(true)
+  const plainQuery = queryChecker(false)
   const checkBody = op.body !== undefined ? attributeChecker(op.body, errors.extraBodyAttributes) : undefined
   const hasParams = op.path.includes("/:")
   const reads = op.method === "GET" ? makeReadCache(deps) : undefined
-  const answer = makeResponder(deps, { flagPosition: op.path.startsWith("/_sim") })
+  const responder = makeResponder(deps, { flagPosition: op.path.startsWith("/_sim") })
+  const observe = answerObserver()
+  const answer: typeof responder =
+    observe === undefined
+      ? responder
+      : (c, status, body, extra) => {
+          observe({ operation: op, status, body })
+          return responder(c, status, body, extra)
+        }
+  const versions: ReadonlySet<string> = new Set(op.versions ?? API_VERSIONS)
+  const presenters = new Map<string, Present>((op.versions ?? API_VERSIONS).map((v) => [v, op.answer?.at(v).present]))
 
   const fail = (c: Context, st: RequestState, e: ApiError): Response => answer(c, e.status, errorBody(st.apiVersion, st.requestId, st.context, e), e.headers)
 
@@ -103,7 +138,24 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
 
   const finish = (c: Context, st: RequestState, result: OperationResult, cacheKey: string | undefined): Response => {
     if (isApiError(result)) return fail(c, st, result)
-    const data = JSON.stringify("item" in result ? { item: result.item } : "page" in result ? result.page : result.data)
+    const present = presenters.get(st.apiVersion)
+    const data = JSON.stringify(
+      present === undefined
+        ? "item" in result
+          ? { item: result.item }
+          : "page" in result
+            ? result.page
+            : "items" in result
+              ? { items: result.items }
+              : result.data
+        : "item" in result
+          ? { item: present(result.item) }
+          : "page" in result
+            ? { ...result.page, items: result.page.items.map(present) }
+            : "items" in result
+              ? { items: result.items.map(present) }
+              : present(result.data),
+    )
     if (cacheKey !== undefined && result.status === 200) reads!.set(cacheKey, data)
     return answer(c, result.status, envelopeWith(st.apiVersion, st.requestId, st.context, data))
   }
@@ -120,7 +172,7 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
       if (failures !== undefined && auth.status === 401) failures.failed(header("x-api-key"), deps.clientIp(c))
       return fail(c, st, auth)
     }
-    st.apiVersion = auth.grant.apiVersion
+    st.apiVersion = auth.grant.apiVersion as ApiVersion
     const params = hasParams ? (c.req.param() as Record<string, string>) : {}
     const vaultId = op.vaultParam !== undefined ? params[op.vaultParam] : undefined
     const denied = deps.authorize(auth, {
@@ -135,8 +187,10 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
     const pinned = header("x-api-version")
     if (pinned !== undefined) {
       if (!deps.apiVersions.includes(pinned)) return fail(c, st, errors.invalidApiVersion(deps.apiVersions))
-      st.apiVersion = pinned
+      st.apiVersion = pinned as ApiVersion
     }
+    // An operation another version has not (yet or any more) is an unknown route there.
+    if (!versions.has(st.apiVersion)) return fail(c, st, errors.uriNotFound())
     let item: JsonObject = {}
     if (op.method !== "GET") {
       const parsed = parseWrappedBody(body.length === 0 ? "{}" : body)
@@ -144,7 +198,8 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
       if (st.context === undefined) st.context = parsed.context
       item = parsed.item
     }
-    const queryError = checkQuery(query)
+    const paginated = pagedAt(op, st.apiVersion)
+    const queryError = (paginated ? pagedQuery : plainQuery)(query)
     if (queryError !== undefined) return fail(c, st, queryError)
     if (checkBody !== undefined) {
       const bodyError = checkBody(item)
@@ -156,22 +211,26 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
       const parsedAsOf = parseAsOf(header("x-sim-as-of"), deps.sim.models)
       if (isApiError(parsedAsOf)) return fail(c, st, parsedAsOf)
       asOf = parsedAsOf
-      cacheKey = `${auth.grant.key}|${path}|${rawQuery}|${asOf ?? ""}`
+      cacheKey = `${st.apiVersion}|${auth.grant.key}|${path}|${rawQuery}|${asOf ?? ""}`
       const hit = reads.get(cacheKey)
       if (hit !== undefined) return answer(c, 200, envelopeWith(st.apiVersion, st.requestId, st.context, hit))
     }
-    const result = op.handle({ params, query, item, key: auth, requestId: st.requestId, apiVersion: st.apiVersion, asOf }, deps)
+    const result = op.handle({ params, query, item, key: auth, requestId: st.requestId, apiVersion: st.apiVersion, asOf, paginated }, deps)
     if (isPromise(result)) return result.then((r) => finish(c, st, r, cacheKey)).catch((error: unknown) => defect(c, st, error))
     return finish(c, st, result, cacheKey)
   }
 
   const run = (c: Context, header: Header): Response | Promise<Response> => {
-    const st: RequestState = { requestId: deps.nextRequestId(), apiVersion: deps.defaultApiVersion, context: undefined }
+    const st: RequestState = { requestId: deps.nextRequestId(), apiVersion: deps.defaultApiVersion as ApiVersion, context: undefined }
     try {
       const { path, query: rawQuery } = rawTarget(c.req.url)
       const query = rawQuery.length === 0 ? {} : (Object.fromEntries(new URLSearchParams(rawQuery)) as Record<string, string>)
       if (typeof query.context === "string") st.context = query.context
-      if (!isJson(header("content-type"))) return fail(c, st, errors.unsupportedMediaType())
+      if (!isJson(header("content-type"))) {
+        // A request with no authentication at all is 401 whatever its type (the service answers so).
+        const unsigned = AUTH_HEADERS.every((name) => header(name) === undefined)
+        return fail(c, st, unsigned ? errors.missingApiKey() : errors.unsupportedMediaType())
+      }
       if (op.method === "GET") return checked(c, st, header, path, rawQuery, query, "")
       // The body limit, here rather than in a middleware: a middleware layer costs every request.
       if (Number(header("content-length") ?? 0) > deps.bodyLimit) return fail(c, st, errors.payloadTooLarge(deps.bodyLimit))

@@ -3,8 +3,10 @@ import type { Operation } from "./operation.js"
 import { addressOperations } from "./routes/addresses.js"
 import { assetOperations } from "./routes/assets.js"
 import { vaultAccountOperations } from "./routes/vault-accounts.js"
+import { vaultAccountReadOperations } from "./routes/vault-account-reads.js"
+import { xrpUtilOperations } from "./routes/xrp-utils.js"
 import { transactionRequestOperations } from "./routes/transaction-requests.js"
 import { transactionOperations } from "./routes/transactions.js"
 import { vaultOperations } from "./routes/vaults.js"
 
-export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...addressOperations, ...assetOperations, ...transactionOperations, ...transactionRequestOperations]
+export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...vaultAccountReadOperations, ...addressOperations, ...assetOperations, ...transactionOperations, ...transactionRequestOperations, ...xrpUtilOperations]

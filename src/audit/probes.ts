@@ -1,4 +1,5 @@
 // Every request of the spec's read endpoints that the read models can answer: one probe per resource.
+import { classicAddressToXAddress } from "ripple-address-codec"
 import { findAsset } from "../domain/chains/index.js"
 import type { AsOf } from "../projections/projection.js"
 import type { ReadModels } from "../projections/read-models.js"
@@ -24,7 +25,19 @@ export const probedOperations: ReadonlyArray<string> = [
   "listVaultTransactions",
   "getVaultTransaction",
   "getTransactionRequest",
+  "listAddressAssetsAcrossChains",
+  "getAddressBalance",
+  "listVaultAccounts",
+  "getVaultAccount",
+  "listVaultAccountAssets",
+  "listVaultAccountAddresses",
+  "listVaultAccountTransactions",
+  "encodeXrpAddress",
+  "decodeXrpAddress",
 ]
+
+/** A classic XRP address (the genesis account) and its X-address with tag 1 on the test network, for the static probes. */
+const XRP_CLASSIC = "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh"
 
 const probe = (opId: string, template: string, params: Record<string, string>): Probe => ({
   opId,
@@ -42,16 +55,30 @@ export const readProbes = (models: ReadModels, asOf: AsOf, options: { readonly i
     out.push(probe("listVaultsByNetworkType", "/vaults/:networkType", { networkType }))
     out.push(probe("listAssetsByNetworkType", "/assets/:networkType", { networkType }))
   }
-  if (options.includeStatic) out.push(probe("listSupportedAssets", "/supported-assets", {}))
+  if (options.includeStatic) {
+    out.push(probe("listSupportedAssets", "/supported-assets", {}))
+    out.push(probe("encodeXrpAddress", "/utils/xrp/:network/addresses/encode/:classicAddress/:addressTag", { network: "testnet", classicAddress: XRP_CLASSIC, addressTag: "1" }))
+    out.push(probe("decodeXrpAddress", "/utils/xrp/:network/addresses/decode/:xAddress", { network: "testnet", xAddress: classicAddressToXAddress(XRP_CLASSIC, 1, true) }))
+  }
   const heldAnywhere = new Set<string>()
   for (const vault of models.workspace.vaultList(asOf)) {
     const vaultId = vault.profile.vaultId
     out.push(probe("listVaultAssets", "/vaults/:vaultId/assets", { vaultId }))
     out.push(probe("listVaultTransactions", "/vaults/:vaultId/transactions", { vaultId }))
+    out.push(probe("listVaultAccounts", "/vaults/:vaultId/vault-accounts/details", { vaultId }))
+    for (const vaultAccountId of [vaultId, ...models.holdings.vaultAccounts(vaultId, asOf).map((a) => a.vaultAccountId)]) {
+      const params = { vaultId, vaultAccountId }
+      out.push(probe("getVaultAccount", "/vaults/:vaultId/vault-accounts/:vaultAccountId/details", params))
+      out.push(probe("listVaultAccountAssets", "/vaults/:vaultId/vault-accounts/:vaultAccountId/list-assets", params))
+      out.push(probe("listVaultAccountAddresses", "/vaults/:vaultId/vault-accounts/:vaultAccountId/list-addresses", params))
+      out.push(probe("listVaultAccountTransactions", "/vaults/:vaultId/vault-accounts/:vaultAccountId/transactions", params))
+    }
     const heldInVault = new Set<string>()
     for (const a of models.holdings.vaultAddresses(vaultId, asOf)) {
       const { blockchain, address } = a.facts
       out.push(probe("listAddressAssets", "/vaults/:vaultId/:blockchain/addresses/:address/assets", { vaultId, blockchain, address }))
+      out.push(probe("listAddressAssetsAcrossChains", "/vaults/:vaultId/addresses/:address/assets", { vaultId, address }))
+      out.push(probe("getAddressBalance", "/vaults/:vaultId/addresses/:address/balance", { vaultId, address }))
       for (const assetId of models.holdings.heldAssets(a, asOf)) heldInVault.add(assetId)
     }
     for (const assetId of [...heldInVault].sort()) {

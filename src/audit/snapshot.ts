@@ -5,8 +5,8 @@ import { makeRateLimiter } from "../api/auth/rate-limit.js"
 import type { ApiDeps } from "../api/deps.js"
 import { API_VERSIONS } from "../api/envelope.js"
 import { isApiError } from "../api/errors.js"
-import type { Operation, OperationResult } from "../api/operation.js"
-import { allScopes, type ApiKeyGrant } from "../domain/api-key/index.js"
+import { pagedAt, type Operation, type OperationResult } from "../api/operation.js"
+import { allScopes, OLDEST_API_VERSION, type ApiKeyGrant } from "../domain/api-key/index.js"
 import type { AsOf } from "../projections/projection.js"
 import type { ApiKeyRecord } from "../projections/workspace.js"
 import type { Simulator } from "../simulator.js"
@@ -52,14 +52,16 @@ const readOperation = (id: string): Operation | undefined => defaultOperations.f
 type Answer = { readonly status: number; readonly body: unknown }
 
 const shape = (r: OperationResult): Answer =>
-  isApiError(r) ? { status: r.status, body: { error: r.code } } : { status: r.status, body: "item" in r ? r.item : "page" in r ? r.page.items : r.data }
+  isApiError(r) ? { status: r.status, body: { error: r.code } } : { status: r.status, body: "item" in r ? r.item : "page" in r ? r.page.items : "items" in r ? { items: r.items } : r.data }
 
 /** One probe's answer; a paginated listing is followed to its last page (500 items a page). */
 export const answer = async (deps: ApiDeps, p: Probe, asOf: AsOf): Promise<Answer> => {
   const op = readOperation(p.opId)
   if (op === undefined) return { status: 0, body: { error: `no operation ${p.opId}` } }
-  const ctx = { params: p.params, item: {}, key: auditKey, requestId: "", apiVersion: deps.defaultApiVersion, asOf }
-  if (!op.paginated) return shape(await op.handle({ ...ctx, query: {} }, deps))
+  // Each operation is asked at the first version it exists in; the answer is its version-independent value.
+  const apiVersion = op.versions?.[0] ?? OLDEST_API_VERSION
+  const ctx = { params: p.params, item: {}, key: auditKey, requestId: "", apiVersion, asOf, paginated: pagedAt(op, apiVersion) }
+  if (!ctx.paginated) return shape(await op.handle({ ...ctx, query: {} }, deps))
   const items: Array<unknown> = []
   let after: string | undefined
   for (;;) {

@@ -2,13 +2,14 @@
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
-import { allScopes, apiKeyDecider, apiKeyStream, type ApiKeyGrant, type Scope } from "../domain/api-key/index.js"
+import { allScopes, apiKeyDecider, apiKeyStream, NEWEST_API_VERSION, type ApiKeyGrant, type Scope } from "../domain/api-key/index.js"
 import type { VaultId } from "../domain/shared/ids.js"
 import { vaultDecider, vaultStream, type ApprovalMode, type VaultType } from "../domain/vault/index.js"
 import { runDecider } from "./run-decider.js"
 import { Ids, SimClock } from "./services.js"
 
-export const DEFAULT_API_VERSION = "2024-05-09"
+/** The version of a key created without one. */
+export const DEFAULT_API_VERSION = NEWEST_API_VERSION
 
 export interface CreateVaultInput {
   readonly id?: string
@@ -22,7 +23,8 @@ export const createVault = Effect.fn("createVault")(function* (input: CreateVaul
   const ids = yield* Ids
   const now = yield* (yield* SimClock).now
   const vaultId = (input.id ?? (yield* ids.next("vault"))) as VaultId
-  const profile = { vaultId, name: input.name, type: input.type, color: input.color ?? "#1A73E8", backuped: input.backuped ?? false }
+  // A vault made in the dashboard is backed up as part of its set-up; `backuped: false` models one that is not.
+  const profile = { vaultId, name: input.name, type: input.type, color: input.color ?? "#1A73E8", backuped: input.backuped ?? true }
   return yield* runDecider(vaultDecider, vaultStream(vaultId), { type: "CreateVault", profile, now })
 })
 

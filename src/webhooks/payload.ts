@@ -1,5 +1,5 @@
 // What a subscriber receives: the delivery body and the verification challenge body (src/webhooks/http.ts signs them).
-import { DEFAULT_API_VERSION } from "../commands/workspace.js"
+import { OLDEST_API_VERSION as DEFAULT_API_VERSION } from "../domain/api-key/versions.js"
 import type { NotificationKind } from "../domain/ledger/events.js"
 import type { DeliveryView, Notification } from "../projections/outbox.js"
 

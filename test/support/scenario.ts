@@ -6,7 +6,7 @@ import { assetId } from "./catalogue.js"
 import type { Harness } from "./harness.js"
 
 /** The key comes first in the log (position 0), so every later position can be read with it; no rate limit to speak of. */
-export const scenarioFixture: Fixture = { apiKeys: [{ name: "scenario", rateLimit: { perSecond: 1_000_000, burst: 1_000_000 } }] }
+export const scenarioFixture: Fixture = { apiKeys: [{ name: "scenario", apiVersion: "2024-05-09", rateLimit: { perSecond: 1_000_000, burst: 1_000_000 } }] }
 
 export const EXTERNAL_ETH = "0x742d35Cc6634C0532925a3b844Bc454e4438f44e"
 

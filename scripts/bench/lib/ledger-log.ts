@@ -29,7 +29,7 @@ export const planLedgerLog = async (addresses: number): Promise<LedgerLogPlan> =
   const sim = await createSimulator({
     store: makeMemoryStore(),
     clock: { frozenAt: Date.UTC(2026, 0, 1) },
-    fixture: { seed: LOG_SEED, vaults: [{ name: "Bench vault", type: "test" }], apiKeys: [{ name: "bench", rateLimit: { perSecond: 1e9, burst: 1e9 } }] },
+    fixture: { seed: LOG_SEED, vaults: [{ name: "Bench vault", type: "test" }], apiKeys: [{ name: "bench", apiVersion: "2024-05-09", rateLimit: { perSecond: 1e9, burst: 1e9 } }] },
   })
   const app = createApp(sim, { log: { error: () => {}, info: () => {} } })
   const creds = sim.createdCredentials[0]!

@@ -19,7 +19,7 @@ export const benchFixture: Fixture = {
     { name: "Test vault", type: "test", color: "#2E7D32" },
     { name: "Main vault", type: "main", color: "#1565C0" },
   ],
-  apiKeys: [{ name: "bench", rateLimit: { perSecond: 1e9, burst: 1e9 } }],
+  apiKeys: [{ name: "bench", apiVersion: "2024-05-09", rateLimit: { perSecond: 1e9, burst: 1e9 } }],
 }
 
 export const startBenchSimulator = async (options: { fixture?: Fixture; app?: AppOptions } = {}): Promise<BenchSimulator> => {

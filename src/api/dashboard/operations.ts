@@ -4,7 +4,8 @@ import type { AsOf } from "../../projections/projection.js"
 import { attributeChecker, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { errors, isApiError } from "../errors.js"
-import type { Operation } from "../operation.js"
+import { pagedAt, type Operation } from "../operation.js"
+import { OLDEST_API_VERSION } from "../../domain/api-key/index.js"
 import type { SimResult } from "../sim/common.js"
 
 /** Runs operation `id` as its REST route would after authentication; the answer is its `item`, `page` or `data`. */
@@ -21,10 +22,16 @@ export const runOperation = async (
     const bad = attributeChecker(op.body, errors.extraBodyAttributes)(item)
     if (bad !== undefined) return bad
   }
+  const apiVersion = OLDEST_API_VERSION
   const r = await op.handle(
-    { params: input.params, query: input.query ?? {}, item, key: auditKey, requestId: deps.nextRequestId(), apiVersion: deps.defaultApiVersion, asOf: input.asOf },
+    { params: input.params, query: input.query ?? {}, item, key: auditKey, requestId: deps.nextRequestId(), apiVersion, asOf: input.asOf, paginated: pagedAt(op, apiVersion) },
     deps,
   )
   if (isApiError(r)) return r
-  return { status: r.status, body: "item" in r ? r.item : "page" in r ? r.page : r.data }
+  // Written as the REST route writes it at that version.
+  const present = op.answer?.at(apiVersion).present ?? ((x: unknown) => x)
+  return {
+    status: r.status,
+    body: "item" in r ? present(r.item) : "page" in r ? { ...r.page, items: r.page.items.map(present) } : "items" in r ? { items: r.items.map(present) } : present(r.data),
+  }
 }

@@ -1,5 +1,6 @@
 // Endpoints #6 generate deposit address, #7 validate address, #8 assets of an address, #9 addresses of an asset.
 import { findAsset, findNetwork, networksOf, validateAddress, type Blockchain, type NetworkName } from "../../domain/chains/index.js"
+import { since, until } from "../../domain/api-key/index.js"
 import type { VaultAccountId, VaultId } from "../../domain/shared/ids.js"
 import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
 import { generateAddress } from "../../commands/vault-accounts.js"
@@ -9,6 +10,54 @@ import { errors, isApiError } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { runCommand } from "../sim/common.js"
 import { amounts, tokenFields } from "./presenters.js"
+import { Schema } from "effect"
+import type { AsOf } from "../../projections/projection.js"
+import type { AddressView } from "../../projections/holdings.js"
+import { isBlockchain } from "../../domain/chains/index.js"
+import { paginate } from "../pagination.js"
+import { AddressAssetEntry, assetsOf, exchangeRateField, VaultAssetEntry } from "../wire/assets.js"
+import { amountFields } from "../wire/common.js"
+import { array, struct } from "../wire/shape.js"
+import { vaultAssetEntry } from "./assets.js"
+
+const GeneratedAddress = struct({ address: Schema.String, createdTimestamp: Schema.String, label: Schema.String })
+const Validation = struct({ address: Schema.String, isValid: Schema.Boolean })
+const AssetAddresses = struct({
+  addresses: array(struct({ address: Schema.String, addressType: Schema.String, label: Schema.String, ...amountFields })),
+  exchangeRate: exchangeRateField,
+})
+
+/** An address of the vault on every chain of the vault's network type that knows it (EVM addresses repeat across chains). */
+const vaultAddressOn = (deps: ApiDeps, vaultId: string, address: string, blockchain: string | undefined, asOf: AsOf): ReadonlyArray<AddressView> => {
+  const type = deps.sim.models.workspace.vault(vaultId, asOf)?.profile.type
+  if (type === undefined) return []
+  return networksOf(type).flatMap((n) => {
+    if (blockchain !== undefined && n.blockchain !== blockchain) return []
+    const a = deps.sim.models.holdings.address(n.blockchain, n.network, address, asOf)
+    return a !== undefined && a.facts.vaultId === vaultId ? [a] : []
+  })
+}
+
+/** Per asset held by the address (on each chain it is on), its entry in the cross-chain shape. */
+const addressEntries = (deps: ApiDeps, held: ReadonlyArray<AddressView>, asOf: AsOf, assetUnit: string | undefined) => {
+  const h = deps.sim.models.holdings
+  return held.flatMap((a) =>
+    h.heldAssets(a, asOf).flatMap((id) => {
+      const asset = findAsset(id)
+      if (asset === undefined || (assetUnit !== undefined && asset.symbol.toLowerCase() !== assetUnit.toLowerCase())) return []
+      return [vaultAssetEntry(deps, asset, h.balance(a.facts.blockchain, a.facts.network, a.facts.address, id, asOf), asOf)]
+    }),
+  )
+}
+
+/** The address's assets in the vault, on the `blockchain` of the query or on every chain it is on. */
+const entriesOfAddress = (deps: ApiDeps, params: Readonly<Record<string, string>>, query: Readonly<Record<string, string>>, asOf: AsOf) => {
+  if (query.blockchain !== undefined && !isBlockchain(query.blockchain)) return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain" }])
+  if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.resourceNotFound("vault")
+  const held = vaultAddressOn(deps, params.vaultId!, params.address!, query.blockchain, asOf)
+  if (held.length === 0) return errors.resourceNotFound("address")
+  return addressEntries(deps, held, asOf, query.assetUnit)
+}
 
 export const networkTypeOf = (p: Readonly<Record<string, string>>) => findNetwork(p.blockchain ?? "", p.network ?? "")?.networkType
 
@@ -32,6 +81,7 @@ export const addressOperations: ReadonlyArray<Operation> = [
     scope: "write",
     vaultParam: "vaultId",
     networkType: networkTypeOf,
+    answer: GeneratedAddress,
     body: { required: { label: checks.string({ min: 1, max: 100 }) }, optional: { vaultAccountId: checks.string({ min: 1, max: 64 }) } },
     handle: async ({ params, item, requestId }, deps) => {
       const network = findNetwork(params.blockchain!, params.network!)
@@ -55,6 +105,8 @@ export const addressOperations: ReadonlyArray<Operation> = [
     path: "/info/:blockchain/:network/addresses/validate",
     scope: "read",
     networkType: networkTypeOf,
+    created: false,
+    answer: Validation,
     body: { required: { address: checks.string({ max: 200 }) } },
     handle: ({ params, item }) => {
       if (findNetwork(params.blockchain!, params.network!) === undefined) return unknownNetwork()
@@ -68,6 +120,9 @@ export const addressOperations: ReadonlyArray<Operation> = [
     path: "/vaults/:vaultId/:blockchain/addresses/:address/assets",
     scope: "read",
     vaultParam: "vaultId",
+    // 2025-09-23 moved it to /vaults/{vaultId}/addresses/{address}/assets?blockchain=.
+    versions: until("2025-09-23"),
+    answer: assetsOf(AddressAssetEntry),
     handle: ({ params, asOf }, deps) => {
       const vault = deps.sim.models.workspace.vault(params.vaultId!, asOf)
       if (vault === undefined) return errors.resourceNotFound("vault")
@@ -98,6 +153,9 @@ export const addressOperations: ReadonlyArray<Operation> = [
     path: "/assets/:assetId/vaults/:vaultId/:blockchain/:network/addresses",
     scope: "read",
     vaultParam: "vaultId",
+    // 2026-03-20 lists addresses per vault account instead (list-addresses).
+    versions: until("2026-03-20"),
+    answer: AssetAddresses,
     networkType: networkTypeOf,
     handle: ({ params, asOf }, deps) => {
       if (findNetwork(params.blockchain!, params.network!) === undefined) return unknownNetwork()
@@ -115,6 +173,38 @@ export const addressOperations: ReadonlyArray<Operation> = [
           ...amounts(h.balance(asset.blockchain, asset.network, a.facts.address, asset.id, asOf), asset.decimals),
         }))
       return { status: 200, item: { addresses, exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf) } }
+    },
+  },
+  {
+    id: "listAddressAssetsAcrossChains",
+    method: "GET",
+    path: "/vaults/:vaultId/addresses/:address/assets",
+    scope: "read",
+    vaultParam: "vaultId",
+    versions: since("2025-09-23"),
+    query: { optional: { blockchain: checks.string({ min: 1, max: 40 }) } },
+    answer: assetsOf(VaultAssetEntry),
+    handle: ({ params, query, asOf }, deps) => {
+      const entries = entriesOfAddress(deps, params, query, asOf)
+      return isApiError(entries) ? entries : { status: 200, item: { assets: entries } }
+    },
+  },
+  {
+    id: "getAddressBalance",
+    method: "GET",
+    path: "/vaults/:vaultId/addresses/:address/balance",
+    scope: "read",
+    vaultParam: "vaultId",
+    versions: since("2026-03-20"),
+    paginated: true,
+    list: true,
+    query: { optional: { blockchain: checks.string({ min: 1, max: 40 }), assetUnit: checks.string({ min: 1, max: 20 }) } },
+    answer: VaultAssetEntry,
+    handle: ({ params, query, asOf }, deps) => {
+      const entries = entriesOfAddress(deps, params, query, asOf)
+      if (isApiError(entries)) return entries
+      const page = paginate(entries, (e) => e.assetId, query)
+      return "code" in page ? page : { status: 200, page }
     },
   },
 ]

@@ -8,6 +8,30 @@ import { errors } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { paginate } from "../pagination.js"
 import { amounts, sumAll, tokenFields } from "./presenters.js"
+import { Schema } from "effect"
+import { amountFields, AssetType } from "../wire/common.js"
+import { assetsOf, exchangeRateField, symbolField, VaultAssetEntry } from "../wire/assets.js"
+import { array, optional, struct } from "../wire/shape.js"
+
+const { allocatedAmount: _allocated, ...threeAmounts } = amountFields
+
+/** #10's "Asset balance object". */
+const AssetBalance = struct({
+  id: Schema.String,
+  symbol: symbolField,
+  type: AssetType,
+  blockchain: Schema.String,
+  ...threeAmounts,
+  // Spelled so in the spec's "Asset balance object" (endpoint #10 only).
+  allocatedAmaunt: Schema.String,
+  exchangeRate: exchangeRateField,
+  tokenData: optional(struct({ contractAddress: Schema.String, contractType: Schema.String })),
+})
+
+const AssetVaults = struct({
+  exchangeRate: exchangeRateField,
+  vaults: array(struct({ vaultId: Schema.String, vaultName: Schema.String, vaultColor: Schema.String, vaultType: Schema.Literals(["general", "smart"]), ...amountFields })),
+})
 
 /** Per asset, the sum of its balances over a vault's addresses. */
 const vaultHoldings = (deps: ApiDeps, vaultId: string, asOf: AsOf): Map<string, Balance> => {
@@ -41,6 +65,8 @@ export const assetOperations: ReadonlyArray<Operation> = [
     path: "/assets/:networkType",
     scope: "read",
     paginated: true,
+    list: true,
+    answer: AssetBalance,
     networkType: (p) => parseNetworkType(p.networkType),
     handle: ({ params, query, key, asOf }, deps) => {
       const networkType = parseNetworkType(params.networkType)
@@ -68,7 +94,6 @@ export const assetOperations: ReadonlyArray<Operation> = [
               type: asset.type,
               blockchain: asset.blockchain,
               ...rest,
-              // Spelled so in the spec's "Asset balance object" (endpoint #10 only).
               allocatedAmaunt: allocatedAmount,
               exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf),
               ...(asset.type === "TOKEN" ? { tokenData: { contractAddress: asset.contract, contractType: asset.standard } } : {}),
@@ -83,6 +108,7 @@ export const assetOperations: ReadonlyArray<Operation> = [
     method: "GET",
     path: "/vaults/:vaultId/assets",
     scope: "read",
+    answer: assetsOf(VaultAssetEntry),
     vaultParam: "vaultId",
     handle: ({ params, asOf }, deps) => {
       if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.resourceNotFound("vault")
@@ -98,6 +124,7 @@ export const assetOperations: ReadonlyArray<Operation> = [
     method: "GET",
     path: "/assets/:assetId/:blockchain/vaults/:networkType",
     scope: "read",
+    answer: AssetVaults,
     networkType: (p) => parseNetworkType(p.networkType),
     handle: ({ params, key, asOf }, deps) => {
       const networkType = parseNetworkType(params.networkType)
@@ -118,7 +145,7 @@ export const assetOperations: ReadonlyArray<Operation> = [
   },
 ]
 
-const vaultAssetEntry = (deps: ApiDeps, asset: AssetInfo, b: Balance, asOf: AsOf) => ({
+export const vaultAssetEntry = (deps: ApiDeps, asset: AssetInfo, b: Balance, asOf: AsOf) => ({
   assetData: { ...amounts(b, asset.decimals), ...tokenFields(asset) },
   exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf),
   symbol: asset.symbol,

@@ -8,6 +8,72 @@ import type { ApiDeps } from "../deps.js"
 import { errors } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { paginate } from "../pagination.js"
+import { Schema } from "effect"
+import { BooleanString } from "../wire/common.js"
+import { symbolField } from "../wire/assets.js"
+import { array, field, optional, struct } from "../wire/shape.js"
+
+const unitField = field(Schema.String, { renamed: { "2026-03-20": "amountUnit" } })
+const Party = struct({
+  address: Schema.String,
+  addressType: optional(Schema.String),
+  label: optional(Schema.String),
+  amount: Schema.String,
+  isVaultAddress: BooleanString,
+  unitSymbol: unitField,
+})
+const Fee = struct({ amount: Schema.String, unitSymbol: unitField })
+const Direction = Schema.Literals(["incoming", "outgoing", "client-internal", "vault-internal", "internal"])
+
+export const TransactionListItem = struct({
+  id: Schema.String,
+  transactionId: Schema.String,
+  blockchain: Schema.String,
+  network: Schema.String,
+  createdTimestamp: Schema.Int,
+  direction: Direction,
+  hasTokenTransfer: BooleanString,
+  isInternal: BooleanString,
+  minedInBlockHeight: Schema.String,
+  status: Schema.String,
+  transactionFee: Fee,
+  senders: array(Party),
+  recipients: array(Party),
+})
+
+/** Always shown from 2026-03-20 on, empty when there is none. */
+const listFrom2026 = (item: Parameters<typeof array>[0]) => optional(array(item), { absentAs: { "2026-03-20": [] } })
+
+const TransactionDetail = struct({
+  id: Schema.String,
+  // 2026-03-20 no longer echoes the transaction id and blockchain of the path.
+  transactionId: field(Schema.String, { until: "2026-03-20" }),
+  blockchain: field(Schema.String, { until: "2026-03-20" }),
+  direction: Direction,
+  network: Schema.String,
+  minedInBlockHeight: Schema.String,
+  minedInBlockHash: optional(Schema.String),
+  status: Schema.String,
+  timestamp: field(Schema.Int, { renamed: { "2026-03-20": "dateTime" } }),
+  senders: array(Party),
+  recipients: array(Party),
+  transactionFee: Fee,
+  internalTransfers: listFrom2026(
+    struct({ fromAddress: Schema.String, toAddress: Schema.String, operationId: Schema.String, operationType: Schema.String, previousTxHash: Schema.String, timestamp: Schema.Int }),
+  ),
+  tokensTransfers: listFrom2026(
+    struct({
+      amount: Schema.String,
+      contract: Schema.String,
+      fromAddress: Schema.String,
+      toAddress: Schema.String,
+      symbol: symbolField,
+      tokenName: Schema.String,
+      type: Schema.String,
+      decimals: Schema.Int,
+    }),
+  ),
+})
 
 const bool = (b: boolean) => (b ? "true" : "false")
 
@@ -50,7 +116,7 @@ const describe = (deps: ApiDeps, r: TxRecord, asOf: AsOf) => {
   }
 }
 
-const listItem = (deps: ApiDeps, r: TxRecord, asOf: AsOf) => {
+export const transactionListItem = (deps: ApiDeps, r: TxRecord, asOf: AsOf) => {
   const d = describe(deps, r, asOf)
   return {
     id: r.view.transfer.recordId,
@@ -76,6 +142,8 @@ export const transactionOperations: ReadonlyArray<Operation> = [
     path: "/vaults/:vaultId/transactions",
     scope: "read",
     paginated: true,
+    list: true,
+    answer: TransactionListItem,
     vaultParam: "vaultId",
     handle: ({ params, query, asOf }, deps) => {
       if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.resourceNotFound("vault")
@@ -83,7 +151,7 @@ export const transactionOperations: ReadonlyArray<Operation> = [
       const records = [...deps.sim.models.transactions.list(params.vaultId!, asOf)].reverse()
       const page = paginate(records, (r) => r.view.transfer.recordId, query)
       if ("code" in page) return page
-      return { status: 200, page: { ...page, items: page.items.map((r) => listItem(deps, r, asOf)) } }
+      return { status: 200, page: { ...page, items: page.items.map((r) => transactionListItem(deps, r, asOf)) } }
     },
   },
   {
@@ -91,6 +159,7 @@ export const transactionOperations: ReadonlyArray<Operation> = [
     method: "GET",
     path: "/vaults/:vaultId/:blockchain/transactions/:transactionId",
     scope: "read",
+    answer: TransactionDetail,
     vaultParam: "vaultId",
     handle: ({ params, asOf }, deps) => {
       if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.resourceNotFound("vault")

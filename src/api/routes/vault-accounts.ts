@@ -8,8 +8,32 @@ import { errors } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { runCommand } from "../sim/common.js"
 import { ApiError, isApiError } from "../errors.js"
+import { Schema } from "effect"
+import { symbolField } from "../wire/assets.js"
+import { AssetType, NetworkType } from "../wire/common.js"
+import { field, optional, struct } from "../wire/shape.js"
+import { vaultAccountShape } from "../wire/vault-accounts.js"
+import { accountValue, findAccount } from "./vault-account-views.js"
+import { unknownVault } from "./vault-account-reads.js"
 
 const vaultExists = (deps: Parameters<Operation["handle"]>[1], vaultId: string) => deps.sim.models.workspace.vaultsById.has(vaultId)
+
+const AddedAsset = struct({ address: Schema.String, label: Schema.String, assetId: Schema.String, blockchain: Schema.String, network: Schema.String, vaultAccountId: Schema.String })
+
+/** #5's item; 2026-03-20 names the id `assetId`, the name `aassetName` (sic) and adds the USD price. */
+const SupportedAsset = struct({
+  id: field(Schema.String, { renamed: { "2026-03-20": "assetId" } }),
+  symbol: symbolField,
+  name: field(Schema.String, { renamed: { "2026-03-20": "aassetName" } }),
+  type: AssetType,
+  unit: Schema.String,
+  decimals: Schema.Int,
+  blockchain: Schema.String,
+  network: Schema.String,
+  networkType: NetworkType,
+  tokenData: optional(struct({ contractAddress: Schema.String, contractType: Schema.String })),
+  price: field(struct({ amount: Schema.String, unit: Schema.String }), { since: "2026-03-20" }),
+})
 
 export const vaultAccountOperations: ReadonlyArray<Operation> = [
   {
@@ -21,8 +45,13 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
     body: {
       required: { name: checks.string({ min: 1, max: 100 }), color: checks.color(), isHiddenInDashboard: checks.boolean() },
     },
-    handle: async ({ params, item, requestId }, deps) => {
-      if (!vaultExists(deps, params.vaultId!)) return errors.resourceNotFound("vault")
+    answer: vaultAccountShape({ index: "string" }),
+    handle: async ({ params, item, requestId, apiVersion }, deps) => {
+      const vault = deps.sim.models.workspace.vaultsById.get(params.vaultId!)
+      if (vault === undefined) return unknownVault(apiVersion)
+      // The service refuses accounts in a vault whose recovery is not set up (observed at 2026-03-20).
+      if (apiVersion === "2026-03-20" && !vault.profile.backuped)
+        return new ApiError(403, "vault_as_a_service_vault_recovery_not_initialized", "The vault's recovery is not initialized (it is not backed up); vault accounts cannot be created in it.")
       const r = await runCommand(
         deps,
         createVaultAccount(params.vaultId as VaultId, {
@@ -33,17 +62,7 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
         { requestId },
       )
       if (isApiError(r)) return r
-      const created = deps.sim.models.holdings.account(r.vaultAccountId, undefined)!
-      return {
-        status: 201,
-        item: {
-          vaultAccountId: created.vaultAccountId,
-          name: created.name,
-          color: created.color,
-          isHiddenInDashboard: created.isHiddenInDashboard,
-          createdTimestamp: toUnixSeconds(created.createdAt as SimInstant),
-        },
-      }
+      return { status: 201, item: accountValue(deps, findAccount(deps, params.vaultId!, r.vaultAccountId, undefined)!, undefined) }
     },
   },
   {
@@ -56,6 +75,7 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
       required: { assetId: checks.string({ min: 1, max: 64 }) },
       optional: { label: checks.string({ min: 1, max: 100 }), address: checks.string({ min: 1, max: 128 }) },
     },
+    answer: AddedAsset,
     handle: async ({ params, item, requestId }, deps) => {
       const hasLabel = item.label !== undefined
       const hasAddress = item.address !== undefined
@@ -100,6 +120,8 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
     method: "GET",
     path: "/supported-assets",
     scope: "read",
+    list: true,
+    answer: SupportedAsset,
     query: {
       optional: {
         assetUnit: checks.string({ min: 1, max: 20 }),
@@ -107,7 +129,7 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
         networkType: checks.oneOf(["test", "main"]),
       },
     },
-    handle: ({ query }) => {
+    handle: ({ query }, deps) => {
       if (query.blockchain !== undefined && !isBlockchain(query.blockchain))
         return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain" }])
       const items = assetsOf({
@@ -126,8 +148,9 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
           network: a.network,
           networkType: a.networkType,
           ...(a.type === "TOKEN" ? { tokenData: { contractAddress: a.contract, contractType: a.standard } } : {}),
+          price: { amount: deps.sim.models.settings.rateOf(a.symbol, undefined), unit: "USD" },
         }))
-      return { status: 200, data: { items } }
+      return { status: 200, items }
     },
   },
 ]

@@ -7,6 +7,21 @@ import { errors } from "../errors.js"
 import { paginate } from "../pagination.js"
 import type { Operation } from "../operation.js"
 import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
+import { Schema } from "effect"
+import { struct } from "../wire/shape.js"
+import { NetworkType } from "../wire/common.js"
+
+/** The spec's Vault object (list items of #1 and #2). */
+export const Vault = struct({
+  id: Schema.String,
+  name: Schema.String,
+  type: NetworkType,
+  color: Schema.String,
+  backuped: Schema.Boolean,
+  changeAddressesCount: Schema.Int,
+  depositAddressesCount: Schema.Int,
+  createdTimestamp: Schema.Int,
+})
 
 export const vaultJson = (v: VaultRecord, asOf: AsOf) => {
   const counters = v.counters.at(asOf) ?? { depositAddressesCount: 0, changeAddressesCount: 0 }
@@ -36,6 +51,8 @@ export const vaultOperations: ReadonlyArray<Operation> = [
     path: "/vaults",
     scope: "read",
     paginated: true,
+    list: true,
+    answer: Vault,
     handle: ({ key, query, asOf }, deps) => {
       const page = paginate(visible(key, deps, asOf), (v) => v.profile.vaultId, query)
       return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((v) => vaultJson(v, asOf)) } }
@@ -46,14 +63,18 @@ export const vaultOperations: ReadonlyArray<Operation> = [
     method: "GET",
     path: "/vaults/:networkType",
     scope: "read",
+    // Paged from 2026-03-20 on (the service's vault list answers limit and hasMore there).
+    paginated: "2026-03-20",
+    list: true,
+    answer: Vault,
     networkType: (p) => (isNetworkType(p.networkType) ? p.networkType : undefined),
-    handle: ({ key, params, asOf }, deps) => {
+    handle: ({ key, params, query, asOf, paginated }, deps) => {
       const check = checks.oneOf(["main", "test"])(params.networkType)
       if (check !== undefined) return errors.invalidData([{ attribute: "networkType", message: check }])
-      const items = visible(key, deps, asOf)
-        .filter((v) => v.profile.type === params.networkType)
-        .map((v) => vaultJson(v, asOf))
-      return { status: 200, data: { items } }
+      const vaults = visible(key, deps, asOf).filter((v) => v.profile.type === params.networkType)
+      if (!paginated) return { status: 200, items: vaults.map((v) => vaultJson(v, asOf)) }
+      const page = paginate(vaults, (v) => v.profile.vaultId, query)
+      return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((v) => vaultJson(v, asOf)) } }
     },
   },
 ]

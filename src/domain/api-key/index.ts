@@ -9,6 +9,7 @@ import type { ApiKeyError, ApiKeyState } from "./state.js"
 export * from "./commands.js"
 export * from "./events.js"
 export * from "./state.js"
+export * from "./versions.js"
 
 export const apiKeyStream = (key: string) => `apiKey-${key}`
 

@@ -84,7 +84,7 @@ export interface Real {
 export const ALL_CHAINS: ReadonlySet<ChainKey> = new Set(TEST_CHAINS.map(chainKey))
 
 export const startWorld = async (policy: Model["policy"] = { mode: "auto", levels: 1 }): Promise<{ model: Model; real: Real }> => {
-  const sim = await startInProcess({ seed: "model", webhooks: false, fixture: { vaults: [{ name: "Model vault", type: "test" }], apiKeys: [{ name: "model", rateLimit: { perSecond: 1e9, burst: 1e9 } }] } })
+  const sim = await startInProcess({ seed: "model", webhooks: false, fixture: { vaults: [{ name: "Model vault", type: "test" }], apiKeys: [{ name: "model", apiVersion: "2024-05-09", rateLimit: { perSecond: 1e9, burst: 1e9 } }] } })
   const model: Model = { accounts: [], addresses: [], deposits: [], requests: [], policy: { mode: "auto", levels: 1 }, mining: new Map(), faults: new Map() }
   // Chains start on the README's defaults (interval mining on real block times); the model starts them mining
   // a block per transaction, so that deposits are spendable at once and set-mining varies it from there.

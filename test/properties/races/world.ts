@@ -24,7 +24,7 @@ export interface RaceWorld {
 /** `policy`: what new requests of the race meet (the waiting ones were created under a manual policy). */
 export const startRace = async (s: fc.Scheduler, waitingRequests: number, policy: "auto" | "manual" = "manual"): Promise<RaceWorld> => {
   const scheduled = scheduledStore(s)
-  const sim = await startInProcess({ seed: "race", webhooks: false, simulator: { store: scheduled.store }, fixture: { vaults: [{ name: "Race vault", type: "test" }], apiKeys: [{ name: "race", rateLimit: { perSecond: 1e9, burst: 1e9 } }] } })
+  const sim = await startInProcess({ seed: "race", webhooks: false, simulator: { store: scheduled.store }, fixture: { vaults: [{ name: "Race vault", type: "test" }], apiKeys: [{ name: "race", apiVersion: "2024-05-09", rateLimit: { perSecond: 1e9, burst: 1e9 } }] } })
   const client = sim.client()
   const account = (await client.call<any>("POST", `/vaults/${sim.testVaultId}/vault-account`, { item: { name: "a", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId
   const address = (await client.call<any>("PUT", `/vaults/${sim.testVaultId}/vault-accounts/${account}/add-asset`, { item: { assetId: ETH.assetId, label: "race" } })).body.data.item.address as string

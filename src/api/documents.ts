@@ -1,0 +1,34 @@
+// The OpenAPI documents served: GET /openapi/{version}.json (no authentication) and GET /_sim/openapi.json.
+import type { Hono } from "hono"
+import { isApiVersion } from "../domain/api-key/index.js"
+import type { ApiDeps } from "./deps.js"
+import { errorBody } from "./envelope.js"
+import { errors } from "./errors.js"
+import { openApiDocument } from "./openapi.js"
+import type { Operation } from "./operation.js"
+import { respond } from "./respond.js"
+import type { SimRoute } from "./sim/common.js"
+
+export const mountDocuments = (app: Hono, deps: ApiDeps, operations: ReadonlyArray<Operation>): void => {
+  const built = new Map<string, string>()
+  app.get("/openapi/:file", (c) => {
+    const version = /^(.+)\.json$/.exec(c.req.param("file"))?.[1]
+    if (!isApiVersion(version) || !deps.apiVersions.includes(version)) {
+      const e = errors.uriNotFound()
+      return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
+    }
+    let text = built.get(version)
+    if (text === undefined) built.set(version, (text = JSON.stringify(openApiDocument(operations, version))))
+    return respond(c, 200, text)
+  })
+}
+
+export const openApiRoute = (document: () => unknown): SimRoute => {
+  let text: string | undefined
+  return {
+    method: "GET",
+    path: "/_sim/openapi.json",
+    public: true,
+    handle: () => ({ status: 200, body: JSON.parse((text ??= JSON.stringify(document()))) }),
+  }
+}

@@ -1,0 +1,202 @@
+// 2026-03-20's vault-account endpoints: list, details, edit, and an account's assets, addresses and transactions.
+import { findAsset } from "../../domain/chains/index.js"
+import { since, type ApiVersion } from "../../domain/api-key/index.js"
+import type { VaultAccountId, VaultId } from "../../domain/shared/ids.js"
+import { formatAmount } from "../../domain/shared/money.js"
+import type { AsOf } from "../../projections/projection.js"
+import { editVaultAccount } from "../../commands/vault-accounts.js"
+import { checks, type FieldCheck } from "../body.js"
+import type { ApiDeps } from "../deps.js"
+import { errors, isApiError, type ApiError } from "../errors.js"
+import type { Operation, OperationResult } from "../operation.js"
+import { paginate } from "../pagination.js"
+import { runCommand } from "../sim/common.js"
+import { VaultAccountAddress, VaultAccountAsset, vaultAccountShape } from "../wire/vault-accounts.js"
+import { accountHoldings, accountsOf, accountValue, addressId, findAccount, type AccountRef } from "./vault-account-views.js"
+import { transactionListItem, TransactionListItem } from "./transactions.js"
+
+const NEW = since("2026-03-20")
+
+/** From 2026-03-20 on, a vault the key cannot see (unknown ones included) is 403 on vault-scoped routes. */
+export const unknownVault = (version: ApiVersion): ApiError => (version === "2024-05-09" || version === "2025-09-23" ? errors.resourceNotFound("vault") : errors.notAllowedForWallet())
+
+const booleanQuery: FieldCheck = (v) => (v === "true" || v === "false" ? undefined : "must be true or false")
+
+const withAccount = (
+  deps: ApiDeps,
+  params: Readonly<Record<string, string>>,
+  asOf: AsOf,
+  version: ApiVersion,
+  then: (account: AccountRef) => OperationResult,
+): OperationResult => {
+  const accounts = accountsOf(deps, params.vaultId!, asOf)
+  if (accounts === undefined) return unknownVault(version)
+  const account = accounts.find((a) => a.vaultAccountId === params.vaultAccountId)
+  return account === undefined ? errors.resourceNotFound("vault account") : then(account)
+}
+
+export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
+  {
+    id: "listVaultAccounts",
+    method: "GET",
+    path: "/vaults/:vaultId/vault-accounts/details",
+    scope: "read",
+    vaultParam: "vaultId",
+    versions: NEW,
+    paginated: true,
+    list: true,
+    query: { optional: { isHidden: booleanQuery, isHideEmpty: booleanQuery } },
+    answer: vaultAccountShape({ favourite: "list", index: "integer" }),
+    handle: ({ params, query, asOf, apiVersion }, deps) => {
+      const accounts = accountsOf(deps, params.vaultId!, asOf)
+      if (accounts === undefined) return unknownVault(apiVersion)
+      const shown = accounts.filter(
+        (a) =>
+          (query.isHidden !== "true" || a.profile.isHiddenInDashboard) &&
+          (query.isHideEmpty !== "true" || [...accountHoldings(deps, a, asOf).values()].some((b) => b.total > 0n)),
+      )
+      const page = paginate(shown, (a) => a.vaultAccountId, query)
+      return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((a) => accountValue(deps, a, asOf)) } }
+    },
+  },
+  {
+    id: "getVaultAccount",
+    method: "GET",
+    path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/details",
+    scope: "read",
+    vaultParam: "vaultId",
+    versions: NEW,
+    answer: vaultAccountShape({ favourite: "details", index: "string" }),
+    handle: ({ params, asOf, apiVersion }, deps) => withAccount(deps, params, asOf, apiVersion, (a) => ({ status: 200, item: accountValue(deps, a, asOf) })),
+  },
+  {
+    id: "editVaultAccount",
+    method: "PUT",
+    path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/edit",
+    scope: "write",
+    vaultParam: "vaultId",
+    versions: NEW,
+    body: {
+      required: {},
+      optional: {
+        name: checks.string({ min: 1, max: 100 }),
+        color: checks.color(),
+        isHiddenInDashboard: checks.boolean(),
+        isFavoriteInDashboard: checks.boolean(),
+        // The service's own clients send the details page's spelling.
+        isFavorityInDashboard: checks.boolean(),
+      },
+    },
+    answer: vaultAccountShape({ favourite: "details", index: "string" }),
+    handle: async ({ params, item, requestId, apiVersion }, deps) => {
+      const vaultId = params.vaultId!
+      const current = findAccount(deps, vaultId, params.vaultAccountId!, undefined)
+      if (current === undefined) return accountsOf(deps, vaultId, undefined) === undefined ? unknownVault(apiVersion) : errors.resourceNotFound("vault account")
+      if (current.vaultAccountId === vaultId)
+        return errors.invalidData([{ attribute: "vaultAccountId", message: "is the vault's default account, which cannot be edited" }])
+      const favourite = (item.isFavoriteInDashboard ?? item.isFavorityInDashboard) as boolean | undefined
+      const r = await runCommand(
+        deps,
+        editVaultAccount(vaultId as VaultId, current.vaultAccountId as VaultAccountId, {
+          ...(item.name !== undefined ? { name: item.name as string } : {}),
+          ...(item.color !== undefined ? { color: item.color as string } : {}),
+          ...(item.isHiddenInDashboard !== undefined ? { isHiddenInDashboard: item.isHiddenInDashboard as boolean } : {}),
+          ...(favourite !== undefined ? { isFavoriteInDashboard: favourite } : {}),
+        }),
+        { requestId },
+      )
+      if (isApiError(r)) return r
+      const edited = findAccount(deps, vaultId, current.vaultAccountId, undefined)!
+      return { status: 200, item: accountValue(deps, edited, undefined) }
+    },
+  },
+  {
+    id: "listVaultAccountAssets",
+    method: "GET",
+    path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/list-assets",
+    scope: "read",
+    vaultParam: "vaultId",
+    versions: NEW,
+    paginated: true,
+    list: true,
+    query: { optional: { assetUnit: checks.string({ min: 1, max: 20 }) } },
+    answer: VaultAccountAsset,
+    handle: ({ params, query, asOf, apiVersion }, deps) =>
+      withAccount(deps, params, asOf, apiVersion, (account) => {
+        const rows = [...accountHoldings(deps, account, asOf)].flatMap(([id, b]) => {
+          const asset = findAsset(id)
+          if (asset === undefined || (query.assetUnit !== undefined && asset.symbol.toLowerCase() !== query.assetUnit.toLowerCase())) return []
+          return [
+            {
+              assetId: asset.id,
+              symbol: asset.symbol,
+              availableAmount: formatAmount(b.available, asset.decimals),
+              blockchain: asset.blockchain,
+              exchangeRateToUsd: deps.sim.models.settings.rateOf(asset.symbol, asOf),
+            },
+          ]
+        })
+        const page = paginate(rows, (r) => r.assetId, query)
+        return "code" in page ? page : { status: 200, page }
+      }),
+  },
+  {
+    id: "listVaultAccountAddresses",
+    method: "GET",
+    path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/list-addresses",
+    scope: "read",
+    vaultParam: "vaultId",
+    versions: NEW,
+    paginated: true,
+    list: true,
+    query: { optional: { assetId: checks.string({ min: 1, max: 64 }), blockchain: checks.string({ min: 1, max: 40 }) } },
+    answer: VaultAccountAddress,
+    handle: ({ params, query, asOf, apiVersion }, deps) =>
+      withAccount(deps, params, asOf, apiVersion, (account) => {
+        const h = deps.sim.models.holdings
+        const rows = account.addresses
+          .filter((a) => (query.blockchain === undefined || a.facts.blockchain === query.blockchain) && (query.assetId === undefined || h.heldAssets(a, asOf).includes(query.assetId)))
+          .map((a) => ({
+            address: a.facts.address,
+            addressId: addressId(a),
+            blockchain: a.facts.blockchain,
+            network: a.facts.network,
+            label: a.facts.label,
+            balances: h.heldAssets(a, asOf).flatMap((id) => {
+              const asset = findAsset(id)
+              if (asset === undefined) return []
+              const b = h.balance(a.facts.blockchain, a.facts.network, a.facts.address, id, asOf)
+              return [{ amount: formatAmount(b.total, asset.decimals), assetId: id, symbol: asset.symbol }]
+            }),
+          }))
+        const page = paginate(rows, (r) => r.addressId, query)
+        return "code" in page ? page : { status: 200, page }
+      }),
+  },
+  {
+    id: "listVaultAccountTransactions",
+    method: "GET",
+    path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/transactions",
+    scope: "read",
+    vaultParam: "vaultId",
+    versions: NEW,
+    paginated: true,
+    list: true,
+    answer: TransactionListItem,
+    handle: ({ params, query, asOf, apiVersion }, deps) =>
+      withAccount(deps, params, asOf, apiVersion, (account) => {
+        const own = new Set(account.addresses.map((a) => `${a.facts.blockchain}|${a.facts.network}|${a.facts.address}`))
+        const h = deps.sim.models.holdings
+        const mine = (blockchain: string, network: string, address: string) => {
+          const a = h.address(blockchain, network, address, asOf)
+          return a !== undefined && own.has(`${a.facts.blockchain}|${a.facts.network}|${a.facts.address}`)
+        }
+        // Newest first, as the vault's list.
+        const records = [...deps.sim.models.transactions.list(params.vaultId!, asOf)]
+          .reverse()
+          .filter((r) => mine(r.view.blockchain, r.view.network, r.view.transfer.from) || mine(r.view.blockchain, r.view.network, r.view.transfer.to))
+        const page = paginate(records, (r) => r.view.transfer.recordId, query)
+        return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((r) => transactionListItem(deps, r, asOf)) } }
+      }),
+  },
+]
