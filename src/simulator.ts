@@ -209,8 +209,8 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
 
 const defaultFixture: Fixture = {
   vaults: [
-    { name: "Test vault", type: "test", color: "#2E7D32", backuped: false },
-    { name: "Main vault", type: "main", color: "#1565C0", backuped: false },
+    { name: "Test vault", type: "test", color: "#2E7D32" },
+    { name: "Main vault", type: "main", color: "#1565C0" },
   ],
   // Pinned to the version this workspace has always answered in (README: API versions).
   apiKeys: [{ name: "default", apiVersion: "2024-05-09" }],

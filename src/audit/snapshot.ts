@@ -74,12 +74,18 @@ export const answer = async (deps: ApiDeps, p: Probe, asOf: AsOf): Promise<Answe
   }
 }
 
+// Computed at call time: app.ts mounts the control-plane routes that import this module.
+let firstVersion: ReadonlySet<string> | undefined
+const firstVersionReads = (): ReadonlySet<string> =>
+  (firstVersion ??= new Set(defaultOperations.filter((o) => o.versions === undefined || o.versions.includes(OLDEST_API_VERSION)).map((o) => o.id)))
+
 /** The read models' answers as of `asOf`: endpoint answers, raw balances, chain states, exchange rates. No positions. */
 export const snapshot = async (sim: Simulator, asOf: AsOf): Promise<Record<string, unknown>> => {
   const deps = readDeps(sim)
   const m = sim.models
   const answers: Record<string, Answer> = {}
-  for (const p of readProbes(m, asOf)) answers[`GET ${p.path}`] = await answer(deps, p, asOf)
+  // The reads of the first version: later versions show the same read models under other names and groupings.
+  for (const p of readProbes(m, asOf)) if (firstVersionReads().has(p.opId)) answers[`GET ${p.path}`] = await answer(deps, p, asOf)
   const balances: Record<string, unknown> = {}
   for (const a of m.holdings.addresses.values()) {
     if (asOf !== undefined && a.position > asOf) continue

@@ -23,8 +23,7 @@ export const createVault = Effect.fn("createVault")(function* (input: CreateVaul
   const ids = yield* Ids
   const now = yield* (yield* SimClock).now
   const vaultId = (input.id ?? (yield* ids.next("vault"))) as VaultId
-  // A vault made in the dashboard is backed up as part of its set-up; `backuped: false` models one that is not.
-  const profile = { vaultId, name: input.name, type: input.type, color: input.color ?? "#1A73E8", backuped: input.backuped ?? true }
+  const profile = { vaultId, name: input.name, type: input.type, color: input.color ?? "#1A73E8", backuped: input.backuped ?? false }
   return yield* runDecider(vaultDecider, vaultStream(vaultId), { type: "CreateVault", profile, now })
 })
 

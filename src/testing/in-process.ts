@@ -17,8 +17,8 @@ export const DEFAULT_BASE_URL = "http://custody-sim.test"
  */
 export const IN_PROCESS_FIXTURE: Fixture = {
   vaults: [
-    { name: "Test vault", type: "test", color: "#2E7D32", backuped: false },
-    { name: "Main vault", type: "main", color: "#1565C0", backuped: false },
+    { name: "Test vault", type: "test", color: "#2E7D32" },
+    { name: "Main vault", type: "main", color: "#1565C0" },
   ],
   // Pinned to the version property tests written against this workspace were written for (README: API versions).
   apiKeys: [{ name: "in-process", apiVersion: "2024-05-09", rateLimit: { perSecond: 1_000_000, burst: 1_000_000 } }],

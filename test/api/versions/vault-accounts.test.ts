@@ -15,7 +15,7 @@ const ETH = assetId("ethereum", "sepolia", "ETH")
 beforeAll(async () => {
   h = await startHarness()
   creds = await createKey(h, { apiVersion: "2026-03-20" })
-  const made = await h.admin("POST", "/_sim/vaults", { name: "Backed up", type: "test" })
+  const made = await h.admin("POST", "/_sim/vaults", { name: "Backed up", type: "test", backuped: true })
   expect(made.body.backuped).toBe(true)
   vault = made.body.id
 })
