@@ -160,6 +160,15 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
     return answer(c, result.status, envelopeWith(st.apiVersion, st.requestId, st.context, data))
   }
 
+  /**
+   * An operation the request's version has not (yet or any more) is an unknown route there; a read's x-sim-as-of
+   * is still checked first, as every read endpoint's is.
+   */
+  const absent = (c: Context, st: RequestState, header: Header): Response => {
+    const asOf = reads !== undefined ? parseAsOf(header("x-sim-as-of"), deps.sim.models) : undefined
+    return fail(c, st, isApiError(asOf) ? asOf : errors.uriNotFound())
+  }
+
   /** Everything after the body is read; synchronous unless the handler is (a cached read answers without a promise). */
   const checked = (c: Context, st: RequestState, header: Header, path: string, rawQuery: string, query: Record<string, string>, body: string): Response | Promise<Response> => {
     const failures = deps.authFailures
@@ -189,8 +198,7 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
       if (!deps.apiVersions.includes(pinned)) return fail(c, st, errors.invalidApiVersion(deps.apiVersions))
       st.apiVersion = pinned as ApiVersion
     }
-    // An operation another version has not (yet or any more) is an unknown route there.
-    if (!versions.has(st.apiVersion)) return fail(c, st, errors.uriNotFound())
+    if (!versions.has(st.apiVersion)) return absent(c, st, header)
     let item: JsonObject = {}
     if (op.method !== "GET") {
       const parsed = parseWrappedBody(body.length === 0 ? "{}" : body)
