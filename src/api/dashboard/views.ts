@@ -125,7 +125,14 @@ export const dashboardViews: ReadonlyArray<SimRoute> = [
       if (isApiError(page)) return page
       return {
         status: 200,
-        body: { ...page, items: page.items.map(({ position, ...a }) => ({ ...a, position: Number(position) })) },
+        body: {
+          ...page,
+          items: page.items.map(({ position, profile, ordinal: _o, ...a }) => {
+            // Edits (2026-03-20's edit endpoint) as of the position shown.
+            const { name, color, isHiddenInDashboard } = profile.at(asOf) ?? a
+            return { ...a, name, color, isHiddenInDashboard, position: Number(position) }
+          }),
+        },
       }
     }),
   },
