@@ -10,8 +10,8 @@ import { fileURLToPath } from "node:url"
 import { addressDerivation, esdbAppends } from "./external.js"
 import { dashboard } from "./dashboard.js"
 import { depositsMined } from "./deposits-mined.js"
-import { httpGetVaults } from "./http-get-vaults.js"
-import { httpGetAddressAssets, httpGetVaultAssets } from "./http-reads.js"
+import { httpGetVaults, httpGetVaults2026 } from "./http-get-vaults.js"
+import { httpGetAddressAssets, httpGetAddressBalance2026, httpGetVaultAssets, httpGetVaultAssets2026 } from "./http-reads.js"
 import { requestLogJson, requestLogText } from "./request-log.js"
 import { commandThroughput, httpPostSingleTransfer } from "./single-transfer.js"
 import { fmt } from "./lib/stats.js"
@@ -24,6 +24,7 @@ import { revert } from "./revert.js"
 /** Add new benchmarks here (a module exporting a Benchmark); they run in this order. */
 export const registry: ReadonlyArray<Benchmark> = [
   httpGetVaults,
+  httpGetVaults2026,
   requestLogText,
   requestLogJson,
   storeAppendMemoryVsEmmett,
@@ -33,6 +34,8 @@ export const registry: ReadonlyArray<Benchmark> = [
   esdbAppends,
   httpGetAddressAssets,
   httpGetVaultAssets,
+  httpGetAddressBalance2026,
+  httpGetVaultAssets2026,
   depositsMined,
   httpPostSingleTransfer,
   commandThroughput,

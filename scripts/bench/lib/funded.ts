@@ -23,6 +23,7 @@ export const startFundedBench = async (options: { store?: "memory" | "sqlite"; a
   const sim = await createSimulator({ store, fixture: benchFixture, clock: { frozenAt: Date.UTC(2026, 0, 1) } })
   const app = createApp(sim, { log: { error: () => {}, info: () => {} } })
   const creds = sim.createdCredentials[0]!
+  const creds2026 = sim.createdCredentials[1]!
   const client = new CustodyClient({ baseUrl: "http://bench", credentials: creds, fetch: (r) => Promise.resolve(app.fetch(r)) })
   const admin = (method: string, path: string, body: unknown) =>
     app.request(path, { method, headers: { authorization: `Bearer ${sim.adminToken}`, "content-type": "application/json" }, body: JSON.stringify(body) })
@@ -43,6 +44,7 @@ export const startFundedBench = async (options: { store?: "memory" | "sqlite"; a
     sim,
     app,
     creds,
+    creds2026,
     vaultId,
     vaultAccountId,
     address,
