@@ -132,4 +132,19 @@ describe("vault accounts", () => {
       })
     })
   })
+
+  describe("EditVaultAccount", () => {
+    const edited = (changes: Record<string, unknown>): VaultAggregateEvent => ({ type: "VaultAccountEdited", data: { vaultId, vaultAccountId: acct, ...changes, at } })
+    it("records only the fields that change", () => {
+      spec.given([vault(), account]).when({ type: "EditVaultAccount", vaultAccountId: acct, changes: { name: "b", color: "#000000", isFavoriteInDashboard: true }, now: at }).then([
+        edited({ name: "b", isFavoriteInDashboard: true }),
+      ])
+    })
+    it("records nothing when nothing changes, after earlier edits too", () => {
+      spec.given([vault(), account, edited({ name: "b", isHiddenInDashboard: true })]).when({ type: "EditVaultAccount", vaultAccountId: acct, changes: { name: "b", isHiddenInDashboard: true, isFavoriteInDashboard: false }, now: at }).then([])
+    })
+    it("refuses an account the vault does not hold", () => {
+      spec.given([vault()]).when({ type: "EditVaultAccount", vaultAccountId: acct, changes: { name: "b" }, now: at }).thenFails({ _tag: "VaultAccountNotFound", vaultAccountId: acct })
+    })
+  })
 })
