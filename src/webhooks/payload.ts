@@ -1,5 +1,5 @@
 // What a subscriber receives: the delivery body and the verification challenge body (src/webhooks/http.ts signs them).
-import { OLDEST_API_VERSION as DEFAULT_API_VERSION } from "../domain/api-key/versions.js"
+import { OLDEST_API_VERSION, type ApiVersion } from "../domain/api-key/versions.js"
 import type { NotificationKind } from "../domain/ledger/events.js"
 import type { DeliveryView, Notification } from "../projections/outbox.js"
 
@@ -9,7 +9,10 @@ const BLOCK = ["minedInBlockHeight", "minedInBlockHash", "currentConfirmations",
 /** Kinds about the vault's own transaction requests: they also carry transactionRequestId (the spec's correlation). */
 const REQUEST_KINDS: ReadonlySet<NotificationKind> = new Set(["TRANSACTION_REQUEST", "TRANSACTION_APPROVED", "TRANSACTION_REJECTED", "OUTGOING_MINED", "OUTGOING_FAILED"])
 
-export const deliveryItem = (n: Notification): Record<string, string | number | null> => {
+/** 2026-03-20 names the unit of an amount `amountUnit`, as its REST answers do. */
+const renamedAt = (version: ApiVersion): Readonly<Record<string, string>> => (version === "2026-03-20" ? { unit: "amountUnit" } : {})
+
+export const deliveryItem = (n: Notification, version: ApiVersion = OLDEST_API_VERSION): Record<string, string | number | null> => {
   const p = n.payload
   const item: Record<string, string | number | null> = {}
   for (const k of COMMON) item[k] = p[k] ?? null
@@ -17,7 +20,8 @@ export const deliveryItem = (n: Notification): Record<string, string | number | 
   for (const k of BLOCK) item[k] = p[k] ?? null
   for (const [k, v] of Object.entries(p)) if (!Object.hasOwn(item, k)) item[k] = v
   if (!Object.hasOwn(item, "timestamp")) item.timestamp = Math.floor(n.at / 1000)
-  return item
+  const renamed = renamedAt(version)
+  return Object.keys(renamed).length === 0 ? item : Object.fromEntries(Object.entries(item).map(([k, v]) => [renamed[k] ?? k, v]))
 }
 
 /** The parts of a delivery body that depend only on the notification, the same for every subscription. */
@@ -26,9 +30,10 @@ export interface NotificationParts {
   readonly tail: string
 }
 
-export const notificationParts = (n: Notification): NotificationParts => ({
+/** `version`: the subscription's (payload `apiVersion` and the item's names follow it). */
+export const notificationParts = (n: Notification, version: ApiVersion = OLDEST_API_VERSION): NotificationParts => ({
   head: `{"walletId":${JSON.stringify(n.vaultId)},"webhookId":`,
-  tail: `,"apiVersion":${JSON.stringify(DEFAULT_API_VERSION)},"data":{"product":"WALLET_AS_A_SERVICE","event":${JSON.stringify(n.kind)},"item":${JSON.stringify(deliveryItem(n))}}}`,
+  tail: `,"apiVersion":${JSON.stringify(version)},"data":{"product":"WALLET_AS_A_SERVICE","event":${JSON.stringify(n.kind)},"item":${JSON.stringify(deliveryItem(n, version))}}}`,
 })
 
 /**
@@ -39,5 +44,5 @@ export const notificationParts = (n: Notification): NotificationParts => ({
 export const deliveryBody = (d: DeliveryView, parts: NotificationParts = notificationParts(d.notification)): string =>
   `${parts.head}${JSON.stringify(d.webhookId)},"idempotencyKey":${JSON.stringify(d.idempotencyKey)}${parts.tail}`
 
-export const verificationBody = (webhookId: string, challenge: string): string =>
-  JSON.stringify({ type: "verification", webhookId, challenge, apiVersion: DEFAULT_API_VERSION })
+export const verificationBody = (webhookId: string, challenge: string, version: ApiVersion = OLDEST_API_VERSION): string =>
+  JSON.stringify({ type: "verification", webhookId, challenge, apiVersion: version })

@@ -25,7 +25,7 @@ const echoes = (body: string, challenge: string): boolean => {
 export const handshake = async (config: WebhookConfig, challenge: string, timeoutMs = 5_000): Promise<HandshakeResult> => {
   const transport = makeHttpTransport({ maxSockets: 1 })
   try {
-    const body = verificationBody(config.webhookId, challenge)
+    const body = verificationBody(config.webhookId, challenge, config.apiVersion)
     const r = await postOnce(transport, { url: config.url, body, secret: config.secret, encoding: config.signatureEncoding, timeoutMs, keepBody: 4096 })
     const outcome: HttpOutcome = { statusCode: r.statusCode, error: r.error, durationMs: r.durationMs }
     if (r.statusCode === null) return { ok: false, reason: `the verification request failed: ${r.error ?? "no answer"}`, outcome }

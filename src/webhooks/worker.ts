@@ -12,6 +12,7 @@ import { DueQueue } from "./due-queue.js"
 import { makeHttpTransport, type Transport } from "./http.js"
 import { makeThreadTransport } from "./thread-transport.js"
 import { deliveryBody, notificationParts, type NotificationParts } from "./payload.js"
+import { OLDEST_API_VERSION, type ApiVersion } from "../domain/api-key/versions.js"
 
 export interface WebhookWorkerOptions {
   /**
@@ -95,10 +96,13 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   let timer: ReturnType<typeof setTimeout> | undefined
   let idleWaiters: Array<() => void> = []
   const counts = { attempts: 0, delivered: 0 }
-  const parts = new WeakMap<DeliveryView["notification"], NotificationParts>()
-  const partsOf = (n: DeliveryView["notification"]) => {
-    let p = parts.get(n)
-    if (p === undefined) parts.set(n, (p = notificationParts(n)))
+  const parts = new WeakMap<DeliveryView["notification"], Map<string, NotificationParts>>()
+  /** A notification's body parts per payload version, serialised once each. */
+  const partsOf = (n: DeliveryView["notification"], version: ApiVersion) => {
+    let byVersion = parts.get(n)
+    if (byVersion === undefined) parts.set(n, (byVersion = new Map()))
+    let p = byVersion.get(version)
+    if (p === undefined) byVersion.set(version, (p = notificationParts(n, version)))
     return p
   }
 
@@ -196,7 +200,7 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     busy.add(d.deliveryId)
     requests++
     lane.inFlight++
-    const body = deliveryBody(d, partsOf(d.notification))
+    const body = deliveryBody(d, partsOf(d.notification, sub.config.apiVersion ?? OLDEST_API_VERSION))
     const done = (outcome: HttpOutcome) => {
       requests--
       lane.inFlight--

@@ -2,7 +2,8 @@
 import { createWebhook, deleteWebhook, recordVerification, requestRedelivery } from "../../commands/webhooks.js"
 import { notificationKinds, type WebhookConfig } from "../../domain/webhook/index.js"
 import type { DeliveryView, SubscriptionView } from "../../projections/outbox.js"
-import { deliveryBody } from "../../webhooks/payload.js"
+import { deliveryBody, notificationParts } from "../../webhooks/payload.js"
+import { API_VERSIONS, OLDEST_API_VERSION, type ApiVersion } from "../../domain/api-key/versions.js"
 import { handshake } from "../../webhooks/verify.js"
 import { checkAttributes, checks, type FieldCheck } from "../body.js"
 import type { ApiDeps } from "../deps.js"
@@ -36,6 +37,7 @@ const subscriptionSpec = {
   optional: {
     vaultIds,
     signatureEncoding: checks.oneOf(["base64", "hex"]),
+    apiVersion: checks.oneOf(API_VERSIONS),
     verification: checks.oneOf(["request", "manual"]),
     retrySchedule: schedule,
   },
@@ -50,6 +52,7 @@ export const subscriptionJson = (s: SubscriptionView) => {
     events: s.config.events,
     vaultIds: s.config.vaultIds,
     signatureEncoding: s.config.signatureEncoding,
+    ...(s.config.apiVersion !== undefined ? { apiVersion: s.config.apiVersion } : {}),
     verification: s.config.verification,
     retrySchedule: s.config.retrySchedule,
     status: s.status,
@@ -60,7 +63,8 @@ export const subscriptionJson = (s: SubscriptionView) => {
   }
 }
 
-export const deliveryJson = (d: DeliveryView) => ({
+/** A delivery as the control plane shows it, its payload in the subscription's version. */
+export const deliveryJsonAt = (version: ApiVersion) => (d: DeliveryView) => ({
   id: d.deliveryId,
   webhookId: d.webhookId,
   idempotencyKey: d.idempotencyKey,
@@ -74,8 +78,10 @@ export const deliveryJson = (d: DeliveryView) => ({
   nextAttemptAt: d.nextAttemptAt,
   redeliveries: d.redeliveries,
   attempts: d.attempts,
-  payload: JSON.parse(deliveryBody(d)) as unknown,
+  payload: JSON.parse(deliveryBody(d, notificationParts(d.notification, version))) as unknown,
 })
+
+export const deliveryJson = deliveryJsonAt(OLDEST_API_VERSION)
 
 const live = (deps: ApiDeps, id: string | undefined): SubscriptionView | ApiError => {
   const s = deps.sim.models.outbox.subscriptions.get(id ?? "")
@@ -115,6 +121,7 @@ export const webhookRoutes: ReadonlyArray<SimRoute> = [
         signatureEncoding: (body.signatureEncoding ?? "base64") as WebhookConfig["signatureEncoding"],
         verification: (body.verification ?? "request") as WebhookConfig["verification"],
         retrySchedule: (body.retrySchedule ?? null) as WebhookConfig["retrySchedule"],
+        ...(body.apiVersion !== undefined ? { apiVersion: body.apiVersion as ApiVersion } : {}),
       }
       const created = await runCommand(deps, createWebhook(config))
       if (isApiError(created)) return created
@@ -191,7 +198,7 @@ export const webhookRoutes: ReadonlyArray<SimRoute> = [
         list = list.slice(i + 1)
       }
       if (query.status !== undefined) list = list.filter((d) => d.status === query.status)
-      return { status: 200, body: { deliveries: list.slice(0, limit).map(deliveryJson), hasMore: list.length > limit } }
+      return { status: 200, body: { deliveries: list.slice(0, limit).map(deliveryJsonAt(s.config.apiVersion ?? OLDEST_API_VERSION)), hasMore: list.length > limit } }
     },
   },
   {
@@ -205,7 +212,7 @@ export const webhookRoutes: ReadonlyArray<SimRoute> = [
       const d = deps.sim.models.outbox.deliveries.get(params.deliveryId ?? "")
       if (d === undefined || d.webhookId !== s.config.webhookId) return errors.resourceNotFound("webhook delivery")
       const r = await runCommand(deps, requestRedelivery({ webhookId: d.webhookId, deliveryId: d.deliveryId, notificationId: d.notification.id }))
-      return isApiError(r) ? r : { status: 200, body: deliveryJson(d) }
+      return isApiError(r) ? r : { status: 200, body: deliveryJsonAt(s.config.apiVersion ?? OLDEST_API_VERSION)(d) }
     },
   },
 ]

@@ -1,4 +1,5 @@
 // Webhook events: subscriptions (stream `webhook-<id>`) and delivery attempts (stream `webhookDelivery-<id>`).
+import type { ApiVersion } from "../api-key/versions.js"
 import type { NotificationKind } from "../ledger/events.js"
 import type { SimInstant } from "../shared/sim-time.js"
 
@@ -29,6 +30,8 @@ export interface WebhookConfig {
   readonly verification: VerificationMode
   /** Seconds between attempts; null: the simulator's schedule. */
   readonly retrySchedule: ReadonlyArray<number> | null
+  /** The version payloads are written in; absent: 2024-05-09 (subscriptions made before versions existed). */
+  readonly apiVersion?: ApiVersion
 }
 
 /** What a verification request or a delivery attempt got back: a status code, or a network error. */

@@ -1,0 +1,41 @@
+// Payloads follow the subscription's API version: apiVersion, the item's names, and the signature encoding chosen.
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { verifyWebhookSignature } from "../../src/client/index.js"
+import { SECRET, startScenario, type Scenario } from "./scenario.js"
+
+let s: Scenario
+beforeEach(async () => {
+  s = await startScenario()
+})
+afterEach(async () => s.close())
+
+describe("a subscription pinned to a version", () => {
+  it("2026-03-20 with hex signatures (the v-2 documentation's encoding): apiVersion and amountUnit, beside a 2024-05-09 one", async () => {
+    const now = await s.subscribe({ apiVersion: "2026-03-20", signatureEncoding: "hex" })
+    expect(now.status).toBe(201)
+    expect(now.body.apiVersion).toBe("2026-03-20")
+    const old = await s.subscribe()
+    expect(old.body.apiVersion).toBeUndefined()
+    await s.deposit("2.5")
+    await s.rx.waitFor(2)
+    await s.h.sim.webhooks!.idle()
+    const byHook = new Map(s.rx.deliveries().map((d) => [d.body.webhookId as string, d]))
+    const d26 = byHook.get(now.body.id)!
+    expect(d26.body.apiVersion).toBe("2026-03-20")
+    expect(d26.body.data.item).toMatchObject({ amount: "2.5", amountUnit: "ETH" })
+    expect(d26.body.data.item.unit).toBeUndefined()
+    expect(Object.keys(d26.body.data.item).slice(0, 6)).toEqual(["blockchain", "network", "address", "amount", "amountUnit", "transactionId"])
+    expect(verifyWebhookSignature({ body: d26.raw, signature: d26.headers["x-signature"] as string, secret: SECRET, encoding: "hex" })).toBe(true)
+    const d24 = byHook.get(old.body.id)!
+    expect(d24.body.apiVersion).toBe("2024-05-09")
+    expect(d24.body.data.item).toMatchObject({ amount: "2.5", unit: "ETH" })
+    const [logged] = await s.deliveriesOf(now.body.id)
+    expect(logged.payload).toEqual(d26.body)
+  })
+
+  it("refuses an unknown version", async () => {
+    const r = await s.subscribe({ apiVersion: "2026-01-01" })
+    expect(r.status).toBe(400)
+    expect(r.body.error.details[0].attribute).toBe("apiVersion")
+  })
+})
