@@ -36,7 +36,6 @@ export const editVaultAccount = Effect.fn("editVaultAccount")(
     const now = yield* (yield* SimClock).now
     return yield* runDecider(vaultDecider, vaultStream(vaultId), { type: "EditVaultAccount", vaultAccountId, changes, now })
   },
-  Effect.retry(retryOnConflict),
 )
 
 const ordinalOf = (s: VaultState, vaultAccountId: string | null): number =>

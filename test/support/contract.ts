@@ -3,9 +3,8 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
 import { afterAll } from "vitest"
 import { defaultOperations } from "../../src/api/app.js"
-import { observeAnswers, type ObservedAnswer } from "../../src/api/answer-observer.js"
 import { errorEnvelopeSchema, jsonSchema, openApiDocument, successStatus } from "../../src/api/openapi.js"
-import type { Operation } from "../../src/api/operation.js"
+import { observeAnswers, type ObservedAnswer, type Operation } from "../../src/api/operation.js"
 import { isApiVersion, type ApiVersion } from "../../src/domain/api-key/index.js"
 
 interface Violation {
