@@ -3,3 +3,9 @@
 import fc from "fast-check"
 
 export const runs = (share: number): number => Math.max(1, Math.round((fc.readConfigureGlobal().numRuns ?? 100) * share))
+
+/**
+ * A hang guard for properties that run whole simulators, not a speed check: their work is bounded by their runs,
+ * and on a loaded 2-core machine the model's 30 runs took 85 s (vitest's 30 s default cut it off).
+ */
+export const PROPERTY_TIMEOUT_MS = 300_000

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest"
 import { ReadModels } from "../../src/projections/read-models.js"
 import { startHarness, type Harness } from "../support/harness.js"
 import { assetId } from "../support/catalogue.js"
+import { PROPERTY_TIMEOUT_MS } from "./budget.js"
 
 type Step =
   | { readonly kind: "deposit"; readonly to: number; readonly token: boolean; readonly amount: number }
@@ -86,5 +87,5 @@ describe("deposits, mining and asset additions", () => {
       }),
       { numRuns: 40 },
     )
-  })
+  }, PROPERTY_TIMEOUT_MS)
 })

@@ -2,7 +2,7 @@
 // followed by the checks of invariants.ts, and a full rebuild from the log at the end of every run.
 import fc from "fast-check"
 import { describe, it } from "vitest"
-import { runs } from "../budget.js"
+import { PROPERTY_TIMEOUT_MS, runs } from "../budget.js"
 import { commandSequences } from "./commands.js"
 import { REGRESSIONS } from "./regressions.js"
 import { custody } from "../arbitraries/base-units.js"
@@ -17,5 +17,5 @@ describe("the simulator against a simple model", () => {
       fc.asyncProperty(commandSequences(), custody.approvalPolicy, (cmds, policy) => runModel(cmds, policy)),
       { numRuns: runs(0.3), examples: REGRESSIONS.map((r): [Iterable<ModelCommand>, Model["policy"]] => [r.commands, r.policy ?? AUTO]) },
     )
-  })
+  }, PROPERTY_TIMEOUT_MS)
 })

@@ -4,7 +4,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { formatAmount } from "../../../src/domain/shared/money.js"
-import { runs } from "../budget.js"
+import { PROPERTY_TIMEOUT_MS, runs } from "../budget.js"
 import { ETH, FUNDS, checkAfterRace, startRace, type RaceWorld } from "./world.js"
 
 type Action =
@@ -100,5 +100,5 @@ describe("concurrent calls over the same funds", () => {
     )
     // The point is to interleave handlers between their read and their append: some runs must have made one retry.
     if (runs(0.5) >= 10) expect(conflicts, "interleavings that made a handler retry").toBeGreaterThan(0)
-  })
+  }, PROPERTY_TIMEOUT_MS)
 })
