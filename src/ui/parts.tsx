@@ -77,11 +77,13 @@ export const ErrorLine = ({ error, onReset }: { error: Failure | undefined; onRe
     </p>
   )
 
-export const Table = ({ children, label }: { children: ComponentChildren; label: string }) => (
-  <div class="scroll" role="region" aria-label={label} tabIndex={0}>
-    <table>{children}</table>
-  </div>
-)
+/** A table that scrolls sideways on a narrow window; nothing at all when `empty` (the view says so in words). */
+export const Table = ({ children, label, empty = false }: { children: ComponentChildren; label: string; empty?: boolean }) =>
+  empty ? null : (
+    <div class="scroll" role="region" aria-label={label} tabIndex={0}>
+      <table>{children}</table>
+    </div>
+  )
 
 export const Json = ({ value }: { value: unknown }) => <pre class="json">{JSON.stringify(value, null, 2)}</pre>
 

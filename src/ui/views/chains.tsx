@@ -76,12 +76,12 @@ export const ChainView = ({ blockchain, network }: { blockchain: string; network
         <>
           <p>
             height <strong data-testid="chain-height">{data.height}</strong> · mining {data.mode}
-            {data.mode === "interval" ? ` every ${data.intervalSeconds} s` : ""} · {data.confirmationsRequired} confirmations · {data.networkType}net
+            {data.mode === "interval" ? ` every ${data.intervalSeconds} s` : ""} · {data.confirmationsRequired} confirmation{data.confirmationsRequired === 1 ? "" : "s"} · {data.networkType}net
           </p>
           <Controls key={`${data.mode}/${data.confirmationsRequired}`} c={data} />
           <h3>Mempool</h3>
           {data.mempool.items.length === 0 ? <p>Empty.</p> : null}
-          <Table label="mempool">
+          <Table label="mempool" empty={data.mempool.items.length === 0}>
             <Head columns={["submitted", "transaction", "kind", "to", "#amount (base units)"]} />
             <tbody>
               {data.mempool.items.map((t) => (

@@ -86,7 +86,7 @@ export const OverviewView = () => {
       </Section>
       <Section title="Chains in use">
         {data !== undefined && data.chains.length === 0 ? <p>No chain has recorded anything yet.</p> : null}
-        <Table label="chains in use">
+        <Table label="chains in use" empty={data !== undefined && data.chains.length === 0}>
           <Head columns={["chain", "#height", "mining", "#confirmations"]} />
           <tbody>
             {(data?.chains ?? []).map((c) => (

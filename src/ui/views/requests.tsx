@@ -62,7 +62,7 @@ export const RequestsView = () => {
     >
       <ErrorLine error={error} onReset={pager.reset} />
       {data !== undefined && data.items.length === 0 ? <p>No requests.</p> : null}
-      <Table label="transaction requests">
+      <Table label="transaction requests" empty={data !== undefined && data.items.length === 0}>
         <Head columns={["created", "request", "#amount", "status", "approvals", "decide"]} />
         <tbody>
           {(data?.items ?? []).map((r) => (

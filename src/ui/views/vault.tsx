@@ -113,7 +113,7 @@ const Addresses = ({ vaultId, accountId }: { vaultId: string; accountId: string 
     <>
       <ErrorLine error={error} onReset={pager.reset} />
       {data !== undefined && data.items.length === 0 ? <p>No addresses yet: add an asset.</p> : null}
-      <Table label="addresses and balances">
+      <Table label="addresses and balances" empty={data !== undefined && data.items.length === 0}>
         <Head columns={["address", "asset", "#total", "#available", "#blocked", "#allocated", "deposit · mine"]} />
         <tbody>
           {(data?.items ?? []).flatMap((a) =>
@@ -165,7 +165,7 @@ const Transactions = ({ vaultId }: { vaultId: string }) => {
     <Section title="Transactions">
       <ErrorLine error={error} onReset={pager.reset} />
       {data !== undefined && data.items.length === 0 ? <p>None yet.</p> : null}
-      <Table label="transactions">
+      <Table label="transactions" empty={data !== undefined && data.items.length === 0}>
         <Head columns={["time", "transaction", "direction", "status", "#block"]} />
         <tbody>
           {(data?.items ?? []).map((t) => (
