@@ -13,6 +13,8 @@ export interface Answer {
   readonly status: number
   readonly body?: string
   readonly delayMs?: number
+  /** Answer only once this settles (a receiver that hangs until the test lets it go). */
+  readonly until?: Promise<void>
 }
 
 export interface Receiver {
@@ -75,7 +77,8 @@ export const startReceiver = async (): Promise<Receiver> => {
       received.push(got)
       const a = isVerification(got) ? r.answerVerification(got) : r.answer(got)
       const send = () => res.writeHead(a.status, { "content-type": "application/json" }).end(a.body ?? "")
-      if (a.delayMs !== undefined) setTimeout(send, a.delayMs)
+      if (a.until !== undefined) void a.until.then(send)
+      else if (a.delayMs !== undefined) setTimeout(send, a.delayMs)
       else send()
       const count = deliveries().length
       for (const w of waiters.splice(0)) {
