@@ -190,7 +190,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
       ticker ??= setInterval(() => {
         if (ticking || clock.isFrozen()) return
         ticking = true
-        void gate.shared(() => run(Effect.forEach(clockHooks, (h) => h(), { discard: true }))).finally(() => {
+        void Promise.resolve(gate.shared(() => run(Effect.forEach(clockHooks, (h) => h(), { discard: true })))).finally(() => {
           ticking = false
         })
       }, everyMs)

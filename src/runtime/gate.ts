@@ -1,8 +1,11 @@
 // Serializes world-replacing work (snapshot, revert, reset) with requests: a revert waits for the requests in
 // flight to finish and holds new ones back until it is done, so no command is half applied across it.
 export interface Gate {
-  /** Runs one request; while an exclusive task waits or runs, it starts only after that task. */
-  readonly shared: <A>(task: () => A | Promise<A>) => Promise<A>
+  /**
+   * Runs one request; while an exclusive task waits or runs, it starts only after that task. A task that answers
+   * at once, with no exclusive task about, is answered at once too (signed reads answer without a promise).
+   */
+  readonly shared: <A>(task: () => A | Promise<A>) => A | Promise<A>
   /** Runs `task` alone: after every shared task in flight, before every one that arrives meanwhile. */
   readonly exclusive: <A>(task: () => Promise<A>) => Promise<A>
 }
@@ -34,17 +37,17 @@ export const makeGate = (): Gate => {
   }
 
   // No async function on this path: every request passes here.
-  const after = <A>(task: () => A | Promise<A>): Promise<A> => {
+  const after = <A>(task: () => A | Promise<A>): A | Promise<A> => {
     let result: A | Promise<A>
     try {
       result = task()
     } catch (e) {
       leave()
-      return Promise.reject(e)
+      throw e
     }
     if (!(result instanceof Promise)) {
       leave()
-      return Promise.resolve(result)
+      return result
     }
     return result.then(
       (value) => {
@@ -58,7 +61,7 @@ export const makeGate = (): Gate => {
     )
   }
 
-  const shared = <A>(task: () => A | Promise<A>): Promise<A> => {
+  const shared = <A>(task: () => A | Promise<A>): A | Promise<A> => {
     if (exclusiveRunning || exclusives.length > 0) return new Promise<void>((resolve) => held.push(resolve)).then(() => after(task))
     active++
     return after(task)
