@@ -16,6 +16,9 @@ const cli = (args: ReadonlyArray<string>): Promise<{ code: number; stdout: strin
     )
   })
 
+// A hang guard, not a speed check: each case starts node with tsx, which takes tens of seconds on a loaded 2-core machine.
+const CLI_TIMEOUT_MS = 180_000
+
 let h: Harness
 let dir: string
 let file: string
@@ -38,7 +41,7 @@ describe("custody-sim replay", () => {
     const r = await cli(["replay", file, "--json"])
     expect([r.code, r.stderr]).toEqual([0, ""])
     expect(JSON.parse(r.stdout)).toMatchObject({ events: parseFile(text).events.length, store: "memory", seed: "harness", digest: `sha256:${await digestOf(h.sim, undefined)}` })
-  }, 60_000)
+  }, CLI_TIMEOUT_MS)
   it("into a data directory: the same digest; export from it gives back the events; a second replay there is refused", async () => {
     const data = join(dir, "data")
     const r = await cli(["replay", file, "--data-dir", data])
@@ -55,7 +58,7 @@ describe("custody-sim replay", () => {
     expect(again.stderr).toContain("already holds an event log")
     const audit = await cli(["audit", "--data-dir", data, "--as-of", "position:10"])
     expect([audit.code, audit.stdout]).toEqual([0, expect.stringMatching(/^audit as of position 10 \(time [0-9]+\): OK/)])
-  }, 60_000)
+  }, CLI_TIMEOUT_MS)
   it("refuses a bad file with file:line, and leaves no data directory log behind", async () => {
     const bad = join(dir, "bad.jsonl")
     const lines = text.trimEnd().split("\n")
@@ -68,7 +71,7 @@ describe("custody-sim replay", () => {
     expect(existsSync(join(data, "events.sqlite"))).toBe(false)
     expect((await cli(["replay"])).code).toBe(2)
     expect((await cli(["replay", join(dir, "missing.jsonl")])).code).toBe(2)
-  }, 60_000)
+  }, CLI_TIMEOUT_MS)
 })
 
 describe("custody-sim replay --until", () => {
@@ -80,7 +83,7 @@ describe("custody-sim replay --until", () => {
     const bad = await cli(["replay", file, "--until", "4.5"])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain("--until must be a position")
-  }, 60_000)
+  }, CLI_TIMEOUT_MS)
 })
 
 describe("custody-sim audit", () => {
@@ -103,5 +106,5 @@ describe("custody-sim audit", () => {
     expect(clean.code).toBe(0)
     expect(JSON.parse(clean.stdout)).toMatchObject({ ok: true, digest: { sha256: await digestOf(h.sim, undefined) } })
     expect((await cli(["audit", file, "--as-of", "position:99999"])).code).toBe(2)
-  }, 60_000)
+  }, CLI_TIMEOUT_MS)
 })
