@@ -1,32 +1,13 @@
 // Transaction requests in the vault aggregate: reservation against available funds, approvals, the status machine.
 import { describe, expect, it } from "vitest"
-import type { AssetId, VaultAccountId, VaultId } from "../../../src/domain/shared/ids.js"
-import { simInstant } from "../../../src/domain/shared/sim-time.js"
 import type { TxRequestDraft } from "../../../src/domain/transaction-request/index.js"
 import { vaultDecider, type VaultAggregateEvent } from "../../../src/domain/vault/index.js"
 import { deciderSpec } from "../../support/decider-spec.js"
+import { acct, address, at, ETH, fundedVault, vaultId } from "../../support/funded-vault.js"
 
 const spec = deciderSpec(vaultDecider)
-const at = simInstant(1_000)
-const vaultId = "aaaaaaaaaaaaaaaaaaaaaaaa" as VaultId
-const acct = "bbbbbbbbbbbbbbbbbbbbbbbb" as VaultAccountId
-const ETH = "eth" as AssetId
-const address = "0x1111111111111111111111111111111111111111"
 
-const funded = (policy?: { mode: "auto" | "manual"; levels: 1 | 2 }): Array<VaultAggregateEvent> => [
-  { type: "VaultCreated", data: { vaultId, name: "v", type: "test", color: "#000000", backuped: false, at } },
-  ...(policy !== undefined ? [{ type: "VaultApprovalPolicySet" as const, data: { vaultId, ...policy, at } }] : []),
-  { type: "VaultAccountCreated", data: { vaultId, vaultAccountId: acct, ordinal: 1, name: "a", color: "#000000", isHiddenInDashboard: false, at } },
-  {
-    type: "AddressDerived",
-    data: { vaultId, vaultAccountId: acct, blockchain: "ethereum", network: "sepolia", address, derivationPath: "m/44'/60'/1'/0/0", change: 0, index: 0, label: "x", addressType: "deposit", assetIds: [], at },
-  },
-  { type: "AssetAdded", data: { vaultId, vaultAccountId: acct, assetId: ETH, blockchain: "ethereum", network: "sepolia", address, at } },
-  {
-    type: "DepositCredited",
-    data: { vaultId, vaultAccountId: acct, transactionId: "0xd1", blockchain: "ethereum", network: "sepolia", address, fromAddress: "0x2", assetId: ETH, amount: "1000", blockHeight: 1, blockHash: "0xb", confirmations: 1, vout: null, at },
-  },
-]
+const funded = fundedVault
 
 const draft = (amount: string, requestId = "r1"): Omit<TxRequestDraft, "approvalLevels"> => ({
   requestId, transactionId: `0x${requestId}`, vaultId, vaultAccountId: acct, endpoint: "coin", blockchain: "ethereum", network: "sepolia",
