@@ -20,6 +20,7 @@ import { storeAppendMemoryVsEmmett } from "./store-append-memory-vs-emmett.js"
 import { storeAppendSqliteBatch100, storeAppendSqliteSingle } from "./store-append-sqlite.js"
 import { webhooks } from "./webhooks.js"
 import { revert } from "./revert.js"
+import { cliStart } from "./cli-start.js"
 
 /** Add new benchmarks here (a module exporting a Benchmark); they run in this order. */
 export const registry: ReadonlyArray<Benchmark> = [
@@ -42,6 +43,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   webhooks,
   dashboard,
   revert,
+  cliStart,
 ]
 
 type Status = "PASS" | "FAIL" | "SKIP" | "ERROR"
