@@ -23,7 +23,7 @@ const page = `<!doctype html>
 export const buildUi = async (outDir = join(root, "dist", "ui")): Promise<{ bytes: number }> => {
   mkdirSync(join(outDir, "assets"), { recursive: true })
   const r = await build({
-    entryPoints: { app: join(root, "src", "ui", "main.tsx") },
+    entryPoints: { app: join(root, "src", "ui", "main.tsx"), audit: join(root, "src", "ui", "audit-charts.ts") },
     outdir: join(outDir, "assets"),
     bundle: true,
     minify: true,

@@ -214,7 +214,11 @@ describe("the dashboard in a browser", () => {
     const frame = page.frameLocator("iframe.report")
     await frame.locator("h1").waitFor()
     expect(await frame.locator("h1").textContent()).toContain("OK")
-    expect(await frame.locator("svg polyline.total").count()).toBeGreaterThan(0)
+    const chart = frame.locator("[data-chart][data-drawn]").first()
+    await chart.waitFor()
+    expect(Number(await chart.getAttribute("data-drawn"))).toBeGreaterThan(1)
+    expect(await chart.locator("canvas").count()).toBe(1)
+    expect(await chart.locator(".u-legend").textContent()).toMatch(/total \(ETH\)[\s\S]*available \(ETH\)/)
     await browser.shot("audit")
   })
 

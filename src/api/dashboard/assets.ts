@@ -1,28 +1,9 @@
-// The dashboard's built files (npm run build:ui writes them to dist/ui of the package), found from this module's
-// place whether it runs from the sources or from dist/.
-import { existsSync, readFileSync } from "node:fs"
+// The dashboard's built files (npm run build:ui writes them to dist/ui of the package).
 import { readFile } from "node:fs/promises"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
+import { UI_DIR } from "../../runtime/package-root.js"
 
-const packageRoot = (): string | undefined => {
-  let dir = dirname(fileURLToPath(import.meta.url))
-  for (;;) {
-    const manifest = join(dir, "package.json")
-    if (existsSync(manifest)) {
-      try {
-        if ((JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === "custody-sim") return dir
-      } catch {
-        // not ours: keep looking
-      }
-    }
-    const up = dirname(dir)
-    if (up === dir) return undefined
-    dir = up
-  }
-}
-
-export const UI_DIR = join(packageRoot() ?? ".", "dist", "ui")
+export { UI_DIR }
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",

@@ -1,12 +1,19 @@
 // Control plane: GET /_sim/audit?asOf= — the audit report as JSON, or as an HTML page when asked for text/html
 // (a browser opening the `?token=` link serve prints, or with the dashboard's session cookie).
 import { runAudit } from "../../audit/audit.js"
+import { chartScript } from "../../audit/chart-script.js"
 import { auditHtml } from "../../audit/html.js"
 import { parseAsOf } from "../as-of.js"
 import { errors, isApiError } from "../errors.js"
 import type { SimRoute } from "./common.js"
 
 const wantsHtml = (accept: string | undefined) => accept !== undefined && /(^|,)\s*text\/html/i.test(accept)
+
+/** The report runs its own inline chart script and nothing else; the dashboard may frame it. */
+const reportPolicy = () => {
+  const script = chartScript()
+  return `default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'${script === null ? "" : `; script-src ${script.cspSource}`}`
+}
 
 export const auditRoutes: ReadonlyArray<SimRoute> = [
   {
@@ -19,7 +26,7 @@ export const auditRoutes: ReadonlyArray<SimRoute> = [
       const asOf = parseAsOf(query.asOf, deps.sim.models, "asOf")
       if (isApiError(asOf)) return asOf
       const report = await runAudit(deps.sim, asOf)
-      if (wantsHtml(c.req.header("accept"))) return { response: c.html(auditHtml(report, deps.sim.models)) }
+      if (wantsHtml(c.req.header("accept"))) return { response: c.html(auditHtml(report, deps.sim.models), 200, { "content-security-policy": reportPolicy() }) }
       return { status: 200, body: report }
     },
   },
