@@ -9,6 +9,20 @@ if (file === undefined || (durability !== "normal" && durability !== "full")) {
   throw new Error("usage: sqlite-crash-writer.ts <file> [normal|full]")
 }
 const store = makeSqliteStore({ file, durability })
+
+/** stdout is a non-blocking pipe: when the test reads slowly (a loaded machine) a write meets EAGAIN; wait and go on. */
+const writeAll = (text: string) => {
+  const bytes = Buffer.from(text)
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  for (let offset = 0; offset < bytes.length; ) {
+    try {
+      offset += writeSync(1, bytes, offset)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e
+      Atomics.wait(pause, 0, 0, 1)
+    }
+  }
+}
 const streams = ["crashTest-a", "crashTest-b", "crashTest-c"]
 const revisions = streams.map(() => -1n)
 
@@ -26,5 +40,5 @@ for (let seq = 0; ; seq++) {
   revisions[k] = result.nextExpectedRevision
   // Printed only once append has returned, i.e. after COMMIT: every line is an acknowledged append.
   const ack = { stream: streams[k], lastRevision: String(result.nextExpectedRevision), position: String(result.position), events }
-  writeSync(1, `${JSON.stringify(ack)}\n`)
+  writeAll(`${JSON.stringify(ack)}\n`)
 }
