@@ -38,6 +38,17 @@ const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _t
   SenderNotInVault: (e) => errors.resourceNotFound(`sender address ${e.address} in this vault`),
   AssetNotHeldBySender: (e) =>
     new ApiError(400, "asset_not_added_to_address", `The address ${e.address} does not hold the asset; add it first.`, [{ attribute: "assetId", message: "is not added to the sender address" }]),
+  UtxoNotFound: (e) => new ApiError(404, "resource_not_found", `The UTXO ${e.utxoId} was not found in this vault on the asset's chain.`, [{ attribute: "senders", message: `${e.utxoId} is not an output of this vault` }]),
+  UtxoSpent: (e) => new ApiError(409, "utxo_already_spent", `The UTXO ${e.utxoId} is already spent.`, [{ attribute: "senders", message: `${e.utxoId} is spent` }]),
+  UtxoReserved: (e) =>
+    new ApiError(409, "utxo_reserved", `The UTXO ${e.utxoId} is reserved by another open transaction request.`, [{ attribute: "senders", message: `${e.utxoId} is reserved` }]),
+  MaxFeeExceeded: (e) =>
+    new ApiError(400, "MAX_FEE_EXCEEDED", `The network fee (${e.fee} base units) exceeds maxFee (${e.maxFee} base units); nothing was created.`, [{ attribute: "maxFee", message: "is below the network fee" }]),
+  GrossFeeExceedsAmount: (e) =>
+    errors.invalidData([{ attribute: `recipients[${e.recipient}].amount`, message: `does not cover its share of the network fee (${e.fee} base units in all)` }]),
+  FeePayerNotInVault: (e) => new ApiError(404, "resource_not_found", `The fee payer ${e.address} is not an address of this vault on the asset's chain.`, [{ attribute: "feePayer", message: "is not a vault address" }]),
+  ChangeAddressNotInVault: (e) => errors.invalidData([{ attribute: "changeData.address", message: `${e.address} is not an address of this vault on the asset's chain` }]),
+  ChangeAccountNotFound: () => errors.resourceNotFound("vault account"),
   BadMiningSchedule: (e) => errors.invalidData([{ attribute: "mining", message: e.reason }]),
   WebhookAlreadyExists: () => new ApiError(409, "resource_already_exists", "A webhook subscription with this id already exists."),
   WebhookNotFound: () => errors.resourceNotFound("webhook subscription"),

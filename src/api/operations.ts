@@ -7,6 +7,8 @@ import { vaultAccountReadOperations } from "./routes/vault-account-reads.js"
 import { xrpUtilOperations } from "./routes/xrp-utils.js"
 import { transactionRequestOperations } from "./routes/transaction-requests.js"
 import { transactionOperations } from "./routes/transactions.js"
+import { utxoListOperations } from "./routes/utxos.js"
+import { utxoTransferOperations } from "./routes/utxo-transfers.js"
 import { vaultOperations } from "./routes/vaults.js"
 
-export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...vaultAccountReadOperations, ...addressOperations, ...assetOperations, ...transactionOperations, ...transactionRequestOperations, ...xrpUtilOperations]
+export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...vaultAccountReadOperations, ...addressOperations, ...assetOperations, ...transactionOperations, ...transactionRequestOperations, ...utxoListOperations, ...utxoTransferOperations, ...xrpUtilOperations]

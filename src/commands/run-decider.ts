@@ -50,6 +50,24 @@ export interface DecidedResult<E, S> {
   readonly position: bigint
 }
 
+/** The stream's cached state folded up to the store's last event. */
+const caughtUp = <C, E extends DomainEvent, S, X>(decider: Decider<C, E, S, X>, stream: StreamName) =>
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    const cached = (yield* AggregateCache).get(stream, () => decider.initialState)
+    const read = yield* store.readStream(stream, cached.revision >= 0n ? { fromRevision: cached.revision + 1n } : {})
+    for (const e of read.events) {
+      if (e.revision <= cached.revision) continue
+      cached.state = decider.evolve(cached.state as S, e as unknown as E)
+      cached.revision = e.revision
+    }
+    return cached
+  })
+
+/** The aggregate's current state, for a dry run: read and folded, nothing decided or appended. Read it, do not keep it. */
+export const readAggregate = <C, E extends DomainEvent, S, X>(decider: Decider<C, E, S, X>, stream: StreamName) =>
+  Effect.map(caughtUp(decider, stream), (cached) => cached.state as S)
+
 export const runDecider = <C, E extends DomainEvent, S, X>(decider: Decider<C, E, S, X>, stream: StreamName, command: C) =>
   runDeciderWith(decider, stream, () => Effect.succeed(command))
 
@@ -64,13 +82,7 @@ export const runDeciderWith = <C, E extends DomainEvent, S, X, X2, R>(
 ) =>
   Effect.gen(function* () {
     const store = yield* EventStore
-    const cached = (yield* AggregateCache).get(stream, () => decider.initialState)
-    const read = yield* store.readStream(stream, cached.revision >= 0n ? { fromRevision: cached.revision + 1n } : {})
-    for (const e of read.events) {
-      if (e.revision <= cached.revision) continue
-      cached.state = decider.evolve(cached.state as S, e as unknown as E)
-      cached.revision = e.revision
-    }
+    const cached = yield* caughtUp(decider, stream)
     const state = cached.state as S
     const expected = cached.revision >= 0n ? cached.revision : ("no_stream" as const)
     const decision = decider.decide(yield* makeCommand(state), state)

@@ -8,6 +8,7 @@ import { OutboxModel, outboxFoldTypes } from "./outbox.js"
 import { applyLedger, ledgerFoldTypes } from "./ledger.js"
 import { TxRequestsModel, txRequestsFoldTypes } from "./transaction-requests.js"
 import { TransactionsModel, transactionsFoldTypes } from "./transactions.js"
+import { UtxosModel, utxosFoldTypes } from "./utxos.js"
 import { SettingsModel, settingsFoldTypes } from "./settings.js"
 import { Timeline } from "./timeline.js"
 import { WorkspaceModel, workspaceFoldTypes } from "./workspace.js"
@@ -31,6 +32,7 @@ interface ModelParts {
   txRequests: TxRequestsModel
   transactions: TransactionsModel
   outbox: OutboxModel
+  utxos: UtxosModel
   lastSeq: number
 }
 
@@ -45,6 +47,7 @@ export class ReadModels {
   txRequests = new TxRequestsModel()
   transactions = new TransactionsModel(this.holdings, this.chains, this.txRequests)
   outbox = new OutboxModel()
+  utxos = new UtxosModel()
   private readonly extra: Array<Fold> = []
   /** Event type → the folds that handle it, in the order the models are listed above (later ones read earlier ones). */
   private readonly routes = new Map<string, Array<Fold>>()
@@ -65,6 +68,7 @@ export class ReadModels {
     route(txRequestsFoldTypes, (e) => this.txRequests.apply(e))
     route(transactionsFoldTypes, (e) => this.transactions.apply(e))
     route(outboxFoldTypes, (e) => this.outbox.apply(e))
+    route(utxosFoldTypes, (e) => this.utxos.apply(e))
   }
 
   /** Registers another fold, fed every event; read models that depend on others register in the composition root. */
@@ -90,8 +94,8 @@ export class ReadModels {
 
   /** A deep copy of every model (cross-model references kept), detached from these live models. */
   capture(): ModelsImage {
-    const { keys, timeline, workspace, holdings, settings, chains, txRequests, transactions, outbox, lastSeq } = this
-    const parts = cloneGraph<ModelParts>({ keys, timeline, workspace, holdings, settings, chains, txRequests, transactions, outbox, lastSeq })
+    const { keys, timeline, workspace, holdings, settings, chains, txRequests, transactions, outbox, utxos, lastSeq } = this
+    const parts = cloneGraph<ModelParts>({ keys, timeline, workspace, holdings, settings, chains, txRequests, transactions, outbox, utxos, lastSeq })
     parts.outbox.listen(undefined)
     return { position: this.position, parts }
   }

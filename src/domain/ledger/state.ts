@@ -23,6 +23,8 @@ export class Ledger {
   readonly utxos = new Map<string, Utxo>()
   /** Outputs spent by open transaction requests (`txid:vout`). */
   readonly reservedOutputs = new Set<string>()
+  /** Outputs spent by mined requests (`txid:vout`): a later request naming one is told it is spent. */
+  readonly spentOutputs = new Set<string>()
 
   holding(blockchain: string, network: string, address: string, assetId: string): Holding {
     const key = `${addressKey(blockchain, network, address)}|${assetId}`

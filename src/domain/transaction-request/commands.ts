@@ -2,12 +2,22 @@
 import type { SimInstant } from "../shared/sim-time.js"
 import type { VaultAccountEvent } from "../vault-account/events.js"
 import type { Portion, TxRequestDraft } from "./events.js"
+import type { UtxoTransferRequest } from "./explicit-inputs.js"
 
 export type TxRequestCommand =
   | {
       readonly type: "CreateTxRequest"
       readonly draft: Omit<TxRequestDraft, "approvalLevels">
       /** UTXO requests with change: the change address's derivation, recorded with the request. */
+      readonly changeAddress?: Extract<VaultAccountEvent, { type: "AddressDerived" }>
+      readonly now: SimInstant
+    }
+  | {
+      readonly type: "CreateUtxoTransfer"
+      readonly request: UtxoTransferRequest
+      readonly requestId: string
+      readonly transactionId: string
+      /** A new address of the change account, when it has none on the chain (used only then). */
       readonly changeAddress?: Extract<VaultAccountEvent, { type: "AddressDerived" }>
       readonly now: SimInstant
     }

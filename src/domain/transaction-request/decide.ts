@@ -6,6 +6,7 @@ import { availableOf, type Ledger } from "../ledger/state.js"
 import type { VaultAccounts } from "../vault-account/state.js"
 import type { TxRequestCommand } from "./commands.js"
 import type { ProgressStatus, TxRequestEvent } from "./events.js"
+import { planUtxoTransfer, utxoTransferDraft } from "./explicit-inputs.js"
 import { transitions, type TxRequestError, type TxRequestState, type TxRequestStatus } from "./state.js"
 
 type Result = Decision<TxRequestEvent, TxRequestError>
@@ -43,11 +44,20 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
       if (available < n.amount)
         return reject({ _tag: "InsufficientFunds", assetId: n.assetId, address: n.address, needed: n.amount.toString(), available: available.toString() })
     }
-    for (const i of d.inputs) if (v.ledger.reservedOutputs.has(`${i.transactionId}:${i.vout}`) || !v.ledger.utxos.has(`${i.transactionId}:${i.vout}`))
-      return reject({ _tag: "InsufficientFunds", assetId: d.assetId, address: null, needed: i.amount, available: "0" })
+    for (const i of d.inputs) {
+      const key = `${i.transactionId}:${i.vout}`
+      if (v.ledger.reservedOutputs.has(key)) return reject({ _tag: "UtxoReserved", utxoId: key })
+      if (!v.ledger.utxos.has(key)) return reject(v.ledger.spentOutputs.has(key) ? { _tag: "UtxoSpent", utxoId: key } : { _tag: "UtxoNotFound", utxoId: key })
+    }
     const approvalLevels = v.policy.mode === "auto" ? 0 : v.policy.levels
     const created: TxRequestEvent = { type: "TxRequestCreated", data: { ...d, approvalLevels, at: c.now } }
     return accept(created, ...(approvalLevels === 0 ? progress(v, d.requestId, d.transactionId, c.now) : []))
+  }
+  if (c.type === "CreateUtxoTransfer") {
+    // The inputs are checked and the fee computed against this revision of the vault: two requests naming one output cannot both pass.
+    const plan = planUtxoTransfer(v, c.request, c.changeAddress?.data.address ?? null)
+    if ("_tag" in plan) return reject(plan)
+    return decideTxRequest({ type: "CreateTxRequest", draft: utxoTransferDraft(c.request, plan, c.requestId, c.transactionId), now: c.now }, v)
   }
   const r = v.requests.get(c.requestId)
   if (r === undefined) return reject({ _tag: "TxRequestNotFound", requestId: c.requestId })

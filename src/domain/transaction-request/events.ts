@@ -16,7 +16,7 @@ export interface SpentOutput {
   readonly amount: string
 }
 
-export type RequestEndpoint = "single-transfer" | "utxo" | "coin" | "token" | "feeless" | "feeless-token"
+export type RequestEndpoint = "single-transfer" | "utxo" | "coin" | "token" | "feeless" | "feeless-token" | "utxo-transfer" | "multiple-transfer"
 
 export interface TxRequestDraft {
   readonly requestId: string

@@ -44,7 +44,10 @@ export const evolveTxRequest = (requests: Map<string, TxRequestState>, ledger: L
       for (const i of r.draft.inputs) {
         const key = `${i.transactionId}:${i.vout}`
         ledger.reservedOutputs.delete(key)
-        if (!e.data.withErrors) ledger.utxos.delete(key)
+        if (!e.data.withErrors) {
+          ledger.utxos.delete(key)
+          ledger.spentOutputs.add(key)
+        }
       }
       for (const c of e.data.credits)
         ledger.utxos.set(`${e.data.transactionId}:${c.vout}`, {

@@ -47,3 +47,11 @@ export type TxRequestError =
   | { readonly _tag: "InsufficientFunds"; readonly assetId: string; readonly address: string | null; readonly needed: string; readonly available: string }
   | { readonly _tag: "SenderNotInVault"; readonly address: string }
   | { readonly _tag: "AssetNotHeldBySender"; readonly address: string; readonly assetId: string }
+  | { readonly _tag: "UtxoNotFound"; readonly utxoId: string }
+  | { readonly _tag: "UtxoSpent"; readonly utxoId: string }
+  | { readonly _tag: "UtxoReserved"; readonly utxoId: string }
+  | { readonly _tag: "MaxFeeExceeded"; readonly fee: string; readonly maxFee: string }
+  | { readonly _tag: "GrossFeeExceedsAmount"; readonly recipient: number; readonly fee: string }
+  | { readonly _tag: "FeePayerNotInVault"; readonly address: string }
+  | { readonly _tag: "ChangeAddressNotInVault"; readonly address: string }
+  | { readonly _tag: "ChangeAccountNotFound"; readonly vaultAccountId: string }

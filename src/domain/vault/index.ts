@@ -42,6 +42,7 @@ const decide = (c: VaultAggregateCommand, s: VaultState): Decision<VaultAggregat
         ? decideAccounts(c, { vaultId: s.profile.vaultId, type: s.profile.type }, s.accounts)
         : { _tag: "Rejected", error: { _tag: "VaultNotFound" } }
     case "CreateTxRequest":
+    case "CreateUtxoTransfer":
     case "ApproveTxRequest":
     case "RejectTxRequest":
     case "FailTxRequest":
@@ -52,7 +53,12 @@ const decide = (c: VaultAggregateCommand, s: VaultState): Decision<VaultAggregat
       const d = decideTxRequest(c, { vaultId: s.profile.vaultId, policy: s.policy, accounts: s.accounts, ledger: s.ledger, requests: s.requests })
       if (d._tag === "Rejected") return d
       // A UTXO request's change goes to a new change address of the vault, registered before the request.
-      const change: Array<VaultAggregateEvent> = c.type === "CreateTxRequest" && c.changeAddress !== undefined ? [c.changeAddress] : []
+      const change: Array<VaultAggregateEvent> =
+        c.type === "CreateTxRequest" && c.changeAddress !== undefined
+          ? [c.changeAddress]
+          : c.type === "CreateUtxoTransfer" && c.changeAddress !== undefined && d.events.some((e) => e.type === "TxRequestCreated" && e.data.change?.address === c.changeAddress!.data.address)
+            ? [c.changeAddress]
+            : []
       return { _tag: "Accepted", events: [...change, ...d.events, ...notificationsFor(d.events, s.requests)] }
     }
     case "CreditDeposits":

@@ -1,0 +1,191 @@
+// 2026-03-20's utxo-transfer (named inputs, possibly from several accounts of one vault) and its dry run, validate.
+import { since, type ApiVersion } from "../../domain/api-key/index.js"
+import { findAsset, findNetwork, validateAddress, type Blockchain, type FeePriority, type NetworkInfo, type NetworkName } from "../../domain/chains/index.js"
+import { utxoVbytes } from "../../domain/chains/fees.js"
+import type { VaultId } from "../../domain/shared/ids.js"
+import { formatAmount, parseAmount, parsePositiveAmount } from "../../domain/shared/money.js"
+import type { ChangeTarget, UtxoTransferPlan, UtxoTransferRequest } from "../../domain/transaction-request/explicit-inputs.js"
+import { createUtxoTransfer, previewUtxoTransfer } from "../../commands/utxo-transfers.js"
+import { checks, type FieldCheck, type JsonObject } from "../body.js"
+import type { ApiDeps } from "../deps.js"
+import { exitToResult } from "../error-table.js"
+import { ApiError, errors, isApiError } from "../errors.js"
+import type { Operation, OperationResult } from "../operation.js"
+import { runCommand } from "../sim/common.js"
+import { UtxoTransferPreview, UtxoTransferRequest as UtxoTransferAnswer } from "../wire/utxos.js"
+import { unknownVault } from "./vault-account-reads.js"
+
+export const MAX_RECIPIENTS = 150
+export const MAX_SENDERS = 500
+
+const isObject = (u: unknown): u is JsonObject => typeof u === "object" && u !== null && !Array.isArray(u)
+
+export const recipientsCheck =
+  (max: number): FieldCheck =>
+  (v) =>
+    Array.isArray(v) && v.length >= 1 && v.length <= max && v.every((r) => isObject(r) && typeof r.address === "string" && typeof r.amount === "string" && Object.keys(r).every((k) => k === "address" || k === "amount"))
+      ? undefined
+      : `must be 1 to ${max} objects { address, amount } with string values`
+
+const sendersCheck: FieldCheck = (v) =>
+  Array.isArray(v) && v.length >= 1 && v.length <= MAX_SENDERS && v.every((s) => isObject(s) && typeof s.utxoId === "string" && s.utxoId.length > 0 && s.utxoId.length <= 200 && Object.keys(s).length === 1)
+    ? undefined
+    : `must be 1 to ${MAX_SENDERS} objects { utxoId }`
+
+const changeDataCheck: FieldCheck = (v) => {
+  if (!isObject(v)) return "must be an object { address } or { vaultAccountId }"
+  const keys = Object.keys(v)
+  if (keys.length !== 1 || (keys[0] !== "address" && keys[0] !== "vaultAccountId")) return "must hold exactly one of address, vaultAccountId"
+  const value = v[keys[0]]
+  return typeof value === "string" && value.length > 0 && value.length <= 200 ? undefined : `${keys[0]} must be a non-empty string`
+}
+
+export const note = checks.string({ max: 250 })
+export const priority = checks.oneOf(["slow", "standard", "fast"])
+const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
+
+const validAddress = (n: NetworkInfo, address: string) => validateAddress(n.blockchain as Blockchain, n.network as NetworkName, address)
+
+/** The UTXO network of a 2026 transfer's assetId, in a vault of the matching network type. */
+export const utxoNetworkOf = (deps: ApiDeps, vaultId: string, assetId: string, version: ApiVersion): NetworkInfo | ApiError => {
+  const vault = deps.sim.models.workspace.vaultsById.get(vaultId)
+  if (vault === undefined) return unknownVault(version)
+  const asset = findAsset(assetId)
+  if (asset === undefined) return errors.resourceNotFound("asset")
+  const n = findNetwork(asset.blockchain, asset.network)!
+  if (n.family !== "utxo" || asset.id !== n.nativeAssetId) return bad("assetId", "must be the coin of a UTXO chain (bitcoin, litecoin, dogecoin, bitcoin-cash, dash, zcash)")
+  if (vault.profile.type !== n.networkType)
+    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [{ attribute: "assetId", message: "is on a network of the other type" }])
+  return n
+}
+
+/** Recipients' amounts in base units, their addresses valid on the chain. */
+export const parseRecipients = (n: NetworkInfo, raw: ReadonlyArray<{ address: string; amount: string }>): Array<{ address: string; amount: bigint }> | ApiError => {
+  const decimals = findAsset(n.nativeAssetId)!.decimals
+  const out: Array<{ address: string; amount: bigint }> = []
+  for (const [i, r] of raw.entries()) {
+    const amount = parsePositiveAmount(r.amount, decimals)
+    if (!amount.ok) return bad(`recipients[${i}].amount`, `must be a positive decimal string with at most ${decimals} decimals`)
+    if (!validAddress(n, r.address)) return bad(`recipients[${i}].address`, `is not a valid ${n.blockchain}/${n.network} address`)
+    out.push({ address: r.address, amount: amount.value })
+  }
+  return out
+}
+
+/** A fee ceiling in the coin's units ("0" allowed: nothing may be paid). */
+export const parseMaxFee = (n: NetworkInfo, raw: unknown): bigint | null | ApiError => {
+  if (raw === undefined) return null
+  const decimals = findAsset(n.nativeAssetId)!.decimals
+  const r = parseAmount(raw as string, decimals)
+  return r.ok ? r.value : bad("maxFee", `must be a decimal string with at most ${decimals} decimals`)
+}
+
+const requestOf = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): UtxoTransferRequest | ApiError => {
+  const n = utxoNetworkOf(deps, vaultId, item.assetId as string, version)
+  if (isApiError(n)) return n
+  if (item.changeData !== undefined && item.feePayer !== undefined) return errors.invalidData([{ attribute: "changeData", message: "excludes feePayer" }, { attribute: "feePayer", message: "excludes changeData" }])
+  if (item.feePayer !== undefined && item.gross === true) return errors.invalidData([{ attribute: "gross", message: "excludes feePayer" }, { attribute: "feePayer", message: "excludes gross" }])
+  const utxoIds = (item.senders as Array<{ utxoId: string }>).map((s) => s.utxoId)
+  if (new Set(utxoIds).size !== utxoIds.length) return bad("senders", "names an output more than once")
+  const recipients = parseRecipients(n, item.recipients as Array<{ address: string; amount: string }>)
+  if (isApiError(recipients)) return recipients
+  const maxFee = parseMaxFee(n, item.maxFee)
+  if (isApiError(maxFee)) return maxFee
+  const changeData = item.changeData as { address?: string; vaultAccountId?: string } | undefined
+  let change: ChangeTarget = { kind: "default" }
+  if (typeof item.feePayer === "string") {
+    if (!validAddress(n, item.feePayer)) return bad("feePayer", `is not a valid ${n.blockchain}/${n.network} address`)
+    change = { kind: "feePayer", address: item.feePayer }
+  } else if (changeData?.address !== undefined) {
+    if (!validAddress(n, changeData.address)) return bad("changeData.address", `is not a valid ${n.blockchain}/${n.network} address`)
+    change = { kind: "address", address: changeData.address }
+  } else if (changeData?.vaultAccountId !== undefined) change = { kind: "account", vaultAccountId: changeData.vaultAccountId }
+  return {
+    vaultId: vaultId as VaultId,
+    network: n,
+    utxoIds,
+    recipients,
+    feePriority: item.feePriority as FeePriority,
+    maxFee,
+    gross: item.gross === true,
+    change,
+    note: item.note as string,
+  }
+}
+
+type Planned = Pick<UtxoTransferPlan, "recipients" | "change" | "fee"> & { readonly inputs: ReadonlyArray<{ transactionId: string; vout: number; address: string; amount: string; vaultAccountId: string | null }> }
+
+/** The preview's fields: what is spent (per account), sent, returned and paid. */
+const previewJson = (r: UtxoTransferRequest, item: JsonObject, p: Planned) => {
+  const asset = findAsset(r.network.nativeAssetId)!
+  const fmt = (x: bigint) => formatAmount(x, asset.decimals)
+  return {
+    assetId: asset.id,
+    blockchain: r.network.blockchain,
+    network: r.network.network,
+    amountUnit: asset.symbol,
+    feePriority: r.feePriority,
+    gross: r.gross,
+    senders: p.inputs.map((i) => ({ utxoId: `${i.transactionId}:${i.vout}`, address: i.address, vaultAccountId: i.vaultAccountId ?? r.vaultId, amount: fmt(BigInt(i.amount)) })),
+    recipients: p.recipients.map((x) => ({ address: x.address, amount: fmt(x.amount) })),
+    ...(p.change !== null ? { change: { address: p.change.address, amount: fmt(p.change.amount) } } : {}),
+    ...(r.change.kind === "feePayer" ? { feePayer: r.change.address } : {}),
+    fee: { amount: fmt(p.fee), amountUnit: asset.symbol },
+    ...(r.maxFee !== null ? { maxFee: item.maxFee as string } : {}),
+    totalTransactionAmount: fmt(p.recipients.reduce((a, x) => a + x.amount, 0n)),
+    sizeInVbytes: Number(utxoVbytes(p.inputs.length, p.recipients.length + (p.change !== null ? 1 : 0))),
+    note: r.note ?? "",
+  }
+}
+
+const body = {
+  required: { assetId: checks.string({ min: 1, max: 64 }), feePriority: priority, note, recipients: recipientsCheck(MAX_RECIPIENTS), senders: sendersCheck },
+  optional: { changeData: changeDataCheck, feePayer: checks.string({ min: 1, max: 200 }), gross: checks.boolean(), maxFee: checks.string({ min: 1, max: 100 }) },
+}
+
+export const utxoTransferOperations: ReadonlyArray<Operation> = [
+  {
+    id: "createUtxoTransfer",
+    method: "POST",
+    path: "/vaults/:vaultId/transaction-requests/utxo-transfer",
+    scope: "withdraw",
+    vaultParam: "vaultId",
+    versions: since("2026-03-20"),
+    body,
+    answer: UtxoTransferAnswer,
+    handle: async ({ params, item, requestId, apiVersion }, deps): Promise<OperationResult> => {
+      const request = requestOf(deps, params.vaultId!, item, apiVersion)
+      if (isApiError(request)) return request
+      const r = await runCommand(deps, createUtxoTransfer(request), { requestId })
+      if (isApiError(r)) return r
+      const draft = r.state._tag === "Active" ? r.state.requests.get(r.requestId)?.draft : undefined
+      if (draft === undefined) return errors.internal()
+      const accountOf = (address: string) => (r.state._tag === "Active" ? (r.state.accounts.address(draft.blockchain, draft.network, address)?.vaultAccountId ?? null) : null)
+      const planned: Planned = {
+        inputs: draft.inputs.map((i) => ({ ...i, vaultAccountId: accountOf(i.address) })),
+        recipients: draft.recipients.map((x) => ({ address: x.address, amount: BigInt(x.amount) })),
+        change: draft.change === null ? null : { address: draft.change.address, amount: BigInt(draft.change.amount) },
+        fee: BigInt(draft.maxFee),
+      }
+      return { status: 201, item: { transactionRequestId: r.requestId, transactionRequestStatus: "created", ...previewJson(request, item, planned) } }
+    },
+  },
+  {
+    id: "validateUtxoTransfer",
+    method: "POST",
+    path: "/vaults/:vaultId/transaction-requests/utxo-transfer/validate",
+    scope: "withdraw",
+    vaultParam: "vaultId",
+    versions: since("2026-03-20"),
+    created: false,
+    body,
+    answer: UtxoTransferPreview,
+    handle: async ({ params, item, apiVersion }, deps): Promise<OperationResult> => {
+      const request = requestOf(deps, params.vaultId!, item, apiVersion)
+      if (isApiError(request)) return request
+      const plan = exitToResult(await deps.sim.run(previewUtxoTransfer(request)))
+      if (isApiError(plan)) return plan
+      return { status: 200, item: { isValid: true, ...previewJson(request, item, { ...plan, inputs: plan.inputs }) } }
+    },
+  },
+]

@@ -1,0 +1,189 @@
+// A UTXO transfer that names its inputs (utxo-transfer and its dry run): the inputs must be the vault's, unspent and
+// held by no open request; the fee is the chain's rate times the transaction's size, paid by the inputs, by a fee
+// payer's extra input, or out of the recipients' amounts (gross); the change goes where the caller says.
+import type { FeePriority, NetworkInfo } from "../chains/index.js"
+import { utxoFee, utxoVbytes } from "../chains/fees.js"
+import type { AssetId, VaultId } from "../shared/ids.js"
+import type { Ledger, Utxo } from "../ledger/state.js"
+import type { VaultAccounts } from "../vault-account/state.js"
+import type { Portion, SpentOutput, TxRequestDraft } from "./events.js"
+import type { TxRequestError } from "./state.js"
+
+/** Where the change goes: an address of the vault, an account of the vault, or a fee payer that adds an input. */
+export type ChangeTarget =
+  | { readonly kind: "default" }
+  | { readonly kind: "address"; readonly address: string }
+  | { readonly kind: "account"; readonly vaultAccountId: string }
+  | { readonly kind: "feePayer"; readonly address: string }
+
+export interface UtxoTransferRequest {
+  readonly vaultId: VaultId
+  readonly network: NetworkInfo
+  /** The outputs spent, `transactionId:vout`, in the caller's order. */
+  readonly utxoIds: ReadonlyArray<string>
+  readonly recipients: ReadonlyArray<{ readonly address: string; readonly amount: bigint }>
+  readonly feePriority: FeePriority
+  /** The caller's ceiling on the fee (MAX_FEE_EXCEEDED above it); null: none. */
+  readonly maxFee: bigint | null
+  /** The fee comes out of the recipients' amounts. */
+  readonly gross: boolean
+  readonly change: ChangeTarget
+  readonly note: string | null
+}
+
+export interface UtxoTransferPlan {
+  readonly inputs: ReadonlyArray<SpentOutput & { readonly vaultAccountId: string | null }>
+  /** What each recipient receives (its amount less its share of the fee when gross). */
+  readonly recipients: ReadonlyArray<{ readonly address: string; readonly amount: bigint }>
+  readonly change: { readonly address: string; readonly amount: bigint } | null
+  readonly fee: bigint
+  readonly vbytes: bigint
+}
+
+type VaultState = { readonly accounts: VaultAccounts; readonly ledger: Ledger }
+
+const outpoint = (u: { transactionId: string; vout: number }) => `${u.transactionId}:${u.vout}`
+
+/** The named outputs, each the vault's, on the transfer's chain, unspent and not held by an open request. */
+const resolveInputs = (v: VaultState, r: UtxoTransferRequest): Array<Utxo> | TxRequestError => {
+  const out: Array<Utxo> = []
+  for (const id of r.utxoIds) {
+    const u = v.ledger.utxos.get(id)
+    if (u === undefined) return v.ledger.spentOutputs.has(id) ? { _tag: "UtxoSpent", utxoId: id } : { _tag: "UtxoNotFound", utxoId: id }
+    if (u.blockchain !== r.network.blockchain || u.network !== r.network.network) return { _tag: "UtxoNotFound", utxoId: id }
+    if (v.ledger.reservedOutputs.has(id)) return { _tag: "UtxoReserved", utxoId: id }
+    out.push(u)
+  }
+  return out
+}
+
+/** The change address when the caller names none, an address or an account: derived only when the account has none. */
+const changeAddressOf = (v: VaultState, r: UtxoTransferRequest, first: Utxo, derived: string | null): string | TxRequestError => {
+  const n = r.network
+  const c = r.change
+  switch (c.kind) {
+    case "default":
+      return first.address
+    case "feePayer":
+    case "address": {
+      const a = v.accounts.address(n.blockchain, n.network, c.address)
+      if (a === undefined || !a.assets.has(n.nativeAssetId as AssetId)) return { _tag: c.kind === "feePayer" ? "FeePayerNotInVault" : "ChangeAddressNotInVault", address: c.address }
+      return a.address
+    }
+    case "account": {
+      const own = c.vaultAccountId === r.vaultId ? null : c.vaultAccountId
+      if (own !== null && !v.accounts.accounts.has(own)) return { _tag: "ChangeAccountNotFound", vaultAccountId: c.vaultAccountId }
+      const held = (own === null ? [...v.accounts.branch(null, n.blockchain, n.network, 0), ...v.accounts.branch(null, n.blockchain, n.network, 1)] : v.accounts.addressesOf(own, n.blockchain, n.network)).find((a) =>
+        a.assets.has(n.nativeAssetId as AssetId),
+      )
+      return held?.address ?? derived ?? { _tag: "ChangeAccountNotFound", vaultAccountId: c.vaultAccountId }
+    }
+  }
+}
+
+/** The account whose change needs a new address (it has none on the chain): null for the vault's own, undefined when none is needed. */
+export const accountNeedingChangeAddress = (v: VaultState, r: Pick<UtxoTransferRequest, "change" | "network" | "vaultId">): { readonly vaultAccountId: string | null } | undefined => {
+  const c = r.change
+  if (c.kind !== "account") return undefined
+  const n = r.network
+  const own = c.vaultAccountId === r.vaultId ? null : c.vaultAccountId
+  if (own !== null && !v.accounts.accounts.has(own)) return undefined
+  const held = own === null ? v.accounts.branch(null, n.blockchain, n.network, 0).length + v.accounts.branch(null, n.blockchain, n.network, 1).length : v.accounts.addressesOf(own, n.blockchain, n.network).length
+  return held === 0 ? { vaultAccountId: own } : undefined
+}
+
+/** Splits the fee over the recipients (equal shares, the remainder one base unit each from the first). */
+const grossOf = (recipients: UtxoTransferRequest["recipients"], fee: bigint): Array<{ address: string; amount: bigint }> | number => {
+  const count = BigInt(recipients.length)
+  const share = fee / count
+  const rest = fee % count
+  const out: Array<{ address: string; amount: bigint }> = []
+  for (const [i, x] of recipients.entries()) {
+    const net = x.amount - share - (BigInt(i) < rest ? 1n : 0n)
+    if (net <= 0n) return i
+    out.push({ address: x.address, amount: net })
+  }
+  return out
+}
+
+/**
+ * The plan of an explicit-input transfer: its inputs (the fee payer's added smallest first until they cover the
+ * fee), what each recipient gets, the change and the fee. Pure: the decider and the dry run call it on the same state.
+ */
+export const planUtxoTransfer = (v: VaultState, r: UtxoTransferRequest, derivedChange: string | null = null): UtxoTransferPlan | TxRequestError => {
+  const named = resolveInputs(v, r)
+  if (!Array.isArray(named)) return named
+  const n = r.network
+  const target = changeAddressOf(v, r, named[0]!, derivedChange)
+  if (typeof target !== "string") return target
+  const extra: Array<Utxo> = []
+  if (r.change.kind === "feePayer") {
+    const taken = new Set(r.utxoIds)
+    for (const [key, u] of v.ledger.utxos)
+      if (u.blockchain === n.blockchain && u.network === n.network && u.address === target && !taken.has(key) && !v.ledger.reservedOutputs.has(key)) extra.push(u)
+    extra.sort((a, b) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : outpoint(a) < outpoint(b) ? -1 : 1))
+  }
+  const total = r.recipients.reduce((a, x) => a + x.amount, 0n)
+  const outputs = r.recipients.length
+  let inputs = named
+  let sum = named.reduce((a, u) => a + u.amount, 0n)
+  for (let added = 0; ; added++) {
+    if (added > 0) {
+      const u = extra[added - 1]
+      if (u === undefined) break
+      inputs = [...inputs, u]
+      sum += u.amount
+    }
+    const k = inputs.length
+    const plain = utxoFee(n, k, outputs, r.feePriority)
+    const withChange = utxoFee(n, k, outputs + 1, r.feePriority)
+    let plan: Omit<UtxoTransferPlan, "inputs"> | undefined
+    if (r.gross) {
+      if (sum < total) continue
+      const change = sum - total
+      const fee = change > 0n ? withChange : plain
+      const net = grossOf(r.recipients, fee)
+      if (typeof net === "number") return { _tag: "GrossFeeExceedsAmount", recipient: net, fee: fee.toString() }
+      plan = { recipients: net, change: change > 0n ? { address: target, amount: change } : null, fee, vbytes: utxoVbytes(k, outputs + (change > 0n ? 1 : 0)) }
+    } else if (sum > total + withChange) {
+      const change = sum - total - withChange
+      plan = { recipients: r.recipients, change: { address: target, amount: change }, fee: withChange, vbytes: utxoVbytes(k, outputs + 1) }
+    } else if (sum >= total + plain) {
+      // Too little left for a change output: what the inputs leave over is the fee, as a wallet drops dust change.
+      plan = { recipients: r.recipients, change: null, fee: sum - total, vbytes: utxoVbytes(k, outputs) }
+    }
+    if (plan === undefined) continue
+    if (r.maxFee !== null && plan.fee > r.maxFee) return { _tag: "MaxFeeExceeded", fee: plan.fee.toString(), maxFee: r.maxFee.toString() }
+    const accountOf = (u: Utxo) => v.accounts.address(u.blockchain, u.network, u.address)?.vaultAccountId ?? null
+    return { ...plan, inputs: inputs.map((u) => ({ transactionId: u.transactionId, vout: u.vout, address: u.address, amount: u.amount.toString(), vaultAccountId: accountOf(u) })) }
+  }
+  const needed = total + utxoFee(n, inputs.length, outputs, r.feePriority)
+  return { _tag: "InsufficientFunds", assetId: n.nativeAssetId, address: r.change.kind === "feePayer" ? target : null, needed: needed.toString(), available: sum.toString() }
+}
+
+/** The draft a planned transfer records: it spends its inputs, holds them until mined, and sends the change back. */
+export const utxoTransferDraft = (r: UtxoTransferRequest, plan: UtxoTransferPlan, requestId: string, transactionId: string): Omit<TxRequestDraft, "approvalLevels"> => {
+  const native = r.network.nativeAssetId as AssetId
+  const accounts = new Set(plan.inputs.map((i) => i.vaultAccountId))
+  return {
+    requestId,
+    transactionId,
+    vaultId: r.vaultId,
+    vaultAccountId: accounts.size === 1 ? [...accounts][0]! : null,
+    endpoint: "utxo-transfer",
+    blockchain: r.network.blockchain,
+    network: r.network.network,
+    assetId: native,
+    feeAssetId: native,
+    sender: null,
+    recipients: plan.recipients.map((x) => ({ address: x.address, amount: x.amount.toString() })),
+    feePriority: r.feePriority,
+    maxFee: plan.fee.toString(),
+    feeLimit: null,
+    note: r.note,
+    prepareStrategy: null,
+    inputs: plan.inputs.map(({ vaultAccountId: _account, ...i }) => i),
+    change: plan.change === null ? null : { address: plan.change.address, amount: plan.change.amount.toString() },
+    reservations: plan.inputs.map((i): Portion => ({ address: i.address, assetId: native, amount: i.amount })),
+  }
+}
