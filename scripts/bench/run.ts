@@ -18,6 +18,7 @@ import { fmt } from "./lib/stats.js"
 import type { Benchmark, Budget, Measurement, RunOptions } from "./lib/types.js"
 import { storeAppendMemoryVsEmmett } from "./store-append-memory-vs-emmett.js"
 import { storeAppendSqliteBatch100, storeAppendSqliteSingle } from "./store-append-sqlite.js"
+import { utxoTransferValidate } from "./utxo-transfer-validate.js"
 import { webhooks } from "./webhooks.js"
 import { revert } from "./revert.js"
 import { cliStart } from "./cli-start.js"
@@ -40,6 +41,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   depositsMined,
   httpPostSingleTransfer,
   commandThroughput,
+  utxoTransferValidate,
   webhooks,
   dashboard,
   revert,

@@ -34,6 +34,7 @@ export const probedOperations: ReadonlyArray<string> = [
   "listVaultAccountTransactions",
   "encodeXrpAddress",
   "decodeXrpAddress",
+  "listUtxos",
 ]
 
 /** A classic XRP address (the genesis account) and its X-address with tag 1 on the test network, for the static probes. */
@@ -66,6 +67,7 @@ export const readProbes = (models: ReadModels, asOf: AsOf, options: { readonly i
     out.push(probe("listVaultAssets", "/vaults/:vaultId/assets", { vaultId }))
     out.push(probe("listVaultTransactions", "/vaults/:vaultId/transactions", { vaultId }))
     out.push(probe("listVaultAccounts", "/vaults/:vaultId/vault-accounts/details", { vaultId }))
+    out.push(probe("listUtxos", "/vaults/:vaultId/utxos", { vaultId }))
     for (const vaultAccountId of [vaultId, ...models.holdings.vaultAccounts(vaultId, asOf).map((a) => a.vaultAccountId)]) {
       const params = { vaultId, vaultAccountId }
       out.push(probe("getVaultAccount", "/vaults/:vaultId/vault-accounts/:vaultAccountId/details", params))

@@ -11,6 +11,10 @@ const DECIMAL = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/
 /** 2^256 - 1 base units: nothing on any chain holds more. */
 export const MAX_BASE_UNITS = (1n << 256n) - 1n
 
+/** 10^decimals, computed once per number of decimals (a bigint power per amount was a tenth of a 200-amount answer). */
+const scales: Array<bigint> = []
+const scaleOf = (decimals: number): bigint => scales[decimals] ?? (scales[decimals] = 10n ** BigInt(decimals))
+
 export const baseUnits = (n: bigint): BaseUnits => n as BaseUnits
 
 /** Parses a non-negative decimal string with at most `decimals` fraction digits. */
@@ -21,7 +25,7 @@ export const parseAmount = (input: string, decimals: number): { ok: true; value:
   const whole = m[1] ?? "0"
   const frac = (m[2] ?? "").replace(/0+$/, "")
   if (frac.length > decimals) return { ok: false, error: { _tag: "AmountTooPrecise", input, decimals } }
-  const value = BigInt(whole) * 10n ** BigInt(decimals) + (frac.length > 0 ? BigInt(frac.padEnd(decimals, "0")) : 0n)
+  const value = BigInt(whole) * scaleOf(decimals) + (frac.length > 0 ? BigInt(frac.padEnd(decimals, "0")) : 0n)
   if (value > MAX_BASE_UNITS) return { ok: false, error: { _tag: "AmountTooLarge", input } }
   return { ok: true, value: baseUnits(value) }
 }
@@ -38,7 +42,7 @@ export const formatAmount = (value: bigint, decimals: number): string => {
   const negative = value < 0n
   const abs = negative ? -value : value
   if (decimals === 0) return (negative ? "-" : "") + abs.toString()
-  const scale = 10n ** BigInt(decimals)
+  const scale = scaleOf(decimals)
   const whole = abs / scale
   const frac = (abs % scale).toString().padStart(decimals, "0").replace(/0+$/, "")
   return (negative ? "-" : "") + whole.toString() + (frac.length > 0 ? "." + frac : "")

@@ -101,6 +101,23 @@ const isXrpAddress = (network: NetworkName, address: string): boolean =>
  */
 export const validateAddress = (blockchain: Blockchain, network: NetworkName, address: string): boolean => {
   if (typeof address !== "string" || address.length === 0 || address.length > MAX_LENGTH) return false
+  const key = `${blockchain}/${network}/${address}`
+  const known = verdicts.get(key)
+  if (known !== undefined) return known
+  const valid = checkAddress(blockchain, network, address)
+  if (verdicts.size >= MAX_VERDICTS) verdicts.clear()
+  verdicts.set(key, valid)
+  return valid
+}
+
+/**
+ * Verdicts already reached: a base58check address costs two SHA-256 and a base-58 decode (tens of µs), and a
+ * 150-recipient transfer names 150; integrations pay the same addresses again and again. Bounded: cleared when full.
+ */
+const verdicts = new Map<string, boolean>()
+const MAX_VERDICTS = 50_000
+
+const checkAddress = (blockchain: Blockchain, network: NetworkName, address: string): boolean => {
   if (findNetwork(blockchain, network) === undefined) return false
   switch (familyOf(blockchain)) {
     case "utxo": {
