@@ -44,11 +44,8 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
       if (available < n.amount)
         return reject({ _tag: "InsufficientFunds", assetId: n.assetId, address: n.address, needed: n.amount.toString(), available: available.toString() })
     }
-    for (const i of d.inputs) {
-      const key = `${i.transactionId}:${i.vout}`
-      if (v.ledger.reservedOutputs.has(key)) return reject({ _tag: "UtxoReserved", utxoId: key })
-      if (!v.ledger.utxos.has(key)) return reject(v.ledger.spentOutputs.has(key) ? { _tag: "UtxoSpent", utxoId: key } : { _tag: "UtxoNotFound", utxoId: key })
-    }
+    for (const i of d.inputs) if (v.ledger.reservedOutputs.has(`${i.transactionId}:${i.vout}`) || !v.ledger.utxos.has(`${i.transactionId}:${i.vout}`))
+      return reject({ _tag: "InsufficientFunds", assetId: d.assetId, address: null, needed: i.amount, available: "0" })
     const approvalLevels = v.policy.mode === "auto" ? 0 : v.policy.levels
     const created: TxRequestEvent = { type: "TxRequestCreated", data: { ...d, approvalLevels, at: c.now } }
     return accept(created, ...(approvalLevels === 0 ? progress(v, d.requestId, d.transactionId, c.now) : []))

@@ -74,6 +74,7 @@ describe("ReadModels.apply", () => {
         everyFold.txRequests.apply(e)
         everyFold.transactions.apply(e)
         everyFold.outbox.apply(e)
+        everyFold.utxos.apply(e)
       }
       expect(log.length).toBeGreaterThan(50)
       expect(snapshot({ ...routed, lastSeq: 0 })).toBe(snapshot({ ...everyFold, lastSeq: 0 }))
