@@ -24,10 +24,22 @@ const savedFile = (dataDir: string): CredentialsFile | undefined => {
   }
 }
 
+/** The simulator's base URL, checked once: an http:// URL without a trailing slash. */
+const baseUrl = (raw: string): string => {
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(raw)
+  } catch {
+    parsed = undefined
+  }
+  if (parsed === undefined || parsed.protocol !== "http:") throw new UsageError(`--url must be an http:// URL such as ${DEFAULT_URL}, not ${JSON.stringify(raw)}`)
+  return raw.replace(/\/$/, "")
+}
+
 /** The key to sign with: all three parts given, or the given (or first) key of credentials.json with its parts. */
 const resolveCredentials = (o: CredentialOptions): { credentials: Credentials; url: string } => {
   const saved = o.secret !== undefined && o.passphrase !== undefined && o.key !== undefined ? undefined : savedFile(o.dataDir)
-  const url = (o.url ?? saved?.url ?? DEFAULT_URL).replace(/\/$/, "")
+  const url = baseUrl(o.url ?? saved?.url ?? DEFAULT_URL)
   if (o.key !== undefined && o.secret !== undefined && o.passphrase !== undefined) return { credentials: { key: o.key, secret: o.secret, passphrase: o.passphrase }, url }
   if (saved === undefined)
     throw new CliFailure(`no credentials: ${credentialsPath(o.dataDir)} does not exist (start custody-sim serve with this --data-dir, or pass --key, --secret and --passphrase)`)
@@ -62,14 +74,7 @@ const withQuery = (path: string, query: ReadonlyArray<string>): string => {
 
 const send = (url: string, method: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> =>
   new Promise((resolve, reject) => {
-    let target: URL
-    try {
-      target = new URL(url)
-    } catch {
-      return reject(new UsageError(`--url must be an http:// URL, not ${url}`))
-    }
-    if (target.protocol !== "http:") return reject(new UsageError(`--url must be an http:// URL, not ${url}`))
-    const req = request(target, { method, headers: body.length > 0 ? { ...headers, "content-length": String(Buffer.byteLength(body)) } : headers }, (res) => {
+    const req = request(new URL(url), { method, headers: body.length > 0 ? { ...headers, "content-length": String(Buffer.byteLength(body)) } : headers }, (res) => {
       const chunks: Array<Buffer> = []
       res.on("data", (c: Buffer) => chunks.push(c))
       res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }))

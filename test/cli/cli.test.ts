@@ -205,6 +205,11 @@ describe("settings: flag over environment over config file", () => {
     expect(where(await cli(["call", "GET", "/vaults", ...creds, "--url", "http://127.0.0.1:9"], { cwd, env: { CUSTODY_SIM_URL: "http://127.0.0.1:8" } }))).toBe("http://127.0.0.1:9")
   }, 60_000)
 
+  it("a --url that is not an http:// URL is one usage line naming it, before anything is sent", async () => {
+    for (const url of ["", "localhost:8080", "https://127.0.0.1:1"])
+      expect(refusal(await cli(["call", "GET", "/vaults", ...creds, "--url", url]))).toEqual([2, `error: --url must be an http:// URL such as http://127.0.0.1:8080, not ${JSON.stringify(url)} (see custody-sim call --help)\n`])
+  }, 60_000)
+
   it("an unknown setting in the config file is one line with the closest name", async () => {
     const file = join(dir, "typo.json")
     writeFileSync(file, JSON.stringify({ prot: 8081 }))
