@@ -27,6 +27,10 @@ const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _t
     new ApiError(409, "address_holds_another_asset", `On UTXO chains an address holds exactly one asset; ${e.address} holds its native coin.`, [
       { attribute: "assetId", message: "cannot be added to this address" },
     ]),
+  AssetAlreadyAdded: (e) =>
+    new ApiError(409, "resource_already_exists", `Asset ${e.assetId} is already added to vault account ${e.vaultAccountId} (at ${e.address}).`, [
+      { attribute: "assetId", message: "is already added to this vault account" },
+    ]),
   NothingToCredit: () => errors.conflict(),
   TxRequestNotFound: () => errors.resourceNotFound("transaction request"),
   IllegalTxTransition: (e) =>

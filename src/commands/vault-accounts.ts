@@ -53,7 +53,7 @@ export type AddAssetTarget = { readonly label: string } | { readonly address: st
 
 /** The caller has checked that the asset exists. Returns the address the asset is held at. */
 export const addAsset = Effect.fn("addAsset")(
-  function* (vaultId: VaultId, vaultAccountId: VaultAccountId, assetId: AssetId, target: AddAssetTarget) {
+  function* (vaultId: VaultId, vaultAccountId: VaultAccountId, assetId: AssetId, target: AddAssetTarget, whenHeld: "accept" | "refuse" = "accept") {
     const asset = assetRef(assetId)!
     const network = findNetwork(asset.blockchain, asset.network)!
     const now = yield* (yield* SimClock).now
@@ -63,7 +63,7 @@ export const addAsset = Effect.fn("addAsset")(
           "address" in target
             ? ({ _tag: "Address", address: target.address } as const)
             : ({ _tag: "Label", label: target.label, derived: yield* deriveNext(vaultId, s, vaultAccountId, asset.blockchain, asset.network) } as const)
-        return { type: "AddAsset" as const, vaultAccountId, asset, nativeAssetId: network.nativeAssetId, target: t, now }
+        return { type: "AddAsset" as const, vaultAccountId, asset, nativeAssetId: network.nativeAssetId, target: t, ...(whenHeld === "refuse" ? { whenHeld } : {}), now }
       }),
     )
     const s = r.state

@@ -1,6 +1,7 @@
 // Endpoints #3 create vault account, #4 add asset, #5 supported assets.
 import { assetsOf, findAsset, isBlockchain } from "../../domain/chains/index.js"
 import type { AssetId, VaultAccountId, VaultId } from "../../domain/shared/ids.js"
+import { since } from "../../domain/api-key/index.js"
 import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
 import { addAsset, createVaultAccount } from "../../commands/vault-accounts.js"
 import { checks } from "../body.js"
@@ -76,7 +77,7 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
       optional: { label: checks.string({ min: 1, max: 100 }), address: checks.string({ min: 1, max: 128 }) },
     },
     answer: AddedAsset,
-    handle: async ({ params, item, requestId }, deps) => {
+    handle: async ({ params, item, requestId, apiVersion }, deps) => {
       const hasLabel = item.label !== undefined
       const hasAddress = item.address !== undefined
       if (!hasLabel && !hasAddress)
@@ -98,7 +99,8 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
       const target = hasLabel ? { label: item.label as string } : { address: item.address as string }
       const r = await runCommand(
         deps,
-        addAsset(params.vaultId as VaultId, params.vaultAccountId as VaultAccountId, asset.id as AssetId, target),
+        // 2026-03-20 refuses an asset the account already holds; older versions answer its address again.
+        addAsset(params.vaultId as VaultId, params.vaultAccountId as VaultAccountId, asset.id as AssetId, target, since("2026-03-20").includes(apiVersion) ? "refuse" : "accept"),
         { requestId },
       )
       if (isApiError(r)) return r

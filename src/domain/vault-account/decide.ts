@@ -49,7 +49,7 @@ export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId
         const target = c.target.address
         const record = held.find((a) => a === s.address(asset.blockchain, asset.network, target))
         if (record === undefined) return reject({ _tag: "AddressNotHeld", address: target, blockchain: asset.blockchain, network: asset.network })
-        if (record.assets.has(asset.id)) return accept()
+        if (record.assets.has(asset.id)) return alreadyHeld(c, record.address)
         if (asset.utxo) return reject({ _tag: "AddressHoldsAnotherAsset", address: record.address })
         return accept(assetAdded(vault.vaultId, c.vaultAccountId, asset, record.address, c.now))
       }
@@ -61,13 +61,17 @@ export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId
       }
       // The account already has an address on this chain: the asset goes to it (UTXO: it already holds the coin).
       const holder = held.find((a) => a.assets.has(asset.id))
-      if (holder !== undefined || asset.utxo) return accept()
+      if (holder !== undefined || asset.utxo) return alreadyHeld(c, (holder ?? first).address)
       return accept(assetAdded(vault.vaultId, c.vaultAccountId, asset, first.address, c.now))
     }
     default:
       return absurd(c)
   }
 }
+
+/** The asset is already on the account: a no-op, or a refusal when the command asks for one. */
+const alreadyHeld = (c: Extract<VaultAccountCommand, { type: "AddAsset" }>, address: string): Result =>
+  c.whenHeld === "refuse" ? reject({ _tag: "AssetAlreadyAdded", vaultAccountId: c.vaultAccountId, assetId: c.asset.id, address }) : accept()
 
 const derivedEvent = (
   vaultId: VaultId,

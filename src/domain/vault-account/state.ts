@@ -76,3 +76,4 @@ export type VaultAccountError =
   | { readonly _tag: "NetworkNotAllowedForVault"; readonly networkType: "main" | "test" }
   | { readonly _tag: "AddressNotHeld"; readonly address: string; readonly blockchain: string; readonly network: string }
   | { readonly _tag: "AddressHoldsAnotherAsset"; readonly address: string }
+  | { readonly _tag: "AssetAlreadyAdded"; readonly vaultAccountId: string; readonly assetId: string; readonly address: string }

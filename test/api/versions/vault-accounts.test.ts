@@ -65,6 +65,25 @@ describe("create vault account", () => {
   })
 })
 
+describe("add asset", () => {
+  it("refuses an asset the account already holds with 409 resource_already_exists, writing nothing; 2024-05-09 answers its address again", async () => {
+    const acct = await create("twice")
+    const first = await call("PUT", `/vaults/${vault}/vault-accounts/${acct.vaultAccountId}/add-asset`, { assetId: ETH, label: "eth" })
+    expect(first.status).toBe(200)
+    const address = first.body.data.item.address
+    const before = h.sim.models.position
+    for (const item of [{ assetId: ETH, label: "again" }, { assetId: ETH, address }]) {
+      const again = await call("PUT", `/vaults/${vault}/vault-accounts/${acct.vaultAccountId}/add-asset`, item)
+      expect([again.status, again.body.apiVersion, again.body.error.code, again.body.error.details]).toEqual([409, "2026-03-20", "resource_already_exists", [{ attribute: "assetId", message: "is already added to this vault account" }]])
+      expect(again.body.error.message).toBe(`Asset ${ETH} is already added to vault account ${acct.vaultAccountId} (at ${address}).`)
+    }
+    expect(h.sim.models.position).toBe(before)
+    const old = await h.raw({ method: "PUT", url: `/vaults/${vault}/vault-accounts/${acct.vaultAccountId}/add-asset`, creds, override: { "x-api-version": "2024-05-09" }, body: json({ assetId: ETH, label: "again" }) })
+    expect([old.status, old.body.data.item.address]).toEqual([200, address])
+    expect(h.sim.models.position).toBe(before)
+  })
+})
+
 describe("listing, details and edit", () => {
   it("lists the default account (the vault's own id) first, then the accounts in creation order, paged", async () => {
     const a = await create("page-a")

@@ -78,6 +78,20 @@ describe("vault accounts", () => {
         .when({ type: "AddAsset", vaultAccountId: acct, asset: asset(USDC), nativeAssetId: ETH, target: { _tag: "Address", address: ethAddress }, now: at })
         .then([])
     })
+    it("asked to refuse (2026-03-20), refuses an asset the account holds already, by label or by address", () => {
+      const given = [vault(), account, derived(ethAddress, "ethereum", "sepolia", []), added(ETH)]
+      const refused = { _tag: "AssetAlreadyAdded" as const, vaultAccountId: acct, assetId: ETH, address: ethAddress }
+      spec.given(given).when({ type: "AddAsset", vaultAccountId: acct, asset: asset(ETH), nativeAssetId: ETH, target: label("0x2222222222222222222222222222222222222222"), whenHeld: "refuse", now: at }).thenFails(refused)
+      spec.given(given).when({ type: "AddAsset", vaultAccountId: acct, asset: asset(ETH), nativeAssetId: ETH, target: { _tag: "Address", address: ethAddress }, whenHeld: "refuse", now: at }).thenFails(refused)
+    })
+    it("asked to refuse, refuses a UTXO coin the account's address holds already, and still adds a new asset", () => {
+      spec.given([vault(), account, derived(btcAddress, "bitcoin", "testnet", [BTC])])
+        .when({ type: "AddAsset", vaultAccountId: acct, asset: btcAsset, nativeAssetId: BTC, target: label("tb1qother"), whenHeld: "refuse", now: at })
+        .thenFails({ _tag: "AssetAlreadyAdded", vaultAccountId: acct, assetId: BTC, address: btcAddress })
+      spec.given([vault(), account, derived(ethAddress, "ethereum", "sepolia", []), added(ETH)])
+        .when({ type: "AddAsset", vaultAccountId: acct, asset: asset(USDC), nativeAssetId: ETH, target: label("0x2222222222222222222222222222222222222222"), whenHeld: "refuse", now: at })
+        .then([added(USDC)])
+    })
     it("refuses an address the account does not hold", () => {
       spec.given([vault(), account]).when({ type: "AddAsset", vaultAccountId: acct, asset: asset(USDC), nativeAssetId: ETH, target: { _tag: "Address", address: ethAddress }, now: at }).thenFails({
         _tag: "AddressNotHeld",
