@@ -36,9 +36,13 @@ const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _t
   IllegalTxTransition: (e) =>
     new ApiError(409, "illegal_transaction_request_transition", `A transaction request in status ${e.from} cannot take ${e.command}.`),
   InsufficientFunds: (e) =>
-    new ApiError(400, "insufficient_balance", `Insufficient available balance${e.address !== null ? ` at ${e.address}` : ""}: ${e.needed} base units needed (amount plus maximum fee), ${e.available} available.`, [
-      { attribute: "amount", message: "exceeds the available balance (amount plus maximum fee)" },
-    ]),
+    e.feePayer === true
+      ? new ApiError(400, "insufficient_balance", `Insufficient available balance at the fee payer ${e.address}: ${e.needed} base units needed (the maximum fee), ${e.available} available.`, [
+          { attribute: "feePayer", message: "cannot cover the maximum fee" },
+        ])
+      : new ApiError(400, "insufficient_balance", `Insufficient available balance${e.address !== null ? ` at ${e.address}` : ""}: ${e.needed} base units needed (amount plus maximum fee), ${e.available} available.`, [
+          { attribute: "amount", message: "exceeds the available balance (amount plus maximum fee)" },
+        ]),
   SenderNotInVault: (e) => errors.resourceNotFound(`sender address ${e.address} in this vault`),
   AssetNotHeldBySender: (e) =>
     new ApiError(400, "asset_not_added_to_address", `The address ${e.address} does not hold the asset; add it first.`, [{ attribute: "assetId", message: "is not added to the sender address" }]),
@@ -53,6 +57,10 @@ const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _t
   FeePayerNotInVault: (e) => new ApiError(404, "resource_not_found", `The fee payer ${e.address} is not an address of this vault on the asset's chain.`, [{ attribute: "feePayer", message: "is not a vault address" }]),
   ChangeAddressNotInVault: (e) => errors.invalidData([{ attribute: "changeData.address", message: `${e.address} is not an address of this vault on the asset's chain` }]),
   ChangeAccountNotFound: () => errors.resourceNotFound("vault account"),
+  FeeAssetNotHeldByFeePayer: (e) =>
+    new ApiError(400, "asset_not_added_to_address", `The fee payer ${e.address} does not hold ${e.assetId}, the asset fees are paid in; add it first.`, [
+      { attribute: "feePayer", message: "does not hold the chain's fee asset" },
+    ]),
   BadMiningSchedule: (e) => errors.invalidData([{ attribute: "mining", message: e.reason }]),
   WebhookAlreadyExists: () => new ApiError(409, "resource_already_exists", "A webhook subscription with this id already exists."),
   WebhookNotFound: () => errors.resourceNotFound("webhook subscription"),

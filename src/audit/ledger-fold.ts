@@ -32,6 +32,9 @@ export interface Transfer {
   readonly blockchain: string
   readonly network: string
   readonly kind: "deposit" | "withdrawal"
+  readonly from: string
+  /** The address that paid the fee, when not the sender (gas sponsorship). */
+  readonly feePayer: string | undefined
   readonly to: string
   readonly assetId: string
   readonly amount: bigint
@@ -92,7 +95,7 @@ export class LedgerFold {
       case "ChainTxSubmitted": {
         const [blockchain, network] = splitChain(e.data.chain)
         const d = e.data
-        this.transfers.set(d.transactionId, { blockchain, network, kind: d.kind, to: d.to, assetId: d.assetId, amount: BigInt(d.amount), submitted: refOf(event), mined: undefined })
+        this.transfers.set(d.transactionId, { blockchain, network, kind: d.kind, from: d.from, feePayer: d.feePayer, to: d.to, assetId: d.assetId, amount: BigInt(d.amount), submitted: refOf(event), mined: undefined })
         return
       }
       case "ChainBlocksMined": {

@@ -58,6 +58,23 @@ const outflow = (s: Settlement): Map<string, bigint> => {
   return out
 }
 
+/**
+ * A transfer whose fee someone else paid is also checked address by address: the amount must leave the sender
+ * and the fee the fee payer, not the other way round.
+ */
+const misplaced = (s: Settlement, t: Transfer, native: string, fee: bigint): Array<string> => {
+  const key = (address: string, assetId: string) => `${address}|${assetId}`
+  const expected = new Map<string, bigint>()
+  const add = (k: string, n: bigint) => n !== 0n && expected.set(k, (expected.get(k) ?? 0n) + n)
+  if (s.data.withErrors !== true) add(key(t.from, t.assetId), t.amount)
+  add(key(t.feePayer!, native), fee)
+  const actual = new Map<string, bigint>()
+  for (const fx of s.effects) if (fx.total !== 0n) actual.set(key(fx.address, fx.assetId), (actual.get(key(fx.address, fx.assetId)) ?? 0n) - fx.total)
+  return [...new Set([...expected.keys(), ...actual.keys()])]
+    .filter((k) => (expected.get(k) ?? 0n) !== (actual.get(k) ?? 0n))
+    .map((k) => `${actual.get(k) ?? 0n} of ${k.slice(k.indexOf("|") + 1)} left ${k.slice(0, k.indexOf("|"))}, expected ${expected.get(k) ?? 0n} (fee payer ${t.feePayer})`)
+}
+
 export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation => {
   const asOf = fold.asOf
   const discrepancies: Array<Discrepancy> = []
@@ -149,6 +166,7 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
       const actual = outflow(s)
       const assets = new Set([...expected.keys(), ...actual.keys()])
       const wrong = [...assets].filter((a) => (expected.get(a) ?? 0n) !== (actual.get(a) ?? 0n)).map((a) => `${a}: ${actual.get(a) ?? 0n} left the vault, expected ${expected.get(a) ?? 0n}`)
+      if (t.feePayer !== undefined && native !== undefined) wrong.push(...misplaced(s, t, native, fee))
       if (t.mined === undefined || s.ref.position < t.mined.ref.position) wrong.push("debited before the transfer was mined")
       if (wrong.length > 0) add({ kind: "debit-mismatch", message: `withdrawal ${txid}: ${wrong.join("; ")}`, ...base, events: refs })
     }

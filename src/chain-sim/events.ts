@@ -15,6 +15,8 @@ export interface ChainTransfer {
   readonly amount: string
   /** Fee in base units of the native coin, integer string. */
   readonly fee: string
+  /** The address paying the fee when it is not `from` (gas sponsorship); absent otherwise. */
+  readonly feePayer?: string
   /** Output index paying `to` on UTXO chains; null elsewhere. */
   readonly vout: number | null
   /** Set by an armed execution fault: the transaction is mined but fails (fee spent, nothing sent). */

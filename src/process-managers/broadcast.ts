@@ -28,6 +28,7 @@ export const broadcast = (vaultId: string, requestId: string) =>
       to: d.recipients[0]?.address ?? "",
       amount: d.recipients.reduce((a, x) => a + BigInt(x.amount), 0n).toString(),
       fee: d.maxFee,
+      ...(d.feePayer !== undefined ? { feePayer: d.feePayer } : {}),
       vout: n.family === "utxo" ? 0 : null,
     })
     // Nothing appended: another broadcast of this request got there first (the chain takes a transaction once).

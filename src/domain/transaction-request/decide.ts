@@ -33,6 +33,12 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
       if (a === undefined) return reject({ _tag: "SenderNotInVault", address: d.sender })
       if (!a.assets.has(d.assetId)) return reject({ _tag: "AssetNotHeldBySender", address: d.sender, assetId: d.assetId })
     }
+    if (d.feePayer !== undefined) {
+      // Any address of this vault (any of its accounts) on the request's chain may pay the fee, if it holds the fee asset.
+      const p = v.accounts.address(d.blockchain, d.network, d.feePayer)
+      if (p === undefined) return reject({ _tag: "FeePayerNotInVault", address: d.feePayer })
+      if (!p.assets.has(d.feeAssetId)) return reject({ _tag: "FeeAssetNotHeldByFeePayer", address: d.feePayer, assetId: d.feeAssetId })
+    }
     // Each reservation must fit in what is available now (reservations of other open requests excluded).
     const needed = new Map<string, { address: string; assetId: string; amount: bigint }>()
     for (const r of d.reservations) {
@@ -42,7 +48,14 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
     for (const n of needed.values()) {
       const available = availableOf(v.ledger, d.blockchain, d.network, n.address, n.assetId)
       if (available < n.amount)
-        return reject({ _tag: "InsufficientFunds", assetId: n.assetId, address: n.address, needed: n.amount.toString(), available: available.toString() })
+        return reject({
+          _tag: "InsufficientFunds",
+          assetId: n.assetId,
+          address: n.address,
+          needed: n.amount.toString(),
+          available: available.toString(),
+          ...(d.feePayer !== undefined && n.address === d.feePayer && n.address !== d.sender ? { feePayer: true as const } : {}),
+        })
     }
     for (const i of d.inputs) if (v.ledger.reservedOutputs.has(`${i.transactionId}:${i.vout}`) || !v.ledger.utxos.has(`${i.transactionId}:${i.vout}`))
       return reject({ _tag: "InsufficientFunds", assetId: d.assetId, address: null, needed: i.amount, available: "0" })

@@ -5,7 +5,7 @@ import { transferFee, tronCost, utxoFee } from "../chains/fees.js"
 import type { AssetId, VaultId } from "../shared/ids.js"
 import type { Ledger } from "../ledger/state.js"
 import type { VaultAccounts } from "../vault-account/state.js"
-import type { Portion, RequestEndpoint, SpentOutput } from "./events.js"
+import type { Portion, RequestEndpoint, SpentOutput, TxRequestDraft } from "./events.js"
 
 export interface CreateRequestInput {
   readonly vaultId: VaultId
@@ -13,6 +13,8 @@ export interface CreateRequestInput {
   readonly network: NetworkInfo
   readonly asset: AssetInfo
   readonly sender: string | null
+  /** Another address of the vault on the same chain that pays the network fee (account-based chains). */
+  readonly feePayer?: string
   readonly recipients: ReadonlyArray<{ readonly address: string; readonly amount: bigint }>
   readonly feePriority: FeePriority | null
   readonly feeLimit: bigint | null
@@ -54,7 +56,7 @@ export const selectCoins = (ledger: Ledger, input: CreateRequestInput, total: bi
  * The draft of a request: what it sends, the most its fee may cost, the outputs it spends (UTXO) and what it
  * holds back until mined. The vault decider then checks it against the available funds.
  */
-export const draftOf = (vault: { readonly accounts: VaultAccounts; readonly ledger: Ledger } | undefined, input: CreateRequestInput, requestId: string, transactionId: string, change: string | null) => {
+export const draftOf = (vault: { readonly accounts: VaultAccounts; readonly ledger: Ledger } | undefined, input: CreateRequestInput, requestId: string, transactionId: string, change: string | null): Omit<TxRequestDraft, "approvalLevels"> => {
   const n = input.network
   const native = findAsset(n.nativeAssetId)!
   const priority = input.feePriority ?? "standard"
@@ -91,13 +93,21 @@ export const draftOf = (vault: { readonly accounts: VaultAccounts; readonly ledg
   }
   const sender = input.sender!
   const account = vault?.accounts.address(n.blockchain, n.network, sender)
+  const from = account?.address ?? sender
+  const payer = input.feePayer === undefined ? undefined : (vault?.accounts.address(n.blockchain, n.network, input.feePayer)?.address ?? input.feePayer)
   const maxFee = maxFeeOf(n, input.asset, priority, input.feeLimit)
-  const reservations: Array<Portion> =
-    input.asset.id === native.id
-      ? [{ address: account?.address ?? sender, assetId: native.id as AssetId, amount: (total + maxFee).toString() }]
-      : [
-          { address: account?.address ?? sender, assetId: input.asset.id as AssetId, amount: total.toString() },
-          ...(maxFee > 0n ? [{ address: account?.address ?? sender, assetId: native.id as AssetId, amount: maxFee.toString() }] : []),
-        ]
-  return { ...base, vaultAccountId: account?.vaultAccountId ?? null, sender: account?.address ?? sender, maxFee: maxFee.toString(), inputs: [], change: null, reservations }
+  const reservations: Array<Portion> = [{ address: from, assetId: input.asset.id as AssetId, amount: total.toString() }]
+  // The fee is held where it will be paid: at the fee payer when there is one, else beside the amount at the sender.
+  if (maxFee > 0n) reservations.push({ address: payer ?? from, assetId: native.id as AssetId, amount: maxFee.toString() })
+  const merged = input.asset.id === native.id && payer === undefined ? [{ address: from, assetId: native.id as AssetId, amount: (total + maxFee).toString() }] : reservations
+  return {
+    ...base,
+    vaultAccountId: account?.vaultAccountId ?? null,
+    sender: from,
+    ...(payer !== undefined ? { feePayer: payer } : {}),
+    maxFee: maxFee.toString(),
+    inputs: [],
+    change: null,
+    reservations: merged,
+  }
 }

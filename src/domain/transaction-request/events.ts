@@ -16,7 +16,7 @@ export interface SpentOutput {
   readonly amount: string
 }
 
-export type RequestEndpoint = "single-transfer" | "utxo" | "coin" | "token" | "feeless" | "feeless-token" | "utxo-transfer" | "multiple-transfer"
+export type RequestEndpoint = "single-transfer" | "utxo" | "coin" | "token" | "feeless" | "feeless-token" | "utxo-transfer" | "multiple-transfer" | "gas-sponsorship" | "batch"
 
 export interface TxRequestDraft {
   readonly requestId: string
@@ -31,6 +31,11 @@ export interface TxRequestDraft {
   readonly feeAssetId: AssetId
   /** The sending address (account-based chains); null for UTXO requests from the whole vault. */
   readonly sender: string | null
+  /**
+   * Another address of the same vault and chain that pays the network fee (gas sponsorship, batches): the fee is
+   * reserved at it and debited from it. Absent: the sender pays (older logs never carry it).
+   */
+  readonly feePayer?: string
   readonly recipients: ReadonlyArray<{ readonly address: string; readonly amount: string }>
   readonly feePriority: "slow" | "standard" | "fast" | null
   /** Most the network fee may cost, native base units. */

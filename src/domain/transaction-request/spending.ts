@@ -5,7 +5,8 @@ import type { AssetId } from "../shared/ids.js"
 import type { Portion, TxRequestDraft } from "./events.js"
 
 /**
- * What mining a request spends: amount and fee (or only the fee when execution fails), and UTXO change. Tron
+ * What mining a request spends: amount and fee (or only the fee when execution fails), and UTXO change. The fee
+ * is debited from the fee payer when the request names one. Tron
  * burns the bandwidth its free daily allowance (`freeUsed` of it taken in the last day) does not cover, and the energy.
  */
 export const spending = (n: NetworkInfo, d: TxRequestDraft, failsInExecution: boolean, freeUsed: number) => {
@@ -32,10 +33,10 @@ export const spending = (n: NetworkInfo, d: TxRequestDraft, failsInExecution: bo
   if (d.inputs.length > 0) {
     for (const i of d.inputs) debits.push({ address: i.address, assetId: native, amount: i.amount })
     if (d.change !== null) credits.push({ address: d.change.address, assetId: native, amount: d.change.amount, vout: d.recipients.length })
-  } else if (d.assetId === native) debits.push({ address: sender, assetId: native, amount: ((withErrors ? 0n : total) + fee).toString() })
+  } else if (d.assetId === native && d.feePayer === undefined) debits.push({ address: sender, assetId: native, amount: ((withErrors ? 0n : total) + fee).toString() })
   else {
     if (!withErrors) debits.push({ address: sender, assetId: d.assetId as AssetId, amount: total.toString() })
-    if (fee > 0n) debits.push({ address: sender, assetId: native, amount: fee.toString() })
+    if (fee > 0n) debits.push({ address: d.feePayer ?? sender, assetId: native, amount: fee.toString() })
   }
   return { fee, withErrors, debits: debits.filter((x) => BigInt(x.amount) > 0n), credits, ...(freeBandwidth !== undefined ? { freeBandwidth } : {}) }
 }

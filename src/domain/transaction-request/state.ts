@@ -44,7 +44,15 @@ export const isTerminal = (s: TxRequestStatus) => transitions[s].length === 0
 export type TxRequestError =
   | { readonly _tag: "TxRequestNotFound"; readonly requestId: string }
   | { readonly _tag: "IllegalTxTransition"; readonly from: TxRequestStatus; readonly command: string }
-  | { readonly _tag: "InsufficientFunds"; readonly assetId: string; readonly address: string | null; readonly needed: string; readonly available: string }
+  | {
+      readonly _tag: "InsufficientFunds"
+      readonly assetId: string
+      readonly address: string | null
+      readonly needed: string
+      readonly available: string
+      /** Set when the balance short of funds is the fee payer's (it holds only the maximum fee). */
+      readonly feePayer?: true
+    }
   | { readonly _tag: "SenderNotInVault"; readonly address: string }
   | { readonly _tag: "AssetNotHeldBySender"; readonly address: string; readonly assetId: string }
   | { readonly _tag: "UtxoNotFound"; readonly utxoId: string }
@@ -55,3 +63,4 @@ export type TxRequestError =
   | { readonly _tag: "FeePayerNotInVault"; readonly address: string }
   | { readonly _tag: "ChangeAddressNotInVault"; readonly address: string }
   | { readonly _tag: "ChangeAccountNotFound"; readonly vaultAccountId: string }
+  | { readonly _tag: "FeeAssetNotHeldByFeePayer"; readonly address: string; readonly assetId: string }
