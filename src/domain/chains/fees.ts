@@ -49,3 +49,25 @@ export const tronCost = (n: NetworkInfo, kind: "coin" | "token"): TronCost | und
   const energy = kind === "coin" ? 0n : f.energy.token
   return { bandwidth, energy, maxBurn: bandwidth * f.sunPerBandwidth + energy * f.sunPerEnergy }
 }
+
+/**
+ * Gas of an EIP-7702 batch paid by a fee payer (README "Fees"): the intrinsic 21,000, 25,000 for the sender's
+ * authorization, then per call 9,000 for a coin transfer or the token transfer's gas above the intrinsic
+ * (65,000 − 21,000 = 44,000). A gas-sponsored transfer is a batch of one call.
+ */
+export const BATCH_BASE_GAS = 46_000n
+export const BATCH_COIN_CALL_GAS = 9_000n
+
+export const batchGas = (n: NetworkInfo, calls: ReadonlyArray<"coin" | "token">): bigint | undefined => {
+  const f = n.fees
+  if (f._tag !== "EvmGas") return undefined
+  return calls.reduce((gas, kind) => gas + (kind === "coin" ? BATCH_COIN_CALL_GAS : f.gasLimit.token - f.gasLimit.coin), BATCH_BASE_GAS)
+}
+
+/** The fee of a batch (or of a gas-sponsored transfer, one call) at a priority; what estimates quote and mining charges. */
+export const batchFee = (n: NetworkInfo, calls: ReadonlyArray<"coin" | "token">, priority: FeePriority = "standard"): bigint => {
+  const f = n.fees
+  const gas = batchGas(n, calls)
+  if (f._tag !== "EvmGas" || gas === undefined) return calls.reduce((a, kind) => a + transferFee(n, kind, priority), 0n)
+  return f.gasPriceWei[priority] * gas
+}

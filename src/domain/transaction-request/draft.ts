@@ -1,7 +1,7 @@
 // Rules of a new transaction request, decided before the vault checks the funds: the fee cap, coin selection
 // over the vault's unspent outputs, and the draft with its reservations (README "Fees", "UTXO requests").
 import { findAsset, type AssetInfo, type FeePriority, type NetworkInfo } from "../chains/index.js"
-import { transferFee, tronCost, utxoFee } from "../chains/fees.js"
+import { batchFee, transferFee, tronCost, utxoFee } from "../chains/fees.js"
 import type { AssetId, VaultId } from "../shared/ids.js"
 import type { Ledger } from "../ledger/state.js"
 import type { VaultAccounts } from "../vault-account/state.js"
@@ -22,8 +22,12 @@ export interface CreateRequestInput {
   readonly prepareStrategy: "minimize-dust" | "optimize-size" | null
 }
 
-/** The most the network fee may cost (reserved at creation, README "Fees"). */
-export const maxFeeOf = (n: NetworkInfo, asset: AssetInfo, priority: FeePriority, feeLimit: bigint | null): bigint => {
+/**
+ * The most the network fee may cost (reserved at creation, README "Fees"). On EVM chains a transfer whose fee
+ * another address pays is a one-call EIP-7702 batch, and costs what a batch of one call costs.
+ */
+export const maxFeeOf = (n: NetworkInfo, asset: AssetInfo, priority: FeePriority, feeLimit: bigint | null, sponsored = false): bigint => {
+  if (sponsored && n.fees._tag === "EvmGas") return batchFee(n, [asset.type === "TOKEN" ? "token" : "coin"], priority)
   const tron = tronCost(n, asset.type === "TOKEN" ? "token" : "coin")
   if (tron !== undefined) return feeLimit !== null && feeLimit < tron.maxBurn ? feeLimit : tron.maxBurn
   return transferFee(n, asset.type === "TOKEN" ? "token" : "coin", priority)
@@ -95,7 +99,7 @@ export const draftOf = (vault: { readonly accounts: VaultAccounts; readonly ledg
   const account = vault?.accounts.address(n.blockchain, n.network, sender)
   const from = account?.address ?? sender
   const payer = input.feePayer === undefined ? undefined : (vault?.accounts.address(n.blockchain, n.network, input.feePayer)?.address ?? input.feePayer)
-  const maxFee = maxFeeOf(n, input.asset, priority, input.feeLimit)
+  const maxFee = maxFeeOf(n, input.asset, priority, input.feeLimit, payer !== undefined)
   const reservations: Array<Portion> = [{ address: from, assetId: input.asset.id as AssetId, amount: total.toString() }]
   // The fee is held where it will be paid: at the fee payer when there is one, else beside the amount at the sender.
   if (maxFee > 0n) reservations.push({ address: payer ?? from, assetId: native.id as AssetId, amount: maxFee.toString() })

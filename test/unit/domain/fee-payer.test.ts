@@ -5,6 +5,7 @@ import { fold } from "../../../src/domain/shared/decider.js"
 import type { AssetId, VaultAccountId } from "../../../src/domain/shared/ids.js"
 import { draftOf, maxFeeOf, type CreateRequestInput } from "../../../src/domain/transaction-request/draft.js"
 import type { TxRequestDraft } from "../../../src/domain/transaction-request/index.js"
+import { batchFee } from "../../../src/domain/chains/fees.js"
 import { spending } from "../../../src/domain/transaction-request/spending.js"
 import { balanceEffects } from "../../../src/domain/ledger/index.js"
 import { vaultDecider, type VaultAggregateEvent } from "../../../src/domain/vault/index.js"
@@ -139,7 +140,10 @@ describe("the draft of a request with a fee payer", () => {
   })
   it("coin: the amount at the sender, the maximum fee at the fee payer", () => {
     const d = draftOf(vault, input({}), "r1", "0xr1", null)
-    const fee = maxFeeOf(sepolia, eth, "standard", null).toString()
+    const fee = maxFeeOf(sepolia, eth, "standard", null, true).toString()
+    // A sponsored EVM transfer is a one-call EIP-7702 batch: 46,000 + 9,000 gas at the priority's price.
+    expect(fee).toBe(batchFee(sepolia, ["coin"], "standard").toString())
+    expect(BigInt(fee)).toBe(55_000n * (sepolia.fees._tag === "EvmGas" ? sepolia.fees.gasPriceWei.standard : 0n))
     expect(d.feePayer).toBe(payer)
     expect(d.reservations).toEqual([{ address, assetId: REAL_ETH, amount: "500" }, { address: payer, assetId: REAL_ETH, amount: fee }])
   })
@@ -148,7 +152,7 @@ describe("the draft of a request with a fee payer", () => {
     const d = draftOf(vault, input({ asset: usdc }), "r1", "0xr1", null)
     expect(d.reservations).toEqual([
       { address, assetId: usdc.id as AssetId, amount: "500" },
-      { address: payer, assetId: REAL_ETH, amount: maxFeeOf(sepolia, usdc, "standard", null).toString() },
+      { address: payer, assetId: REAL_ETH, amount: batchFee(sepolia, ["token"], "standard").toString() },
     ])
   })
   it("without a fee payer: no field, and the reservations as before", () => {
