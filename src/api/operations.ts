@@ -6,9 +6,10 @@ import { vaultAccountOperations } from "./routes/vault-accounts.js"
 import { vaultAccountReadOperations } from "./routes/vault-account-reads.js"
 import { xrpUtilOperations } from "./routes/xrp-utils.js"
 import { transactionRequestOperations } from "./routes/transaction-requests.js"
+import { sponsoredTransferOperations } from "./routes/sponsored-transfers.js"
 import { transactionOperations } from "./routes/transactions.js"
 import { utxoListOperations } from "./routes/utxos.js"
 import { utxoTransferOperations } from "./routes/utxo-transfers.js"
 import { vaultOperations } from "./routes/vaults.js"
 
-export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...vaultAccountReadOperations, ...addressOperations, ...assetOperations, ...transactionOperations, ...transactionRequestOperations, ...utxoListOperations, ...utxoTransferOperations, ...xrpUtilOperations]
+export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...vaultAccountReadOperations, ...addressOperations, ...assetOperations, ...transactionOperations, ...transactionRequestOperations, ...sponsoredTransferOperations, ...utxoListOperations, ...utxoTransferOperations, ...xrpUtilOperations]

@@ -24,6 +24,7 @@ export const notificationsFor = (events: ReadonlyArray<TxRequestEvent>, requests
           address: draft.sender,
           assetId: draft.assetId,
           recipients: draft.recipients.map((r) => r.address).join(","),
+          ...(draft.feePayer !== undefined ? { feePayer: draft.feePayer } : {}),
           ...extra,
         },
         at: e.data.at,

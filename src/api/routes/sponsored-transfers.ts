@@ -1,0 +1,168 @@
+// 2026-03-20's transfers whose gas another address of the vault pays: gas-sponsorship-transfer (one transfer of a
+// coin or token) and batch (EIP-7702: one sender, many recipients and assets, all or nothing).
+import { Schema } from "effect"
+import { since, type ApiVersion } from "../../domain/api-key/index.js"
+import { findAsset, findNetwork, validateAddress, type AssetInfo, type Blockchain, type FeePriority, type NetworkInfo, type NetworkName } from "../../domain/chains/index.js"
+import type { VaultId } from "../../domain/shared/ids.js"
+import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
+import { maxFeeOf } from "../../domain/transaction-request/draft.js"
+import { createTxRequest } from "../../commands/transaction-requests.js"
+import { checks, type JsonObject } from "../body.js"
+import type { ApiDeps } from "../deps.js"
+import { ApiError, errors, isApiError } from "../errors.js"
+import type { Operation } from "../operation.js"
+import { runCommand } from "../sim/common.js"
+import { optional, struct } from "../wire/shape.js"
+import { unknownVault } from "./vault-account-reads.js"
+
+/** The chains the spec lists for gas sponsorship and EIP-7702 batches, mainnets and their testnets. */
+export const SPONSORED_CHAINS: ReadonlyArray<string> = ["ethereum", "binance-smart-chain", "base", "optimism", "arbitrum", "polygon"]
+
+const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
+const priority = checks.oneOf(["slow", "standard", "fast"])
+const address = checks.string({ min: 1, max: 200 })
+const decimal = checks.string({ min: 1, max: 100 })
+
+export const maxFeeExceeded = (fee: bigint, ceiling: bigint, native: AssetInfo) =>
+  new ApiError(400, "MAX_FEE_EXCEEDED", `The network fee would be ${formatAmount(fee, native.decimals)} ${native.unit}, above maxFee (${formatAmount(ceiling, native.decimals)} ${native.unit}); nothing was created.`, [
+    { attribute: "maxFee", message: `is below the fee the transfer would pay (${formatAmount(fee, native.decimals)} ${native.unit})` },
+  ])
+
+const amountOf = (raw: unknown, asset: AssetInfo, attribute: string): bigint | ApiError => {
+  const r = parsePositiveAmount(raw as string, asset.decimals)
+  return r.ok ? r.value : bad(attribute, `must be a positive decimal string with at most ${asset.decimals} decimals`)
+}
+
+const checkAddress = (n: NetworkInfo, value: unknown, attribute: string) =>
+  validateAddress(n.blockchain as Blockchain, n.network as NetworkName, value as string) ? undefined : bad(attribute, `is not a valid ${n.blockchain}/${n.network} address`)
+
+interface Parties {
+  readonly network: NetworkInfo
+  readonly native: AssetInfo
+  readonly vaultAccountId: string
+  readonly sender: string
+  readonly feePayer: string
+}
+
+/**
+ * The checks both endpoints share, in the order a caller fixes them: the chain, the vault, the sender's account
+ * and address, then the fee payer (an address of the same vault on that chain, not the sender).
+ */
+const parties = (
+  deps: ApiDeps,
+  version: ApiVersion,
+  vaultId: string,
+  n: NetworkInfo,
+  chainAttribute: string,
+  vaultAccountId: string | undefined,
+  senderAttribute: string,
+  senderAddress: string,
+  feePayerAttribute: string,
+  feePayer: string,
+): Parties | ApiError => {
+  if (!SPONSORED_CHAINS.includes(n.blockchain)) return bad(chainAttribute, `gas sponsorship is for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
+  const vault = deps.sim.models.workspace.vaultsById.get(vaultId)
+  if (vault === undefined) return unknownVault(version)
+  if (vault.profile.type !== n.networkType)
+    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [{ attribute: chainAttribute, message: "is on a network that does not match the vault's type" }])
+  const holdings = deps.sim.models.holdings
+  const from = holdings.address(n.blockchain, n.network, senderAddress, undefined)
+  if (vaultAccountId !== undefined) {
+    const account = holdings.account(vaultAccountId, undefined)
+    if (account === undefined || account.vaultId !== vaultId) return errors.resourceNotFound("vault account")
+    if (from === undefined || from.facts.vaultAccountId !== vaultAccountId) return errors.resourceNotFound(`${senderAttribute} in this vault account`)
+  } else if (from === undefined || from.facts.vaultId !== vaultId) return errors.resourceNotFound(`${senderAttribute} in this vault`)
+  const payer = holdings.address(n.blockchain, n.network, feePayer, undefined)
+  if (payer === undefined || payer.facts.vaultId !== vaultId) return errors.resourceNotFound(`${feePayerAttribute} address in this vault on ${n.blockchain}/${n.network}`)
+  if (payer.facts.address === from.facts.address) return bad(feePayerAttribute, `must be another address than ${senderAttribute}: the sender paying its own fee is a single transfer`)
+  return { network: n, native: findAsset(n.nativeAssetId)!, vaultAccountId: from.facts.vaultAccountId ?? "", sender: from.facts.address, feePayer: payer.facts.address }
+}
+
+const GasSponsorshipAnswer = struct({
+  transactionRequestId: Schema.String,
+  transactionRequestStatus: Schema.String,
+  vaultAccountId: Schema.String,
+  assetId: Schema.String,
+  fromAddress: Schema.String,
+  toAddress: Schema.String,
+  amount: Schema.String,
+  amountUnit: Schema.String,
+  feePayer: Schema.String,
+  feePriority: Schema.String,
+  maxFee: optional(Schema.String),
+  note: Schema.String,
+})
+
+const gasSponsorship: Operation = {
+  id: "createGasSponsorshipTransferRequest",
+  method: "POST",
+  path: "/vaults/:vaultId/transaction-requests/gas-sponsorship-transfer",
+  scope: "withdraw",
+  vaultParam: "vaultId",
+  versions: since("2026-03-20"),
+  body: {
+    required: { vaultAccountId: checks.string({ min: 1 }), assetId: checks.string({ min: 1 }), fromAddress: address, toAddress: address, amount: decimal, feePayer: address, note: checks.string({ max: 500 }) },
+    optional: { feePriority: priority, maxFee: decimal },
+  },
+  answer: GasSponsorshipAnswer,
+  handle: async ({ params, item, requestId, apiVersion }, deps) => {
+    const asset = findAsset(item.assetId as string)
+    if (asset === undefined) return errors.resourceNotFound("asset")
+    const n = findNetwork(asset.blockchain, asset.network)!
+    const p = parties(deps, apiVersion, params.vaultId!, n, "assetId", item.vaultAccountId as string, "fromAddress", item.fromAddress as string, "feePayer", item.feePayer as string)
+    if (isApiError(p)) return p
+    const amount = amountOf(item.amount, asset, "amount")
+    if (isApiError(amount)) return amount
+    const badTo = checkAddress(n, item.toAddress, "toAddress")
+    if (badTo !== undefined) return badTo
+    const feePriority = (item.feePriority as FeePriority | undefined) ?? "standard"
+    const ceiling = ceilingOf(item, p.native)
+    if (isApiError(ceiling)) return ceiling
+    const fee = maxFeeOf(n, asset, feePriority, null, true)
+    if (ceiling !== undefined && fee > ceiling) return maxFeeExceeded(fee, ceiling, p.native)
+    const r = await runCommand(
+      deps,
+      createTxRequest({
+        vaultId: params.vaultId as VaultId,
+        endpoint: "gas-sponsorship",
+        network: n,
+        asset,
+        sender: p.sender,
+        feePayer: p.feePayer,
+        recipients: [{ address: item.toAddress as string, amount }],
+        feePriority,
+        feeLimit: null,
+        note: item.note as string,
+        prepareStrategy: null,
+      }),
+      { requestId },
+    )
+    if (isApiError(r)) return r
+    return {
+      status: 201,
+      item: {
+        transactionRequestId: r.requestId,
+        transactionRequestStatus: "created",
+        vaultAccountId: p.vaultAccountId,
+        assetId: asset.id,
+        fromAddress: p.sender,
+        toAddress: item.toAddress,
+        amount: formatAmount(amount, asset.decimals),
+        amountUnit: asset.unit,
+        feePayer: p.feePayer,
+        feePriority,
+        ...(item.maxFee !== undefined ? { maxFee: item.maxFee } : {}),
+        note: item.note,
+      },
+    }
+  },
+}
+
+/** `maxFee` in the chain's coin (undefined when not sent). */
+const ceilingOf = (item: JsonObject, native: AssetInfo): bigint | undefined | ApiError => {
+  if (item.maxFee === undefined) return undefined
+  const r = parsePositiveAmount(item.maxFee as string, native.decimals)
+  return r.ok ? r.value : bad("maxFee", `must be a positive ${native.unit} amount with at most ${native.decimals} decimals`)
+}
+
+export const sponsoredTransferOperations: ReadonlyArray<Operation> = [gasSponsorship]

@@ -1,0 +1,46 @@
+// Webhooks of a gas-sponsored transfer: the request's kinds, each in its subscription's version, naming the fee payer.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { findNetwork } from "../../src/domain/chains/index.js"
+import { batchFee } from "../../src/domain/chains/fees.js"
+import { assetId } from "../support/catalogue.js"
+import { EXTERNAL_ETH, startSponsorWorld, type SponsorWorld } from "../support/sponsor-world.js"
+import { startScenario, type Scenario } from "./scenario.js"
+
+let w: SponsorWorld
+let s: Scenario
+beforeAll(async () => {
+  w = await startSponsorWorld()
+  s = await startScenario({}, w.h)
+})
+afterAll(async () => {
+  await s?.rx.close()
+  await w?.close()
+})
+
+describe("a sponsored transfer's notifications", () => {
+  it("TRANSACTION_REQUEST, TRANSACTION_APPROVED and OUTGOING_MINED in 2024-05-09 and 2026-03-20 payloads, with the fee payer", async () => {
+    const sender = await w.account("ethereum", "sepolia", { ETH: "0", USDC: "10" })
+    const payer = await w.account("ethereum", "sepolia", { ETH: "1" })
+    const now = await s.subscribe({ apiVersion: "2026-03-20" })
+    const old = await s.subscribe()
+    const r = await w.post(`/vaults/${w.vaultId}/transaction-requests/gas-sponsorship-transfer`, {
+      vaultAccountId: sender.acct, assetId: assetId("ethereum", "sepolia", "USDC"), fromAddress: sender.address, toAddress: EXTERNAL_ETH, amount: "4", feePayer: payer.address, note: "n",
+    })
+    expect(r.status).toBe(201)
+    const id = r.body.data.item.transactionRequestId
+    await s.rx.waitFor(6)
+    await w.h.sim.webhooks!.idle()
+    for (const [hook, version, unitName] of [[now.body.id, "2026-03-20", "amountUnit"], [old.body.id, "2024-05-09", "unit"]] as const) {
+      const mine = s.rx.deliveries().filter((d) => d.body.webhookId === hook)
+      expect(mine.map((d) => d.body.data.event)).toEqual(["TRANSACTION_REQUEST", "TRANSACTION_APPROVED", "OUTGOING_MINED"])
+      for (const d of mine) {
+        expect(d.body.apiVersion).toBe(version)
+        expect(d.body.data.item).toMatchObject({ transactionRequestId: id, address: sender.address, feePayer: payer.address, blockchain: "ethereum", network: "sepolia" })
+        expect(Object.hasOwn(d.body.data.item, unitName)).toBe(true)
+      }
+      const mined = mine[2]!.body.data.item
+      expect(mined.fee).toBe(batchFee(findNetwork("ethereum", "sepolia")!, ["token"], "standard").toString())
+      expect(w.balance("ethereum", "sepolia", payer.address, "ETH").total).toBe(10n ** 18n - BigInt(mined.fee))
+    }
+  })
+})
