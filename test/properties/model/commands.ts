@@ -11,6 +11,7 @@ import { DepositCommand } from "./DepositCommand.js"
 import { DeriveAddressCommand } from "./DeriveAddressCommand.js"
 import { EvmCoinRequestCommand } from "./EvmCoinRequestCommand.js"
 import { EvmTokenRequestCommand } from "./EvmTokenRequestCommand.js"
+import { GasSponsoredCommand } from "./GasSponsoredCommand.js"
 import { InjectFaultCommand } from "./InjectFaultCommand.js"
 import { MineCommand } from "./MineCommand.js"
 import { RejectCommand } from "./RejectCommand.js"
@@ -54,6 +55,9 @@ export const modelCommands: ReadonlyArray<fc.Arbitrary<Cmd>> = [
   fc
     .tuple(pick, spend(findTestAsset("USDT", "tron")), fc.option(custody.baseUnits(5_000_000n, 1_000_000n), { nil: undefined }))
     .map(([from, amount, limit]) => new TronFeelessTokenCommand(from, amount, limit)),
+  fc
+    .tuple(fc.constantFrom(findTestAsset("ETH"), findTestAsset("USDC", "ethereum")), pick, pick, custody.feePriority)
+    .chain(([a, from, payer, p]) => spend(a).map((amount) => new GasSponsoredCommand(a, from, payer, amount, p))),
   pick.map((i) => new ApproveCommand(i)),
   pick.map((i) => new ApproveCommand(i)),
   pick.map((i) => new RejectCommand(i)),

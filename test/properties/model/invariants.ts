@@ -168,10 +168,13 @@ const checkReservations = (m: Model, balances: Map<string, Array<Row>>) => {
     }
     for (const row of rows) {
       const from = onChain.filter((q) => q.sender === row.address)
-      const where = `${a.symbol} blocked at ${row.address} (open: ${from.map((q) => `${q.id} ${q.status}`).join(", ") || "none"})`
+      // A fee payer's coin holds the maximum fee of the open requests whose gas it pays, and nothing of their amount.
+      const paying = a.type === "TOKEN" ? [] : onChain.filter((q) => q.feePayer === row.address)
+      const where = `${a.symbol} blocked at ${row.address} (open: ${[...from, ...paying].map((q) => `${q.id} ${q.status}`).join(", ") || "none"})`
       if (a.type === "TOKEN") expect(row.blocked, where).toBe(sending(from))
-      else if (from.length === 0) expect(row.blocked, where).toBe(0n)
+      else if (from.length === 0 && paying.length === 0) expect(row.blocked, where).toBe(0n)
       else expect(row.blocked >= sending(from), where).toBe(true)
+      if (a.type === "COIN" && paying.length > 0) expect(row.blocked > sending(from), `${where}: the fees it pays are held`).toBe(true)
     }
   }
 }

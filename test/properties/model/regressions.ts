@@ -1,6 +1,10 @@
 // Counterexamples the model-based test found, shrunk and kept as fixed examples: they run first on every seed.
 import { findTestAsset } from "../../../src/testing/arbitraries.js"
+import { AddAssetCommand } from "./AddAssetCommand.js"
+import { ApproveCommand } from "./ApproveCommand.js"
+import { CreateAccountCommand } from "./CreateAccountCommand.js"
 import { DepositCommand } from "./DepositCommand.js"
+import { GasSponsoredCommand } from "./GasSponsoredCommand.js"
 import { EvmCoinRequestCommand } from "./EvmCoinRequestCommand.js"
 import { RejectCommand } from "./RejectCommand.js"
 import type { ModelCommand } from "./run.js"
@@ -35,5 +39,22 @@ export const REGRESSIONS: ReadonlyArray<Regression> = [
   {
     found: "seed 42, path 1:1:0: #14 showed a tron transfer's maximum fee, 0.268 TRX, where free bandwidth paid it",
     commands: [new TronFeelessCommand(0, 1n)],
+  },
+  {
+    found:
+      "by hand: under a manual policy a sponsored USDC transfer holds the fee payer's ETH; a second sponsored transfer and a withdrawal from the fee payer race for what is left and are refused; approval spends the fee there",
+    commands: [
+      new CreateAccountCommand(),
+      new AddAssetCommand(1, findTestAsset("ETH")),
+      new DepositCommand(findTestAsset("ETH"), 1, 10n ** 14n),
+      new GasSponsoredCommand(findTestAsset("USDC", "ethereum"), 0, 0, 1_000_000n, "slow"),
+      new GasSponsoredCommand(findTestAsset("ETH"), 0, 0, 1n, "slow"),
+      new EvmCoinRequestCommand(1, 5n * 10n ** 12n, "slow"),
+      new ApproveCommand(0),
+      new EvmCoinRequestCommand(1, 1n, "slow"),
+      new GasSponsoredCommand(findTestAsset("ETH"), 1, 0, 10n ** 13n, "fast"),
+      new RejectCommand(0),
+    ],
+    policy: { mode: "manual", levels: 1 },
   },
 ]

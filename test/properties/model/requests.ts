@@ -9,6 +9,9 @@ import { chainKey, type Model, type ModelRequest, type Real, type RequestKind } 
 export interface Submission {
   readonly path: string
   readonly sender: string | null
+  readonly feePayer?: string
+  /** Sent with x-api-version (the model's key is pinned to 2024-05-09). */
+  readonly version?: string
   readonly item: Record<string, unknown>
   /** What leaves the vault if it is mined without errors, base units. */
   readonly amount: bigint
@@ -33,7 +36,10 @@ export const broadcastTakesFault = (m: Model, q: ModelRequest) => {
 }
 
 export const submitRequest = async (m: Model, r: Real, kind: RequestKind, asset: TestAsset, s: Submission) => {
-  const res = await r.client.call<{ item: { transactionRequestId: string; transactionRequestStatus: string } }>("POST", s.path, { item: s.item })
+  const res = await r.client.call<{ item: { transactionRequestId: string; transactionRequestStatus: string } }>("POST", s.path, {
+    item: s.item,
+    ...(s.version !== undefined ? { headers: { "x-api-version": s.version } } : {}),
+  })
   if (res.status !== 201) {
     expect(REFUSALS.has(`${res.status} ${res.body.error?.code}`), `${kind}: ${res.status} ${JSON.stringify(res.body)}`).toBe(true)
     const head = await r.sim.admin<{ position: number }>("GET", "/_sim/health")
@@ -42,7 +48,7 @@ export const submitRequest = async (m: Model, r: Real, kind: RequestKind, asset:
   }
   expect(res.body.data.item.transactionRequestStatus).toBe("created")
   const levels = m.policy.mode === "auto" ? 0 : m.policy.levels
-  const q: ModelRequest = { id: res.body.data.item.transactionRequestId, kind, asset, sender: s.sender, amount: s.amount, levels, expectFailure: false, expectErrors: s.outOfEnergy === true, rejected: false, status: "created" }
+  const q: ModelRequest = { id: res.body.data.item.transactionRequestId, kind, asset, sender: s.sender, ...(s.feePayer !== undefined ? { feePayer: s.feePayer } : {}), amount: s.amount, levels, expectFailure: false, expectErrors: s.outOfEnergy === true, rejected: false, status: "created" }
   m.requests.push(q)
   if (levels === 0) broadcastTakesFault(m, q)
   await checkInvariants(m, r)

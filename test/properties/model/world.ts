@@ -26,7 +26,7 @@ export interface ModelDeposit {
   readonly amount: bigint
 }
 
-export type RequestKind = "single-transfer" | "utxo" | "evm-coin" | "evm-token" | "tron-coin" | "tron-token"
+export type RequestKind = "single-transfer" | "utxo" | "evm-coin" | "evm-token" | "tron-coin" | "tron-token" | "gas-sponsored"
 
 export interface ModelRequest {
   readonly id: string
@@ -34,6 +34,8 @@ export interface ModelRequest {
   readonly asset: TestAsset
   /** The sending address (account-based chains); null for UTXO requests, which spend the vault's outputs. */
   readonly sender: string | null
+  /** The address paying the fee when not the sender (gas sponsorship). */
+  readonly feePayer?: string
   /** What leaves the vault when it is mined without errors (base units). */
   readonly amount: bigint
   /** Approvals it needs: 0 under the auto policy. */
