@@ -88,6 +88,7 @@ const summaries: Readonly<Record<string, string>> = {
   "GET /vaults/:vaultId/addresses/:address/balance": "2026-03-20: an address's assets and balances (`assetUnit`, `blockchain`, paginated)",
   "POST /vaults/:vaultId/transaction-requests/utxo-transfer": "2026-03-20: a UTXO transfer from named outputs (`senders[].utxoId`), `changeData` or `feePayer`, `gross`, `maxFee`",
   "POST /vaults/:vaultId/transaction-requests/utxo-transfer/validate": "2026-03-20: utxo-transfer's dry run: the preview with its fee, nothing reserved or written",
+  "POST /vaults/:vaultId/transaction-requests/multiple-transfer": "2026-03-20: a UTXO withdrawal from one vault account, outputs chosen by `prepareStrategy` (either spelling), `maxFee`, `gross`",
   "GET /vaults/:vaultId/utxos": "2026-03-20: a vault's UTXOs, unspent by default (`isSpent`, `address`, `assetId`, `vaultAccountId`, paged by `utxoId`)",
   "GET /utils/xrp/:network/addresses/encode/:classicAddress/:addressTag": "2026-03-20: a classic XRP address and tag as an X-address",
   "GET /utils/xrp/:network/addresses/decode/:xAddress": "2025-09-23 on: an X-address as a classic address and tag",

@@ -10,6 +10,7 @@ import { sponsoredTransferOperations } from "./routes/sponsored-transfers.js"
 import { transactionOperations } from "./routes/transactions.js"
 import { utxoListOperations } from "./routes/utxos.js"
 import { utxoTransferOperations } from "./routes/utxo-transfers.js"
+import { multipleTransferOperations } from "./routes/multiple-transfer.js"
 import { vaultOperations } from "./routes/vaults.js"
 
-export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...vaultAccountReadOperations, ...addressOperations, ...assetOperations, ...transactionOperations, ...transactionRequestOperations, ...sponsoredTransferOperations, ...utxoListOperations, ...utxoTransferOperations, ...xrpUtilOperations]
+export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...vaultAccountReadOperations, ...addressOperations, ...assetOperations, ...transactionOperations, ...transactionRequestOperations, ...sponsoredTransferOperations, ...utxoListOperations, ...utxoTransferOperations, ...multipleTransferOperations, ...xrpUtilOperations]

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import type { NetworkInfo } from "../domain/chains/index.js"
 import type { VaultId } from "../domain/shared/ids.js"
 import { accountNeedingChangeAddress, planUtxoTransfer, type UtxoTransferRequest } from "../domain/transaction-request/explicit-inputs.js"
+import type { MultipleTransferRequest } from "../domain/transaction-request/coin-selection.js"
 import { vaultDecider, vaultStream, type VaultAggregateEvent, type VaultState } from "../domain/vault/index.js"
 import { formatTxId } from "../chain-sim/formats.js"
 import { readAggregate, runDeciderWith } from "./run-decider.js"
@@ -11,21 +12,17 @@ import { AddressDerivation, Ids, SimClock } from "./services.js"
 
 type Derived = Extract<VaultAggregateEvent, { type: "AddressDerived" }>
 
-/** A new change-branch address of the account (or of the vault itself), as the event that would register it. */
-const changeAddressFor = (s: VaultState, r: UtxoTransferRequest, now: number) =>
+/** A new change-branch address of an account (null: of the vault itself), as the event that would register it. */
+const deriveChange = (s: Extract<VaultState, { _tag: "Active" }>, vaultId: VaultId, vaultAccountId: string | null, n: NetworkInfo, now: number) =>
   Effect.gen(function* () {
-    if (s._tag !== "Active") return undefined
-    const need = accountNeedingChangeAddress(s, r)
-    if (need === undefined) return undefined
-    const n: NetworkInfo = r.network
-    const account = need.vaultAccountId === null ? 0 : (s.accounts.accounts.get(need.vaultAccountId)?.ordinal ?? 0)
-    const index = s.accounts.nextIndex(need.vaultAccountId, n.blockchain, n.network, 1)
-    const d = (yield* AddressDerivation).derive(r.vaultId, n.blockchain, n.network, { account, change: 1, index })
+    const account = vaultAccountId === null ? 0 : (s.accounts.accounts.get(vaultAccountId)?.ordinal ?? 0)
+    const index = s.accounts.nextIndex(vaultAccountId, n.blockchain, n.network, 1)
+    const d = (yield* AddressDerivation).derive(vaultId, n.blockchain, n.network, { account, change: 1, index })
     const event: Derived = {
       type: "AddressDerived",
       data: {
-        vaultId: r.vaultId,
-        vaultAccountId: need.vaultAccountId as Derived["data"]["vaultAccountId"],
+        vaultId,
+        vaultAccountId: vaultAccountId as Derived["data"]["vaultAccountId"],
         blockchain: n.blockchain,
         network: n.network,
         address: d.address,
@@ -39,6 +36,14 @@ const changeAddressFor = (s: VaultState, r: UtxoTransferRequest, now: number) =>
       },
     }
     return event
+  })
+
+/** The change address utxo-transfer needs derived: only for an account target that has none on the chain. */
+const changeAddressFor = (s: VaultState, r: UtxoTransferRequest, now: number) =>
+  Effect.gen(function* () {
+    if (s._tag !== "Active") return undefined
+    const need = accountNeedingChangeAddress(s, r)
+    return need === undefined ? undefined : yield* deriveChange(s, r.vaultId, need.vaultAccountId, r.network, now)
   })
 
 export const createUtxoTransfer = Effect.fn("createUtxoTransfer")(function* (request: UtxoTransferRequest) {
@@ -68,3 +73,18 @@ export const previewUtxoTransfer = (request: UtxoTransferRequest) =>
     const plan = planUtxoTransfer(s, request, change?.data.address ?? null)
     return "_tag" in plan ? yield* Effect.fail(plan) : plan
   })
+
+/** multiple-transfer: coin selection over the account, the change to a new change address of that account. */
+export const createMultipleTransfer = Effect.fn("createMultipleTransfer")(function* (request: MultipleTransferRequest) {
+  const ids = yield* Ids
+  const now = yield* (yield* SimClock).now
+  const requestId = yield* ids.next("txRequest")
+  const transactionId = formatTxId(request.network.family, (len) => ids.bytes(`txid:${requestId}`, len))
+  const own = request.vaultAccountId === request.vaultId ? null : request.vaultAccountId
+  const r = yield* runDeciderWith(vaultDecider, vaultStream(request.vaultId), (s) =>
+    s._tag !== "Active"
+      ? Effect.fail({ _tag: "VaultNotFound" as const })
+      : Effect.map(deriveChange(s, request.vaultId, own, request.network, now), (changeAddress) => ({ type: "CreateMultipleTransfer" as const, request, requestId, transactionId, changeAddress, now })),
+  )
+  return { ...r, requestId, transactionId }
+})

@@ -50,3 +50,20 @@ export const UtxoTransferPreview = struct({ isValid: Schema.Boolean, ...previewF
 
 /** utxo-transfer: the request created, with what it reserved. */
 export const UtxoTransferRequest = struct({ transactionRequestId: Schema.String, transactionRequestStatus: Schema.String, ...previewFields })
+
+/** multiple-transfer: the request created by coin selection over one vault account. */
+export const MultipleTransferRequest = struct({
+  transactionRequestId: Schema.String,
+  transactionRequestStatus: Schema.String,
+  vaultAccountId: Schema.String,
+  assetId: Schema.String,
+  amountUnit: Schema.String,
+  feePriority: Schema.String,
+  prepareStrategy: Schema.String,
+  gross: Schema.Boolean,
+  recipients: array(struct({ address: Schema.String, amount: Amount, amountUnit: Schema.String })),
+  totalTransactionAmount: Amount,
+  fee: Fee,
+  maxFee: optional(Amount),
+  note: Schema.String,
+})

@@ -3,6 +3,7 @@ import type { SimInstant } from "../shared/sim-time.js"
 import type { VaultAccountEvent } from "../vault-account/events.js"
 import type { Portion, TxRequestDraft } from "./events.js"
 import type { UtxoTransferRequest } from "./explicit-inputs.js"
+import type { MultipleTransferRequest } from "./coin-selection.js"
 
 export type TxRequestCommand =
   | {
@@ -19,6 +20,15 @@ export type TxRequestCommand =
       readonly transactionId: string
       /** A new address of the change account, when it has none on the chain (used only then). */
       readonly changeAddress?: Extract<VaultAccountEvent, { type: "AddressDerived" }>
+      readonly now: SimInstant
+    }
+  | {
+      readonly type: "CreateMultipleTransfer"
+      readonly request: MultipleTransferRequest
+      readonly requestId: string
+      readonly transactionId: string
+      /** A new change address of the account, registered with the request when it has change. */
+      readonly changeAddress: Extract<VaultAccountEvent, { type: "AddressDerived" }>
       readonly now: SimInstant
     }
   | { readonly type: "ApproveTxRequest"; readonly requestId: string; readonly now: SimInstant }

@@ -7,6 +7,7 @@ import type { VaultAccounts } from "../vault-account/state.js"
 import type { TxRequestCommand } from "./commands.js"
 import type { ProgressStatus, TxRequestEvent } from "./events.js"
 import { planUtxoTransfer, utxoTransferDraft } from "./explicit-inputs.js"
+import { planMultipleTransfer } from "./coin-selection.js"
 import { transitions, type TxRequestError, type TxRequestState, type TxRequestStatus } from "./state.js"
 
 type Result = Decision<TxRequestEvent, TxRequestError>
@@ -68,6 +69,12 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
     const plan = planUtxoTransfer(v, c.request, c.changeAddress?.data.address ?? null)
     if ("_tag" in plan) return reject(plan)
     return decideTxRequest({ type: "CreateTxRequest", draft: utxoTransferDraft(c.request, plan, c.requestId, c.transactionId), now: c.now }, v)
+  }
+  if (c.type === "CreateMultipleTransfer") {
+    const plan = planMultipleTransfer(v, c.request, c.changeAddress.data.address)
+    if ("_tag" in plan) return reject(plan)
+    const draft = utxoTransferDraft(c.request, plan, c.requestId, c.transactionId, { endpoint: "multiple-transfer", prepareStrategy: c.request.prepareStrategy })
+    return decideTxRequest({ type: "CreateTxRequest", draft, now: c.now }, v)
   }
   const r = v.requests.get(c.requestId)
   if (r === undefined) return reject({ _tag: "TxRequestNotFound", requestId: c.requestId })

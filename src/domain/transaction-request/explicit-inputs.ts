@@ -40,9 +40,9 @@ export interface UtxoTransferPlan {
   readonly vbytes: bigint
 }
 
-type VaultState = { readonly accounts: VaultAccounts; readonly ledger: Ledger }
+export type VaultState = { readonly accounts: VaultAccounts; readonly ledger: Ledger }
 
-const outpoint = (u: { transactionId: string; vout: number }) => `${u.transactionId}:${u.vout}`
+export const outpoint = (u: { transactionId: string; vout: number }) => `${u.transactionId}:${u.vout}`
 
 /** The named outputs, each the vault's, on the transfer's chain, unspent and not held by an open request. */
 const resolveInputs = (v: VaultState, r: UtxoTransferRequest): Array<Utxo> | TxRequestError => {
@@ -123,46 +123,67 @@ export const planUtxoTransfer = (v: VaultState, r: UtxoTransferRequest, derivedC
       if (u.blockchain === n.blockchain && u.network === n.network && u.address === target && !taken.has(key) && !v.ledger.reservedOutputs.has(key)) extra.push(u)
     extra.sort((a, b) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : outpoint(a) < outpoint(b) ? -1 : 1))
   }
-  const total = r.recipients.reduce((a, x) => a + x.amount, 0n)
-  const outputs = r.recipients.length
   let inputs = named
-  let sum = named.reduce((a, u) => a + u.amount, 0n)
   for (let added = 0; ; added++) {
     if (added > 0) {
       const u = extra[added - 1]
       if (u === undefined) break
       inputs = [...inputs, u]
-      sum += u.amount
     }
-    const k = inputs.length
-    const plain = utxoFee(n, k, outputs, r.feePriority)
-    const withChange = utxoFee(n, k, outputs + 1, r.feePriority)
-    let plan: Omit<UtxoTransferPlan, "inputs"> | undefined
-    if (r.gross) {
-      if (sum < total) continue
-      const change = sum - total
-      const fee = change > 0n ? withChange : plain
-      const net = grossOf(r.recipients, fee)
-      if (typeof net === "number") return { _tag: "GrossFeeExceedsAmount", recipient: net, fee: fee.toString() }
-      plan = { recipients: net, change: change > 0n ? { address: target, amount: change } : null, fee, vbytes: utxoVbytes(k, outputs + (change > 0n ? 1 : 0)) }
-    } else if (sum > total + withChange) {
-      const change = sum - total - withChange
-      plan = { recipients: r.recipients, change: { address: target, amount: change }, fee: withChange, vbytes: utxoVbytes(k, outputs + 1) }
-    } else if (sum >= total + plain) {
-      // Too little left for a change output: what the inputs leave over is the fee, as a wallet drops dust change.
-      plan = { recipients: r.recipients, change: null, fee: sum - total, vbytes: utxoVbytes(k, outputs) }
-    }
-    if (plan === undefined) continue
-    if (r.maxFee !== null && plan.fee > r.maxFee) return { _tag: "MaxFeeExceeded", fee: plan.fee.toString(), maxFee: r.maxFee.toString() }
-    const accountOf = (u: Utxo) => v.accounts.address(u.blockchain, u.network, u.address)?.vaultAccountId ?? null
-    return { ...plan, inputs: inputs.map((u) => ({ transactionId: u.transactionId, vout: u.vout, address: u.address, amount: u.amount.toString(), vaultAccountId: accountOf(u) })) }
+    const plan = planFromInputs(v, r, inputs, target)
+    if (plan !== undefined) return plan
   }
-  const needed = total + utxoFee(n, inputs.length, outputs, r.feePriority)
-  return { _tag: "InsufficientFunds", assetId: n.nativeAssetId, address: r.change.kind === "feePayer" ? target : null, needed: needed.toString(), available: sum.toString() }
+  return shortOf(r, inputs, r.change.kind === "feePayer" ? target : null)
+}
+
+export type PlanTerms = Pick<UtxoTransferRequest, "network" | "recipients" | "feePriority" | "maxFee" | "gross">
+
+/**
+ * What these inputs make of the transfer: the fee (rate × size, with or without a change output), the change to
+ * `changeAddress`, the recipients' amounts (less their fee shares when gross); undefined when they do not cover it.
+ */
+export const planFromInputs = (v: VaultState, r: PlanTerms, inputs: ReadonlyArray<Utxo>, changeAddress: string): UtxoTransferPlan | TxRequestError | undefined => {
+  const n = r.network
+  const total = r.recipients.reduce((a, x) => a + x.amount, 0n)
+  const sum = inputs.reduce((a, u) => a + u.amount, 0n)
+  const outputs = r.recipients.length
+  const k = inputs.length
+  const plain = utxoFee(n, k, outputs, r.feePriority)
+  const withChange = utxoFee(n, k, outputs + 1, r.feePriority)
+  let plan: Omit<UtxoTransferPlan, "inputs"> | undefined
+  if (r.gross) {
+    if (sum < total) return undefined
+    const change = sum - total
+    const fee = change > 0n ? withChange : plain
+    const net = grossOf(r.recipients, fee)
+    if (typeof net === "number") return { _tag: "GrossFeeExceedsAmount", recipient: net, fee: fee.toString() }
+    plan = { recipients: net, change: change > 0n ? { address: changeAddress, amount: change } : null, fee, vbytes: utxoVbytes(k, outputs + (change > 0n ? 1 : 0)) }
+  } else if (sum > total + withChange) {
+    plan = { recipients: r.recipients, change: { address: changeAddress, amount: sum - total - withChange }, fee: withChange, vbytes: utxoVbytes(k, outputs + 1) }
+  } else if (sum >= total + plain) {
+    // Too little left for a change output: what the inputs leave over is the fee, as a wallet drops dust change.
+    plan = { recipients: r.recipients, change: null, fee: sum - total, vbytes: utxoVbytes(k, outputs) }
+  }
+  if (plan === undefined) return undefined
+  if (r.maxFee !== null && plan.fee > r.maxFee) return { _tag: "MaxFeeExceeded", fee: plan.fee.toString(), maxFee: r.maxFee.toString() }
+  const accountOf = (u: Utxo) => v.accounts.address(u.blockchain, u.network, u.address)?.vaultAccountId ?? null
+  return { ...plan, inputs: inputs.map((u) => ({ transactionId: u.transactionId, vout: u.vout, address: u.address, amount: u.amount.toString(), vaultAccountId: accountOf(u) })) }
+}
+
+/** The refusal of inputs that do not cover the amounts and the fee. */
+export const shortOf = (r: PlanTerms, inputs: ReadonlyArray<Utxo>, address: string | null): TxRequestError => {
+  const needed = r.recipients.reduce((a, x) => a + x.amount, 0n) + (r.gross ? 0n : utxoFee(r.network, inputs.length, r.recipients.length, r.feePriority))
+  return { _tag: "InsufficientFunds", assetId: r.network.nativeAssetId, address, needed: needed.toString(), available: inputs.reduce((a, u) => a + u.amount, 0n).toString() }
 }
 
 /** The draft a planned transfer records: it spends its inputs, holds them until mined, and sends the change back. */
-export const utxoTransferDraft = (r: UtxoTransferRequest, plan: UtxoTransferPlan, requestId: string, transactionId: string): Omit<TxRequestDraft, "approvalLevels"> => {
+export const utxoTransferDraft = (
+  r: Pick<UtxoTransferRequest, "vaultId" | "network" | "feePriority" | "note">,
+  plan: UtxoTransferPlan,
+  requestId: string,
+  transactionId: string,
+  shape: Pick<TxRequestDraft, "endpoint" | "prepareStrategy"> = { endpoint: "utxo-transfer", prepareStrategy: null },
+): Omit<TxRequestDraft, "approvalLevels"> => {
   const native = r.network.nativeAssetId as AssetId
   const accounts = new Set(plan.inputs.map((i) => i.vaultAccountId))
   return {
@@ -170,7 +191,7 @@ export const utxoTransferDraft = (r: UtxoTransferRequest, plan: UtxoTransferPlan
     transactionId,
     vaultId: r.vaultId,
     vaultAccountId: accounts.size === 1 ? [...accounts][0]! : null,
-    endpoint: "utxo-transfer",
+    endpoint: shape.endpoint,
     blockchain: r.network.blockchain,
     network: r.network.network,
     assetId: native,
@@ -181,7 +202,7 @@ export const utxoTransferDraft = (r: UtxoTransferRequest, plan: UtxoTransferPlan
     maxFee: plan.fee.toString(),
     feeLimit: null,
     note: r.note,
-    prepareStrategy: null,
+    prepareStrategy: shape.prepareStrategy,
     inputs: plan.inputs.map(({ vaultAccountId: _account, ...i }) => i),
     change: plan.change === null ? null : { address: plan.change.address, amount: plan.change.amount.toString() },
     reservations: plan.inputs.map((i): Portion => ({ address: i.address, assetId: native, amount: i.amount })),

@@ -43,6 +43,7 @@ const decide = (c: VaultAggregateCommand, s: VaultState): Decision<VaultAggregat
         : { _tag: "Rejected", error: { _tag: "VaultNotFound" } }
     case "CreateTxRequest":
     case "CreateUtxoTransfer":
+    case "CreateMultipleTransfer":
     case "ApproveTxRequest":
     case "RejectTxRequest":
     case "FailTxRequest":
@@ -56,7 +57,7 @@ const decide = (c: VaultAggregateCommand, s: VaultState): Decision<VaultAggregat
       const change: Array<VaultAggregateEvent> =
         c.type === "CreateTxRequest" && c.changeAddress !== undefined
           ? [c.changeAddress]
-          : c.type === "CreateUtxoTransfer" && c.changeAddress !== undefined && d.events.some((e) => e.type === "TxRequestCreated" && e.data.change?.address === c.changeAddress!.data.address)
+          : (c.type === "CreateUtxoTransfer" || c.type === "CreateMultipleTransfer") && c.changeAddress !== undefined && d.events.some((e) => e.type === "TxRequestCreated" && e.data.change?.address === c.changeAddress!.data.address)
             ? [c.changeAddress]
             : []
       return { _tag: "Accepted", events: [...change, ...d.events, ...notificationsFor(d.events, s.requests)] }

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest"
 import { findNetwork } from "../../../src/domain/chains/index.js"
 import type { AssetId, VaultAccountId, VaultId } from "../../../src/domain/shared/ids.js"
 import type { ChangeTarget, UtxoTransferRequest } from "../../../src/domain/transaction-request/explicit-inputs.js"
+import { utxoFeePreview, type MultipleTransferRequest } from "../../../src/domain/transaction-request/coin-selection.js"
+import { fold } from "../../../src/domain/shared/decider.js"
 import { vaultDecider, type VaultAggregateEvent } from "../../../src/domain/vault/index.js"
 import { deciderSpec } from "../../support/decider-spec.js"
 import { at } from "../../support/funded-vault.js"
@@ -130,3 +132,46 @@ const decided = (given: ReadonlyArray<VaultAggregateEvent>, c: ReturnType<typeof
   })
   return out
 }
+
+describe("CreateMultipleTransfer and utxoFeePreview", () => {
+  const changeOf = (vaultAccountId: VaultAccountId): Extract<VaultAggregateEvent, { type: "AddressDerived" }> => ({
+    type: "AddressDerived",
+    data: { vaultId, vaultAccountId, blockchain: "bitcoin", network: "testnet", address: "tb1qnewchange", derivationPath: "m/84'/1'/2'/1/0", change: 1, index: 0, label: "change", addressType: "change", assetIds: [BTC], at },
+  })
+  const terms = (over: Partial<MultipleTransferRequest> = {}): MultipleTransferRequest => ({
+    vaultId,
+    vaultAccountId: bob,
+    network: n,
+    recipients: [{ address: OUT, amount: 1000n }],
+    feePriority: "standard",
+    prepareStrategy: "minimize-dust",
+    maxFee: null,
+    gross: false,
+    note: "m",
+    ...over,
+  })
+  const multiple = (over: Partial<MultipleTransferRequest> = {}) => ({ type: "CreateMultipleTransfer" as const, request: terms(over), requestId: "m1", transactionId: "txm1", changeAddress: changeOf(bob), now: at })
+
+  it("minimize-dust adds the account's smallest outputs first, optimize-size the largest; the change address is registered with it", () => {
+    spec.given(world()).when(multiple({ recipients: [{ address: OUT, amount: 1000n }] })).then((es) => {
+      expect(es[0]).toEqual(changeOf(bob))
+      expect(created(es)).toMatchObject({ endpoint: "multiple-transfer", prepareStrategy: "minimize-dust", inputs: [{ transactionId: "t3" }], change: { address: "tb1qnewchange", amount: (1000n - fee(1, 2)).toString() } })
+    })
+    spec.given(world()).when(multiple({ prepareStrategy: "optimize-size" })).then((es) => expect(created(es).inputs.map((i: { transactionId: string }) => i.transactionId)).toEqual(["t2"]))
+    spec.given(world()).when(multiple({ recipients: [{ address: OUT, amount: 51000n }] })).then((es) => expect(created(es).inputs).toHaveLength(2))
+  })
+
+  it("spends only that account's outputs, never one an open request holds, and refuses a fee above maxFee", () => {
+    spec.given(world()).when(multiple({ recipients: [{ address: OUT, amount: 60000n }] })).thenFails({ _tag: "InsufficientFunds" })
+    const held = [...world("manual"), { type: "TxRequestCreated" as const, data: { ...created(decided(world("manual"), create({ utxoIds: ["t3:0"], recipients: [{ address: OUT, amount: 1000n }] }))), at } }]
+    spec.given(held).when(multiple()).then((es) => expect(created(es).inputs.map((i: { transactionId: string }) => i.transactionId)).toEqual(["t2"]))
+    spec.given(world()).when(multiple({ maxFee: 1n })).thenFails({ _tag: "MaxFeeExceeded" })
+  })
+
+  it("utxoFeePreview answers the fee the transfer records, for the same state", () => {
+    for (const over of [{}, { prepareStrategy: "optimize-size" as const }, { recipients: [{ address: OUT, amount: 51000n }] }, { gross: true, recipients: [{ address: OUT, amount: 2000n }] }]) {
+      const preview = utxoFeePreview(fold(vaultDecider.evolve, vaultDecider.initialState, world()) as never, terms(over))
+      spec.given(world()).when(multiple(over)).then((es) => expect("_tag" in preview ? preview : preview.fee.toString()).toBe(created(es).maxFee))
+    }
+  })
+})
