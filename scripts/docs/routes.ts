@@ -53,11 +53,11 @@ const summaries: Readonly<Record<string, string>> = {
   "POST /_sim/chains/:blockchain/:network/faults":
     '`{ kind: "broadcast-failure"|"execution-failure", count? }`: the next withdrawals fail to broadcast, or are mined with errors',
   "POST /_sim/webhooks": "subscribes a URL to events (docs/webhooks.md)",
-  "GET /_sim/webhooks": "lists the subscriptions",
+  "GET /_sim/webhooks": "lists the subscriptions (`?asOf=` as of an earlier position)",
   "GET /_sim/webhooks/:id": "one subscription",
   "DELETE /_sim/webhooks/:id": "removes a subscription",
   "POST /_sim/webhooks/:id/verify": "sends the verification request",
-  "GET /_sim/webhooks/:id/deliveries": "the delivery log of a subscription",
+  "GET /_sim/webhooks/:id/deliveries": "the delivery log of a subscription, each attempt (`?asOf=` as it stood then)",
   "POST /_sim/webhooks/:id/deliveries/:deliveryId/redeliver": "delivers a notification again",
   "GET /_sim/balances/history": "`?vaultId=&vaultAccountId=&address=&assetId=` → every balance change with its position, time, block height and causing event",
   "GET /_sim/export": "the event log as JSON lines (a header line, then one event a line)",

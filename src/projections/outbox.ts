@@ -32,6 +32,17 @@ export interface SubscriptionView {
   lastVerification: VerificationView | null
   verificationAttempts: number
   readonly deliveries: Array<DeliveryView>
+  /** Position of the event that created it, and its changing fields after each later change (as-of reads). */
+  readonly createdPosition: bigint
+  readonly changes: Array<SubscriptionChange>
+}
+
+export interface SubscriptionChange {
+  readonly position: bigint
+  readonly status: SubscriptionView["status"]
+  readonly verifiedAt: number | null
+  readonly lastVerification: VerificationView | null
+  readonly verificationAttempts: number
 }
 
 export interface AttemptView extends HttpOutcome {
@@ -54,7 +65,25 @@ export interface DeliveryView {
   failuresInRound: number
   redeliveries: number
   readonly attempts: Array<AttemptView>
+  /** Its changing fields after each change since it was created at the notification's position (as-of reads). */
+  readonly changes: Array<DeliveryChange>
 }
+
+export interface DeliveryChange {
+  readonly position: bigint
+  readonly status: DeliveryView["status"]
+  readonly nextAttemptAt: number | null
+  readonly failuresInRound: number
+  readonly redeliveries: number
+  /** How many of `attempts` were recorded by then. */
+  readonly attempts: number
+}
+
+const noteSubscription = (s: SubscriptionView, position: bigint) =>
+  s.changes.push({ position, status: s.status, verifiedAt: s.verifiedAt, lastVerification: s.lastVerification, verificationAttempts: s.verificationAttempts })
+
+const noteDelivery = (d: DeliveryView, position: bigint) =>
+  d.changes.push({ position, status: d.status, nextAttemptAt: d.nextAttemptAt, failuresInRound: d.failuresInRound, redeliveries: d.redeliveries, attempts: d.attempts.length })
 
 /** Delivery id (24 hex) and idempotency key (uuid layout), both a hash of (subscription, notification event id). */
 export const deliveryIdentity = (webhookId: string, notificationId: string): { deliveryId: string; idempotencyKey: string } => {
@@ -99,7 +128,17 @@ export class OutboxModel {
     switch (e.type) {
       case "WebhookSubscribed": {
         const { at, ...config } = e.data
-        this.subscriptions.set(config.webhookId, { config, status: "pending", createdAt: at, verifiedAt: null, lastVerification: null, verificationAttempts: 0, deliveries: [] })
+        this.subscriptions.set(config.webhookId, {
+          config,
+          status: "pending",
+          createdAt: at,
+          verifiedAt: null,
+          lastVerification: null,
+          verificationAttempts: 0,
+          deliveries: [],
+          createdPosition: event.position,
+          changes: [],
+        })
         return
       }
       case "WebhookVerified":
@@ -120,16 +159,19 @@ export class OutboxModel {
           s.verifiedAt = e.data.at
           this.operational = [...this.subscriptions.values()].filter((x) => x.status === "active")
         }
+        noteSubscription(s, event.position)
         return
       }
       case "WebhookDeleted": {
         const s = this.subscriptions.get(e.data.webhookId)
         if (s === undefined) return
         s.status = "deleted"
+        noteSubscription(s, event.position)
         for (const d of s.deliveries) {
           if (d.status !== "pending") continue
           d.status = "cancelled"
           d.nextAttemptAt = null
+          noteDelivery(d, event.position)
         }
         this.operational = this.operational.filter((x) => x !== s)
         return
@@ -139,10 +181,12 @@ export class OutboxModel {
         if (d === undefined) return
         const { webhookId: _w, deliveryId: _d, notificationId: _n, ...attempt } = e.data
         d.attempts.push(attempt)
-        if (d.status === "cancelled") return
-        d.status = attempt.result === "retrying" ? "pending" : attempt.result
-        d.nextAttemptAt = attempt.nextAttemptAt
-        d.failuresInRound = attempt.result === "delivered" ? 0 : d.failuresInRound + 1
+        if (d.status !== "cancelled") {
+          d.status = attempt.result === "retrying" ? "pending" : attempt.result
+          d.nextAttemptAt = attempt.nextAttemptAt
+          d.failuresInRound = attempt.result === "delivered" ? 0 : d.failuresInRound + 1
+        }
+        noteDelivery(d, event.position)
         if (d.status === "pending") this.listener?.(d)
         return
       }
@@ -153,6 +197,7 @@ export class OutboxModel {
         d.nextAttemptAt = e.data.at
         d.failuresInRound = 0
         d.redeliveries++
+        noteDelivery(d, event.position)
         this.listener?.(d)
         return
       }
@@ -169,7 +214,18 @@ export class OutboxModel {
       if (!matches(s, n)) continue
       const { deliveryId, idempotencyKey } = deliveryIdentity(s.config.webhookId, n.id)
       if (this.deliveries.has(deliveryId)) continue
-      const d: DeliveryView = { deliveryId, webhookId: s.config.webhookId, idempotencyKey, notification: n, status: "pending", nextAttemptAt: n.at, failuresInRound: 0, redeliveries: 0, attempts: [] }
+      const d: DeliveryView = {
+        deliveryId,
+        webhookId: s.config.webhookId,
+        idempotencyKey,
+        notification: n,
+        status: "pending",
+        nextAttemptAt: n.at,
+        failuresInRound: 0,
+        redeliveries: 0,
+        attempts: [],
+        changes: [],
+      }
       this.deliveries.set(deliveryId, d)
       s.deliveries.push(d)
       this.listener?.(d)

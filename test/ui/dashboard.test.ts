@@ -192,6 +192,7 @@ describe("the dashboard in a browser", () => {
     await p.sim.webhooks!.idle()
     const [given] = (await p.admin("GET", `/_sim/webhooks/${sub.body.id}/deliveries`)).body.deliveries
     expect(given.status).toBe("given-up")
+    const givenUpAt = Number(p.sim.models.position)
     rx.answer = () => ({ status: 200 })
     await page.getByRole("link", { name: "Webhooks" }).click()
     await page.getByRole("button", { name: rx.url.slice(0, 20), exact: false }).click()
@@ -206,6 +207,14 @@ describe("the dashboard in a browser", () => {
     expect(await row.getByTestId("delivery-attempts").textContent()).toBe("3 (500, 500, 200)")
     await row.getByRole("button", { name: "INCOMING_CONFIRMED_COIN_TX" }).click()
     await browser.shot("webhooks")
+    // The timeline moved back to before the redelivery: the delivery as it stood then, redelivery disabled.
+    const slider = page.locator("#timeline-slider")
+    await slider.fill(String(givenUpAt))
+    await expect.poll(() => row.getByTestId("delivery-status").textContent()).toBe("given-up")
+    expect(await row.getByTestId("delivery-attempts").textContent()).toBe("2 (500, 500)")
+    expect(await row.getByRole("button", { name: "redeliver" }).isDisabled()).toBe(true)
+    await page.getByRole("button", { name: "now" }).click()
+    await expect.poll(() => row.getByTestId("delivery-status").textContent()).toBe("delivered")
   })
 
   it("runs the audit and shows its report with the report's charts", async () => {

@@ -2,6 +2,9 @@
 import { createWebhook, deleteWebhook, recordVerification, requestRedelivery } from "../../commands/webhooks.js"
 import { notificationKinds, type WebhookConfig } from "../../domain/webhook/index.js"
 import type { DeliveryView, SubscriptionView } from "../../projections/outbox.js"
+import { subscriptionAt } from "../../projections/outbox-as-of.js"
+import type { AsOf } from "../../projections/projection.js"
+import { parseAsOf } from "../as-of.js"
 import { deliveryBody, notificationParts } from "../../webhooks/payload.js"
 import { API_VERSIONS, OLDEST_API_VERSION, type ApiVersion } from "../../domain/api-key/versions.js"
 import { handshake } from "../../webhooks/verify.js"
@@ -88,6 +91,15 @@ const live = (deps: ApiDeps, id: string | undefined): SubscriptionView | ApiErro
   return s === undefined || s.status === "deleted" ? errors.resourceNotFound("webhook subscription") : s
 }
 
+/** A subscription as the reads show it: as of `asOf`, and not once deleted. */
+const seen = (deps: ApiDeps, id: string | undefined, asOf: AsOf): SubscriptionView | ApiError => {
+  const now = deps.sim.models.outbox.subscriptions.get(id ?? "")
+  const s = now === undefined ? undefined : subscriptionAt(now, asOf)
+  return s === undefined || s.status === "deleted" ? errors.resourceNotFound("webhook subscription") : s
+}
+
+const asOfQuery = { asOf: checks.string({ min: 1, max: 64 }) }
+
 /** Request mode: the handshake, then its outcome recorded; manual mode: the admin's word is the verification. */
 const verify = async (deps: ApiDeps, s: SubscriptionView) => {
   if (s.status === "active") return { position: -1n, ok: true, reason: "" }
@@ -136,16 +148,24 @@ export const webhookRoutes: ReadonlyArray<SimRoute> = [
   {
     method: "GET",
     path: "/_sim/webhooks",
-    handle: (_, deps) => ({
-      status: 200,
-      body: { webhooks: [...deps.sim.models.outbox.subscriptions.values()].filter((s) => s.status !== "deleted").map(subscriptionJson) },
-    }),
+    handle: ({ query }, deps) => {
+      const bad = checkAttributes(query, { optional: asOfQuery }, errors.extraQueryAttributes)
+      if (bad !== undefined) return bad
+      const asOf = parseAsOf(query.asOf, deps.sim.models, "asOf")
+      if (isApiError(asOf)) return asOf
+      const all = [...deps.sim.models.outbox.subscriptions.values()].flatMap((s) => subscriptionAt(s, asOf) ?? [])
+      return { status: 200, body: { webhooks: all.filter((s) => s.status !== "deleted").map(subscriptionJson) } }
+    },
   },
   {
     method: "GET",
     path: "/_sim/webhooks/:id",
-    handle: ({ params }, deps) => {
-      const s = live(deps, params.id)
+    handle: ({ params, query }, deps) => {
+      const bad = checkAttributes(query, { optional: asOfQuery }, errors.extraQueryAttributes)
+      if (bad !== undefined) return bad
+      const asOf = parseAsOf(query.asOf, deps.sim.models, "asOf")
+      if (isApiError(asOf)) return asOf
+      const s = seen(deps, params.id, asOf)
       return isApiError(s) ? s : { status: 200, body: subscriptionJson(s) }
     },
   },
@@ -183,12 +203,15 @@ export const webhookRoutes: ReadonlyArray<SimRoute> = [
             limit: checks.string({ pattern: /^(?:[1-9][0-9]{0,2}|1000)$/, patternMessage: "must be an integer from 1 to 1000" }),
             startingAfter: checks.string({ min: 1, max: 64 }),
             status: checks.oneOf(["pending", "delivered", "given-up", "cancelled"]),
+            ...asOfQuery,
           },
         },
         errors.extraQueryAttributes,
       )
       if (bad !== undefined) return bad
-      const s = live(deps, params.id)
+      const asOf = parseAsOf(query.asOf, deps.sim.models, "asOf")
+      if (isApiError(asOf)) return asOf
+      const s = seen(deps, params.id, asOf)
       if (isApiError(s)) return s
       const limit = Number(query.limit ?? "100")
       let list: ReadonlyArray<DeliveryView> = s.deliveries

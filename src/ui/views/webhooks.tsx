@@ -28,7 +28,6 @@ const Deliveries = ({ webhookId }: { webhookId: string }) => {
   const cursor = after[after.length - 1]
   const { data, error } = useData<{ deliveries: ReadonlyArray<Delivery>; hasMore: boolean }>(
     `/_sim/webhooks/${webhookId}/deliveries?limit=20${cursor !== undefined ? `&startingAfter=${cursor}` : ""}`,
-    { asOf: false },
   )
   const [open, setOpen] = useState<string | null>(null)
   return (
@@ -79,12 +78,10 @@ const Deliveries = ({ webhookId }: { webhookId: string }) => {
 }
 
 export const WebhooksView = () => {
-  const { data, error } = useData<{ webhooks: ReadonlyArray<Subscription> }>("/_sim/webhooks", { asOf: false })
+  const { data, error } = useData<{ webhooks: ReadonlyArray<Subscription> }>("/_sim/webhooks")
   const [chosen, setChosen] = useState<string | null>(null)
-  const { asOf } = useShared()
   return (
     <Section title="Webhook subscriptions">
-      {asOf !== null ? <p class="note">Subscriptions and deliveries are shown as they are now.</p> : null}
       <ErrorLine error={error} />
       {data !== undefined && data.webhooks.length === 0 ? <p>No subscriptions (POST /_sim/webhooks creates one).</p> : null}
       <Table label="subscriptions">
@@ -106,7 +103,7 @@ export const WebhooksView = () => {
           ))}
         </tbody>
       </Table>
-      {chosen !== null ? <Deliveries webhookId={chosen} /> : null}
+      {chosen !== null && data?.webhooks.some((w) => w.id === chosen) === true ? <Deliveries webhookId={chosen} /> : null}
     </Section>
   )
 }
