@@ -21,6 +21,8 @@ import { SingleTransferCommand } from "./SingleTransferCommand.js"
 import { TronFeelessCommand } from "./TronFeelessCommand.js"
 import { TronFeelessTokenCommand } from "./TronFeelessTokenCommand.js"
 import { UtxoRequestCommand } from "./UtxoRequestCommand.js"
+import { UtxoTransferCommand } from "./UtxoTransferCommand.js"
+import { MultipleTransferCommand, STRATEGIES } from "./MultipleTransferCommand.js"
 import { chainKey, type Model, type Real } from "./world.js"
 
 type Cmd = fc.AsyncCommand<Model, Real>
@@ -58,6 +60,20 @@ export const modelCommands: ReadonlyArray<fc.Arbitrary<Cmd>> = [
   fc
     .tuple(fc.constantFrom(findTestAsset("ETH"), findTestAsset("USDC", "ethereum")), pick, pick, custody.feePriority)
     .chain(([a, from, payer, p]) => spend(a).map((amount) => new GasSponsoredCommand(a, from, payer, amount, p))),
+  fc
+    .tuple(
+      fc.array(pick, { minLength: 1, maxLength: 3 }),
+      fc.array(spend(findTestAsset("BTC")), { minLength: 1, maxLength: 2 }),
+      custody.feePriority,
+      fc.boolean(),
+      fc.constantFrom("default" as const, "account" as const, "address" as const, "feePayer" as const),
+      pick,
+      fc.option(fc.bigInt({ min: 0n, max: 5_000n }), { nil: undefined }),
+    )
+    .map(([inputs, amounts, p, gross, change, target, maxFee]) => new UtxoTransferCommand(inputs, amounts, p, gross, change, target, maxFee)),
+  fc
+    .tuple(pick, fc.array(spend(findTestAsset("BTC")), { minLength: 1, maxLength: 2 }), custody.feePriority, fc.constantFrom(...STRATEGIES), fc.boolean(), fc.option(fc.bigInt({ min: 0n, max: 5_000n }), { nil: undefined }))
+    .map(([account, amounts, p, s, gross, maxFee]) => new MultipleTransferCommand(account, amounts, p, s, gross, maxFee)),
   pick.map((i) => new ApproveCommand(i)),
   pick.map((i) => new ApproveCommand(i)),
   pick.map((i) => new RejectCommand(i)),

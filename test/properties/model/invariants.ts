@@ -6,6 +6,7 @@ import { expect } from "vitest"
 import { TEST_ASSETS, type TestAsset } from "../../../src/testing/arbitraries.js"
 import { INITIAL, LEGAL, TERMINAL, reachable, type WireStatus } from "../status-machine.js"
 import { compareReads, type LoggedEvent } from "./rebuild.js"
+import { checkUtxos } from "./utxo-checks.js"
 import { ALL_CHAINS, chainKey, type Model, type Real } from "./world.js"
 
 /** Base units of a wire amount; a leading "-" is kept so that negative balances show up as such. */
@@ -217,6 +218,8 @@ const checkFeesShown = async (m: Model, r: Real) => {
 export const checkInvariants = async (m: Model, r: Real) => {
   const events = await readEvents(r)
   observeEvents(m, r, events)
+  for (const e of events) if (e.type.startsWith("TxRequest")) r.observed.requestEvents.push(e)
+  await checkUtxos(r.client, r.vaultId, r.observed.requestEvents)
   await checkRequests(m, r)
   const balances = await readBalances(m, r)
   checkConservation(m, r, balances)

@@ -26,7 +26,7 @@ export interface ModelDeposit {
   readonly amount: bigint
 }
 
-export type RequestKind = "single-transfer" | "utxo" | "evm-coin" | "evm-token" | "tron-coin" | "tron-token" | "gas-sponsored"
+export type RequestKind = "single-transfer" | "utxo" | "evm-coin" | "evm-token" | "tron-coin" | "tron-token" | "gas-sponsored" | "utxo-transfer" | "multiple-transfer"
 
 export interface ModelRequest {
   readonly id: string
@@ -72,6 +72,8 @@ export interface Observed {
   readonly minedAt: Map<string, number>
   /** TxRequestMined: request id → fee paid (native base units) and whether execution failed. */
   readonly mined: Map<string, { readonly fee: bigint; readonly withErrors: boolean; readonly transactionId: string }>
+  /** Every transaction request event so far (the UTXO checks read reservations and spends from them). */
+  readonly requestEvents: Array<{ readonly type: string; readonly data: unknown }>
 }
 
 export interface Real {
@@ -120,7 +122,7 @@ export const startWorld = async (policy: Model["policy"] = { mode: "auto", level
     sim,
     client,
     vaultId: sim.testVaultId,
-    observed: { position: -1, heights: new Map(), statuses: new Map(), credited: new Map(), minedAt: new Map(), mined: new Map() },
+    observed: { position: -1, heights: new Map(), statuses: new Map(), credited: new Map(), minedAt: new Map(), mined: new Map(), requestEvents: [] },
   }
   return { model, real }
 }
