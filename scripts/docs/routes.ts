@@ -30,6 +30,7 @@ const summaries: Readonly<Record<string, string>> = {
   "POST /vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/token-transaction-requests": "#19 a token withdrawal from an address (EVM chains)",
   "POST /vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/feeless-transaction-requests": "#20 a TRX withdrawal (tron)",
   "POST /vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/feeless-token-transaction-requests": "#21 a TRC-20 token withdrawal (tron), with `feeLimit`",
+  "POST /vaults/:vaultId/transaction-requests/batch": "2026-03-20: an EIP-7702 batch: one sender, calls in the chain's coin and tokens to many recipients, gas by `feePayer`, all or nothing",
   "POST /vaults/:vaultId/transaction-requests/gas-sponsorship-transfer": "2026-03-20: a coin or token transfer whose gas another address of the vault (`feePayer`) pays (EVM chains)",
 
   "GET /_sim/health": "no token: `{ status, store, position }`; 503 with `status: \"halted\"` and the event at fault when the read models stopped",

@@ -1,6 +1,6 @@
 // What the audit learns from the log alone: balances from balanceEffects, holdings, chain heights, transfers,
 // and the ledger events that credit deposits or debit withdrawals (by transaction id).
-import type { ChainEvent } from "../chain-sim/events.js"
+import type { ChainEvent, ChainTransfer } from "../chain-sim/events.js"
 import { balanceEffects, ledgerEventTypes, type BalanceEffect, type LedgerEvent } from "../domain/ledger/index.js"
 import { txRequestEventTypes, type TxRequestEvent } from "../domain/transaction-request/index.js"
 import type { VaultAccountEvent } from "../domain/vault-account/events.js"
@@ -38,6 +38,10 @@ export interface Transfer {
   readonly to: string
   readonly assetId: string
   readonly amount: bigint
+  /** What it moves per asset: the amount, or a batch's calls summed per asset. */
+  readonly moves: ReadonlyMap<string, bigint>
+  /** Every address it pays (a batch's calls included). */
+  readonly payees: ReadonlySet<string>
   readonly submitted: EventRef
   mined: { readonly height: number; readonly ref: EventRef } | undefined
 }
@@ -50,6 +54,12 @@ export interface Settlement {
 
 export const balanceKey = (blockchain: string, network: string, address: string, assetId: string) => `${blockchain}/${network}/${address}|${assetId}`
 const addressKeyOf = (blockchain: string, network: string, address: string) => `${blockchain}/${network}/${address}`
+
+const movesOf = (t: ChainTransfer): Map<string, bigint> => {
+  const out = new Map<string, bigint>()
+  for (const c of t.calls ?? [t]) out.set(c.assetId, (out.get(c.assetId) ?? 0n) + BigInt(c.amount))
+  return out
+}
 
 const splitChain = (chain: string): [string, string] => {
   const i = chain.lastIndexOf(".")
@@ -95,7 +105,7 @@ export class LedgerFold {
       case "ChainTxSubmitted": {
         const [blockchain, network] = splitChain(e.data.chain)
         const d = e.data
-        this.transfers.set(d.transactionId, { blockchain, network, kind: d.kind, from: d.from, feePayer: d.feePayer, to: d.to, assetId: d.assetId, amount: BigInt(d.amount), submitted: refOf(event), mined: undefined })
+        this.transfers.set(d.transactionId, { blockchain, network, kind: d.kind, from: d.from, feePayer: d.feePayer, to: d.to, assetId: d.assetId, amount: BigInt(d.amount), moves: movesOf(d), payees: new Set((d.calls ?? [d]).map((c) => c.to)), submitted: refOf(event), mined: undefined })
         return
       }
       case "ChainBlocksMined": {

@@ -66,7 +66,7 @@ const misplaced = (s: Settlement, t: Transfer, native: string, fee: bigint): Arr
   const key = (address: string, assetId: string) => `${address}|${assetId}`
   const expected = new Map<string, bigint>()
   const add = (k: string, n: bigint) => n !== 0n && expected.set(k, (expected.get(k) ?? 0n) + n)
-  if (s.data.withErrors !== true) add(key(t.from, t.assetId), t.amount)
+  if (s.data.withErrors !== true) for (const [assetId, amount] of t.moves) add(key(t.from, assetId), amount)
   add(key(t.feePayer!, native), fee)
   const actual = new Map<string, bigint>()
   for (const fx of s.effects) if (fx.total !== 0n) actual.set(key(fx.address, fx.assetId), (actual.get(key(fx.address, fx.assetId)) ?? 0n) - fx.total)
@@ -161,7 +161,7 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
       const native = findNetwork(t.blockchain, t.network)?.nativeAssetId
       const fee = typeof s.data.fee === "string" && /^[0-9]+$/.test(s.data.fee) ? BigInt(s.data.fee) : 0n
       const expected = new Map<string, bigint>()
-      if (s.data.withErrors !== true) expected.set(t.assetId, t.amount)
+      if (s.data.withErrors !== true) for (const [assetId, amount] of t.moves) expected.set(assetId, amount)
       if (native !== undefined && fee > 0n) expected.set(native, (expected.get(native) ?? 0n) + fee)
       const actual = outflow(s)
       const assets = new Set([...expected.keys(), ...actual.keys()])
@@ -175,6 +175,8 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
     for (const [txid, list] of settlements) {
       const t = fold.transfers.get(txid)
       if (t !== undefined && t.kind === kind) continue
+      // A withdrawal to an address of the workspace is credited there like a deposit, under the withdrawal's id.
+      if (t !== undefined && kind === "deposit" && list.every((s) => t.payees.has(String(s.data.address)))) continue
       add({
         kind: kind === "deposit" ? "credit-without-deposit" : "debit-without-withdrawal",
         message: `${list[0]!.ref.type} for ${txid}, which no ${kind} on the chain carried`,

@@ -17,6 +17,11 @@ export interface ChainTransfer {
   readonly fee: string
   /** The address paying the fee when it is not `from` (gas sponsorship); absent otherwise. */
   readonly feePayer?: string
+  /**
+   * An EIP-7702 batch's calls, all in this one transaction (all or nothing); `to`, `assetId` and `amount` then
+   * repeat the first call. Absent for a plain transfer.
+   */
+  readonly calls?: ReadonlyArray<{ readonly to: string; readonly assetId: string; readonly amount: string }>
   /** Output index paying `to` on UTXO chains; null elsewhere. */
   readonly vout: number | null
   /** Set by an armed execution fault: the transaction is mined but fails (fee spent, nothing sent). */

@@ -3,6 +3,7 @@
 import { Effect } from "effect"
 import type { VaultId } from "../domain/shared/ids.js"
 import type { SimInstant } from "../domain/shared/sim-time.js"
+import { batchDraftOf, type BatchInput } from "../domain/transaction-request/batch.js"
 import { draftOf, type CreateRequestInput } from "../domain/transaction-request/draft.js"
 import type { TxRequestDraft } from "../domain/transaction-request/index.js"
 import { vaultDecider, vaultStream } from "../domain/vault/index.js"
@@ -34,6 +35,20 @@ export const createTxRequest = Effect.fn("createTxRequest")(
       const used = draft.change !== null
       return Effect.succeed({ type: "CreateTxRequest" as const, draft, ...(used && changeAddress !== undefined ? { changeAddress } : {}), now })
     })
+    return { ...r, requestId, transactionId }
+  },
+)
+
+/** An EIP-7702 batch (domain/transaction-request/batch.ts): one transaction on chain for all its calls. */
+export const createBatchRequest = Effect.fn("createBatchRequest")(
+  function* (input: BatchInput) {
+    const ids = yield* Ids
+    const now: SimInstant = yield* (yield* SimClock).now
+    const requestId = yield* ids.next("txRequest")
+    const transactionId = formatTxId(input.network.family, (len) => ids.bytes(`txid:${requestId}`, len))
+    const r = yield* runDeciderWith(vaultDecider, vaultStream(input.vaultId), (s) =>
+      Effect.succeed({ type: "CreateTxRequest" as const, draft: batchDraftOf(s._tag === "Active" ? s : undefined, input, requestId, transactionId), now }),
+    )
     return { ...r, requestId, transactionId }
   },
 )

@@ -19,16 +19,18 @@ export const broadcast = (vaultId: string, requestId: string) =>
     if (r === undefined || n === undefined || r.status.latest() !== "Broadcasted" || models.chains.transfers.has(r.draft.transactionId)) return
     const d = r.draft
     const recordId = yield* (yield* Ids).next("transaction")
+    const batch = d.recipients.some((x) => x.assetId !== undefined)
     const result = yield* submitTransfer(n, {
       transactionId: d.transactionId,
       recordId,
       kind: "withdrawal",
-      assetId: d.assetId,
+      assetId: batch ? (d.recipients[0]!.assetId ?? d.assetId) : d.assetId,
       from: d.sender ?? d.inputs[0]?.address ?? "",
       to: d.recipients[0]?.address ?? "",
-      amount: d.recipients.reduce((a, x) => a + BigInt(x.amount), 0n).toString(),
+      amount: batch ? d.recipients[0]!.amount : d.recipients.reduce((a, x) => a + BigInt(x.amount), 0n).toString(),
       fee: d.maxFee,
       ...(d.feePayer !== undefined ? { feePayer: d.feePayer } : {}),
+      ...(batch ? { calls: d.recipients.map((x) => ({ to: x.address, assetId: x.assetId ?? d.assetId, amount: x.amount })) } : {}),
       vout: n.family === "utxo" ? 0 : null,
     })
     // Nothing appended: another broadcast of this request got there first (the chain takes a transaction once).

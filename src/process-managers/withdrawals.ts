@@ -70,11 +70,12 @@ export const settleWithdrawals = (chain: string) =>
 /** Recipients that are addresses of this workspace holding the asset are credited like deposits, once confirmed. */
 const internalCredits = (models: ReadModels, n: NetworkInfo, r: RequestView, mined: { height: number; blockHash: string }, confirmations: number): Array<Deposit> => {
   const d = r.draft
-  const asset = findAsset(d.assetId)
-  if (asset === undefined) return []
+  // A batch's calls are told apart by their index, as a UTXO transaction's outputs are (one transaction, many credits).
+  const batch = d.recipients.some((x) => x.assetId !== undefined)
   return d.recipients.flatMap((x, i) => {
+    const asset = findAsset(x.assetId ?? d.assetId)
     const a = models.holdings.address(n.blockchain, n.network, x.address, undefined)
-    if (a === undefined || !a.assets.has(d.assetId)) return []
+    if (asset === undefined || a === undefined || !a.assets.has(asset.id)) return []
     return [
       {
         vaultId: a.facts.vaultId,
@@ -84,13 +85,13 @@ const internalCredits = (models: ReadModels, n: NetworkInfo, r: RequestView, min
         network: n.network,
         address: a.facts.address,
         fromAddress: d.sender ?? d.inputs[0]?.address ?? "",
-        assetId: d.assetId,
+        assetId: asset.id,
         amount: x.amount,
         blockHeight: mined.height,
         blockHash: mined.blockHash,
         confirmations,
         // UTXO: the output index; elsewhere the transaction id alone keys the credit.
-        vout: n.family === "utxo" ? i : null,
+        vout: n.family === "utxo" || batch ? i : null,
         assetType: asset.type,
         unit: asset.unit,
         decimalsAmount: formatAmount(BigInt(x.amount), asset.decimals),

@@ -91,7 +91,7 @@ export class TransactionsModel {
           const sender = request.draft.vaultId
           const receivers = request.draft.recipients
             .map((r) => this.holdings.addressInLog(view.blockchain, view.network, r.address))
-            .filter((a) => a !== undefined && a.assets.has(request.draft.assetId))
+            .filter((a, i) => a !== undefined && a.assets.has(request.draft.recipients[i]!.assetId ?? request.draft.assetId))
           const internal = receivers.length === 0 ? null : receivers.some((a) => a!.facts.vaultId === sender) ? "vault-internal" : "client-internal"
           this.add(sender, "outgoing", view, "broadcasted", event.position, internal)
           for (const a of receivers) if (a!.facts.vaultId !== sender) this.add(a!.facts.vaultId, "incoming", view, "pending", event.position, "client-internal")

@@ -6,13 +6,13 @@ import { findAsset, findNetwork, validateAddress, type AssetInfo, type Blockchai
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
 import { maxFeeOf } from "../../domain/transaction-request/draft.js"
-import { createTxRequest } from "../../commands/transaction-requests.js"
+import { createBatchRequest, createTxRequest } from "../../commands/transaction-requests.js"
 import { checks, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { ApiError, errors, isApiError } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { runCommand } from "../sim/common.js"
-import { optional, struct } from "../wire/shape.js"
+import { array, optional, struct } from "../wire/shape.js"
 import { unknownVault } from "./vault-account-reads.js"
 
 /** The chains the spec lists for gas sponsorship and EIP-7702 batches, mainnets and their testnets. */
@@ -165,4 +165,92 @@ const ceilingOf = (item: JsonObject, native: AssetInfo): bigint | undefined | Ap
   return r.ok ? r.value : bad("maxFee", `must be a positive ${native.unit} amount with at most ${native.decimals} decimals`)
 }
 
-export const sponsoredTransferOperations: ReadonlyArray<Operation> = [gasSponsorship]
+/** One to 100 calls, as the UTXO endpoints take recipients (an EIP-7702 batch has no fixed bound; README "Decisions"). */
+const MAX_CALLS = 100
+
+const recipientsCheck = (v: unknown) =>
+  Array.isArray(v) &&
+  v.length >= 1 &&
+  v.length <= MAX_CALLS &&
+  v.every((r) => typeof r === "object" && r !== null && !Array.isArray(r) && ["address", "amount", "assetId"].every((k) => typeof r[k] === "string") && Object.keys(r).every((k) => k === "address" || k === "amount" || k === "assetId"))
+    ? undefined
+    : `must be 1 to ${MAX_CALLS} objects { address, amount, assetId } with string values`
+
+const feePayerObject = (v: unknown) =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as JsonObject).address === "string" && typeof (v as JsonObject).assetId === "string" && Object.keys(v).every((k) => k === "address" || k === "assetId")
+    ? undefined
+    : "must be an object { address, assetId } with string values"
+
+const BatchAnswer = struct({
+  transactionRequestId: Schema.String,
+  transactionRequestStatus: Schema.String,
+  vaultAccountId: Schema.String,
+  senderAddress: Schema.String,
+  feePayer: struct({ address: Schema.String, assetId: Schema.String }),
+  feePriority: Schema.String,
+  note: Schema.String,
+  recipients: array(struct({ address: Schema.String, amount: Schema.String, assetId: Schema.String, amountUnit: Schema.String })),
+})
+
+const batch: Operation = {
+  id: "createBatchTransactionRequest",
+  method: "POST",
+  path: "/vaults/:vaultId/transaction-requests/batch",
+  scope: "withdraw",
+  vaultParam: "vaultId",
+  versions: since("2026-03-20"),
+  body: {
+    required: { feePayer: feePayerObject, feePriority: priority, note: checks.string({ max: 500 }), recipients: recipientsCheck },
+    // The docs name the sender `senderAddress`; the service's own tests send `fromAddress`: either is taken.
+    optional: { senderAddress: address, fromAddress: address, vaultAccountId: checks.string({ min: 1 }) },
+  },
+  answer: BatchAnswer,
+  handle: async ({ params, item, requestId, apiVersion }, deps) => {
+    const senderAttribute = item.senderAddress !== undefined ? "senderAddress" : "fromAddress"
+    if (item.senderAddress === undefined && item.fromAddress === undefined) return errors.missingRequiredAttributes(["senderAddress"])
+    if (item.senderAddress !== undefined && item.fromAddress !== undefined && item.senderAddress !== item.fromAddress)
+      return errors.invalidData([{ attribute: "fromAddress", message: "names another sender than senderAddress; send one of them" }])
+    const payer = item.feePayer as { address: string; assetId: string }
+    const gas = findAsset(payer.assetId)
+    if (gas === undefined) return errors.resourceNotFound("asset")
+    const n = findNetwork(gas.blockchain, gas.network)!
+    if (!SPONSORED_CHAINS.includes(n.blockchain)) return bad("feePayer.assetId", `batches are for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
+    if (gas.id !== n.nativeAssetId) return bad("feePayer.assetId", `must be the chain's gas asset (${findAsset(n.nativeAssetId)!.unit} on ${n.blockchain}/${n.network})`)
+    const raw = item.recipients as Array<{ address: string; amount: string; assetId: string }>
+    const recipients: Array<{ address: string; amount: bigint; asset: AssetInfo }> = []
+    for (const [i, r] of raw.entries()) {
+      const asset = findAsset(r.assetId)
+      if (asset === undefined) return errors.resourceNotFound(`asset of recipients[${i}]`)
+      if (asset.blockchain !== n.blockchain || asset.network !== n.network) return bad(`recipients[${i}].assetId`, `is not an asset of ${n.blockchain}/${n.network}, the fee payer's chain`)
+      const amount = amountOf(r.amount, asset, `recipients[${i}].amount`)
+      if (isApiError(amount)) return amount
+      const badTo = checkAddress(n, r.address, `recipients[${i}].address`)
+      if (badTo !== undefined) return badTo
+      recipients.push({ address: r.address, amount, asset })
+    }
+    const p = parties(deps, apiVersion, params.vaultId!, n, "feePayer.assetId", item.vaultAccountId as string | undefined, senderAttribute, (item.senderAddress ?? item.fromAddress) as string, "feePayer.address", payer.address)
+    if (isApiError(p)) return p
+    const feePriority = item.feePriority as FeePriority
+    const r = await runCommand(
+      deps,
+      createBatchRequest({ vaultId: params.vaultId as VaultId, network: n, sender: p.sender, feePayer: p.feePayer, recipients, feePriority, note: item.note as string }),
+      { requestId },
+    )
+    if (isApiError(r)) return r
+    return {
+      status: 201,
+      item: {
+        transactionRequestId: r.requestId,
+        transactionRequestStatus: "created",
+        vaultAccountId: p.vaultAccountId,
+        senderAddress: p.sender,
+        feePayer: { address: p.feePayer, assetId: gas.id },
+        feePriority,
+        note: item.note,
+        recipients: recipients.map((x) => ({ address: x.address, amount: formatAmount(x.amount, x.asset.decimals), assetId: x.asset.id, amountUnit: x.asset.unit })),
+      },
+    }
+  },
+}
+
+export const sponsoredTransferOperations: ReadonlyArray<Operation> = [gasSponsorship, batch]

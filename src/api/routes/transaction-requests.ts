@@ -315,19 +315,21 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
 
 export const requestJson = (r: NonNullable<ReturnType<ApiDeps["sim"]["models"]["txRequests"]["find"]>>, asOf: bigint | undefined) => {
   const asset = findAsset(r.draft.assetId)!
-  const total = r.draft.recipients.reduce((a, x) => a + BigInt(x.amount), 0n)
+  // A batch's recipients each name their asset; its total is what it sends of its own asset, the chain's coin.
+  const of = (x: { readonly assetId?: string }) => (x.assetId === undefined ? asset : findAsset(x.assetId)!)
+  const total = r.draft.recipients.reduce((a, x) => a + (of(x).id === asset.id ? BigInt(x.amount) : 0n), 0n)
   return {
     transactionRequestId: r.draft.requestId,
     vaultId: r.draft.vaultId,
     blockchain: r.draft.blockchain,
     network: r.draft.network,
     feePriority: r.draft.feePriority ?? "standard",
-    transactionType: asset.type === "TOKEN" ? "token" : "coin",
+    transactionType: r.draft.endpoint === "batch" ? "batch" : asset.type === "TOKEN" ? "token" : "coin",
     unit: asset.unit,
     totalTransactionAmount: formatAmount(total, asset.decimals),
     transactionId: r.draft.transactionId,
     additionalDetails: r.draft.note ?? "",
     transactionRequestStatus: wireStatus[r.status.at(asOf) ?? "Created"],
-    recipients: r.draft.recipients.map((x) => ({ address: x.address, amount: formatAmount(BigInt(x.amount), asset.decimals), unit: asset.unit })),
+    recipients: r.draft.recipients.map((x) => ({ address: x.address, amount: formatAmount(BigInt(x.amount), of(x).decimals), unit: of(x).unit })),
   }
 }

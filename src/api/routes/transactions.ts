@@ -102,16 +102,30 @@ const describe = (deps: ApiDeps, r: TxRecord, asOf: AsOf) => {
   const t = r.view.transfer
   const asset = findAsset(t.assetId)!
   const native = findAsset(findNetwork(r.view.blockchain, r.view.network)!.nativeAssetId)!
-  const token = asset.type === "TOKEN"
-  const coinAmount = token ? "0" : formatAmount(BigInt(t.amount), asset.decimals)
+  // A batch lists each call as a recipient (the coin it sends; 0 for a token call) and every token call as a token transfer.
+  const calls = (t.calls ?? [t]).map((c) => ({ to: c.to, amount: BigInt(c.amount), asset: findAsset(c.assetId)! }))
+  const token = calls.some((c) => c.asset.type === "TOKEN")
+  const coin = (c: (typeof calls)[number]) => (c.asset.type === "TOKEN" ? 0n : c.amount)
   const mined = r.view.mined.at(asOf)
   return {
     asset,
     token,
     mined,
     fee: { amount: formatAmount(feeOf(deps, r, asOf), native.decimals), unitSymbol: native.unit },
-    senders: [party(deps, r, t.from, coinAmount, native.unit, asOf)],
-    recipients: [party(deps, r, t.to, coinAmount, native.unit, asOf)],
+    senders: [party(deps, r, t.from, formatAmount(calls.reduce((a, c) => a + coin(c), 0n), native.decimals), native.unit, asOf)],
+    recipients: calls.map((c) => party(deps, r, c.to, formatAmount(coin(c), native.decimals), native.unit, asOf)),
+    tokensTransfers: calls
+      .filter((c) => c.asset.type === "TOKEN")
+      .map((c) => ({
+        amount: formatAmount(c.amount, c.asset.decimals),
+        contract: c.asset.type === "TOKEN" ? c.asset.contract : "",
+        fromAddress: t.from,
+        toAddress: c.to,
+        symbol: c.asset.symbol,
+        tokenName: c.asset.name,
+        type: c.asset.type === "TOKEN" ? c.asset.standard : "",
+        decimals: c.asset.decimals,
+      })),
     status: r.status.at(asOf) ?? "pending",
   }
 }
@@ -183,22 +197,7 @@ export const transactionOperations: ReadonlyArray<Operation> = [
           senders: d.senders,
           recipients: d.recipients,
           transactionFee: d.fee,
-          ...(d.token && d.asset.type === "TOKEN"
-            ? {
-                tokensTransfers: [
-                  {
-                    amount: formatAmount(BigInt(t.amount), d.asset.decimals),
-                    contract: d.asset.contract,
-                    fromAddress: t.from,
-                    toAddress: t.to,
-                    symbol: d.asset.symbol,
-                    tokenName: d.asset.name,
-                    type: d.asset.standard,
-                    decimals: d.asset.decimals,
-                  },
-                ],
-              }
-            : {}),
+          ...(d.tokensTransfers.length > 0 ? { tokensTransfers: d.tokensTransfers } : {}),
         },
       }
     },

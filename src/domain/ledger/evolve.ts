@@ -1,4 +1,5 @@
 // Folds ledger events into the vault's ledger (in place).
+import { findNetwork } from "../chains/index.js"
 import { absurd } from "../shared/decider.js"
 import type { LedgerEvent } from "./events.js"
 import { balanceEffects } from "./effects.js"
@@ -21,7 +22,8 @@ export const evolveLedger = (s: Ledger, e: LedgerEvent): Ledger => {
       s.credited.add(key)
       applyEffects(s, e)
       const amount = BigInt(d.amount)
-      if (d.vout !== null) s.utxos.set(key, { transactionId: d.transactionId, vout: d.vout, address: d.address, blockchain: d.blockchain, network: d.network, amount })
+      // A batch's calls carry an index too; only a UTXO chain's outputs become spendable outputs.
+      if (d.vout !== null && findNetwork(d.blockchain, d.network)?.family === "utxo") s.utxos.set(key, { transactionId: d.transactionId, vout: d.vout, address: d.address, blockchain: d.blockchain, network: d.network, amount })
       return s
     }
     case "NotificationRaised":

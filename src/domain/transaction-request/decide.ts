@@ -5,7 +5,7 @@ import type { SimInstant } from "../shared/sim-time.js"
 import { availableOf, type Ledger } from "../ledger/state.js"
 import type { VaultAccounts } from "../vault-account/state.js"
 import type { TxRequestCommand } from "./commands.js"
-import type { ProgressStatus, TxRequestEvent } from "./events.js"
+import type { ProgressStatus, TxRequestDraft, TxRequestEvent } from "./events.js"
 import { planUtxoTransfer, utxoTransferDraft } from "./explicit-inputs.js"
 import { planMultipleTransfer } from "./coin-selection.js"
 import { transitions, type TxRequestError, type TxRequestState, type TxRequestStatus } from "./state.js"
@@ -32,7 +32,7 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
     if (d.sender !== null) {
       const a = v.accounts.address(d.blockchain, d.network, d.sender)
       if (a === undefined) return reject({ _tag: "SenderNotInVault", address: d.sender })
-      if (!a.assets.has(d.assetId)) return reject({ _tag: "AssetNotHeldBySender", address: d.sender, assetId: d.assetId })
+      for (const assetId of sentAssets(d)) if (!a.assets.has(assetId)) return reject({ _tag: "AssetNotHeldBySender", address: d.sender, assetId })
     }
     if (d.feePayer !== undefined) {
       // Any address of this vault (any of its accounts) on the request's chain may pay the fee, if it holds the fee asset.
@@ -128,3 +128,6 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
 }
 
 const txIdOf = (r: TxRequestState): string => r.draft.transactionId
+
+/** The assets a request sends: its own, or each recipient's in a batch. */
+const sentAssets = (d: Omit<TxRequestDraft, "approvalLevels">): ReadonlySet<TxRequestDraft["assetId"]> => new Set(d.recipients.map((r) => r.assetId ?? d.assetId))

@@ -36,7 +36,8 @@ export interface TxRequestDraft {
    * reserved at it and debited from it. Absent: the sender pays (older logs never carry it).
    */
   readonly feePayer?: string
-  readonly recipients: ReadonlyArray<{ readonly address: string; readonly amount: string }>
+  /** `assetId` only in batches, where each recipient gets its own asset (others send the request's `assetId`). */
+  readonly recipients: ReadonlyArray<{ readonly address: string; readonly amount: string; readonly assetId?: AssetId }>
   readonly feePriority: "slow" | "standard" | "fast" | null
   /** Most the network fee may cost, native base units. */
   readonly maxFee: string

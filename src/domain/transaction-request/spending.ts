@@ -33,10 +33,21 @@ export const spending = (n: NetworkInfo, d: TxRequestDraft, failsInExecution: bo
   if (d.inputs.length > 0) {
     for (const i of d.inputs) debits.push({ address: i.address, assetId: native, amount: i.amount })
     if (d.change !== null) credits.push({ address: d.change.address, assetId: native, amount: d.change.amount, vout: d.recipients.length })
+  } else if (d.recipients.some((r) => r.assetId !== undefined)) {
+    // A batch: all its calls or none (an execution failure reverts them all; the fee is spent).
+    if (!withErrors) for (const [assetId, amount] of perAsset(d)) debits.push({ address: sender, assetId: assetId as AssetId, amount: amount.toString() })
+    if (fee > 0n) debits.push({ address: d.feePayer ?? sender, assetId: native, amount: fee.toString() })
   } else if (d.assetId === native && d.feePayer === undefined) debits.push({ address: sender, assetId: native, amount: ((withErrors ? 0n : total) + fee).toString() })
   else {
     if (!withErrors) debits.push({ address: sender, assetId: d.assetId as AssetId, amount: total.toString() })
     if (fee > 0n) debits.push({ address: d.feePayer ?? sender, assetId: native, amount: fee.toString() })
   }
   return { fee, withErrors, debits: debits.filter((x) => BigInt(x.amount) > 0n), credits, ...(freeBandwidth !== undefined ? { freeBandwidth } : {}) }
+}
+
+/** A batch's amounts summed per asset, in the order the assets first appear. */
+export const perAsset = (d: Pick<TxRequestDraft, "assetId" | "recipients">): Map<string, bigint> => {
+  const out = new Map<string, bigint>()
+  for (const r of d.recipients) out.set(r.assetId ?? d.assetId, (out.get(r.assetId ?? d.assetId) ?? 0n) + BigInt(r.amount))
+  return out
 }
