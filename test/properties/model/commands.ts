@@ -11,6 +11,7 @@ import { DepositCommand } from "./DepositCommand.js"
 import { DeriveAddressCommand } from "./DeriveAddressCommand.js"
 import { EvmCoinRequestCommand } from "./EvmCoinRequestCommand.js"
 import { EvmTokenRequestCommand } from "./EvmTokenRequestCommand.js"
+import { BatchCommand } from "./BatchCommand.js"
 import { GasSponsoredCommand } from "./GasSponsoredCommand.js"
 import { InjectFaultCommand } from "./InjectFaultCommand.js"
 import { MineCommand } from "./MineCommand.js"
@@ -74,6 +75,17 @@ export const modelCommands: ReadonlyArray<fc.Arbitrary<Cmd>> = [
   fc
     .tuple(pick, fc.array(spend(findTestAsset("BTC")), { minLength: 1, maxLength: 2 }), custody.feePriority, fc.constantFrom(...STRATEGIES), fc.boolean(), fc.option(fc.bigInt({ min: 0n, max: 5_000n }), { nil: undefined }))
     .map(([account, amounts, p, s, gross, maxFee]) => new MultipleTransferCommand(account, amounts, p, s, gross, maxFee)),
+  fc
+    .tuple(
+      fc.array(
+        fc.constantFrom(findTestAsset("ETH"), findTestAsset("USDC", "ethereum")).chain((a) => spend(a).map((amount) => ({ asset: a, amount }))),
+        { minLength: 1, maxLength: 3 },
+      ),
+      pick,
+      pick,
+      custody.feePriority,
+    )
+    .map(([calls, from, payer, p]) => new BatchCommand(calls, from, payer, p)),
   pick.map((i) => new ApproveCommand(i)),
   pick.map((i) => new ApproveCommand(i)),
   pick.map((i) => new RejectCommand(i)),

@@ -7,7 +7,7 @@ import { TEST_ASSETS, type TestAsset } from "../../../src/testing/arbitraries.js
 import { INITIAL, LEGAL, TERMINAL, reachable, type WireStatus } from "../status-machine.js"
 import { compareReads, type LoggedEvent } from "./rebuild.js"
 import { checkUtxos } from "./utxo-checks.js"
-import { ALL_CHAINS, chainKey, type Model, type Real } from "./world.js"
+import { ALL_CHAINS, chainKey, type Model, type ModelRequest, type Real } from "./world.js"
 
 /** Base units of a wire amount; a leading "-" is kept so that negative balances show up as such. */
 export const units = (s: string, decimals: number): bigint => {
@@ -130,6 +130,10 @@ const readBalances = async (m: Model, r: Real): Promise<Map<string, Array<Row>>>
   return byAsset
 }
 
+/** What a request sends of an asset: its amount, or a batch's calls in that asset. */
+const sends = (q: ModelRequest, a: TestAsset): bigint =>
+  q.calls !== undefined ? q.calls.filter((c) => c.asset === a).reduce((s, c) => s + c.amount, 0n) : q.asset === a ? q.amount : 0n
+
 /** Per asset: what deposits credited = what the vault holds + what mined requests sent out + the fees they paid. */
 const checkConservation = (m: Model, r: Real, balances: Map<string, Array<Row>>) => {
   const o = r.observed
@@ -142,7 +146,7 @@ const checkConservation = (m: Model, r: Real, balances: Map<string, Array<Row>>)
   for (const a of TEST_ASSETS) {
     const credited = [...o.credited.values()].filter((c) => c.assetId === a.assetId).reduce((s, c) => s + c.amount, 0n)
     const held = balances.get(a.assetId)!.reduce((s, b) => s + b.total, 0n)
-    const sent = m.requests.filter((q) => q.asset === a && o.mined.get(q.id)?.withErrors === false).reduce((s, q) => s + q.amount, 0n)
+    const sent = m.requests.filter((q) => o.mined.get(q.id)?.withErrors === false).reduce((s, q) => s + sends(q, a), 0n)
     const native = TEST_ASSETS.find((x) => chainKey(x) === chainKey(a) && x.type === "COIN")!
     const fees = a !== native ? 0n : m.requests.filter((q) => chainKey(q.asset) === chainKey(a)).reduce((s, q) => s + (o.mined.get(q.id)?.fee ?? 0n), 0n)
     expect({ asset: a.symbol, credited }, `money of ${a.symbol}: held ${held} + sent ${sent} + fees ${fees}`).toEqual({ asset: a.symbol, credited: held + sent + fees })
@@ -160,7 +164,7 @@ const checkReservations = (m: Model, balances: Map<string, Array<Row>>) => {
   for (const a of TEST_ASSETS) {
     const rows = balances.get(a.assetId)!
     const onChain = open.filter((q) => chainKey(q.asset) === chainKey(a))
-    const sending = (qs: ReadonlyArray<Model["requests"][number]>) => qs.filter((q) => q.asset === a).reduce((s, q) => s + q.amount, 0n)
+    const sending = (qs: ReadonlyArray<Model["requests"][number]>) => qs.reduce((s, q) => s + sends(q, a), 0n)
     if (a.blockchain === "bitcoin") {
       const blocked = rows.reduce((s, b) => s + b.blocked, 0n)
       if (onChain.length === 0) expect(blocked, "BTC blocked with no open request").toBe(0n)

@@ -4,7 +4,9 @@ import { AddAssetCommand } from "./AddAssetCommand.js"
 import { ApproveCommand } from "./ApproveCommand.js"
 import { CreateAccountCommand } from "./CreateAccountCommand.js"
 import { DepositCommand } from "./DepositCommand.js"
+import { BatchCommand } from "./BatchCommand.js"
 import { GasSponsoredCommand } from "./GasSponsoredCommand.js"
+import { InjectFaultCommand } from "./InjectFaultCommand.js"
 import { EvmCoinRequestCommand } from "./EvmCoinRequestCommand.js"
 import { RejectCommand } from "./RejectCommand.js"
 import type { ModelCommand } from "./run.js"
@@ -54,6 +56,23 @@ export const REGRESSIONS: ReadonlyArray<Regression> = [
       new EvmCoinRequestCommand(1, 1n, "slow"),
       new GasSponsoredCommand(findTestAsset("ETH"), 1, 0, 10n ** 13n, "fast"),
       new RejectCommand(0),
+    ],
+    policy: { mode: "manual", levels: 1 },
+  },
+  {
+    found:
+      "by hand: a batch reserves the sender's USDC and ETH and the fee payer's ETH at once; a gas-sponsored transfer and a batch racing for the same USDC are refused; an execution fault reverts every call",
+    commands: [
+      new CreateAccountCommand(),
+      new AddAssetCommand(1, findTestAsset("ETH")),
+      new DepositCommand(findTestAsset("ETH"), 1, 4n * 10n ** 14n),
+      new BatchCommand([{ asset: findTestAsset("USDC", "ethereum"), amount: 60_000_000n }, { asset: findTestAsset("ETH"), amount: 10n ** 13n }], 0, 0, "slow"),
+      new GasSponsoredCommand(findTestAsset("USDC", "ethereum"), 0, 0, 50_000_000n, "slow"),
+      new BatchCommand([{ asset: findTestAsset("USDC", "ethereum"), amount: 20_000_000n }, { asset: findTestAsset("USDC", "ethereum"), amount: 30_000_000n }], 0, 0, "slow"),
+      new InjectFaultCommand("ethereum/sepolia", "execution-failure"),
+      new ApproveCommand(0),
+      new BatchCommand([{ asset: findTestAsset("USDC", "ethereum"), amount: 1n }], 0, 0, "fast"),
+      new ApproveCommand(3),
     ],
     policy: { mode: "manual", levels: 1 },
   },

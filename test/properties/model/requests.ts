@@ -10,6 +10,7 @@ export interface Submission {
   readonly path: string
   readonly sender: string | null
   readonly feePayer?: string
+  readonly calls?: ModelRequest["calls"]
   /** Sent with x-api-version (the model's key is pinned to 2024-05-09). */
   readonly version?: string
   readonly item: Record<string, unknown>
@@ -53,7 +54,7 @@ export const submitRequest = async (m: Model, r: Real, kind: RequestKind, asset:
   }
   expect(res.body.data.item.transactionRequestStatus).toBe("created")
   const levels = m.policy.mode === "auto" ? 0 : m.policy.levels
-  const q: ModelRequest = { id: res.body.data.item.transactionRequestId, kind, asset, sender: s.sender, ...(s.feePayer !== undefined ? { feePayer: s.feePayer } : {}), amount: s.amountOf !== undefined ? s.amountOf(res.body.data.item as unknown as Record<string, unknown>) : s.amount, levels, expectFailure: false, expectErrors: s.outOfEnergy === true, rejected: false, status: "created" }
+  const q: ModelRequest = { id: res.body.data.item.transactionRequestId, kind, asset, sender: s.sender, ...(s.feePayer !== undefined ? { feePayer: s.feePayer } : {}), ...(s.calls !== undefined ? { calls: s.calls } : {}), amount: s.amountOf !== undefined ? s.amountOf(res.body.data.item as unknown as Record<string, unknown>) : s.amount, levels, expectFailure: false, expectErrors: s.outOfEnergy === true, rejected: false, status: "created" }
   m.requests.push(q)
   if (levels === 0) broadcastTakesFault(m, q)
   await checkInvariants(m, r)

@@ -26,7 +26,7 @@ export interface ModelDeposit {
   readonly amount: bigint
 }
 
-export type RequestKind = "single-transfer" | "utxo" | "evm-coin" | "evm-token" | "tron-coin" | "tron-token" | "gas-sponsored" | "utxo-transfer" | "multiple-transfer"
+export type RequestKind = "single-transfer" | "utxo" | "evm-coin" | "evm-token" | "tron-coin" | "tron-token" | "gas-sponsored" | "utxo-transfer" | "multiple-transfer" | "batch"
 
 export interface ModelRequest {
   readonly id: string
@@ -36,6 +36,8 @@ export interface ModelRequest {
   readonly sender: string | null
   /** The address paying the fee when not the sender (gas sponsorship). */
   readonly feePayer?: string
+  /** A batch's calls (then `asset` is the chain's coin and `amount` unused). */
+  readonly calls?: ReadonlyArray<{ readonly asset: TestAsset; readonly amount: bigint }>
   /** What leaves the vault when it is mined without errors (base units). */
   readonly amount: bigint
   /** Approvals it needs: 0 under the auto policy. */
