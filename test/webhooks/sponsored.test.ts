@@ -43,4 +43,34 @@ describe("a sponsored transfer's notifications", () => {
       expect(w.balance("ethereum", "sepolia", payer.address, "ETH").total).toBe(10n ** 18n - BigInt(mined.fee))
     }
   })
+  it("a batch's OUTGOING_FAILED after an execution fault, per version, naming the sender, the fee payer and every recipient", async () => {
+    const sender = await w.account("ethereum", "sepolia", { ETH: "1", USDC: "10" })
+    const payer = await w.account("ethereum", "sepolia", { ETH: "1" })
+    const start = s.rx.deliveries().length
+    await w.h.admin("POST", "/_sim/chains/ethereum/sepolia/faults", { kind: "execution-failure", count: 1 })
+    const r = await w.post(`/vaults/${w.vaultId}/transaction-requests/batch`, {
+      senderAddress: sender.address,
+      feePayer: { address: payer.address, assetId: assetId("ethereum", "sepolia", "ETH") },
+      feePriority: "slow",
+      note: "n",
+      recipients: [
+        { address: EXTERNAL_ETH, amount: "1", assetId: assetId("ethereum", "sepolia", "USDC") },
+        { address: "0x0000000000000000000000000000000000000001", amount: "0.5", assetId: assetId("ethereum", "sepolia", "ETH") },
+      ],
+    })
+    expect(r.status).toBe(201)
+    await s.rx.waitFor(start + 6)
+    await w.h.sim.webhooks!.idle()
+    const mine = s.rx.deliveries().slice(start).filter((d) => d.body.data.item.transactionRequestId === r.body.data.item.transactionRequestId)
+    expect(mine.map((d) => [d.body.apiVersion, d.body.data.event]).sort()).toEqual(
+      [
+        ["2024-05-09", "OUTGOING_FAILED"], ["2024-05-09", "TRANSACTION_APPROVED"], ["2024-05-09", "TRANSACTION_REQUEST"],
+        ["2026-03-20", "OUTGOING_FAILED"], ["2026-03-20", "TRANSACTION_APPROVED"], ["2026-03-20", "TRANSACTION_REQUEST"],
+      ].sort(),
+    )
+    for (const d of mine) expect(d.body.data.item).toMatchObject({ address: sender.address, feePayer: payer.address, recipients: `${EXTERNAL_ETH},0x0000000000000000000000000000000000000001` })
+    const failed = mine.find((d) => d.body.data.event === "OUTGOING_FAILED")!.body.data.item
+    expect(BigInt(failed.fee)).toBe(10n ** 18n - w.balance("ethereum", "sepolia", payer.address, "ETH").total)
+    expect(w.balance("ethereum", "sepolia", sender.address, "USDC").total).toBe(10_000_000n)
+  })
 })

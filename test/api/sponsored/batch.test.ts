@@ -199,6 +199,41 @@ describe("an EIP-7702 batch", () => {
   })
 })
 
+describe("concurrent batches, gas-sponsored transfers and withdrawals over one sender and one fee payer", () => {
+  it("60 at once under a manual policy: accepted ones fit, none overdraws, refusals are insufficient_balance", async () => {
+    const p = await parties()
+    await w.h.admin("PUT", `/_sim/vaults/${w.vaultId}/approval-policy`, { mode: "manual", levels: 1 })
+    try {
+      const v26 = { headers: { "x-api-version": "2026-03-20" } }
+      const send = (i: number) => {
+        if (i % 3 === 0) return w.h.client.call<any>("POST", path(), { item: body(p, { recipients: [{ address: EXTERNAL_ETH, amount: "7", assetId: USDC }, { address: EXTERNAL_ETH, amount: "0.05", assetId: ETH }] }), ...v26 })
+        if (i % 3 === 1)
+          return w.h.client.call<any>("POST", `/vaults/${w.vaultId}/transaction-requests/gas-sponsorship-transfer`, {
+            item: { vaultAccountId: p.sender.acct, assetId: USDC, fromAddress: p.sender.address, toAddress: EXTERNAL_ETH, amount: "7", feePayer: p.payer.address, feePriority: "fast", note: "n" },
+            ...v26,
+          })
+        // A plain withdrawal from the fee payer: it races the sponsored requests for the fee payer's ETH.
+        return w.h.client.call<any>("POST", `/vaults/${w.vaultId}/ethereum/sepolia/addresses/${p.payer.address}/transaction-requests`, { item: { amount: "0.05", feePriority: "fast", recipientAddress: EXTERNAL_ETH } })
+      }
+      const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => send(i)))
+      for (const a of answers) expect(a.status === 201 || (a.status === 400 && !a.ok && a.body.error.code === "insufficient_balance"), JSON.stringify(a.body)).toBe(true)
+      const accepted = answers.filter((a) => a.status === 201).length
+      expect(accepted).toBeGreaterThan(0)
+      for (const [address, symbol] of [[p.sender.address, "USDC"], [p.sender.address, "ETH"], [p.payer.address, "ETH"]] as const) {
+        const b = bal(address, symbol)
+        expect(b.available >= 0n && b.blocked <= b.total && b.available + b.blocked === b.total, `${symbol} at ${address}: ${JSON.stringify(b, (_, x) => String(x))}`).toBe(true)
+      }
+      // What is blocked at the sender is exactly what the accepted requests send.
+      const usdc = answers.filter((a) => a.status === 201 && (a.body.data.item.senderAddress !== undefined || a.body.data.item.fromAddress !== undefined)).length * 7_000_000
+      expect(bal(p.sender.address, "USDC").blocked).toBe(BigInt(usdc))
+      expect(usdc).toBeLessThanOrEqual(14 * 7_000_000)
+      expect((await runAudit(w.h.sim, undefined)).discrepancies).toEqual([])
+    } finally {
+      await w.h.admin("PUT", `/_sim/vaults/${w.vaultId}/approval-policy`, { mode: "auto", levels: 1 })
+    }
+  }, 120_000)
+})
+
 describe("batch errors (each writes nothing)", () => {
   const refuses = async (item: Record<string, unknown>, status: number, code: string, attribute?: string) => {
     const before = w.h.sim.models.position
