@@ -6,6 +6,8 @@ import type { VaultAggregateError } from "../domain/vault/index.js"
 import type { WebhookError } from "../domain/webhook/index.js"
 import type { StoreUnavailable, WrongExpectedVersion } from "../store/event-store.js"
 import { isFoldHalt } from "../projections/runner.js"
+import { findAsset } from "../domain/chains/index.js"
+import { formatAmount } from "../domain/shared/money.js"
 import { ApiError, errors } from "./errors.js"
 
 export type AppError = VaultAggregateError | ApiKeyError | ChainError | WebhookError | WrongExpectedVersion | StoreUnavailable
@@ -50,8 +52,8 @@ const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _t
   UtxoSpent: (e) => new ApiError(409, "utxo_already_spent", `The UTXO ${e.utxoId} is already spent.`, [{ attribute: "senders", message: `${e.utxoId} is spent` }]),
   UtxoReserved: (e) =>
     new ApiError(409, "utxo_reserved", `The UTXO ${e.utxoId} is reserved by another open transaction request.`, [{ attribute: "senders", message: `${e.utxoId} is reserved` }]),
-  MaxFeeExceeded: (e) =>
-    new ApiError(400, "MAX_FEE_EXCEEDED", `The network fee (${e.fee} base units) exceeds maxFee (${e.maxFee} base units); nothing was created.`, [{ attribute: "maxFee", message: "is below the network fee" }]),
+  // Spec 2026 §2.5 names the code only; 400 and a refusal at creation are README decisions (open point 17).
+  MaxFeeExceeded: (e) => maxFeeExceeded(e.fee, e.maxFee, e.assetId),
   GrossFeeExceedsAmount: (e) =>
     errors.invalidData([{ attribute: `recipients[${e.recipient}].amount`, message: `does not cover its share of the network fee (${e.fee} base units in all)` }]),
   FeePayerNotInVault: (e) => new ApiError(404, "resource_not_found", `The fee payer ${e.address} is not an address of this vault on the asset's chain.`, [{ attribute: "feePayer", message: "is not a vault address" }]),
@@ -69,6 +71,14 @@ const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _t
     isFoldHalt(e.cause)
       ? new ApiError(503, "service_unavailable", `This node cannot show the outcome: ${e.reason}. A write may have been recorded; see /_sim/health.`)
       : errors.storeUnavailable(),
+}
+
+const maxFeeExceeded = (fee: string, ceiling: string, assetId: string | undefined): ApiError => {
+  const asset = assetId === undefined ? undefined : findAsset(assetId)
+  const show = (x: string) => (asset === undefined ? `${x} base units` : `${formatAmount(BigInt(x), asset.decimals)} ${asset.unit}`)
+  return new ApiError(400, "MAX_FEE_EXCEEDED", `The network fee would be ${show(fee)}, above maxFee (${show(ceiling)}); nothing was created.`, [
+    { attribute: "maxFee", message: `is below the fee the transfer would pay now (${show(fee)})` },
+  ])
 }
 
 export const toApiError = (e: AppError): ApiError => (errorTable[e._tag] as (e: AppError) => ApiError)(e)

@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 import { API_VERSIONS, type ApiVersion } from "../domain/api-key/index.js"
 import type { JsonObject } from "./body.js"
-import { pagedAt, type Operation } from "./operation.js"
+import { bodyAt, pagedAt, type Operation } from "./operation.js"
 import type { SimRoute } from "./sim/common.js"
 
 export const errorEnvelopeSchema = (): Schema.Top => ErrorEnvelope
@@ -55,10 +55,11 @@ const parameters = (op: Operation, version: ApiVersion) => [
     : []),
 ]
 
-const requestBody = (op: Operation) => {
-  if (op.body === undefined) return undefined
-  const required = Object.keys(op.body.required)
-  const names = [...required, ...Object.keys(op.body.optional ?? {})]
+const requestBody = (op: Operation, version: ApiVersion) => {
+  const body = bodyAt(op, version)
+  if (body === undefined) return undefined
+  const required = Object.keys(body.required)
+  const names = [...required, ...Object.keys(body.optional ?? {})]
   const item = { type: "object", properties: Object.fromEntries(names.map((n) => [n, {}])), required, additionalProperties: false }
   return {
     required: true,
@@ -82,7 +83,7 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, version: A
   const paths: Record<string, Record<string, unknown>> = {}
   for (const op of operations) {
     if (!existsAt(op, version)) continue
-    const body = requestBody(op)
+    const body = requestBody(op, version)
     const entry = (paths[openApiPath(op.path)] ??= {})
     entry[op.method.toLowerCase()] = {
       operationId: op.id,

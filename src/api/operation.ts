@@ -51,6 +51,8 @@ export interface Operation {
   readonly list?: boolean
   readonly query?: QuerySpec
   readonly body?: BodySpec
+  /** The body from a version on, where a later version changed it (before the first entry: `body`). */
+  readonly bodySince?: { readonly [V in ApiVersion]?: BodySpec }
   /** The network type the call touches, when the path tells it (403 network checks). */
   readonly networkType?: (params: Readonly<Record<string, string>>, deps: ApiDeps) => "main" | "test" | undefined
   /** Name of the path parameter holding a vault id (403 vault checks come before the body is read). */
@@ -114,6 +116,14 @@ export const observeAnswers = (fn: ((answer: ObservedAnswer) => void) | undefine
   observer = fn
 }
 
+/** The body an operation takes at a version. */
+export const bodyAt = (op: Operation, version: ApiVersion): BodySpec | undefined => {
+  let body = op.body
+  if (op.bodySince !== undefined)
+    for (const v of API_VERSIONS) if (API_VERSIONS.indexOf(v) <= API_VERSIONS.indexOf(version) && op.bodySince[v] !== undefined) body = op.bodySince[v]
+  return body
+}
+
 export const pagedAt = (op: Operation, version: ApiVersion): boolean =>
   op.paginated === true || (typeof op.paginated === "string" && API_VERSIONS.indexOf(version) >= API_VERSIONS.indexOf(op.paginated))
 
@@ -125,7 +135,12 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
     )
   const pagedQuery = queryChecker(true)
   const plainQuery = queryChecker(false)
-  const checkBody = op.body !== undefined ? attributeChecker(op.body, errors.extraBodyAttributes) : undefined
+  const bodyCheckers = new Map(
+    API_VERSIONS.map((v) => {
+      const spec = bodyAt(op, v)
+      return [v, spec !== undefined ? attributeChecker(spec, errors.extraBodyAttributes) : undefined] as const
+    }),
+  )
   const hasParams = op.path.includes("/:")
   const reads = op.method === "GET" ? makeReadCache(deps) : undefined
   const responder = makeResponder(deps, { flagPosition: op.path.startsWith("/_sim") })
@@ -224,6 +239,7 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
     const paginated = pagedAt(op, st.apiVersion)
     const queryError = (paginated ? pagedQuery : plainQuery)(query)
     if (queryError !== undefined) return fail(c, st, queryError)
+    const checkBody = bodyCheckers.get(st.apiVersion)
     if (checkBody !== undefined) {
       const bodyError = checkBody(item)
       if (bodyError !== undefined) return fail(c, st, bodyError)

@@ -7,10 +7,28 @@ import { vaultAccountReadOperations } from "./routes/vault-account-reads.js"
 import { xrpUtilOperations } from "./routes/xrp-utils.js"
 import { transactionRequestOperations } from "./routes/transaction-requests.js"
 import { sponsoredTransferOperations } from "./routes/sponsored-transfers.js"
+import { transactionRequestReadOperations } from "./routes/transaction-request-reads.js"
+import { singleTransferOperations } from "./routes/single-transfer.js"
 import { transactionOperations } from "./routes/transactions.js"
 import { utxoListOperations } from "./routes/utxos.js"
 import { utxoTransferOperations } from "./routes/utxo-transfers.js"
 import { multipleTransferOperations } from "./routes/multiple-transfer.js"
 import { vaultOperations } from "./routes/vaults.js"
 
-export const defaultOperations: ReadonlyArray<Operation> = [...vaultOperations, ...vaultAccountOperations, ...vaultAccountReadOperations, ...addressOperations, ...assetOperations, ...transactionOperations, ...transactionRequestOperations, ...sponsoredTransferOperations, ...utxoListOperations, ...utxoTransferOperations, ...multipleTransferOperations, ...xrpUtilOperations]
+// One group a line, so that groups added side by side merge.
+export const defaultOperations: ReadonlyArray<Operation> = [
+  ...vaultOperations,
+  ...vaultAccountOperations,
+  ...vaultAccountReadOperations,
+  ...addressOperations,
+  ...assetOperations,
+  ...transactionOperations,
+  ...singleTransferOperations,
+  ...transactionRequestOperations,
+  ...transactionRequestReadOperations,
+  ...sponsoredTransferOperations,
+  ...utxoListOperations,
+  ...utxoTransferOperations,
+  ...multipleTransferOperations,
+  ...xrpUtilOperations,
+]

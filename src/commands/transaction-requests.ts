@@ -5,6 +5,7 @@ import type { VaultId } from "../domain/shared/ids.js"
 import type { SimInstant } from "../domain/shared/sim-time.js"
 import { batchDraftOf, type BatchInput } from "../domain/transaction-request/batch.js"
 import { draftOf, type CreateRequestInput } from "../domain/transaction-request/draft.js"
+import type { FeeState } from "../domain/transaction-request/estimate.js"
 import type { TxRequestDraft } from "../domain/transaction-request/index.js"
 import { vaultDecider, vaultStream } from "../domain/vault/index.js"
 import { formatTxId } from "../chain-sim/formats.js"
@@ -12,7 +13,7 @@ import { runDeciderWith, runDecider } from "./run-decider.js"
 import { AddressDerivation, Ids, SimClock } from "./services.js"
 
 export const createTxRequest = Effect.fn("createTxRequest")(
-  function* (input: CreateRequestInput) {
+  function* (input: CreateRequestInput, feeState?: FeeState) {
     const ids = yield* Ids
     const derivation = yield* AddressDerivation
     const now: SimInstant = yield* (yield* SimClock).now
@@ -33,7 +34,13 @@ export const createTxRequest = Effect.fn("createTxRequest")(
       }
       const draft = draftOf(s._tag === "Active" ? s : undefined, input, requestId, transactionId, change)
       const used = draft.change !== null
-      return Effect.succeed({ type: "CreateTxRequest" as const, draft, ...(used && changeAddress !== undefined ? { changeAddress } : {}), now })
+      return Effect.succeed({
+        type: "CreateTxRequest" as const,
+        draft,
+        ...(used && changeAddress !== undefined ? { changeAddress } : {}),
+        ...(feeState !== undefined ? { freeBandwidthUsed: feeState.freeBandwidthUsed } : {}),
+        now,
+      })
     })
     return { ...r, requestId, transactionId }
   },

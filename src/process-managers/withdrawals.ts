@@ -13,8 +13,6 @@ import type { RequestView } from "../projections/transaction-requests.js"
 import { creditByVault, type Deposit } from "./deposits.js"
 import { catchUp, Models, sync } from "./read-models.js"
 
-const DAY_MS = 86_400_000
-
 const isIllegalFrom = (past: ReadonlyArray<TxRequestStatus>) => (e: { readonly _tag: string }) =>
   e._tag === "IllegalTxTransition" && past.includes((e as Extract<TxRequestError, { _tag: "IllegalTxTransition" }>).from)
 
@@ -50,8 +48,7 @@ export const settleWithdrawals = (chain: string) =>
       }
       const vaultId = r.draft.vaultId
       if (r.status.latest() === "Broadcasted") {
-        const used = r.draft.sender === null ? 0 : models.txRequests.freeBandwidthUsed(r.draft.sender, now - DAY_MS)
-        const s = spending(n, r.draft, t.transfer.failsInExecution === true, used)
+        const s = spending(n, r.draft, t.transfer.failsInExecution === true, models.txRequests.feeStateAt(r.draft.sender, now).freeBandwidthUsed)
         const command = { type: "RecordTxMined" as const, requestId: r.draft.requestId, blockHeight: mined.height, blockHash: mined.blockHash, ...s, fee: s.fee.toString(), now }
         yield* recordFact(runDecider(vaultDecider, vaultStream(vaultId), command), ["Mined", "MinedWithErrors", "Success"])
       }

@@ -13,6 +13,8 @@ export interface RequestView {
   mined: { readonly blockHeight: number; readonly blockHash: string; readonly fee: string; readonly at: number } | undefined
 }
 
+const DAY_MS = 86_400_000
+
 const progressed: Record<string, TxRequestStatus> = { pending: "Pending", prepared: "Prepared", signed: "Signed", broadcasted: "Broadcasted" }
 
 export const txRequestsFoldTypes = [
@@ -46,6 +48,11 @@ export class TxRequestsModel {
 
   freeBandwidthUsed(address: string, since: number): number {
     return (this.tronBandwidth.get(address) ?? []).filter((u) => u.at > since).reduce((a, u) => a + u.units, 0)
+  }
+
+  /** The fee state a transfer from this address mined at `now` meets: tron's free bandwidth used in the 24 hours before. */
+  feeStateAt(address: string | null, now: number): { readonly freeBandwidthUsed: number } {
+    return { freeBandwidthUsed: address === null ? 0 : this.freeBandwidthUsed(address, now - DAY_MS) }
   }
 
   private setStatus(position: bigint, requestId: string, status: TxRequestStatus): void {

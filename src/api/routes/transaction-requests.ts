@@ -3,7 +3,8 @@ import { findAsset, findAssetByContract, findNetwork, isUtxo, validateAddress, t
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
 import type { RequestEndpoint, TxRequestStatus } from "../../domain/transaction-request/index.js"
-import { createTxRequest } from "../../commands/transaction-requests.js"
+import { createTxRequest, type CreateRequestInput } from "../../commands/transaction-requests.js"
+import { until } from "../../domain/api-key/index.js"
 import { checks, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { ApiError, errors, isApiError } from "../errors.js"
@@ -27,17 +28,19 @@ export const wireStatus: { readonly [S in TxRequestStatus]: string } = {
   Rejected: "rejected",
 }
 
-const priority = checks.oneOf(["slow", "standard", "fast"])
+export const priority = checks.oneOf(["slow", "standard", "fast"])
 const note = checks.string({ max: 500 })
-const amountCheck = checks.string({ min: 1, max: 100 })
-const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
+/** From 2025-09-23 on `note` is required; the 2026 pages that state a length say 250 characters. */
+export const requiredNote = checks.string({ min: 1, max: 250 })
+export const amountCheck = checks.string({ min: 1, max: 100 })
+export const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
 
-interface Built {
+export interface Built {
   readonly network: NonNullable<ReturnType<typeof findNetwork>>
   readonly asset: AssetInfo
 }
 
-const allowed = (deps: ApiDeps, params: Record<string, string>, chains: ReadonlyArray<string> | "utxo" | "evm", networks: ReadonlyArray<string>): Built["network"] | ApiError => {
+export const allowed = (deps: ApiDeps, params: Record<string, string>, chains: ReadonlyArray<string> | "utxo" | "evm", networks: ReadonlyArray<string>): Built["network"] | ApiError => {
   const n = findNetwork(params.blockchain ?? "", params.network ?? "")
   const familyOk = n !== undefined && (chains === "utxo" ? n.family === "utxo" : chains === "evm" ? n.family === "evm" : chains.includes(n.blockchain))
   if (n === undefined || !familyOk || !networks.includes(n.network))
@@ -48,16 +51,16 @@ const allowed = (deps: ApiDeps, params: Record<string, string>, chains: Readonly
   return n
 }
 
-const parseAmount = (raw: unknown, asset: AssetInfo, attribute = "amount") => {
+export const parseAmount = (raw: unknown, asset: AssetInfo, attribute = "amount") => {
   const r = parsePositiveAmount(raw as string, asset.decimals)
   return r.ok ? r.value : bad(attribute, `must be a positive decimal string with at most ${asset.decimals} decimals`)
 }
 
-const checkAddress = (n: Built["network"], address: unknown, attribute: string) =>
+export const checkAddress = (n: Built["network"], address: unknown, attribute: string) =>
   validateAddress(n.blockchain as Blockchain, n.network as NetworkName, address as string) ? undefined : bad(attribute, `is not a valid ${n.blockchain}/${n.network} address`)
 
 /** Creates the request (under the auto policy the simulator broadcasts it by itself); the answer always says `created`. */
-const create = async (
+export const create = async (
   deps: ApiDeps,
   requestId: string,
   vaultId: string,
@@ -66,23 +69,24 @@ const create = async (
   sender: string | null,
   recipients: ReadonlyArray<{ address: string; amount: bigint }>,
   item: JsonObject,
+  fee: { readonly ceiling: bigint | null } = { ceiling: null },
 ) => {
-  return runCommand(
-    deps,
-    createTxRequest({
-      vaultId: vaultId as VaultId,
-      endpoint,
-      network: b.network,
-      asset: b.asset,
-      sender,
-      recipients,
-      feePriority: (item.feePriority as FeePriority | undefined) ?? null,
-      feeLimit: item.feeLimit === undefined ? null : BigInt((parseAmountRaw(item.feeLimit as string, 6) ?? 0n).toString()),
-      note: (item.note as string | undefined) ?? null,
-      prepareStrategy: item.prepareStrategy === undefined ? null : (String(item.prepareStrategy).replace("_", "-") as "minimize-dust" | "optimize-size"),
-    }),
-    { requestId },
-  )
+  const input: CreateRequestInput = {
+    vaultId: vaultId as VaultId,
+    endpoint,
+    network: b.network,
+    asset: b.asset,
+    sender,
+    recipients,
+    feePriority: (item.feePriority as FeePriority | undefined) ?? null,
+    feeLimit: item.feeLimit === undefined ? null : BigInt((parseAmountRaw(item.feeLimit as string, 6) ?? 0n).toString()),
+    note: (item.note as string | undefined) ?? null,
+    prepareStrategy: item.prepareStrategy === undefined ? null : (String(item.prepareStrategy).replace("_", "-") as "minimize-dust" | "optimize-size"),
+    ...(fee.ceiling !== null ? { feeCeiling: fee.ceiling } : {}),
+  }
+  // The fee ceiling is checked against what mining now would cost, from the same state settlement reads.
+  const feeState = fee.ceiling !== null ? deps.sim.models.txRequests.feeStateAt(sender, deps.sim.clock.now()) : undefined
+  return runCommand(deps, createTxRequest(input, feeState), { requestId })
 }
 
 const parseAmountRaw = (s: string, decimals: number) => {
@@ -113,6 +117,8 @@ const addressCreate = (
 ): Operation => ({
   id,
   method: "POST",
+  // 2025-09-23 folded these into the vault-level paths, 2026-03-20 into single-transfer (diff rows #18–#21).
+  versions: until("2025-09-23"),
   path,
   scope: "withdraw",
   vaultParam: "vaultId",
@@ -134,57 +140,15 @@ const addressCreate = (
   },
 })
 
-const fmt = (b: Built, amount: bigint) => formatAmount(amount, b.asset.decimals)
-const withNote = (item: JsonObject) => (item.note !== undefined ? { note: item.note } : {})
+export const fmt = (b: Built, amount: bigint) => formatAmount(amount, b.asset.decimals)
+export const withNote = (item: JsonObject) => (item.note !== undefined ? { note: item.note } : {})
 
 export const transactionRequestOperations: ReadonlyArray<Operation> = [
   {
-    id: "createSingleTransferRequest",
-    method: "POST",
-    path: "/vaults/:vaultId/transaction-requests/single-transfer",
-    scope: "withdraw",
-    vaultParam: "vaultId",
-    body: {
-      required: { vaultAccountId: checks.string({ min: 1 }), assetId: checks.string({ min: 1 }), fromAddress: checks.string({ min: 1, max: 200 }), toAddress: checks.string({ min: 1, max: 200 }), amount: amountCheck },
-      optional: { feePriority: priority, note },
-    },
-    handle: async ({ params, item, requestId }, deps) => {
-      const asset = findAsset(item.assetId as string)
-      if (asset === undefined) return errors.resourceNotFound("asset")
-      const n = findNetwork(asset.blockchain, asset.network)!
-      if (isUtxo(asset.blockchain)) return bad("assetId", "single transfers are for account-based chains; use the UTXO endpoint for this asset")
-      const vault = deps.sim.models.workspace.vaultsById.get(params.vaultId!)
-      if (vault === undefined) return errors.resourceNotFound("vault")
-      const account = deps.sim.models.holdings.account(item.vaultAccountId as string, undefined)
-      if (account === undefined || account.vaultId !== params.vaultId) return errors.resourceNotFound("vault account")
-      const from = deps.sim.models.holdings.address(n.blockchain, n.network, item.fromAddress as string, undefined)
-      if (from === undefined || from.facts.vaultAccountId !== account.vaultAccountId) return errors.resourceNotFound("fromAddress in this vault account")
-      const amount = parseAmount(item.amount, asset)
-      if (isApiError(amount)) return amount
-      const badTo = checkAddress(n, item.toAddress, "toAddress")
-      if (badTo !== undefined) return badTo
-      const b = { network: n, asset }
-      const r = await create(deps, requestId, params.vaultId!, "single-transfer", b, from.facts.address, [{ address: item.toAddress as string, amount }], item)
-      if (isApiError(r)) return r
-      return {
-        status: 201,
-        item: {
-          transactionRequestId: r.requestId,
-          transactionRequestStatus: "created",
-          vaultAccountId: account.vaultAccountId,
-          assetId: asset.id,
-          fromAddress: from.facts.address,
-          toAddress: item.toAddress,
-          amount: fmt(b, amount),
-          feePriority: item.feePriority ?? "standard",
-          ...withNote(item),
-        },
-      }
-    },
-  },
-  {
     id: "createUtxoTransactionRequest",
     method: "POST",
+    // 2026-03-20 replaced it with multiple-transfer (diff row #17).
+    versions: until("2026-03-20"),
     path: "/vaults/:vaultId/:blockchain/:network/transaction-requests",
     scope: "withdraw",
     vaultParam: "vaultId",
@@ -299,18 +263,6 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
       ...withNote(item),
     }),
   ),
-  {
-    id: "getTransactionRequest",
-    method: "GET",
-    path: "/transactionRequests/:transactionRequestId",
-    scope: "read",
-    handle: ({ params, key, asOf }, deps) => {
-      const r = deps.sim.models.txRequests.find(params.transactionRequestId!, asOf)
-      if (r === undefined) return errors.resourceNotFound("transaction request")
-      if (key.grant.vaultIds !== null && !key.grant.vaultIds.includes(r.draft.vaultId)) return errors.notAllowedForWallet()
-      return { status: 200, item: requestJson(r, asOf) }
-    },
-  },
 ]
 
 export const requestJson = (r: NonNullable<ReturnType<ApiDeps["sim"]["models"]["txRequests"]["find"]>>, asOf: bigint | undefined) => {

@@ -11,6 +11,8 @@ export type TxRequestCommand =
       readonly draft: Omit<TxRequestDraft, "approvalLevels">
       /** UTXO requests with change: the change address's derivation, recorded with the request. */
       readonly changeAddress?: Extract<VaultAccountEvent, { type: "AddressDerived" }>
+      /** Tron: free bandwidth the sender used in the last day (what mining now would find), for the fee ceiling. */
+      readonly freeBandwidthUsed?: number
       readonly now: SimInstant
     }
   | {

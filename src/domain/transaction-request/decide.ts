@@ -2,9 +2,11 @@
 // machine (approval levels, pending → prepared → signed → broadcasted → mined → success, or a failure).
 import { absurd, accept, reject, type Decision } from "../shared/decider.js"
 import type { SimInstant } from "../shared/sim-time.js"
+import { findNetwork } from "../chains/index.js"
 import { availableOf, type Ledger } from "../ledger/state.js"
 import type { VaultAccounts } from "../vault-account/state.js"
 import type { TxRequestCommand } from "./commands.js"
+import { feeOfDraft } from "./estimate.js"
 import type { ProgressStatus, TxRequestDraft, TxRequestEvent } from "./events.js"
 import { planUtxoTransfer, utxoTransferDraft } from "./explicit-inputs.js"
 import { planMultipleTransfer } from "./coin-selection.js"
@@ -39,6 +41,11 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
       const p = v.accounts.address(d.blockchain, d.network, d.feePayer)
       if (p === undefined) return reject({ _tag: "FeePayerNotInVault", address: d.feePayer })
       if (!p.assets.has(d.feeAssetId)) return reject({ _tag: "FeeAssetNotHeldByFeePayer", address: d.feePayer, assetId: d.feeAssetId })
+    }
+    if (d.feeCeiling !== undefined) {
+      const n = findNetwork(d.blockchain, d.network)
+      const fee = n === undefined ? 0n : feeOfDraft(n, d, { freeBandwidthUsed: c.freeBandwidthUsed ?? 0 })
+      if (fee > BigInt(d.feeCeiling)) return reject({ _tag: "MaxFeeExceeded", fee: fee.toString(), maxFee: d.feeCeiling, assetId: d.feeAssetId })
     }
     // Each reservation must fit in what is available now (reservations of other open requests excluded).
     const needed = new Map<string, { address: string; assetId: string; amount: bigint }>()

@@ -20,6 +20,8 @@ export interface CreateRequestInput {
   readonly feeLimit: bigint | null
   readonly note: string | null
   readonly prepareStrategy: "minimize-dust" | "optimize-size" | null
+  /** The client's fee ceiling (`maxFee`), native base units. */
+  readonly feeCeiling?: bigint | null
 }
 
 /**
@@ -81,6 +83,7 @@ export const draftOf = (vault: { readonly accounts: VaultAccounts; readonly ledg
     feeLimit: input.feeLimit === null ? null : input.feeLimit.toString(),
     note: input.note,
     prepareStrategy: input.prepareStrategy,
+    ...(input.feeCeiling !== undefined && input.feeCeiling !== null ? { feeCeiling: input.feeCeiling.toString() } : {}),
   }
   if (n.family === "utxo") {
     const sel = vault === undefined ? undefined : selectCoins(vault.ledger, input, total, priority)

@@ -41,6 +41,8 @@ export interface TxRequestDraft {
   readonly feePriority: "slow" | "standard" | "fast" | null
   /** Most the network fee may cost, native base units. */
   readonly maxFee: string
+  /** The client's ceiling on the fee (`maxFee` of the 2025 and 2026 requests), native base units; absent when none. */
+  readonly feeCeiling?: string
   readonly feeLimit: string | null
   readonly note: string | null
   readonly prepareStrategy: "minimize-dust" | "optimize-size" | null

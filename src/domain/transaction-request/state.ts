@@ -58,7 +58,8 @@ export type TxRequestError =
   | { readonly _tag: "UtxoNotFound"; readonly utxoId: string }
   | { readonly _tag: "UtxoSpent"; readonly utxoId: string }
   | { readonly _tag: "UtxoReserved"; readonly utxoId: string }
-  | { readonly _tag: "MaxFeeExceeded"; readonly fee: string; readonly maxFee: string }
+  /** The fee (if mined now) exceeds the client's ceiling `maxFee`; native base units, and the coin when known. */
+  | { readonly _tag: "MaxFeeExceeded"; readonly fee: string; readonly maxFee: string; readonly assetId?: string }
   | { readonly _tag: "GrossFeeExceedsAmount"; readonly recipient: number; readonly fee: string }
   | { readonly _tag: "FeePayerNotInVault"; readonly address: string }
   | { readonly _tag: "ChangeAddressNotInVault"; readonly address: string }

@@ -92,6 +92,41 @@ describe("CreateTxRequest", () => {
   })
 })
 
+describe("CreateTxRequest with a fee ceiling (maxFee)", () => {
+  const TRX = "trx" as AssetId
+  const tronAddress = "TSender"
+  const tronVault: Array<VaultAggregateEvent> = [
+    ...vault(),
+    {
+      type: "AddressDerived",
+      data: { vaultId, vaultAccountId: acct, blockchain: "tron", network: "nile", address: tronAddress, derivationPath: "m/44'/195'/1'/0/0", change: 0, index: 0, label: "t", addressType: "deposit", assetIds: [TRX], at },
+    },
+    {
+      type: "DepositCredited",
+      data: { vaultId, vaultAccountId: acct, transactionId: "t1", blockchain: "tron", network: "nile", address: tronAddress, fromAddress: "TX", assetId: TRX, amount: "10000000", blockHeight: 1, blockHash: "0b", confirmations: 1, vout: null, at },
+    },
+  ]
+  const tronDraft = (feeCeiling: string) =>
+    draft({ blockchain: "tron", network: "nile", endpoint: "single-transfer", assetId: TRX, feeAssetId: TRX, sender: tronAddress, feePriority: null, maxFee: "268000", feeCeiling, reservations: [{ address: tronAddress, assetId: TRX, amount: "268005" }] })
+
+  it("refuses a request whose fee exceeds the ceiling, naming both", () => {
+    spec.given(vault()).when({ type: "CreateTxRequest", draft: draft({ feeCeiling: "9" }), now: at }).thenFails({ _tag: "MaxFeeExceeded", fee: "10", maxFee: "9", assetId: ETH })
+  })
+  it("accepts a fee equal to the ceiling and records the ceiling with the request", () => {
+    spec.given(vault()).when({ type: "CreateTxRequest", draft: draft({ feeCeiling: "10" }), now: at }).then((es) => expect(es[0]).toEqual(created(draft({ feeCeiling: "10" }), 0)))
+  })
+  it("a request without a ceiling records none (logs written before ceilings existed read the same)", () => {
+    spec.given(vault()).when({ type: "CreateTxRequest", draft: draft(), now: at }).then((es) => expect(es[0]?.data).not.toHaveProperty("feeCeiling"))
+  })
+  it("on tron the fee depends on the free bandwidth the sender used: 0 within the allowance, the burn beyond it", () => {
+    spec.given(tronVault).when({ type: "CreateTxRequest", draft: tronDraft("0"), freeBandwidthUsed: 1072, now: at }).then((es) => expect(types(es)[0]).toBe("TxRequestCreated"))
+    spec.given(tronVault).when({ type: "CreateTxRequest", draft: tronDraft("0"), freeBandwidthUsed: 1340, now: at }).thenFails({ _tag: "MaxFeeExceeded", fee: "268000", maxFee: "0" })
+  })
+  it("checks the ceiling before the funds: an unaffordable request over its ceiling is refused for the fee", () => {
+    spec.given(vault()).when({ type: "CreateTxRequest", draft: draft({ feeCeiling: "1", reservations: [{ address, assetId: ETH, amount: "5000" }] }), now: at }).thenFails({ _tag: "MaxFeeExceeded" })
+  })
+})
+
 describe("ApproveTxRequest", () => {
   it("a one-level approval approves and walks the request to broadcasted", () => {
     spec.given(awaiting).when({ type: "ApproveTxRequest", requestId: "r1", now: at }).then((es) =>

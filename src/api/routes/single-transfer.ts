@@ -1,0 +1,123 @@
+// #16 single-transfer: a withdrawal from one address of a vault account, coins and tokens (by `assetId`) on every
+// account-based chain. From 2025-09-23 on `note` is required, `maxFee` caps the fee and `feePriority` is required
+// except on tron and solana (spec 2026 §3.4.1); 2024-05-09 answers as it always did.
+import { findAsset, findNetwork, isUtxo, nativeAsset, type AssetInfo, type NetworkInfo } from "../../domain/chains/index.js"
+import type { ApiVersion } from "../../domain/api-key/index.js"
+import { formatAmount, parseAmount as parseDecimal } from "../../domain/shared/money.js"
+import { checks, type JsonObject } from "../body.js"
+import type { ApiDeps } from "../deps.js"
+import { ApiError, errors, isApiError } from "../errors.js"
+import type { Operation } from "../operation.js"
+import { SingleTransferCreated } from "../wire/transaction-requests.js"
+import { amountCheck, bad, checkAddress, create, fmt, parseAmount, priority, requiredNote, withNote, type Built } from "./transaction-requests.js"
+import { unknownVault } from "./vault-account-reads.js"
+
+const addressCheck = checks.string({ min: 1, max: 200 })
+const idCheck = checks.string({ min: 1 })
+
+/** Chains whose fee does not depend on a priority: the 2026 pages make `feePriority` optional there. */
+export const priorityOptional = (n: NetworkInfo): boolean => n.family === "tron" || n.family === "solana"
+
+/** `maxFee` in the chain's native coin; 0 is a ceiling too (a tron transfer inside its free bandwidth costs nothing). */
+export const parseMaxFee = (raw: unknown, n: NetworkInfo, attribute = "maxFee"): bigint | ApiError | null => {
+  if (raw === undefined) return null
+  const native = nativeAsset(n.blockchain, n.network)!
+  const r = parseDecimal(raw as string, native.decimals)
+  return r.ok ? r.value : bad(attribute, `must be a non-negative decimal string of ${native.unit} with at most ${native.decimals} decimals`)
+}
+
+export interface SingleInput {
+  readonly b: Built
+  readonly vaultAccountId: string
+  readonly from: string
+  readonly to: string
+  readonly amount: bigint
+  readonly ceiling: bigint | null
+}
+
+/**
+ * The checks every 2025/2026 transfer from one address shares (single-transfer, its fee estimate): the asset and
+ * its chain, the vault and its network type, the sender in that vault account, the amount, the recipient, the
+ * priority rule and the fee ceiling. The vault's default account (its id is the vault's) holds the vault's own addresses.
+ */
+export const singleInput = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): SingleInput | ApiError => {
+  const asset = findAsset(item.assetId as string)
+  if (asset === undefined) return errors.resourceNotFound("asset")
+  const n = findNetwork(asset.blockchain, asset.network)!
+  if (isUtxo(asset.blockchain)) return bad("assetId", "single transfers are for account-based chains; use multiple-transfer or utxo-transfer for this asset")
+  if (item.feePriority === undefined && !priorityOptional(n)) return errors.missingRequiredAttributes(["feePriority"])
+  const vault = deps.sim.models.workspace.vaultsById.get(vaultId)
+  if (vault === undefined) return unknownVault(version)
+  if (vault.profile.type !== n.networkType)
+    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.blockchain}/${n.network}.`, [{ attribute: "assetId", message: "is on a network of the other type" }])
+  const accountId = item.vaultAccountId as string
+  const from = deps.sim.models.holdings.address(n.blockchain, n.network, item.fromAddress as string, undefined)
+  if (accountId !== vaultId) {
+    const account = deps.sim.models.holdings.account(accountId, undefined)
+    if (account === undefined || account.vaultId !== vaultId) return errors.resourceNotFound("vault account")
+  }
+  const owner = from?.facts.vaultAccountId ?? from?.facts.vaultId
+  if (from === undefined || from.facts.vaultId !== vaultId || owner !== accountId) return errors.resourceNotFound("fromAddress in this vault account")
+  return withAmounts(n, asset, item, { vaultAccountId: accountId, from: from.facts.address })
+}
+
+const withAmounts = (n: NetworkInfo, asset: AssetInfo, item: JsonObject, who: { vaultAccountId: string; from: string }): SingleInput | ApiError => {
+  const amount = parseAmount(item.amount, asset)
+  if (isApiError(amount)) return amount
+  const badTo = checkAddress(n, item.toAddress, "toAddress")
+  if (badTo !== undefined) return badTo
+  const ceiling = parseMaxFee(item.maxFee, n)
+  if (isApiError(ceiling)) return ceiling
+  return { b: { network: n, asset }, ...who, to: item.toAddress as string, amount, ceiling }
+}
+
+/** 2024-05-09's checks, in its order (its answers stay as they were). */
+const firstVersion = (deps: ApiDeps, vaultId: string, item: JsonObject): SingleInput | ApiError => {
+  const asset = findAsset(item.assetId as string)
+  if (asset === undefined) return errors.resourceNotFound("asset")
+  const n = findNetwork(asset.blockchain, asset.network)!
+  if (isUtxo(asset.blockchain)) return bad("assetId", "single transfers are for account-based chains; use the UTXO endpoint for this asset")
+  if (deps.sim.models.workspace.vaultsById.get(vaultId) === undefined) return errors.resourceNotFound("vault")
+  const account = deps.sim.models.holdings.account(item.vaultAccountId as string, undefined)
+  if (account === undefined || account.vaultId !== vaultId) return errors.resourceNotFound("vault account")
+  const from = deps.sim.models.holdings.address(n.blockchain, n.network, item.fromAddress as string, undefined)
+  if (from === undefined || from.facts.vaultAccountId !== account.vaultAccountId) return errors.resourceNotFound("fromAddress in this vault account")
+  return withAmounts(n, asset, item, { vaultAccountId: account.vaultAccountId, from: from.facts.address })
+}
+
+const required = { vaultAccountId: idCheck, assetId: idCheck, fromAddress: addressCheck, toAddress: addressCheck, amount: amountCheck }
+
+export const singleTransferOperations: ReadonlyArray<Operation> = [
+  {
+    id: "createSingleTransferRequest",
+    method: "POST",
+    path: "/vaults/:vaultId/transaction-requests/single-transfer",
+    scope: "withdraw",
+    vaultParam: "vaultId",
+    body: { required, optional: { feePriority: priority, note: checks.string({ max: 500 }) } },
+    bodySince: { "2025-09-23": { required: { ...required, note: requiredNote }, optional: { feePriority: priority, maxFee: amountCheck } } },
+    answer: SingleTransferCreated,
+    handle: async ({ params, item, requestId, apiVersion }, deps) => {
+      const vaultId = params.vaultId!
+      const s = apiVersion === "2024-05-09" ? firstVersion(deps, vaultId, item) : singleInput(deps, vaultId, item, apiVersion)
+      if (isApiError(s)) return s
+      const r = await create(deps, requestId, vaultId, "single-transfer", s.b, s.from, [{ address: s.to, amount: s.amount }], item, { ceiling: s.ceiling })
+      if (isApiError(r)) return r
+      return {
+        status: 201,
+        item: {
+          transactionRequestId: r.requestId,
+          transactionRequestStatus: "created",
+          vaultAccountId: s.vaultAccountId,
+          assetId: s.b.asset.id,
+          fromAddress: s.from,
+          toAddress: s.to,
+          amount: fmt(s.b, s.amount),
+          feePriority: item.feePriority ?? "standard",
+          ...withNote(item),
+          ...(s.ceiling !== null ? { maxFee: formatAmount(s.ceiling, nativeAsset(s.b.network.blockchain, s.b.network.network)!.decimals) } : {}),
+        },
+      }
+    },
+  },
+]
