@@ -9,6 +9,8 @@ import { transactionRequestOperations } from "./routes/transaction-requests.js"
 import { sponsoredTransferOperations } from "./routes/sponsored-transfers.js"
 import { transactionRequestReadOperations } from "./routes/transaction-request-reads.js"
 import { singleTransferOperations } from "./routes/single-transfer.js"
+import { vaultTransferOperations } from "./routes/vault-transfers.js"
+import { approximateFeeOperations } from "./routes/approximate-fee.js"
 import { transactionOperations } from "./routes/transactions.js"
 import { utxoListOperations } from "./routes/utxos.js"
 import { utxoTransferOperations } from "./routes/utxo-transfers.js"
@@ -24,9 +26,11 @@ export const defaultOperations: ReadonlyArray<Operation> = [
   ...assetOperations,
   ...transactionOperations,
   ...singleTransferOperations,
+  ...vaultTransferOperations,
   ...transactionRequestOperations,
   ...transactionRequestReadOperations,
   ...sponsoredTransferOperations,
+  ...approximateFeeOperations,
   ...utxoListOperations,
   ...utxoTransferOperations,
   ...multipleTransferOperations,

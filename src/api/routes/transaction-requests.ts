@@ -1,5 +1,5 @@
 // Endpoints #15–#21: transaction request detail and the seven create endpoints (withdrawals).
-import { findAsset, findAssetByContract, findNetwork, isUtxo, validateAddress, type AssetInfo, type Blockchain, type FeePriority, type NetworkName } from "../../domain/chains/index.js"
+import { findAsset, findAssetByContract, findNetwork, validateAddress, type AssetInfo, type Blockchain, type FeePriority, type NetworkName } from "../../domain/chains/index.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
 import type { RequestEndpoint, TxRequestStatus } from "../../domain/transaction-request/index.js"
@@ -144,53 +144,6 @@ export const fmt = (b: Built, amount: bigint) => formatAmount(amount, b.asset.de
 export const withNote = (item: JsonObject) => (item.note !== undefined ? { note: item.note } : {})
 
 export const transactionRequestOperations: ReadonlyArray<Operation> = [
-  {
-    id: "createUtxoTransactionRequest",
-    method: "POST",
-    // 2026-03-20 replaced it with multiple-transfer (diff row #17).
-    versions: until("2026-03-20"),
-    path: "/vaults/:vaultId/:blockchain/:network/transaction-requests",
-    scope: "withdraw",
-    vaultParam: "vaultId",
-    networkType: networkTypeOf,
-    body: {
-      required: {
-        feePriority: priority,
-        recipients: (v) =>
-          Array.isArray(v) && v.length >= 1 && v.length <= 100 && v.every((r) => typeof r === "object" && r !== null && typeof r.address === "string" && typeof r.amount === "string" && Object.keys(r).every((k) => k === "address" || k === "amount"))
-            ? undefined
-            : "must be 1 to 100 objects { address, amount } with string values",
-      },
-      optional: { prepareStrategy: checks.oneOf(["minimize-dust", "optimize-size", "minimize_dust", "optimize_size"]), note },
-    },
-    handle: async ({ params, item, requestId }, deps) => {
-      const n = allowed(deps, params, "utxo", ["mainnet", "testnet"])
-      if (isApiError(n)) return n
-      const b = { network: n, asset: findAsset(n.nativeAssetId)! }
-      const recipients: Array<{ address: string; amount: bigint }> = []
-      for (const [i, r] of (item.recipients as Array<{ address: string; amount: string }>).entries()) {
-        const amount = parseAmount(r.amount, b.asset, `recipients[${i}].amount`)
-        if (isApiError(amount)) return amount
-        const badTo = checkAddress(n, r.address, `recipients[${i}].address`)
-        if (badTo !== undefined) return badTo
-        recipients.push({ address: r.address, amount })
-      }
-      const r = await create(deps, requestId, params.vaultId!, "utxo", b, null, recipients, item)
-      if (isApiError(r)) return r
-      const total = recipients.reduce((a, x) => a + x.amount, 0n)
-      return {
-        status: 201,
-        item: {
-          feePriority: item.feePriority,
-          recipients: recipients.map((x) => ({ address: x.address, amount: fmt(b, x.amount) })),
-          totalTransactionAmount: fmt(b, total),
-          transactionRequestId: r.requestId,
-          transactionRequestStatus: "created",
-          ...withNote(item),
-        },
-      }
-    },
-  },
   addressCreate(
     "createCoinTransactionRequest",
     "/vaults/:vaultId/:blockchain/:network/addresses/:address/transaction-requests",
