@@ -25,6 +25,7 @@ export const probedOperations: ReadonlyArray<string> = [
   "listVaultTransactions",
   "getVaultTransaction",
   "getTransactionRequest",
+  "getTransactionRequestV2",
   "listAddressAssetsAcrossChains",
   "getAddressBalance",
   "listVaultAccounts",
@@ -106,8 +107,11 @@ export const readProbes = (models: ReadModels, asOf: AsOf, options: { readonly i
       )
   }
   for (const r of models.txRequests.byId.values())
-    if (asOf === undefined || r.position <= asOf)
-      out.push(probe("getTransactionRequest", "/transactionRequests/:transactionRequestId", { transactionRequestId: r.draft.requestId }))
+    if (asOf === undefined || r.position <= asOf) {
+      const params = { transactionRequestId: r.draft.requestId }
+      out.push(probe("getTransactionRequest", "/transactionRequests/:transactionRequestId", params))
+      out.push(probe("getTransactionRequestV2", "/transaction-requests/:transactionRequestId", params))
+    }
   for (const assetId of [...heldAnywhere].sort()) {
     const asset = findAsset(assetId)
     if (asset !== undefined)
