@@ -78,17 +78,46 @@ describe("approximate-fee for single transfers", () => {
     expect((await estimate(item)).body.data.item.fee.amount).toBe("0.268")
   })
 
-  it("multiple, batch and gas sponsorship answer 400 naming what is estimated", async () => {
+  it("gas sponsorship (single with feePayer): a one-call EIP-7702 batch, 55,000 gas for ETH, 90,000 for a token, paid by the fee payer", async () => {
+    const { acct, address } = await funded("ethereum", "sepolia", { ETH: "1", USDC: "10" })
+    const payer = await funded("ethereum", "sepolia", { ETH: "1" })
+    const item = { transactionType: "single", vaultAccountId: acct, assetId: assetId("ethereum", "sepolia", "USDC"), fromAddress: address, feePayer: payer.address, toAddress: ETH_TO, amount: "1", feePriority: "standard" }
+    const r = await estimate(item)
+    expect(r.status).toBe(200)
+    expect(r.body.data.item).toMatchObject({ transactionType: "single", fromAddress: address, feePayer: payer.address, fee: { amount: "0.00018", amountUnit: "ETH" }, maxFee: { amount: "0.00018" } })
+    const created = await v26.call<any>("POST", `/vaults/${h.testVaultId}/transaction-requests/gas-sponsorship-transfer`, { item: { ...item, transactionType: undefined, note: "g" } })
+    expect(created.status).toBe(201)
+    const draft = h.sim.models.txRequests.byId.get(created.body.data.item.transactionRequestId)!
+    expect(draft.mined?.fee).toBe((90_000n * 2n * 10n ** 9n).toString())
+    const self = await estimate({ ...item, feePayer: address })
+    expect([self.status, self.body.error?.code]).toEqual([400, "invalid_data"])
+    const tron = await funded("tron", "nile", { TRX: "10" })
+    const offChain = await estimate({ transactionType: "single", assetId: assetId("tron", "nile", "TRX"), fromAddress: tron.address, feePayer: tron.address, amount: "1" })
+    expect([offChain.status, offChain.body.error?.code]).toEqual([400, "invalid_data"])
+  })
+
+  it("multiple: the coin selection and fee a multiple-transfer of the account would get now", async () => {
+    const { acct, address } = await funded("bitcoin", "testnet", { BTC: "0.01" })
+    await h.admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address, assetId: assetId("bitcoin", "testnet", "BTC"), amount: "0.02" })
+    const item = { transactionType: "multiple", vaultAccountId: acct, assetId: assetId("bitcoin", "testnet", "BTC"), recipients: [{ address: "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx", amount: "0.015" }], feePriority: "standard", prepareStrategy: "minimize_dust" }
+    const r = await estimate(item)
+    expect(r.status).toBe(200)
+    // minimize-dust takes the 0.01 output, then the 0.02 one: (11 + 2 × 68 + 2 × 31) vbytes × 2 sat/vB.
+    expect(r.body.data.item).toMatchObject({ transactionType: "multiple", blockchain: "bitcoin", network: "testnet", vaultAccountId: acct, prepareStrategy: "minimize-dust", fee: { amount: "0.00000418", amountUnit: "BTC" } })
+    const largest = await estimate({ ...item, prepareStrategy: "optimize_size" })
+    expect(largest.body.data.item.fee.amount).toBe("0.00000282")
+    const created = await v26.call<any>("POST", `/vaults/${h.testVaultId}/transaction-requests/multiple-transfer`, { item: { ...item, transactionType: undefined, note: "m" } })
+    expect(created.status).toBe(201)
+    expect(created.body.data.item.fee.amount).toBe("0.00000418")
+    const short = await estimate({ ...item, recipients: [{ address: "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx", amount: "1" }] })
+    expect([short.status, short.body.error?.code]).toEqual([400, "insufficient_balance"])
+  })
+
+  it("batch answers 400 naming what is estimated", async () => {
     const { address } = await funded("ethereum", "sepolia", { ETH: "1" })
-    for (const item of [
-      { transactionType: "multiple", assetId: assetId("bitcoin", "testnet", "BTC"), recipients: [{ address: "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx", amount: "0.1" }], feePriority: "slow" },
-      { transactionType: "batch", fromAddress: address, feePayer: address, feePayerAssetId: assetId("ethereum", "sepolia", "ETH"), recipients: [{ address: ETH_TO, amount: "0.1", assetId: assetId("ethereum", "sepolia", "ETH") }], feePriority: "slow" },
-      { transactionType: "single", assetId: assetId("ethereum", "sepolia", "ETH"), fromAddress: address, feePayer: address, toAddress: ETH_TO, amount: "0.1", feePriority: "slow" },
-    ]) {
-      const r = await estimate(item)
-      expect([r.status, r.body.error?.code]).toEqual([400, "invalid_data"])
-      expect(r.body.error?.details[0]?.message).toContain("supported: transactionType single")
-    }
+    const r = await estimate({ transactionType: "batch", fromAddress: address, feePayer: address, feePayerAssetId: assetId("ethereum", "sepolia", "ETH"), recipients: [{ address: ETH_TO, amount: "0.1", assetId: assetId("ethereum", "sepolia", "ETH") }], feePriority: "slow" })
+    expect([r.status, r.body.error?.code]).toEqual([400, "invalid_data"])
+    expect(r.body.error?.details[0]?.message).toContain("supported: transactionType single (with feePayer: gas sponsorship) and multiple")
   })
 
   it("refuses what a single transfer would refuse, in the check order", async () => {

@@ -2,18 +2,24 @@
 // mined now, from the same draft and spending rules its creation and settlement use (domain estimate.ts), and
 // the most it may cost (what the request would hold back). Writes nothing.
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
-import { findAsset, findNetwork, isUtxo, nativeAsset, type FeePriority } from "../../domain/chains/index.js"
+import { findAsset, findNetwork, isUtxo, nativeAsset, type FeePriority, type NetworkInfo } from "../../domain/chains/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { estimateFee } from "../../domain/transaction-request/estimate.js"
+import type { PrepareStrategy } from "../../domain/transaction-request/coin-selection.js"
+import { previewMultipleTransferFee } from "../../commands/fee-estimates.js"
 import { checks, type FieldCheck, type JsonObject } from "../body.js"
+import { exitToResult } from "../error-table.js"
 import type { ApiDeps } from "../deps.js"
 import { ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { ApproximateFee } from "../wire/approximate-fee.js"
 import { priorityOptional } from "./single-transfer.js"
 import { amountCheck, bad, checkAddress, parseAmount, priority } from "./transaction-requests.js"
+import { parties } from "./sponsored-transfers.js"
+import { MAX_RECIPIENTS, parseRecipients, recipientsCheck as utxoRecipients, utxoNetworkOf } from "./utxo-transfers.js"
 import { unknownVault } from "./vault-account-reads.js"
+import { accountsOf } from "./vault-account-views.js"
 
 const TYPES = ["single", "multiple", "batch"] as const
 type TransactionType = (typeof TYPES)[number]
@@ -24,13 +30,28 @@ const recipientsCheck: FieldCheck = (v) =>
     ? undefined
     : "must be 1 to 150 objects { address, amount, assetId? }"
 
-/** Types answered so far, and how to ask for each; the others get a 400 saying so. */
-const SUPPORTED = "transactionType single (a transfer from one address, without feePayer)"
+/** Types answered so far; batch gets a 400 saying so. */
+const SUPPORTED = "transactionType single (with feePayer: gas sponsorship) and multiple"
 
-const unsupported = (what: string) =>
-  errors.invalidData([{ attribute: what === "feePayer" ? "feePayer" : "transactionType", message: `${what === "feePayer" ? "gas sponsorship (single with feePayer)" : what} is not estimated yet; supported: ${SUPPORTED}` }])
+const unsupported = (what: string) => errors.invalidData([{ attribute: "transactionType", message: `${what} is not estimated yet; supported: ${SUPPORTED}` }])
 
-type Sender = { readonly address: string; readonly vaultAccountId: string }
+const missingOf = (item: JsonObject, keys: ReadonlyArray<string>) => {
+  const missing = keys.filter((k) => item[k] === undefined)
+  return missing.length > 0 ? errors.missingRequiredAttributes(missing) : undefined
+}
+
+const feeOf = (n: NetworkInfo) => {
+  const native = nativeAsset(n.blockchain, n.network)!
+  return (x: bigint) => ({ amount: formatAmount(x, native.decimals), amountUnit: native.unit, assetId: native.id })
+}
+
+type Sender = { readonly address: string; readonly vaultAccountId: string; readonly feePayer?: string }
+
+/** Gas sponsorship: the sender and the fee payer as gas-sponsorship-transfer checks them. */
+const sponsorOf = (deps: ApiDeps, vaultId: string, n: NetworkInfo, item: JsonObject, version: ApiVersion): Sender | ApiError => {
+  const p = parties(deps, version, vaultId, n, "assetId", item.vaultAccountId as string | undefined, "fromAddress", item.fromAddress as string, "feePayer", item.feePayer as string)
+  return isApiError(p) ? p : { address: p.sender, vaultAccountId: p.vaultAccountId === "" ? vaultId : p.vaultAccountId, feePayer: p.feePayer }
+}
 
 /** The sender in this vault (in `vaultAccountId` when one is named; the default account's id is the vault's). */
 const senderOf = (deps: ApiDeps, vaultId: string, blockchain: string, network: string, item: JsonObject): Sender | ApiError => {
@@ -45,8 +66,8 @@ const senderOf = (deps: ApiDeps, vaultId: string, blockchain: string, network: s
 }
 
 const single = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): OperationResult => {
-  const missing = ["amount", "assetId", "fromAddress"].filter((k) => item[k] === undefined)
-  if (missing.length > 0) return errors.missingRequiredAttributes(missing)
+  const missing = missingOf(item, ["amount", "assetId", "fromAddress"])
+  if (missing !== undefined) return missing
   const asset = findAsset(item.assetId as string)
   if (asset === undefined) return errors.resourceNotFound("asset")
   if (isUtxo(asset.blockchain)) return bad("assetId", "a single transfer is for account-based chains; estimate a UTXO transfer with transactionType multiple")
@@ -63,8 +84,10 @@ const single = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVe
     const badTo = checkAddress(n, item.toAddress, "toAddress")
     if (badTo !== undefined) return badTo
   }
-  const sender = senderOf(deps, vaultId, n.blockchain, n.network, item)
+  const sponsored = item.feePayer !== undefined
+  const sender = sponsored ? sponsorOf(deps, vaultId, n, item, version) : senderOf(deps, vaultId, n.blockchain, n.network, item)
   if (isApiError(sender)) return sender
+  const from = sender.address
   const feePriority = (item.feePriority as FeePriority | undefined) ?? null
   const estimate = estimateFee(
     {
@@ -72,7 +95,8 @@ const single = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVe
       endpoint: "single-transfer",
       network: n,
       asset,
-      sender: sender.address,
+      sender: from,
+      ...(sender.feePayer !== undefined ? { feePayer: sender.feePayer } : {}),
       // The recipient does not change an account-based fee; an estimate may leave it out (spec: toAddress for EVM).
       recipients: [{ address: (item.toAddress as string | undefined) ?? "", amount }],
       feePriority,
@@ -80,10 +104,9 @@ const single = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVe
       note: null,
       prepareStrategy: null,
     },
-    deps.sim.models.txRequests.feeStateAt(sender.address, deps.sim.clock.now()),
+    deps.sim.models.txRequests.feeStateAt(from, deps.sim.clock.now()),
   )
-  const native = nativeAsset(n.blockchain, n.network)!
-  const fee = (x: bigint) => ({ amount: formatAmount(x, native.decimals), amountUnit: native.unit, assetId: native.id })
+  const fee = feeOf(n)
   return {
     status: 200,
     item: {
@@ -92,10 +115,54 @@ const single = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVe
       network: n.network,
       assetId: asset.id,
       vaultAccountId: sender.vaultAccountId,
-      fromAddress: sender.address,
+      fromAddress: from,
+      ...(sender.feePayer !== undefined ? { feePayer: sender.feePayer } : {}),
       feePriority: feePriority ?? "standard",
       fee: fee(estimate.fee),
       maxFee: fee(estimate.maxFee),
+    },
+  }
+}
+
+/** multiple: the selection and fee a multiple-transfer of this account would get now (nothing reserved). */
+const multiple = async (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): Promise<OperationResult> => {
+  const missing = missingOf(item, ["assetId", "recipients", "feePriority", "vaultAccountId"])
+  if (missing !== undefined) return missing
+  const n = utxoNetworkOf(deps, vaultId, item.assetId as string, version)
+  if (isApiError(n)) return n
+  if (!accountsOf(deps, vaultId, undefined)!.some((a) => a.vaultAccountId === item.vaultAccountId)) return errors.resourceNotFound("vault account")
+  const shape = utxoRecipients(MAX_RECIPIENTS)(item.recipients)
+  if (shape !== undefined) return bad("recipients", shape)
+  const recipients = parseRecipients(n, item.recipients as Array<{ address: string; amount: string }>)
+  if (isApiError(recipients)) return recipients
+  const prepareStrategy = ((item.prepareStrategy as string | undefined) ?? "minimize-dust").replace("_", "-") as PrepareStrategy
+  const request = {
+    vaultId: vaultId as VaultId,
+    vaultAccountId: item.vaultAccountId as string,
+    network: n,
+    recipients,
+    feePriority: item.feePriority as FeePriority,
+    prepareStrategy,
+    maxFee: null,
+    gross: false,
+    note: null,
+  }
+  const preview = exitToResult(await deps.sim.run(previewMultipleTransferFee(request)))
+  if (isApiError(preview)) return preview
+  const fee = feeOf(n)
+  return {
+    status: 200,
+    item: {
+      transactionType: "multiple",
+      blockchain: n.blockchain,
+      network: n.network,
+      assetId: n.nativeAssetId,
+      vaultAccountId: request.vaultAccountId,
+      feePriority: request.feePriority,
+      prepareStrategy,
+      // A UTXO fee is exact once the inputs are chosen: the most it may cost is the fee.
+      fee: fee(preview.fee),
+      maxFee: fee(preview.fee),
     },
   }
 }
@@ -128,10 +195,10 @@ export const approximateFeeOperations: ReadonlyArray<Operation> = [
       },
     },
     answer: ApproximateFee,
-    handle: ({ params, item, apiVersion }, deps) => {
+    handle: async ({ params, item, apiVersion }, deps) => {
       const type = item.transactionType as TransactionType
+      if (type === "multiple") return multiple(deps, params.vaultId!, item, apiVersion)
       if (type !== "single") return unsupported(`transactionType ${type}`)
-      if (item.feePayer !== undefined) return unsupported("feePayer")
       return single(deps, params.vaultId!, item, apiVersion)
     },
   },

@@ -48,7 +48,7 @@ interface Parties {
  * The checks both endpoints share, in the order a caller fixes them: the chain, the vault, the sender's account
  * and address, then the fee payer (an address of the same vault on that chain, not the sender).
  */
-const parties = (
+export const parties = (
   deps: ApiDeps,
   version: ApiVersion,
   vaultId: string,
