@@ -1,4 +1,4 @@
-// Transaction request creation: #16 over HTTP on SQLite vs bare Hono, and in-process command throughput on memory.
+// Transaction request creation: #16 over HTTP on SQLite vs bare Hono (at 2024-05-09 and 2026-03-20), and in-process command throughput on memory.
 import { Exit } from "effect"
 import { createTxRequest } from "../../src/commands/transaction-requests.js"
 import { findAsset, findNetwork } from "../../src/domain/chains/index.js"
@@ -9,21 +9,20 @@ import { absoluteAtLeast, ratioAtLeast, type Benchmark } from "./lib/types.js"
 
 const RECIPIENT = "0x742d35Cc6634C0532925a3b844Bc454e4438f44e"
 
-export const httpPostSingleTransfer: Benchmark = {
-  name: "http-post-single-transfer",
-  description: "signed POST #16 single-transfer creating requests (SQLite store, manual approval) vs a bare Hono route, same bytes",
+const postSingleTransfer = (version: "2024-05-09" | "2026-03-20"): Benchmark => ({
+  name: version === "2024-05-09" ? "http-post-single-transfer" : "http-post-single-transfer-2026",
+  description: `signed POST #16 single-transfer at ${version} creating requests (SQLite store, manual approval) vs a bare Hono route, same bytes${version === "2026-03-20" ? " (note and maxFee: the fee ceiling is checked)" : ""}`,
   budget: ratioAtLeast(0.25),
   run: async (options) => {
     const bench = await startFundedBench({ store: "sqlite", approval: "manual" })
     try {
-      const body = JSON.stringify({
-        data: { item: { vaultAccountId: bench.vaultAccountId, assetId: bench.ethId, fromAddress: bench.address, toAddress: RECIPIENT, amount: "0.0001", feePriority: "slow" } },
-      })
+      const transfer = { vaultAccountId: bench.vaultAccountId, assetId: bench.ethId, fromAddress: bench.address, toAddress: RECIPIENT, amount: "0.0001", feePriority: "slow" }
+      const item = version === "2024-05-09" ? transfer : { ...transfer, note: "bench", maxFee: "0.001" }
       return await httpVsBareHono({
         ...options,
         subject: bench.app.fetch,
-        request: { method: "POST", url: `/vaults/${bench.vaultId}/transaction-requests/single-transfer`, body },
-        sign: bench.creds,
+        request: { method: "POST", url: `/vaults/${bench.vaultId}/transaction-requests/single-transfer`, body: JSON.stringify({ data: { item } }) },
+        sign: version === "2024-05-09" ? bench.creds : bench.creds2026,
         routePattern: "/vaults/:vaultId/transaction-requests/single-transfer",
         expectStatus: 201,
       })
@@ -31,7 +30,11 @@ export const httpPostSingleTransfer: Benchmark = {
       await bench.close()
     }
   },
-}
+})
+
+export const httpPostSingleTransfer = postSingleTransfer("2024-05-09")
+/** Issue budget: ≥ 0.25× the bare route, and within 10% of the 2024-05-09 figure of the same run. */
+export const httpPostSingleTransfer2026 = postSingleTransfer("2026-03-20")
 
 export const commandThroughput: Benchmark = {
   name: "command-throughput-memory",

@@ -19,6 +19,7 @@ import { RejectCommand } from "./RejectCommand.js"
 import { SetMiningCommand } from "./SetMiningCommand.js"
 import { SetPolicyCommand } from "./SetPolicyCommand.js"
 import { SingleTransferCommand } from "./SingleTransferCommand.js"
+import { SingleTransfer2026Command } from "./SingleTransfer2026Command.js"
 import { TronFeelessCommand } from "./TronFeelessCommand.js"
 import { TronFeelessTokenCommand } from "./TronFeelessTokenCommand.js"
 import { UtxoRequestCommand } from "./UtxoRequestCommand.js"
@@ -49,6 +50,9 @@ export const modelCommands: ReadonlyArray<fc.Arbitrary<Cmd>> = [
   custody.approvalPolicy.map((p) => new SetPolicyCommand(p)),
   custody.approvalPolicy.map((p) => new SetPolicyCommand(p)),
   accountBased.chain((a) => fc.tuple(pick, spend(a), custody.feePriority).map(([from, amount, p]) => new SingleTransferCommand(a, from, amount, p))),
+  accountBased.chain((a) =>
+    fc.tuple(pick, spend(a), custody.feePriority, fc.constantFrom("none" as const, "estimate" as const, "below" as const)).map(([from, amount, p, c]) => new SingleTransfer2026Command(a, from, amount, p, c)),
+  ),
   fc
     .tuple(fc.array(spend(findTestAsset("BTC")), { minLength: 1, maxLength: 2 }), custody.feePriority, fc.option(fc.constantFrom("minimize_dust" as const, "optimize_size" as const), { nil: undefined }))
     .map(([amounts, p, s]) => new UtxoRequestCommand(amounts, p, s)),
