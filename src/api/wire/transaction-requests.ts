@@ -12,7 +12,7 @@ export const TxRequestDetail = struct({
   blockchain: Schema.String,
   network: Schema.String,
   feePriority: Schema.String,
-  transactionType: Schema.Literals(["coin", "token"]),
+  transactionType: Schema.Literals(["coin", "token", "batch"]),
   unit: amountUnit,
   totalTransactionAmount: Amount,
   transactionId: Schema.String,
