@@ -4,8 +4,8 @@ import {
   WrongExpectedVersionError, convertToCommandError, excludeSystemEvents, isCommandError, jsonEvent,
 } from "@eventstore/db-client"
 import type { AllStreamResolvedEvent, AppendExpectedRevision, JSONType, Position, ReadPosition, ResolvedEvent } from "@eventstore/db-client"
-import { Effect, Layer, Stream } from "effect"
-import { EventStore, StoreUnavailable, WrongExpectedVersion } from "./event-store.js"
+import { Effect, Stream } from "effect"
+import { StoreUnavailable, WrongExpectedVersion } from "./event-store.js"
 import type {
   AppendResult, EventMetadata, EventStoreShape, ExpectedRevision, JsonValue, NewEvent, ReadAllOptions, ReadStreamOptions,
   ReadStreamResult, RecordedEvent, StreamName, SubscribeAllOptions,
@@ -209,8 +209,3 @@ export const makeEsdbStore = (connectionString: string): EventStoreShape & { clo
     close: () => client.dispose(),
   }
 }
-
-export const layerEsdb = (connectionString: string) =>
-  Layer.effect(EventStore)(
-    Effect.acquireRelease(Effect.sync(() => makeEsdbStore(connectionString)), (store) => Effect.promise(() => store.close())),
-  )

@@ -1,5 +1,5 @@
 // Wire shapes shared by the asset and address endpoints: amounts as decimal strings, booleans as the spec says.
-import { findAsset, type AssetInfo } from "../../domain/chains/index.js"
+import type { AssetInfo } from "../../domain/chains/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import type { Balance } from "../../projections/holdings.js"
 import { ZERO_BALANCE } from "../../projections/holdings.js"
@@ -26,5 +26,3 @@ export const sumAll = (bs: Iterable<Balance>): Balance => {
 
 /** `contract` and `standard` are shown for tokens only (a coin has neither). */
 export const tokenFields = (a: AssetInfo) => (a.type === "TOKEN" ? { contract: a.contract, standard: a.standard } : {})
-
-export const assetOrUndefined = (id: string | undefined): AssetInfo | undefined => (id === undefined ? undefined : findAsset(id))
