@@ -47,14 +47,14 @@ describe("help, version and usage mistakes", () => {
     expect(serve.code).toBe(0)
     for (const v of ["CUSTODY_SIM_PORT", "CUSTODY_SIM_HOST", "CUSTODY_SIM_DATA_DIR", "CUSTODY_SIM_STORE", "CUSTODY_SIM_FIXTURE", "CUSTODY_SIM_CONFIG"]) expect(serve.stdout).toContain(v)
     expect(await cli(["--version"])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" })
-  }, 60_000)
+  }, 180_000)
 
   it("an unknown flag or command is one line naming the closest valid one, exit status 2", async () => {
     expect(refusal(await cli(["serve", "--prot", "8081"]))).toEqual([2, "error: unknown option '--prot' (did you mean --port?)\n"])
     expect(refusal(await cli(["serv"]))).toEqual([2, "error: unknown command 'serv' (did you mean serve?)\n"])
     expect(refusal(await cli(["serve", "--store", "sqlit"]))).toEqual([2, `error: option '--store <kind>' argument 'sqlit' is invalid. Allowed choices are sqlite, memory, esdb.\n`])
     expect(refusal(await cli(["serve", "--port", "80800"]))).toEqual([2, "error: --port must be 0 to 65535, not 80800 (see custody-sim serve --help)\n"])
-  }, 60_000)
+  }, 180_000)
 })
 
 describe("start-up failures: one line, exit status 1, nothing left behind", () => {
@@ -70,7 +70,7 @@ describe("start-up failures: one line, exit status 1, nothing left behind", () =
     } finally {
       busy.close()
     }
-  }, 60_000)
+  }, 180_000)
 
   it("an unreadable or invalid fixture", async () => {
     const missing = join(dir, "missing.json")
@@ -82,14 +82,14 @@ describe("start-up failures: one line, exit status 1, nothing left behind", () =
     const wrong = join(dir, "wrong.json")
     writeFileSync(wrong, JSON.stringify({ vaults: [{ name: "x", type: "nope", color: "#000000" }] }))
     expect(refusal(await cli(["serve", "--port", "0", "--store", "memory", "--fixture", wrong]))).toEqual([1, expect.stringMatching(new RegExp(`^error: fixture ${wrong}: vaults\\[0\\]: [^\n]+\n$`))])
-  }, 60_000)
+  }, 180_000)
 
   it("a bad store connection", async () => {
     expect(refusal(await cli(["serve", "--port", "0", "--store", "esdb", "--esdb", "mysql://localhost"]))).toEqual([
       1,
       expect.stringMatching(/^error: cannot use EventStoreDB at mysql:\/\/localhost: [^\n]+\n$/),
     ])
-  }, 60_000)
+  }, 180_000)
 
   describe("with a simulator running on a data directory", () => {
     let sim: SimProcess
@@ -97,7 +97,7 @@ describe("start-up failures: one line, exit status 1, nothing left behind", () =
     beforeAll(async () => {
       data = join(dir, "running")
       sim = await startSimProcess(["--data-dir", data, "--seed", "cli"])
-    }, 60_000)
+    }, 180_000)
     afterAll(() => sim?.stop())
 
     it("the start line counts the events in the log (SQLite positions begin at 1)", async () => {
@@ -111,7 +111,7 @@ describe("start-up failures: one line, exit status 1, nothing left behind", () =
         1,
         `error: data dir ${data} is in use by another custody-sim process (its event log is locked): stop it or pass another --data-dir\n`,
       ])
-    }, 60_000)
+    }, 180_000)
 
     it("serve printed the key, the vault ids and a ready call line, and saved them with the URL", () => {
       const out = sim.output()
@@ -139,7 +139,7 @@ describe("start-up failures: one line, exit status 1, nothing left behind", () =
       const first = await cli(["call", "GET", "/vaults", "--as-of", "position:1", "--data-dir", data])
       expect(first.code).toBe(0)
       expect(JSON.parse(first.stdout).data.items.map((v: { id: string }) => v.id)).toEqual([test])
-    }, 60_000)
+    }, 180_000)
 
     it("serve logs each request on a line of its own", async () => {
       await sim.call(sim.credentials!, "GET", "/vaults?limit=2")
@@ -155,14 +155,14 @@ describe("start-up failures: one line, exit status 1, nothing left behind", () =
       await new Promise((resolve) => closed.close(resolve))
       const nowhere = await cli(["call", "GET", "/vaults", "--data-dir", data, "--url", `http://127.0.0.1:${port}`])
       expect(refusal(nowhere)).toEqual([1, `error: cannot reach http://127.0.0.1:${port}: nothing listens there (is custody-sim serve running? pass --url)\n`])
-    }, 60_000)
+    }, 180_000)
 
     it("credentials prints the admin token, the key and the vault ids", async () => {
       const r = await cli(["credentials", "--data-dir", data])
       expect(r.code).toBe(0)
       expect(r.stdout).toContain(`admin token: ${sim.adminToken}\napi key: ${sim.credentials!.key}\napi secret: ${sim.credentials!.secret}\napi passphrase: ${sim.credentials!.passphrase}\n`)
       expect(r.stdout).toMatch(/^vault test: [0-9a-f]{24} \(Test vault\)$/m)
-    }, 60_000)
+    }, 180_000)
   })
 
   it("a restart prints the saved credentials again", async () => {
@@ -203,16 +203,16 @@ describe("settings: flag over environment over config file", () => {
     expect(where(await cli(["call", "GET", "/vaults", ...creds], { cwd }))).toBe("http://127.0.0.1:7")
     expect(where(await cli(["call", "GET", "/vaults", ...creds], { cwd, env: { CUSTODY_SIM_URL: "http://127.0.0.1:8" } }))).toBe("http://127.0.0.1:8")
     expect(where(await cli(["call", "GET", "/vaults", ...creds, "--url", "http://127.0.0.1:9"], { cwd, env: { CUSTODY_SIM_URL: "http://127.0.0.1:8" } }))).toBe("http://127.0.0.1:9")
-  }, 60_000)
+  }, 180_000)
 
   it("a --url that is not an http:// URL is one usage line naming it, before anything is sent", async () => {
     for (const url of ["", "localhost:8080", "https://127.0.0.1:1"])
       expect(refusal(await cli(["call", "GET", "/vaults", ...creds, "--url", url]))).toEqual([2, `error: --url must be an http:// URL such as http://127.0.0.1:8080, not ${JSON.stringify(url)} (see custody-sim call --help)\n`])
-  }, 60_000)
+  }, 180_000)
 
   it("an unknown setting in the config file is one line with the closest name", async () => {
     const file = join(dir, "typo.json")
     writeFileSync(file, JSON.stringify({ prot: 8081 }))
     expect(refusal(await cli(["serve", "--config", file]))).toEqual([2, `error: config file ${file}: unknown setting "prot" (did you mean "port"?) (see custody-sim serve --help)\n`])
-  }, 60_000)
+  }, 180_000)
 })

@@ -59,9 +59,10 @@ beforeAll(async () => {
   packed = (JSON.parse(stdout.slice(stdout.search(/^\[/m))) as Array<Packed>)[0]!
   await installInto(packed.filename)
 }, 300_000)
+// Removing the installed project (its node_modules) took over 30 s on a loaded machine.
 afterAll(() => {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
-})
+}, 180_000)
 
 describe("npm pack", () => {
   it("holds the built code, its declarations, the built dashboard, the OpenAPI documents, the README and docs; no tests, CI, scripts or sources", () => {

@@ -52,8 +52,8 @@ export const startSimProcess = (args: ReadonlyArray<string>, options: { timeoutM
     let err = ""
     const timer = setTimeout(() => {
       child.kill("SIGKILL")
-      reject(new Error(`custody-sim did not start within ${options.timeoutMs ?? 30_000} ms:\n${out}\n${err}`))
-    }, options.timeoutMs ?? 30_000)
+      reject(new Error(`custody-sim did not start within ${options.timeoutMs ?? 90_000} ms:\n${out}\n${err}`))
+    }, options.timeoutMs ?? 90_000)
     child.stderr!.on("data", (d: Buffer) => (err += d.toString()))
     child.once("exit", (code) => {
       clearTimeout(timer)
