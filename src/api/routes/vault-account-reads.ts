@@ -191,12 +191,14 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
           const a = h.address(blockchain, network, address, asOf)
           return a !== undefined && own.has(`${a.facts.blockchain}|${a.facts.network}|${a.facts.address}`)
         }
-        // Newest first, as the vault's list; an account whose address paid a transfer's gas lists it too.
+        // Newest first, as the vault's list; an account whose address paid a transfer's gas, or received one of a
+        // batch's calls, lists it too.
         const records = [...deps.sim.models.transactions.list(params.vaultId!, asOf)]
           .reverse()
           .filter((r) => {
             const t = r.view.transfer
-            return mine(r.view.blockchain, r.view.network, t.from) || mine(r.view.blockchain, r.view.network, t.to) || (t.feePayer !== undefined && mine(r.view.blockchain, r.view.network, t.feePayer))
+            const on = (address: string) => mine(r.view.blockchain, r.view.network, address)
+            return on(t.from) || (t.calls ?? [t]).some((c) => on(c.to)) || (t.feePayer !== undefined && on(t.feePayer))
           })
         const page = paginate(records, (r) => r.view.transfer.recordId, query)
         return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((r) => transactionListItem(deps, r, asOf)) } }

@@ -127,6 +127,15 @@ describe("an EIP-7702 batch", () => {
       [p.sender.address, EXTERNAL_ETH, "10", contract],
       [p.sender.address, p.internal.address, "5", contract],
     ])
+    // As of its creation: created, everything reserved, nothing spent; the listing had no transaction yet.
+    const asOf = { "x-sim-as-of": `position:${events.find((e) => e.type === "TxRequestCreated")!.position}` }
+    const then = await w.h.client.call<any>("GET", `/transactionRequests/${r.body.data.item.transactionRequestId}`, { headers: asOf })
+    expect(then.ok ? then.body.data.item.transactionRequestStatus : "").toBe("created")
+    const usdcThen = await w.get(`/vaults/${w.vaultId}/addresses/${p.sender.address}/balance`, asOf)
+    expect(usdcThen.body.data.items.find((i: any) => i.assetId === USDC).assetData).toMatchObject({ totalAmount: "100", availableAmount: "85", blockedAmount: "15", allocatedAmount: "0" })
+    expect((await w.get(`/vaults/${w.vaultId}/transactions`, asOf)).body.data.items.map((t: any) => t.transactionId)).not.toContain(txid)
+    const internalAccount = await w.get(`/vaults/${w.vaultId}/vault-accounts/${p.internal.acct}/transactions`)
+    expect(internalAccount.body.data.items.map((t: any) => t.transactionId)).toContain(txid)
     const request = (await w.h.client.call<any>("GET", `/transactionRequests/${r.body.data.item.transactionRequestId}`)).body.data.item
     expect(request).toMatchObject({ transactionType: "batch", unit: "ETH", totalTransactionAmount: "0.1" })
     expect(request.recipients).toEqual([
