@@ -94,6 +94,9 @@ const summaries: Readonly<Record<string, string>> = {
   "POST /vaults/:vaultId/:blockchain/:network/token-transaction-requests": "2025-09-23: a token withdrawal from `senderAddress` (EVM, tron, solana), `contractAddress`, `maxFee`",
   "POST /vaults/:vaultId/approximate-fee": "2026-03-20: the fee a transfer would pay if mined now, and the most it may cost (writes nothing)",
   "GET /transaction-requests/:transactionRequestId": "2026-03-20: #15 on the v-2 path (`amountUnit` for `unit`, `note` for `additionalDetails`)",
+  "POST /vaults/:vaultId/:blockchain/:network/addresses/:fromAddress/manage-resource":
+    "tron: freeze, unfreeze, withdraw_resource, delegate, undelegate TRX for bandwidth or energy (a transaction request: approval, broadcast, mining, fee)",
+  "GET /vaults/:vaultId/:blockchain/:network/:address/overview": "2026-03-20: a tron address's TRX, bandwidth and energy (limits, used, available, staked, delegated), unfreezes and delegations",
   "GET /utils/xrp/:network/addresses/encode/:classicAddress/:addressTag": "2026-03-20: a classic XRP address and tag as an X-address",
   "GET /utils/xrp/:network/addresses/decode/:xAddress": "2025-09-23 on: an X-address as a classic address and tag",
   "GET /openapi/:file": "`/openapi/{version}.json`: the OpenAPI 3.1 document of a version (no authentication)",

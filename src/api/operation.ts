@@ -57,6 +57,8 @@ export interface Operation {
   readonly networkType?: (params: Readonly<Record<string, string>>, deps: ApiDeps) => "main" | "test" | undefined
   /** Name of the path parameter holding a vault id (403 vault checks come before the body is read). */
   readonly vaultParam?: string
+  /** Its answer also depends on the simulated time (resources regenerating), not only on the log: cached per instant. */
+  readonly clockDependent?: boolean
   /** The versions it exists in (default: all); in any other it is an unknown route. */
   readonly versions?: ReadonlyArray<ApiVersion>
   /**
@@ -250,7 +252,7 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
       const parsedAsOf = parseAsOf(header("x-sim-as-of"), deps.sim.models)
       if (isApiError(parsedAsOf)) return fail(c, st, parsedAsOf)
       asOf = parsedAsOf
-      cacheKey = `${st.apiVersion}|${auth.grant.key}|${path}|${rawQuery}|${asOf ?? ""}`
+      cacheKey = `${st.apiVersion}|${auth.grant.key}|${path}|${rawQuery}|${asOf ?? ""}${op.clockDependent === true && asOf === undefined ? `|${deps.sim.clock.now()}` : ""}`
       const hit = reads.get(cacheKey)
       if (hit !== undefined) return answer(c, 200, envelopeWith(st.apiVersion, st.requestId, st.context, hit))
     }

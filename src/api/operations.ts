@@ -15,6 +15,7 @@ import { transactionOperations } from "./routes/transactions.js"
 import { utxoListOperations } from "./routes/utxos.js"
 import { utxoTransferOperations } from "./routes/utxo-transfers.js"
 import { multipleTransferOperations } from "./routes/multiple-transfer.js"
+import { tronOperations } from "./routes/tron.js"
 import { vaultOperations } from "./routes/vaults.js"
 
 // One group a line, so that groups added side by side merge.
@@ -34,5 +35,6 @@ export const defaultOperations: ReadonlyArray<Operation> = [
   ...utxoListOperations,
   ...utxoTransferOperations,
   ...multipleTransferOperations,
+  ...tronOperations,
   ...xrpUtilOperations,
 ]

@@ -51,10 +51,13 @@ export const envelopeWith = (apiVersion: string, requestId: string, context: str
 export const makeReadCache = (deps: ApiDeps) => {
   const entries = new Map<string, string>()
   let position = -2n
+  // A revert installs other models whose positions may repeat ones cached before it: their timeline tells them apart.
+  let timeline: unknown = undefined
   const fresh = () => {
-    if (deps.sim.models.position !== position) {
+    if (deps.sim.models.position !== position || deps.sim.models.timeline !== timeline) {
       entries.clear()
       position = deps.sim.models.position
+      timeline = deps.sim.models.timeline
     }
   }
   return {

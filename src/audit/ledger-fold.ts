@@ -22,6 +22,8 @@ export interface LedgerLine {
   readonly assetId: string
   total: bigint
   blocked: bigint
+  /** Tron: TRX staked (frozen, or unfrozen and not yet withdrawn). */
+  staked: bigint
   /** Sum of the absolute amounts of each effect kind (credit, debit, reserve, release, …). */
   readonly byKind: Record<string, bigint>
   last: EventRef
@@ -129,16 +131,17 @@ export class LedgerFold {
     s.add(assetId)
   }
 
-  private settlementKinds(effects: ReadonlyArray<BalanceEffect>, data: Readonly<Record<string, unknown>>): { credit: boolean; debit: boolean } {
-    // A deposit credit carries a transaction id and only credits; a withdrawal's event debits (and may credit change).
-    const debit = effects.some((fx) => fx.total < 0n)
+  private settlementKinds(type: string, effects: ReadonlyArray<BalanceEffect>, data: Readonly<Record<string, unknown>>): { credit: boolean; debit: boolean } {
+    // A deposit credit carries a transaction id and only credits; a withdrawal's event debits (and may credit change),
+    // or settles it without a debit (a tron staking request whose fee the free bandwidth paid).
+    const debit = type === "TxRequestMined" || effects.some((fx) => fx.total < 0n)
     return { debit, credit: !debit && typeof data.transactionId === "string" && effects.some((fx) => fx.total > 0n) }
   }
 
   private applyLater(event: RecordedEvent): void {
     if (!ledgerEventTypes.has(event.type) && !txRequestEventTypes.has(event.type)) return
     const data = event.data as Readonly<Record<string, unknown>>
-    if (typeof data.transactionId === "string" && balanceEffects(event as unknown as LedgerEvent | TxRequestEvent).some((fx) => fx.total !== 0n))
+    if (typeof data.transactionId === "string" && (event.type === "TxRequestMined" || balanceEffects(event as unknown as LedgerEvent | TxRequestEvent).some((fx) => fx.total !== 0n)))
       this.settledLater.add(data.transactionId)
   }
 
@@ -150,19 +153,20 @@ export class LedgerFold {
       const key = balanceKey(fx.blockchain, fx.network, fx.address, fx.assetId)
       let line = this.lines.get(key)
       if (line === undefined) {
-        line = { blockchain: fx.blockchain, network: fx.network, address: fx.address, assetId: fx.assetId, total: 0n, blocked: 0n, byKind: {}, last: ref, firstNegative: undefined }
+        line = { blockchain: fx.blockchain, network: fx.network, address: fx.address, assetId: fx.assetId, total: 0n, blocked: 0n, staked: 0n, byKind: {}, last: ref, firstNegative: undefined }
         this.lines.set(key, line)
       }
       line.total += fx.total
       line.blocked += fx.blocked
-      const size = fx.total !== 0n ? fx.total : fx.blocked
+      line.staked += fx.staked
+      const size = fx.total !== 0n ? fx.total : fx.blocked !== 0n ? fx.blocked : fx.staked
       line.byKind[fx.kind] = (line.byKind[fx.kind] ?? 0n) + (size < 0n ? -size : size)
       line.last = ref
-      if (line.firstNegative === undefined && (line.total < 0n || line.blocked < 0n)) line.firstNegative = ref
+      if (line.firstNegative === undefined && (line.total < 0n || line.blocked < 0n || line.staked < 0n || line.staked > line.total)) line.firstNegative = ref
     }
     const data = event.data as Readonly<Record<string, unknown>>
     if (typeof data.transactionId !== "string") return
-    const kinds = this.settlementKinds(effects, data)
+    const kinds = this.settlementKinds(event.type, effects, data)
     const target = kinds.debit ? this.debits : kinds.credit ? this.credits : undefined
     if (target === undefined) return
     const list = target.get(data.transactionId) ?? []

@@ -10,6 +10,8 @@ export interface Probe {
   /** The concrete path, e.g. `/vaults/<id>/assets`. */
   readonly path: string
   readonly params: Readonly<Record<string, string>>
+  /** The version to ask it at, for an operation the first version lacks (sent as x-api-version). */
+  readonly apiVersion?: string
 }
 
 /** Operations the probes cover; a test checks that every GET operation of the app is in this list. */
@@ -36,6 +38,7 @@ export const probedOperations: ReadonlyArray<string> = [
   "encodeXrpAddress",
   "decodeXrpAddress",
   "listUtxos",
+  "getTronResourceOverview",
 ]
 
 /** A classic XRP address (the genesis account) and its X-address with tag 1 on the test network, for the static probes. */
@@ -82,6 +85,8 @@ export const readProbes = (models: ReadModels, asOf: AsOf, options: { readonly i
       out.push(probe("listAddressAssets", "/vaults/:vaultId/:blockchain/addresses/:address/assets", { vaultId, blockchain, address }))
       out.push(probe("listAddressAssetsAcrossChains", "/vaults/:vaultId/addresses/:address/assets", { vaultId, address }))
       out.push(probe("getAddressBalance", "/vaults/:vaultId/addresses/:address/balance", { vaultId, address }))
+      if (blockchain === "tron")
+        out.push({ ...probe("getTronResourceOverview", "/vaults/:vaultId/:blockchain/:network/:address/overview", { vaultId, blockchain, network: a.facts.network, address }), apiVersion: "2026-03-20" })
       for (const assetId of models.holdings.heldAssets(a, asOf)) heldInVault.add(assetId)
     }
     for (const assetId of [...heldInVault].sort()) {

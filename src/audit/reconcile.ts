@@ -1,6 +1,8 @@
 // The audit's checks: every balance against the events, the split invariant, no negative amounts, every confirmed
 // deposit credited once and as the chain carried it, every mined withdrawal debited once and by what it moved.
 import { findNetwork } from "../domain/chains/index.js"
+import { reserveOf } from "../domain/ledger/index.js"
+import { balanceOf } from "../projections/balances.js"
 import type { Balance } from "../projections/holdings.js"
 import type { ReadModels } from "../projections/read-models.js"
 import { balanceKey, type EventRef, type LedgerFold, type LedgerLine, type Settlement, type Transfer } from "./ledger-fold.js"
@@ -8,6 +10,7 @@ import { balanceKey, type EventRef, type LedgerFold, type LedgerLine, type Settl
 export type DiscrepancyKind =
   | "total-mismatch"
   | "blocked-mismatch"
+  | "staked-mismatch"
   | "split-mismatch"
   | "negative-balance"
   | "deposit-not-credited"
@@ -103,6 +106,10 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
       add({ kind: "total-mismatch", message: `total is ${actual.total} but the events sum to ${expected.total}`, ...where(at), events: refs })
     if (actual.blocked !== expected.blocked)
       add({ kind: "blocked-mismatch", message: `blocked is ${actual.blocked} but the events reserve ${expected.blocked}`, ...where(at), events: refs })
+    const staked = line?.staked ?? 0n
+    const allocated = balanceOf(expected.total, expected.blocked, reserveOf(at.blockchain, at.network, at.assetId) + staked).allocated
+    if (staked !== 0n && actual.allocated !== allocated)
+      add({ kind: "staked-mismatch", message: `allocated is ${actual.allocated} but the events stake ${staked} (allocated ${allocated})`, ...where(at), events: refs })
     if (actual.total !== actual.available + actual.blocked + actual.allocated)
       add({ kind: "split-mismatch", message: `total ${actual.total} ≠ available ${actual.available} + blocked ${actual.blocked} + allocated ${actual.allocated}`, ...where(at), events: refs })
     const negative = (["total", "available", "blocked", "allocated"] as const).filter((k) => actual[k] < 0n)

@@ -7,6 +7,7 @@ import type { ChainCommand, ChainDefaults } from "./commands.js"
 import type { ChainEvent, FaultKind } from "./events.js"
 import { evolveChain } from "./evolve.js"
 import { hasId } from "./known-ids.js"
+import { applyExecution, EMPTY_LEDGER, execute, refusal } from "./tron.js"
 import { heightAt, type ChainError, type ChainSchedule, type ChainState } from "./state.js"
 
 type Running = Extract<ChainState, { _tag: "Running" }>
@@ -55,13 +56,42 @@ const REFUSALS: { readonly [K in FaultKind]: string } = {
   "execution-failure": "script verification failed: rejected by the network (injected execution fault)",
 }
 
+/** Tron: each transaction of a mined block executes in order (its resources, its operation), on the state before the next. */
+const executions = (chain: string, before: Running, e: Extract<ChainEvent, { type: "ChainBlocksMined" }>, now: SimInstant): Array<ChainEvent> => {
+  const n = networkOf(chain)
+  if (n === undefined || n.family !== "tron") return []
+  const transfers = new Map(before.mempool.flatMap((t) => (t.transfer !== undefined ? [[t.transactionId, t.transfer] as const] : [])))
+  const out: Array<ChainEvent> = []
+  let ledger = before.tron ?? EMPTY_LEDGER
+  for (const id of e.data.transactionIds) {
+    const t = transfers.get(id)
+    if (t === undefined || t.kind !== "withdrawal") continue
+    const x = execute(n, ledger, t, e.data.fromHeight, e.data.blockAt)
+    if (x === undefined) continue
+    const event: ChainEvent = { type: "ChainTxExecuted", data: { ...x, chain, at: now } }
+    out.push(event)
+    ledger = applyExecution(n, ledger, x)
+  }
+  return out
+}
+
+const networkOf = (chain: string) => {
+  const i = chain.lastIndexOf(".")
+  return findNetwork(chain.slice(0, i), chain.slice(i + 1))
+}
+
 export const decideChain = (chain: string, c: ChainCommand, state: ChainState): Decision<ChainEvent, ChainError> => {
   const events: Array<ChainEvent> = []
   let s = state
   const emit = (...es: ReadonlyArray<ChainEvent>) => {
     for (const e of es) {
+      const before = s
       events.push(e)
       s = evolveChain(s, e)
+      if (e.type === "ChainBlocksMined" && before._tag === "Running") for (const x of executions(chain, before, e, c.now)) {
+        events.push(x)
+        s = evolveChain(s, x)
+      }
     }
   }
   if (s._tag === "Unconfigured") emit(configured(chain, c.defaults, c.now))
@@ -88,6 +118,13 @@ export const decideChain = (chain: string, c: ChainCommand, state: ChainState): 
       const fault = refusingFault(chain, run(), c)
       if (fault !== undefined) {
         emit({ type: "ChainTxRejected", data: { chain, transactionId: id, reason: REFUSALS[fault], fault, at: c.now } })
+        return accept(...events)
+      }
+      const op = c.transfer.operation
+      const invalid = op === undefined ? undefined : refusal(run().tron ?? EMPTY_LEDGER, c.transfer.from, op, heightAt(run().schedule, run().height, c.now), c.now)
+      if (invalid !== undefined) {
+        // The node's contract validation: refused at broadcast, no fault consumed.
+        emit({ type: "ChainTxRejected", data: { chain, transactionId: id, reason: `contract validate error: ${invalid}`, byContract: true, at: c.now } })
         return accept(...events)
       }
       const failsInExecution = c.transfer.kind === "withdrawal" && run().faults["execution-failure"] > 0

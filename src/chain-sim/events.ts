@@ -1,5 +1,6 @@
 // Events of one simulated chain (stream `chain-<blockchain>.<network>`): configuration, mempool, blocks.
 import type { SimInstant } from "../domain/shared/sim-time.js"
+import type { TronExecution, TronOperation } from "./tron.js"
 
 export type MiningMode = "auto" | "interval" | "manual"
 
@@ -22,6 +23,8 @@ export interface ChainTransfer {
    * repeat the first call. Absent for a plain transfer.
    */
   readonly calls?: ReadonlyArray<{ readonly to: string; readonly assetId: string; readonly amount: string }>
+  /** Tron: what the transaction does besides moving value (staking, TRC-20 approve/transferFrom); absent otherwise. */
+  readonly operation?: TronOperation
   /** Output index paying `to` on UTXO chains; null elsewhere. */
   readonly vout: number | null
   /** Set by an armed execution fault: the transaction is mined but fails (fee spent, nothing sent). */
@@ -63,8 +66,17 @@ export type ChainEvent =
   | { readonly type: "ChainFaultArmed"; readonly data: { readonly chain: string; readonly kind: FaultKind; readonly count: number; readonly at: SimInstant } }
   | {
       readonly type: "ChainTxRejected"
-      /** `fault`: the armed fault it consumed (absent in older logs: a broadcast failure). */
-      readonly data: { readonly chain: string; readonly transactionId: string; readonly reason: string; readonly fault?: FaultKind; readonly at: SimInstant }
+      /**
+       * `fault`: the armed fault it consumed (absent in older logs: a broadcast failure). `byContract`: refused by
+       * the node's contract validation (tron staking), no fault consumed.
+       */
+      readonly data: { readonly chain: string; readonly transactionId: string; readonly reason: string; readonly fault?: FaultKind; readonly byContract?: true; readonly at: SimInstant }
     }
 
-export const chainEventTypes: ReadonlySet<string> = new Set<ChainEvent["type"]>(["ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined", "ChainFaultArmed", "ChainTxRejected"])
+  /**
+   * Tron: a mined transaction executed, recorded when it had an operation or used staked resources (a plain
+   * transfer from an address with no stake changes nothing on the chain and records nothing).
+   */
+  | { readonly type: "ChainTxExecuted"; readonly data: TronExecution & { readonly chain: string; readonly at: SimInstant } }
+
+export const chainEventTypes: ReadonlySet<string> = new Set<ChainEvent["type"]>(["ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined", "ChainFaultArmed", "ChainTxRejected", "ChainTxExecuted"])

@@ -3,6 +3,10 @@ import { absurd } from "../domain/shared/decider.js"
 import type { ChainEvent } from "./events.js"
 import type { ChainState } from "./state.js"
 import { NO_IDS, withIds } from "./known-ids.js"
+import { applyExecution, EMPTY_LEDGER } from "./tron.js"
+import { findNetwork } from "../domain/chains/index.js"
+
+const isTron = (chain: string) => chain.startsWith("tron.")
 
 export const evolveChain = (s: ChainState, e: ChainEvent): ChainState => {
   switch (e.type) {
@@ -18,12 +22,19 @@ export const evolveChain = (s: ChainState, e: ChainEvent): ChainState => {
     case "ChainTxRejected": {
       if (s._tag !== "Running") return s
       const fault = e.data.fault ?? "broadcast-failure"
+      if (e.data.byContract === true) return { ...s, rejected: new Map(s.rejected).set(e.data.transactionId, e.data.reason) }
       return { ...s, faults: { ...s.faults, [fault]: Math.max(0, s.faults[fault] - 1) }, rejected: new Map(s.rejected).set(e.data.transactionId, e.data.reason) }
     }
     case "ChainTxSubmitted": {
       if (s._tag !== "Running") return s
       if (e.data.failsInExecution === true) s = { ...s, faults: { ...s.faults, "execution-failure": Math.max(0, s.faults["execution-failure"] - 1) } }
-      return { ...s, mempool: [...s.mempool, { transactionId: e.data.transactionId, at: e.data.at }], transactions: withIds(s.transactions, [e.data.transactionId]) }
+      const entry = isTron(e.data.chain) ? { transactionId: e.data.transactionId, at: e.data.at, transfer: e.data } : { transactionId: e.data.transactionId, at: e.data.at }
+      return { ...s, mempool: [...s.mempool, entry], transactions: withIds(s.transactions, [e.data.transactionId]) }
+    }
+    case "ChainTxExecuted": {
+      const i = e.data.chain.lastIndexOf(".")
+      const n = findNetwork(e.data.chain.slice(0, i), e.data.chain.slice(i + 1))
+      return s._tag !== "Running" || n === undefined ? s : { ...s, tron: applyExecution(n, s.tron ?? EMPTY_LEDGER, e.data) }
     }
     case "ChainBlocksMined": {
       if (s._tag !== "Running") return s

@@ -1,6 +1,8 @@
 // State of one simulated chain: its mining schedule, height, mempool; and the height at any time.
 import type { FaultKind, MiningMode } from "./events.js"
+import type { ChainTransfer } from "./events.js"
 import type { KnownIds } from "./known-ids.js"
+import type { TronLedger } from "./tron.js"
 
 export interface ChainSchedule {
   readonly mode: MiningMode
@@ -17,13 +19,16 @@ export type ChainState =
       readonly schedule: ChainSchedule
       /** Height of the last recorded block (interval schedules may be ahead of it, see heightAt). */
       readonly height: number
-      readonly mempool: ReadonlyArray<{ readonly transactionId: string; readonly at: number }>
+      /** Tron transactions keep what they do until mined (their execution needs it). */
+      readonly mempool: ReadonlyArray<{ readonly transactionId: string; readonly at: number; readonly transfer?: ChainTransfer }>
       /** Every transaction it took (in the mempool or mined): a repeated broadcast of one changes nothing. */
       readonly transactions: KnownIds
       /** Transactions it refused, with the reason: refused again, whoever broadcasts them. */
       readonly rejected: ReadonlyMap<string, string>
       /** Armed faults: how many of the next withdrawals fail to broadcast, or fail in execution. */
       readonly faults: { readonly [K in FaultKind]: number }
+      /** Tron: stakes, delegations, resource usage and allowances (absent until a transaction changes them). */
+      readonly tron?: TronLedger
     }
 
 /**

@@ -26,12 +26,14 @@ export const broadcast = (vaultId: string, requestId: string) =>
       kind: "withdrawal",
       assetId: batch ? (d.recipients[0]!.assetId ?? d.assetId) : d.assetId,
       from: d.sender ?? d.inputs[0]?.address ?? "",
-      to: d.recipients[0]?.address ?? "",
+      // A staking operation names its own address (or the delegation's receiver) and moves no value.
+      to: d.recipients[0]?.address ?? (d.operation !== undefined && "receiver" in d.operation ? d.operation.receiver : (d.sender ?? "")),
       amount: batch ? d.recipients[0]!.amount : d.recipients.reduce((a, x) => a + BigInt(x.amount), 0n).toString(),
       fee: d.maxFee,
       ...(d.feePayer !== undefined ? { feePayer: d.feePayer } : {}),
       ...(batch ? { calls: d.recipients.map((x) => ({ to: x.address, assetId: x.assetId ?? d.assetId, amount: x.amount })) } : {}),
       vout: n.family === "utxo" ? 0 : null,
+      ...(d.operation !== undefined ? { operation: d.operation } : {}),
     })
     // Nothing appended: another broadcast of this request got there first (the chain takes a transaction once).
     yield* result.position >= 0n ? sync(result.position) : catchUp

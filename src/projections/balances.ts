@@ -26,11 +26,19 @@ export class BalanceHistory {
   private readonly xs: Array<bigint> = []
   /** Balances recorded as they are (setBalance), by entry index: read back verbatim. */
   private exact: Map<number, Balance> | undefined = undefined
+  /** Tron stakes, [position, staked, …], only for the histories that ever staked (allocated with the reserve). */
+  private stakes: Array<bigint> | undefined = undefined
 
   constructor(readonly reserve: bigint) {}
 
-  /** Adds `total` and `blocked` to the balance in force and records the result as of `position`. */
-  adjust(position: bigint, total: bigint, blocked: bigint): void {
+  /** Adds `total`, `blocked` (and `staked`) to the balance in force and records the result as of `position`. */
+  adjust(position: bigint, total: bigint, blocked: bigint, staked = 0n): void {
+    if (staked !== 0n) {
+      const st = (this.stakes ??= [])
+      const now = st.length === 0 ? 0n : st[st.length - 1]!
+      if (st.length > 0 && st[st.length - 2] === position) st[st.length - 1] = now + staked
+      else st.push(position, now + staked)
+    }
     const xs = this.xs
     const n = xs.length
     if (n === 0) {
@@ -58,7 +66,22 @@ export class BalanceHistory {
   }
 
   private read(i: number): Balance {
-    return this.exact?.get(i) ?? balanceOf(this.xs[i * STRIDE + 1]!, this.xs[i * STRIDE + 2]!, this.reserve)
+    const exact = this.exact?.get(i)
+    if (exact !== undefined) return exact
+    const staked = this.stakes === undefined ? 0n : this.stakedAt(this.xs[i * STRIDE]!)
+    return balanceOf(this.xs[i * STRIDE + 1]!, this.xs[i * STRIDE + 2]!, this.reserve + staked)
+  }
+
+  /** What is staked after the event at `position` (now when undefined). */
+  stakedAt(position: bigint | undefined): bigint {
+    const st = this.stakes
+    if (st === undefined) return 0n
+    let found = 0n
+    for (let i = 0; i < st.length; i += 2) {
+      if (position !== undefined && st[i]! > position) break
+      found = st[i + 1]!
+    }
+    return found
   }
 
   get length(): number {

@@ -99,6 +99,11 @@ export class HoldingsModel {
     return this.balances.get(addressKey(blockchain, network, address))?.get(assetId)?.at(asOf) ?? ZERO_BALANCE
   }
 
+  /** Tron: the TRX an address has staked (frozen, or unfrozen and not yet withdrawn), part of its allocatedAmount. */
+  staked(blockchain: string, network: string, address: string, assetId: string, asOf: AsOf): bigint {
+    return this.balances.get(addressKey(blockchain, network, address))?.get(assetId)?.stakedAt(asOf) ?? 0n
+  }
+
   balanceHistory(blockchain: string, network: string, address: string, assetId: string): BalanceHistory | undefined {
     return this.balances.get(addressKey(blockchain, network, address))?.get(assetId)
   }
@@ -113,8 +118,8 @@ export class HoldingsModel {
   }
 
   /** Adds to the total and blocked amounts of an address named in the log, as of `position`. */
-  adjustBalance(blockchain: string, network: string, address: string, assetId: string, position: bigint, total: bigint, blocked: bigint): void {
-    this.historyInLog(blockchain, network, address, assetId).adjust(position, total, blocked)
+  adjustBalance(blockchain: string, network: string, address: string, assetId: string, position: bigint, total: bigint, blocked: bigint, staked = 0n): void {
+    this.historyInLog(blockchain, network, address, assetId).adjust(position, total, blocked, staked)
   }
 
   /** Records a balance as it is (the audit's tests use it to corrupt a model on purpose). */

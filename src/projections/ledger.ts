@@ -11,5 +11,5 @@ export const ledgerFoldTypes = ["DepositCredited", "TxRequestCreated", "TxReques
 
 export const applyLedger = (holdings: HoldingsModel, event: RecordedEvent): void => {
   for (const fx of balanceEffects(event as unknown as LedgerEvent | TxRequestEvent))
-    holdings.adjustBalance(fx.blockchain, fx.network, fx.address, fx.assetId, event.position, fx.total, fx.blocked)
+    holdings.adjustBalance(fx.blockchain, fx.network, fx.address, fx.assetId, event.position, fx.total, fx.blocked, fx.staked)
 }

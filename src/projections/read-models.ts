@@ -11,6 +11,7 @@ import { TransactionsModel, transactionsFoldTypes } from "./transactions.js"
 import { UtxosModel, utxosFoldTypes } from "./utxos.js"
 import { SettingsModel, settingsFoldTypes } from "./settings.js"
 import { Timeline } from "./timeline.js"
+import { TronModel, tronFoldTypes } from "./tron.js"
 import { WorkspaceModel, workspaceFoldTypes } from "./workspace.js"
 import { cloneGraph } from "./clone-graph.js"
 
@@ -33,6 +34,7 @@ interface ModelParts {
   transactions: TransactionsModel
   outbox: OutboxModel
   utxos: UtxosModel
+  tron: TronModel
   lastSeq: number
 }
 
@@ -48,6 +50,7 @@ export class ReadModels {
   transactions = new TransactionsModel(this.holdings, this.chains, this.txRequests)
   outbox = new OutboxModel()
   utxos = new UtxosModel()
+  tron = new TronModel()
   private readonly extra: Array<Fold> = []
   /** Event type → the folds that handle it, in the order the models are listed above (later ones read earlier ones). */
   private readonly routes = new Map<string, Array<Fold>>()
@@ -69,6 +72,7 @@ export class ReadModels {
     route(transactionsFoldTypes, (e) => this.transactions.apply(e))
     route(outboxFoldTypes, (e) => this.outbox.apply(e))
     route(utxosFoldTypes, (e) => this.utxos.apply(e))
+    route(tronFoldTypes, (e) => this.tron.apply(e))
   }
 
   /** Registers another fold, fed every event; read models that depend on others register in the composition root. */
@@ -94,8 +98,8 @@ export class ReadModels {
 
   /** A deep copy of every model (cross-model references kept), detached from these live models. */
   capture(): ModelsImage {
-    const { keys, timeline, workspace, holdings, settings, chains, txRequests, transactions, outbox, utxos, lastSeq } = this
-    const parts = cloneGraph<ModelParts>({ keys, timeline, workspace, holdings, settings, chains, txRequests, transactions, outbox, utxos, lastSeq })
+    const { keys, timeline, workspace, holdings, settings, chains, txRequests, transactions, outbox, utxos, tron, lastSeq } = this
+    const parts = cloneGraph<ModelParts>({ keys, timeline, workspace, holdings, settings, chains, txRequests, transactions, outbox, utxos, tron, lastSeq })
     parts.outbox.listen(undefined)
     return { position: this.position, parts }
   }

@@ -31,7 +31,7 @@ export class TxRequestsModel {
   readonly byId = new Map<string, RequestView>()
   readonly byTransactionId = new Map<string, RequestView>()
   /** Free tron bandwidth used per sender: (simulated time, units), for the 24-hour allowance. */
-  readonly tronBandwidth = new Map<string, Array<{ readonly at: number; readonly units: number }>>()
+  readonly tronBandwidth = new Map<string, Array<{ readonly at: number; readonly units: number; readonly position: bigint }>>()
 
   find(requestId: string, asOf: AsOf): RequestView | undefined {
     const r = this.byId.get(requestId)
@@ -91,7 +91,7 @@ export class TxRequestsModel {
         this.setStatus(event.position, e.data.requestId, e.data.withErrors ? "MinedWithErrors" : "Mined")
         const free = e.data.freeBandwidth
         if (free !== undefined && free > 0 && r.draft.sender !== null)
-          this.tronBandwidth.set(r.draft.sender, [...(this.tronBandwidth.get(r.draft.sender) ?? []), { at: e.data.at, units: free }])
+          this.tronBandwidth.set(r.draft.sender, [...(this.tronBandwidth.get(r.draft.sender) ?? []), { at: e.data.at, units: free, position: event.position }])
         return
       }
       case "TxRequestSucceeded":

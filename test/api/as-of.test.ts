@@ -9,10 +9,12 @@ import type { CustodyClient } from "../../src/client/index.js"
 import type { RecordedEvent } from "../../src/store/event-store.js"
 import { startHarness, type Harness } from "../support/harness.js"
 import { runScenario, scenarioFixture, type ScenarioIds } from "../support/scenario.js"
+import { runTronSteps } from "../support/tron-steps.js"
 
 interface Request {
   readonly path: string
   readonly query?: Record<string, string>
+  readonly apiVersion?: string
 }
 type Answer = { status: number; body: unknown }
 
@@ -24,7 +26,8 @@ let requests: ReadonlyArray<Request>
 const live = new Map<bigint, ReadonlyArray<Answer>>()
 
 const ask = async (client: CustodyClient, r: Request, asOf?: string): Promise<Answer> => {
-  const res = await client.call<unknown>("GET", r.path, { ...(r.query ? { query: r.query } : {}), ...(asOf !== undefined ? { headers: { "x-sim-as-of": asOf } } : {}) })
+  const headers = { ...(r.apiVersion !== undefined ? { "x-api-version": r.apiVersion } : {}), ...(asOf !== undefined ? { "x-sim-as-of": asOf } : {}) }
+  const res = await client.call<unknown>("GET", r.path, { ...(r.query ? { query: r.query } : {}), headers })
   const { requestId: _r, ...body } = res.body as unknown as Record<string, unknown>
   return { status: res.status, body }
 }
@@ -33,10 +36,11 @@ const askAll = (client: CustodyClient, asOf?: string) => Promise.all(requests.ma
 beforeAll(async () => {
   a = await startHarness({ fixture: scenarioFixture })
   ids = await runScenario(a)
+  await runTronSteps(a, ids.testVaultId)
   events = await Effect.runPromise(a.sim.store.readAll())
   const probes = readProbes(a.sim.models, undefined, { includeStatic: true })
   requests = [
-    ...probes.map((p) => ({ path: p.path })),
+    ...probes.map((p) => ({ path: p.path, ...(p.apiVersion !== undefined ? { apiVersion: p.apiVersion } : {}) })),
     // Pages: cursors that exist only from some position on.
     { path: "/vaults", query: { limit: "1" } },
     { path: "/vaults", query: { limit: "1", startingAfter: ids.testVaultId } },

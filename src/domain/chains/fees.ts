@@ -41,12 +41,15 @@ export interface TronCost {
   readonly maxBurn: bigint
 }
 
-/** Resources a tron transfer consumes (README: "Fees"); 1,000 SUN a bandwidth unit and 280 SUN an energy unit. */
-export const tronCost = (n: NetworkInfo, kind: "coin" | "token"): TronCost | undefined => {
+/** What a tron transaction is, for the resources it consumes. */
+export type TronTxKind = "coin" | "token" | "approve" | "transfer-from" | "resource"
+
+/** Resources a tron transaction consumes (README: "Fees"); 1,000 SUN a bandwidth unit and 280 SUN an energy unit. */
+export const tronCost = (n: NetworkInfo, kind: TronTxKind): TronCost | undefined => {
   const f = n.fees
   if (f._tag !== "TronResources") return undefined
-  const bandwidth = kind === "coin" ? f.bandwidth.coin : f.bandwidth.token
-  const energy = kind === "coin" ? 0n : f.energy.token
+  const bandwidth = kind === "coin" ? f.bandwidth.coin : kind === "approve" ? f.bandwidth.approve : kind === "resource" ? f.bandwidth.resource : f.bandwidth.token
+  const energy = kind === "token" || kind === "transfer-from" ? f.energy.token : kind === "approve" ? f.energy.approve : 0n
   return { bandwidth, energy, maxBurn: bandwidth * f.sunPerBandwidth + energy * f.sunPerEnergy }
 }
 

@@ -42,9 +42,13 @@ const TRON_FEES: FeeModel = {
   freeBandwidthPerDay: 1500n,
   sunPerBandwidth: 1000n,
   sunPerEnergy: 280n,
-  bandwidth: { coin: 268n, token: 345n },
+  // approve: a TRC-20 approve call; resource: a Stake 2.0 system contract (freeze, unfreeze, delegate, …).
+  bandwidth: { coin: 268n, token: 345n, approve: 313n, resource: 282n },
   // A TRC-20 transfer to an address that has never held the token; ~31895 when it already does. We keep the dearer one.
-  energy: { token: 65_000n },
+  energy: { token: 65_000n, approve: 22_000n },
+  bandwidthPerTrx: 1n,
+  energyPerTrx: 10n,
+  unfreezeDelayDays: 14,
 }
 /** tokenAccountRent: the rent-exempt balance of a new SPL token account, paid once per recipient and token. */
 const SOLANA_FEES: FeeModel = { _tag: "SolanaSignature", lamportsPerSignature: 5000n, tokenAccountRent: 2_039_280n }

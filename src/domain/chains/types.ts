@@ -32,8 +32,13 @@ export type FeeModel =
       readonly freeBandwidthPerDay: bigint
       readonly sunPerBandwidth: bigint
       readonly sunPerEnergy: bigint
-      readonly bandwidth: { readonly coin: bigint; readonly token: bigint }
-      readonly energy: { readonly token: bigint }
+      readonly bandwidth: { readonly coin: bigint; readonly token: bigint; readonly approve: bigint; readonly resource: bigint }
+      readonly energy: { readonly token: bigint; readonly approve: bigint }
+      /** Stake 2.0: resource units a day per TRX frozen (a fixed share; the real one follows the network's total stake). */
+      readonly bandwidthPerTrx: bigint
+      readonly energyPerTrx: bigint
+      /** Days unfrozen TRX waits before it can be withdrawn. */
+      readonly unfreezeDelayDays: number
     }
   | { readonly _tag: "SolanaSignature"; readonly lamportsPerSignature: bigint; readonly tokenAccountRent: bigint }
   | { readonly _tag: "XrpDrops"; readonly drops: PerPriority<bigint>; readonly baseReserve: bigint }

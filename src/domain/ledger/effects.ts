@@ -12,7 +12,9 @@ export interface BalanceEffect {
   readonly total: bigint
   /** Change of what is reserved for open transaction requests. */
   readonly blocked: bigint
-  readonly kind: "credit" | "debit" | "reserve" | "release"
+  /** Change of what is staked (tron: frozen TRX, kept by the address but not spendable). */
+  readonly staked: bigint
+  readonly kind: "credit" | "debit" | "reserve" | "release" | "stake" | "unstake"
 }
 
 type Portion = { readonly address: string; readonly assetId: string; readonly amount: string }
@@ -27,6 +29,7 @@ const each = (chain: { blockchain: string; network: string }, ps: ReadonlyArray<
       assetId: p.assetId,
       total: kind === "credit" ? n : kind === "debit" ? -n : 0n,
       blocked: kind === "reserve" ? n : kind === "release" ? -n : 0n,
+      staked: kind === "stake" ? n : kind === "unstake" ? -n : 0n,
       kind,
     }
   })
@@ -41,7 +44,13 @@ export const balanceEffects = (e: LedgerEvent | TxRequestEvent): ReadonlyArray<B
     case "TxRequestFailed":
       return each(e.data, e.data.releases, "release")
     case "TxRequestMined":
-      return [...each(e.data, e.data.releases, "release"), ...each(e.data, e.data.debits, "debit"), ...each(e.data, e.data.credits, "credit")]
+      return [
+        ...each(e.data, e.data.releases, "release"),
+        ...each(e.data, e.data.debits, "debit"),
+        ...each(e.data, e.data.credits, "credit"),
+        ...(e.data.stakes !== undefined ? each(e.data, e.data.stakes, "stake") : []),
+        ...(e.data.unstakes !== undefined ? each(e.data, e.data.unstakes, "unstake") : []),
+      ]
     case "NotificationRaised":
     case "TxRequestApproved":
     case "TxRequestProgressed":

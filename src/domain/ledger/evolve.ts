@@ -10,6 +10,7 @@ export const applyEffects = (s: Ledger, e: Parameters<typeof balanceEffects>[0])
     const h = s.holding(fx.blockchain, fx.network, fx.address, fx.assetId)
     h.total += fx.total
     h.blocked += fx.blocked
+    h.staked += fx.staked
   }
 }
 

@@ -5,6 +5,8 @@ import { reserveOf } from "./reserve.js"
 export interface Holding {
   total: bigint
   blocked: bigint
+  /** Tron: frozen TRX (and TRX unfrozen but not yet withdrawn): counted in total, never spendable. */
+  staked: bigint
 }
 
 export interface Utxo {
@@ -29,7 +31,7 @@ export class Ledger {
   holding(blockchain: string, network: string, address: string, assetId: string): Holding {
     const key = `${addressKey(blockchain, network, address)}|${assetId}`
     let h = this.holdings.get(key)
-    if (h === undefined) this.holdings.set(key, (h = { total: 0n, blocked: 0n }))
+    if (h === undefined) this.holdings.set(key, (h = { total: 0n, blocked: 0n, staked: 0n }))
     return h
   }
 }
@@ -42,6 +44,6 @@ export type LedgerError = { readonly _tag: "NothingToCredit" }
 export const availableOf = (l: Ledger, blockchain: string, network: string, address: string, assetId: string): bigint => {
   const h = l.holdings.get(`${addressKey(blockchain, network, address)}|${assetId}`)
   if (h === undefined) return 0n
-  const free = h.total - h.blocked - reserveOf(blockchain, network, assetId)
+  const free = h.total - h.blocked - h.staked - reserveOf(blockchain, network, assetId)
   return free > 0n ? free : 0n
 }

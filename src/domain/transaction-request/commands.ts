@@ -46,6 +46,8 @@ export type TxRequestCommand =
       readonly freeBandwidth?: number
       readonly debits: ReadonlyArray<Portion>
       readonly credits: ReadonlyArray<Portion & { readonly vout: number }>
+      readonly stakes?: ReadonlyArray<Portion>
+      readonly unstakes?: ReadonlyArray<Portion>
       readonly now: SimInstant
     }
   | { readonly type: "RecordTxSucceeded"; readonly requestId: string; readonly confirmations: number; readonly now: SimInstant }

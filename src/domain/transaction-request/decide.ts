@@ -124,6 +124,8 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
               releases: r.draft.reservations,
               debits: c.debits,
               credits: c.credits,
+              ...(c.stakes !== undefined && c.stakes.length > 0 ? { stakes: c.stakes } : {}),
+              ...(c.unstakes !== undefined && c.unstakes.length > 0 ? { unstakes: c.unstakes } : {}),
             },
           })
         : illegal()

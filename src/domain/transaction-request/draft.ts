@@ -4,6 +4,7 @@ import { findAsset, type AssetInfo, type FeePriority, type NetworkInfo } from ".
 import { batchFee, transferFee, tronCost, utxoFee } from "../chains/fees.js"
 import type { AssetId, VaultId } from "../shared/ids.js"
 import type { Ledger } from "../ledger/state.js"
+import { tronTxKind, type TronOperation } from "../chains/tron-operation.js"
 import type { VaultAccounts } from "../vault-account/state.js"
 import type { Portion, RequestEndpoint, SpentOutput, TxRequestDraft } from "./events.js"
 
@@ -22,15 +23,18 @@ export interface CreateRequestInput {
   readonly prepareStrategy: "minimize-dust" | "optimize-size" | null
   /** The client's fee ceiling (`maxFee`), native base units. */
   readonly feeCeiling?: bigint | null
+  /** Tron: a staking or TRC-20 contract operation (manage-resource, contract-interaction). */
+  readonly operation?: TronOperation
 }
 
 /**
  * The most the network fee may cost (reserved at creation, README "Fees"). On EVM chains a transfer whose fee
- * another address pays is a one-call EIP-7702 batch, and costs what a batch of one call costs.
+ * another address pays is a one-call EIP-7702 batch, and costs what a batch of one call costs. On tron what the
+ * transaction does (a transfer, a staking operation, a TRC-20 call) sets the resources it may burn.
  */
-export const maxFeeOf = (n: NetworkInfo, asset: AssetInfo, priority: FeePriority, feeLimit: bigint | null, sponsored = false): bigint => {
+export const maxFeeOf = (n: NetworkInfo, asset: AssetInfo, priority: FeePriority, feeLimit: bigint | null, sponsored = false, operation?: TronOperation): bigint => {
   if (sponsored && n.fees._tag === "EvmGas") return batchFee(n, [asset.type === "TOKEN" ? "token" : "coin"], priority)
-  const tron = tronCost(n, asset.type === "TOKEN" ? "token" : "coin")
+  const tron = tronCost(n, tronTxKind(asset.type !== "TOKEN", operation))
   if (tron !== undefined) return feeLimit !== null && feeLimit < tron.maxBurn ? feeLimit : tron.maxBurn
   return transferFee(n, asset.type === "TOKEN" ? "token" : "coin", priority)
 }
@@ -84,6 +88,7 @@ export const draftOf = (vault: { readonly accounts: VaultAccounts; readonly ledg
     note: input.note,
     prepareStrategy: input.prepareStrategy,
     ...(input.feeCeiling !== undefined && input.feeCeiling !== null ? { feeCeiling: input.feeCeiling.toString() } : {}),
+    ...(input.operation !== undefined ? { operation: input.operation } : {}),
   }
   if (n.family === "utxo") {
     const sel = vault === undefined ? undefined : selectCoins(vault.ledger, input, total, priority)
@@ -102,11 +107,14 @@ export const draftOf = (vault: { readonly accounts: VaultAccounts; readonly ledg
   const account = vault?.accounts.address(n.blockchain, n.network, sender)
   const from = account?.address ?? sender
   const payer = input.feePayer === undefined ? undefined : (vault?.accounts.address(n.blockchain, n.network, input.feePayer)?.address ?? input.feePayer)
-  const maxFee = maxFeeOf(n, input.asset, priority, input.feeLimit, payer !== undefined)
-  const reservations: Array<Portion> = [{ address: from, assetId: input.asset.id as AssetId, amount: total.toString() }]
+  const maxFee = maxFeeOf(n, input.asset, priority, input.feeLimit, payer !== undefined, input.operation)
+  // A freeze holds back the TRX it stakes beside the fee (the address keeps it, but cannot spend it).
+  const frozen = input.operation?.type === "freeze" ? BigInt(input.operation.amount) : 0n
+  // Nothing to hold at the sender for a call that moves none of its tokens (a TRC-20 approve).
+  const reservations: Array<Portion> = total > 0n || payer === undefined ? [{ address: from, assetId: input.asset.id as AssetId, amount: total.toString() }] : []
   // The fee is held where it will be paid: at the fee payer when there is one, else beside the amount at the sender.
   if (maxFee > 0n) reservations.push({ address: payer ?? from, assetId: native.id as AssetId, amount: maxFee.toString() })
-  const merged = input.asset.id === native.id && payer === undefined ? [{ address: from, assetId: native.id as AssetId, amount: (total + maxFee).toString() }] : reservations
+  const merged = input.asset.id === native.id && payer === undefined ? [{ address: from, assetId: native.id as AssetId, amount: (total + frozen + maxFee).toString() }] : reservations
   return {
     ...base,
     vaultAccountId: account?.vaultAccountId ?? null,

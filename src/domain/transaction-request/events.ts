@@ -1,6 +1,7 @@
 // Transaction request events (written to the owning vault's stream, next to the balances they reserve).
 import type { AssetId, VaultId } from "../shared/ids.js"
 import type { SimInstant } from "../shared/sim-time.js"
+import type { TronOperation } from "../chains/tron-operation.js"
 
 /** An amount of one asset at one address, base units as an integer string. */
 export interface Portion {
@@ -16,7 +17,7 @@ export interface SpentOutput {
   readonly amount: string
 }
 
-export type RequestEndpoint = "single-transfer" | "utxo" | "coin" | "token" | "feeless" | "feeless-token" | "utxo-transfer" | "multiple-transfer" | "gas-sponsorship" | "batch"
+export type RequestEndpoint = "single-transfer" | "utxo" | "coin" | "token" | "feeless" | "feeless-token" | "utxo-transfer" | "multiple-transfer" | "gas-sponsorship" | "batch" | "manage-resource" | "contract-interaction"
 
 export interface TxRequestDraft {
   readonly requestId: string
@@ -49,6 +50,8 @@ export interface TxRequestDraft {
   /** UTXO requests: the outputs they spend and the change they return. */
   readonly inputs: ReadonlyArray<SpentOutput>
   readonly change: { readonly address: string; readonly amount: string } | null
+  /** Tron: the staking or TRC-20 contract operation it performs (manage-resource, contract-interaction); absent otherwise. */
+  readonly operation?: TronOperation
   /** What the request holds back until it is mined, rejected or failed (shows as blockedAmount). */
   readonly reservations: ReadonlyArray<Portion>
   /** 0: approved by policy at once; 1 or 2: approvals needed. */
@@ -108,6 +111,9 @@ export type TxRequestEvent =
         readonly debits: ReadonlyArray<Portion>
         /** Change returned to the vault (UTXO), spendable as new outputs. */
         readonly credits: ReadonlyArray<Portion & { readonly vout: number }>
+        /** Tron: TRX frozen (staked) and TRX withdrawn from the stake: the address keeps them, not spendable while staked. */
+        readonly stakes?: ReadonlyArray<Portion>
+        readonly unstakes?: ReadonlyArray<Portion>
         readonly at: SimInstant
       }
     }
