@@ -80,7 +80,7 @@ describe("an EIP-7702 batch", () => {
     spec.given(world()).when({ type: "CreateTxRequest", draft: d, now: at }).then((es) => {
       expect(es[0]!.type).toBe("TxRequestCreated")
       const s = state([...world(), ...es])
-      expect(s.ledger.holding("ethereum", "sepolia", address, USDC)).toEqual({ total: 500n, blocked: 500n })
+      expect(s.ledger.holding("ethereum", "sepolia", address, USDC)).toEqual({ total: 500n, blocked: 500n, staked: 0n })
       expect(s.ledger.holding("ethereum", "sepolia", payer, ETH).blocked).toBe(fee)
     })
   })
