@@ -1,5 +1,6 @@
 // POST /vaults/{vaultId}/approximate-fee over a socket: the fee of a single transfer if mined now and the most it
-// may cost, per chain family; the types not estimated yet answer 400 naming what is; every refusal; nothing written.
+// may cost, per chain family; gas sponsorship, multiple and batch from the same functions their execution uses;
+// every refusal; nothing written.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { createApp } from "../../src/api/app.js"
 import { CustodyClient } from "../../src/client/index.js"
@@ -113,11 +114,29 @@ describe("approximate-fee for single transfers", () => {
     expect([short.status, short.body.error?.code]).toEqual([400, "insufficient_balance"])
   })
 
-  it("batch answers 400 naming what is estimated", async () => {
-    const { address } = await funded("ethereum", "sepolia", { ETH: "1" })
-    const r = await estimate({ transactionType: "batch", fromAddress: address, feePayer: address, feePayerAssetId: assetId("ethereum", "sepolia", "ETH"), recipients: [{ address: ETH_TO, amount: "0.1", assetId: assetId("ethereum", "sepolia", "ETH") }], feePriority: "slow" })
-    expect([r.status, r.body.error?.code]).toEqual([400, "invalid_data"])
-    expect(r.body.error?.details[0]?.message).toContain("supported: transactionType single (with feePayer: gas sponsorship) and multiple")
+  it("batch: one EIP-7702 fee for every call at the fee payer (21,000 + 25,000 + 9,000 per coin call + 44,000 per token call gas), the fee the batch then pays", async () => {
+    const { acct, address } = await funded("ethereum", "sepolia", { ETH: "1", USDC: "10" })
+    const payer = await funded("ethereum", "sepolia", { ETH: "1" })
+    const ETH = assetId("ethereum", "sepolia", "ETH")
+    const USDC = assetId("ethereum", "sepolia", "USDC")
+    const recipients = [
+      { address: ETH_TO, amount: "0.1", assetId: ETH },
+      { address: ETH_TO, amount: "2", assetId: USDC },
+    ]
+    const r = await estimate({ transactionType: "batch", vaultAccountId: acct, fromAddress: address, feePayer: payer.address, feePayerAssetId: ETH, recipients, feePriority: "slow" })
+    expect(r.status).toBe(200)
+    const gas = 21_000n + 25_000n + 9_000n + 44_000n
+    const fee = "0.000099" // 99,000 gas × 1 gwei
+    expect(r.body.data.item).toMatchObject({ transactionType: "batch", fromAddress: address, feePayer: payer.address, feePriority: "slow", fee: { amount: fee, amountUnit: "ETH", assetId: ETH }, maxFee: { amount: fee } })
+    const created = await v26.call<any>("POST", `/vaults/${h.testVaultId}/transaction-requests/batch`, {
+      item: { vaultAccountId: acct, senderAddress: address, feePayer: { address: payer.address, assetId: ETH }, recipients, feePriority: "slow", note: "b" },
+    })
+    expect(created.status).toBe(201)
+    expect(h.sim.models.txRequests.byId.get(created.body.data.item.transactionRequestId)?.mined?.fee).toBe((gas * 10n ** 9n).toString())
+    const tron = await estimate({ transactionType: "batch", fromAddress: address, feePayer: payer.address, feePayerAssetId: assetId("tron", "nile", "TRX"), recipients, feePriority: "slow" })
+    expect([tron.status, tron.body.error?.code]).toEqual([400, "invalid_data"])
+    const missing = await estimate({ transactionType: "batch", fromAddress: address, recipients, feePriority: "slow" })
+    expect([missing.status, missing.body.error?.code, missing.body.error?.details.map((d: any) => d.attribute)]).toEqual([409, "missing_required_attributes", ["feePayer", "feePayerAssetId"]])
   })
 
   it("refuses what a single transfer would refuse, in the check order", async () => {

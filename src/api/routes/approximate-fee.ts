@@ -2,10 +2,11 @@
 // mined now, from the same draft and spending rules its creation and settlement use (domain estimate.ts), and
 // the most it may cost (what the request would hold back). Writes nothing.
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
-import { findAsset, findNetwork, isUtxo, nativeAsset, type FeePriority, type NetworkInfo } from "../../domain/chains/index.js"
+import { findAsset, findNetwork, isUtxo, nativeAsset, type AssetInfo, type FeePriority, type NetworkInfo } from "../../domain/chains/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import type { VaultId } from "../../domain/shared/ids.js"
-import { estimateFee } from "../../domain/transaction-request/estimate.js"
+import { batchDraftOf } from "../../domain/transaction-request/batch.js"
+import { estimateFee, feeOfDraft } from "../../domain/transaction-request/estimate.js"
 import type { PrepareStrategy } from "../../domain/transaction-request/coin-selection.js"
 import { previewMultipleTransferFee } from "../../commands/fee-estimates.js"
 import { checks, type FieldCheck, type JsonObject } from "../body.js"
@@ -16,7 +17,7 @@ import type { Operation, OperationResult } from "../operation.js"
 import { ApproximateFee } from "../wire/approximate-fee.js"
 import { priorityOptional } from "./single-transfer.js"
 import { amountCheck, bad, checkAddress, parseAmount, priority } from "./transaction-requests.js"
-import { parties } from "./sponsored-transfers.js"
+import { parties, SPONSORED_CHAINS } from "./sponsored-transfers.js"
 import { MAX_RECIPIENTS, parseRecipients, recipientsCheck as utxoRecipients, utxoNetworkOf } from "./utxo-transfers.js"
 import { unknownVault } from "./vault-account-reads.js"
 import { accountsOf } from "./vault-account-views.js"
@@ -30,10 +31,6 @@ const recipientsCheck: FieldCheck = (v) =>
     ? undefined
     : "must be 1 to 150 objects { address, amount, assetId? }"
 
-/** Types answered so far; batch gets a 400 saying so. */
-const SUPPORTED = "transactionType single (with feePayer: gas sponsorship) and multiple"
-
-const unsupported = (what: string) => errors.invalidData([{ attribute: "transactionType", message: `${what} is not estimated yet; supported: ${SUPPORTED}` }])
 
 const missingOf = (item: JsonObject, keys: ReadonlyArray<string>) => {
   const missing = keys.filter((k) => item[k] === undefined)
@@ -124,6 +121,50 @@ const single = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVe
   }
 }
 
+/** batch: the draft batch's creation would build (its one fee for every call, at the fee payer), if mined now. */
+const batch = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): OperationResult => {
+  const missing = missingOf(item, ["fromAddress", "feePayer", "feePayerAssetId", "recipients", "feePriority"])
+  if (missing !== undefined) return missing
+  const gas = findAsset(item.feePayerAssetId as string)
+  if (gas === undefined) return errors.resourceNotFound("asset")
+  const n = findNetwork(gas.blockchain, gas.network)!
+  if (!SPONSORED_CHAINS.includes(n.blockchain)) return bad("feePayerAssetId", `batches are for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
+  if (gas.id !== n.nativeAssetId) return bad("feePayerAssetId", `must be the chain's gas asset (${nativeAsset(n.blockchain, n.network)!.unit} on ${n.blockchain}/${n.network})`)
+  const recipients: Array<{ address: string; amount: bigint; asset: AssetInfo }> = []
+  for (const [i, r] of (item.recipients as Array<JsonObject>).entries()) {
+    if (typeof r.address !== "string" || typeof r.amount !== "string" || typeof r.assetId !== "string") return bad(`recipients[${i}]`, "must be { address, amount, assetId } with string values")
+    const asset = findAsset(r.assetId)
+    if (asset === undefined) return errors.resourceNotFound(`asset of recipients[${i}]`)
+    if (asset.blockchain !== n.blockchain || asset.network !== n.network) return bad(`recipients[${i}].assetId`, `is not an asset of ${n.blockchain}/${n.network}, the fee payer's chain`)
+    const amount = parseAmount(r.amount, asset, `recipients[${i}].amount`)
+    if (isApiError(amount)) return amount
+    const badTo = checkAddress(n, r.address, `recipients[${i}].address`)
+    if (badTo !== undefined) return badTo
+    recipients.push({ address: r.address, amount, asset })
+  }
+  const p = parties(deps, version, vaultId, n, "feePayerAssetId", item.vaultAccountId as string | undefined, "fromAddress", item.fromAddress as string, "feePayer", item.feePayer as string)
+  if (isApiError(p)) return p
+  const feePriority = item.feePriority as FeePriority
+  const draft = batchDraftOf(undefined, { vaultId: vaultId as VaultId, network: n, sender: p.sender, feePayer: p.feePayer, recipients, feePriority, note: null }, "", "")
+  const fee = feeOf(n)
+  const value = feeOfDraft(n, draft, deps.sim.models.txRequests.feeStateAt(p.sender, deps.sim.clock.now()))
+  return {
+    status: 200,
+    item: {
+      transactionType: "batch",
+      blockchain: n.blockchain,
+      network: n.network,
+      assetId: gas.id,
+      vaultAccountId: p.vaultAccountId === "" ? vaultId : p.vaultAccountId,
+      fromAddress: p.sender,
+      feePayer: p.feePayer,
+      feePriority,
+      fee: fee(value),
+      maxFee: fee(BigInt(draft.maxFee)),
+    },
+  }
+}
+
 /** multiple: the selection and fee a multiple-transfer of this account would get now (nothing reserved). */
 const multiple = async (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): Promise<OperationResult> => {
   const missing = missingOf(item, ["assetId", "recipients", "feePriority", "vaultAccountId"])
@@ -198,7 +239,7 @@ export const approximateFeeOperations: ReadonlyArray<Operation> = [
     handle: async ({ params, item, apiVersion }, deps) => {
       const type = item.transactionType as TransactionType
       if (type === "multiple") return multiple(deps, params.vaultId!, item, apiVersion)
-      if (type !== "single") return unsupported(`transactionType ${type}`)
+      if (type === "batch") return batch(deps, params.vaultId!, item, apiVersion)
       return single(deps, params.vaultId!, item, apiVersion)
     },
   },
