@@ -96,6 +96,8 @@ const summaries: Readonly<Record<string, string>> = {
   "GET /transaction-requests/:transactionRequestId": "2026-03-20: #15 on the v-2 path (`amountUnit` for `unit`, `note` for `additionalDetails`)",
   "POST /vaults/:vaultId/:blockchain/:network/addresses/:fromAddress/manage-resource":
     "tron: freeze, unfreeze, withdraw_resource, delegate, undelegate TRX for bandwidth or energy (a transaction request: approval, broadcast, mining, fee)",
+  "POST /vaults/:vaultId/transaction-requests/contract-interaction":
+    "2026-03-20: a TRC-20 `approve` (unlimited allowance to `feePayer`) or `transfer-from` (the fee payer moves the holder's tokens); the fee payer pays",
   "GET /vaults/:vaultId/:blockchain/:network/:address/overview": "2026-03-20: a tron address's TRX, bandwidth and energy (limits, used, available, staked, delegated), unfreezes and delegations",
   "GET /utils/xrp/:network/addresses/encode/:classicAddress/:addressTag": "2026-03-20: a classic XRP address and tag as an X-address",
   "GET /utils/xrp/:network/addresses/decode/:xAddress": "2025-09-23 on: an X-address as a classic address and tag",

@@ -16,6 +16,7 @@ import { utxoListOperations } from "./routes/utxos.js"
 import { utxoTransferOperations } from "./routes/utxo-transfers.js"
 import { multipleTransferOperations } from "./routes/multiple-transfer.js"
 import { tronOperations } from "./routes/tron.js"
+import { contractInteractionOperations } from "./routes/contract-interaction.js"
 import { vaultOperations } from "./routes/vaults.js"
 
 // One group a line, so that groups added side by side merge.
@@ -36,5 +37,6 @@ export const defaultOperations: ReadonlyArray<Operation> = [
   ...utxoTransferOperations,
   ...multipleTransferOperations,
   ...tronOperations,
+  ...contractInteractionOperations,
   ...xrpUtilOperations,
 ]

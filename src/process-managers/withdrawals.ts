@@ -48,7 +48,7 @@ export const settleWithdrawals = (chain: string) =>
       }
       const vaultId = r.draft.vaultId
       if (r.status.latest() === "Broadcasted") {
-        const s = spending(n, r.draft, t.transfer.failsInExecution === true, models.txRequests.feeStateAt(r.draft.sender, now).freeBandwidthUsed, models.tron.executions.get(t.transfer.transactionId))
+        const s = spending(n, r.draft, t.transfer.failsInExecution === true, models.txRequests.feeStateAt(r.draft.feePayer ?? r.draft.sender, now).freeBandwidthUsed, models.tron.executions.get(t.transfer.transactionId))
         const command = { type: "RecordTxMined" as const, requestId: r.draft.requestId, blockHeight: mined.height, blockHash: mined.blockHash, ...s, fee: s.fee.toString(), now }
         yield* recordFact(runDecider(vaultDecider, vaultStream(vaultId), command), ["Mined", "MinedWithErrors", "Success"])
       }

@@ -90,8 +90,9 @@ export class TxRequestsModel {
         r.mined = { blockHeight: e.data.blockHeight, blockHash: e.data.blockHash, fee: e.data.fee, at: e.data.at }
         this.setStatus(event.position, e.data.requestId, e.data.withErrors ? "MinedWithErrors" : "Mined")
         const free = e.data.freeBandwidth
-        if (free !== undefined && free > 0 && r.draft.sender !== null)
-          this.tronBandwidth.set(r.draft.sender, [...(this.tronBandwidth.get(r.draft.sender) ?? []), { at: e.data.at, units: free, position: event.position }])
+        // The free bandwidth used is the payer's: the fee payer when the request names one.
+        const payer = r.draft.feePayer ?? r.draft.sender
+        if (free !== undefined && free > 0 && payer !== null) this.tronBandwidth.set(payer, [...(this.tronBandwidth.get(payer) ?? []), { at: e.data.at, units: free, position: event.position }])
         return
       }
       case "TxRequestSucceeded":

@@ -1,0 +1,156 @@
+// POST /vaults/{vaultId}/transaction-requests/contract-interaction (2026-03-20, v-2): a TRC-20 approve (the fee
+// payer may then move the holder's tokens) or transferFrom (the fee payer moves them), a transaction request whose
+// fee the fee payer pays; the allowance is the simulated chain's, so a transferFrom beyond it fails on chain.
+import { Schema } from "effect"
+import { since } from "../../domain/api-key/index.js"
+import { findAsset, findNetwork, validateAddress, type NetworkName } from "../../domain/chains/index.js"
+import type { TronOperation } from "../../domain/chains/tron-operation.js"
+import type { VaultId } from "../../domain/shared/ids.js"
+import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
+import { UINT256_MAX } from "../../chain-sim/tron.js"
+import { createTxRequest } from "../../commands/transaction-requests.js"
+import { checks } from "../body.js"
+import { errors, isApiError } from "../errors.js"
+import type { Operation, OperationResult } from "../operation.js"
+import { runCommand } from "../sim/common.js"
+import { optional, struct } from "../wire/shape.js"
+import { unknownVault } from "./vault-account-reads.js"
+
+const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
+const METHODS: Readonly<Record<string, "approve" | "transfer-from">> = { approve: "approve", "transfer-from": "transfer-from", transfer_from: "transfer-from", transferfrom: "transfer-from" }
+
+const ContractInteractionAnswer = struct({
+  assetUnit: Schema.String,
+  assetId: Schema.String,
+  contractInteractionDetails: struct({
+    contractAddress: Schema.String,
+    method: Schema.String,
+    functionSignature: Schema.String,
+    owner: Schema.String,
+    spender: Schema.String,
+    allowance: optional(Schema.String),
+    recipient: optional(Schema.String),
+    amount: optional(Schema.String),
+  }),
+  transactionRequestId: Schema.String,
+  transactionRequestStatus: Schema.String,
+  blockchain: Schema.String,
+  network: Schema.String,
+  vaultAccountId: Schema.String,
+  fromAddress: Schema.String,
+  feePayer: Schema.String,
+  toAddress: optional(Schema.String),
+  amount: optional(Schema.String),
+  maxFee: optional(Schema.String),
+  note: Schema.String,
+})
+
+export const contractInteractionOperations: ReadonlyArray<Operation> = [
+  {
+    id: "createContractInteractionRequest",
+    method: "POST",
+    path: "/vaults/:vaultId/transaction-requests/contract-interaction",
+    scope: "withdraw",
+    vaultParam: "vaultId",
+    versions: since("2026-03-20"),
+    answer: ContractInteractionAnswer,
+    body: {
+      required: {
+        method: checks.string({ min: 1, max: 40 }),
+        assetId: checks.string({ min: 1, max: 100 }),
+        feePayer: checks.string({ min: 1, max: 200 }),
+        fromAddress: checks.string({ min: 1, max: 200 }),
+        note: checks.string({ max: 250 }),
+      },
+      optional: {
+        toAddress: checks.string({ min: 1, max: 200 }),
+        amount: checks.string({ min: 1, max: 100 }),
+        maxFee: checks.string({ min: 1, max: 100 }),
+        vaultAccountId: checks.string({ min: 1, max: 100 }),
+      },
+    },
+    handle: async ({ params, item, requestId, apiVersion }, deps): Promise<OperationResult> => {
+      const method = METHODS[String(item.method).toLowerCase()]
+      if (method === undefined) return bad("method", "must be approve or transfer-from")
+      const asset = findAsset(item.assetId as string)
+      if (asset === undefined) return errors.resourceNotFound("asset")
+      if (asset.blockchain !== "tron" || asset.type !== "TOKEN") return bad("assetId", "must be a TRC-20 token (native TRX is not a contract)")
+      const n = findNetwork(asset.blockchain, asset.network)!
+      if (method === "transfer-from" && item.toAddress === undefined) return errors.missingRequiredAttributes(["toAddress"])
+      if (method === "transfer-from" && item.amount === undefined) return errors.missingRequiredAttributes(["amount"])
+      if (method === "approve" && (item.toAddress !== undefined || item.amount !== undefined))
+        return bad(item.toAddress !== undefined ? "toAddress" : "amount", "is only for transfer-from (approve grants the fee payer an unlimited allowance)")
+      let amount = 0n
+      if (method === "transfer-from") {
+        const parsed = parsePositiveAmount(item.amount as string, asset.decimals)
+        if (!parsed.ok) return bad("amount", `must be a positive decimal string with at most ${asset.decimals} decimals`)
+        amount = parsed.value
+        if (!validateAddress("tron", n.network as NetworkName, item.toAddress as string)) return bad("toAddress", `is not a valid tron/${n.network} address`)
+      }
+      let maxFee: bigint | null = null
+      if (item.maxFee !== undefined) {
+        const parsed = parsePositiveAmount(item.maxFee as string, 6)
+        if (!parsed.ok) return bad("maxFee", "must be a positive TRX amount with at most 6 decimals")
+        maxFee = parsed.value
+      }
+      const m = deps.sim.models
+      const vault = m.workspace.vaultsById.get(params.vaultId!)
+      if (vault === undefined) return unknownVault(apiVersion)
+      if (vault.profile.type !== n.networkType) return bad("assetId", `is an asset of ${n.network}, which a ${vault.profile.type} vault does not use`)
+      const from = m.holdings.address(n.blockchain, n.network, item.fromAddress as string, undefined)
+      if (from === undefined || from.facts.vaultId !== params.vaultId) return errors.resourceNotFound("fromAddress in this vault")
+      if (item.vaultAccountId !== undefined && (from.facts.vaultAccountId ?? params.vaultId) !== item.vaultAccountId) return errors.resourceNotFound("fromAddress in this vault account")
+      const payer = m.holdings.address(n.blockchain, n.network, item.feePayer as string, undefined)
+      if (payer === undefined || payer.facts.vaultId !== params.vaultId) return errors.resourceNotFound(`fee payer address ${String(item.feePayer)} in this vault`)
+      if (payer.facts.address === from.facts.address) return bad("feePayer", "must be another address than fromAddress (it is the spender the holder approves)")
+      const spender = payer.facts.address
+      const operation: TronOperation =
+        method === "approve" ? { type: "approve", token: asset.id, spender, allowance: UINT256_MAX.toString() } : { type: "transfer-from", token: asset.id, spender, amount: amount.toString() }
+      const r = await runCommand(
+        deps,
+        createTxRequest({
+          vaultId: params.vaultId as VaultId,
+          endpoint: "contract-interaction",
+          network: n,
+          asset,
+          sender: from.facts.address,
+          feePayer: spender,
+          recipients: method === "transfer-from" ? [{ address: item.toAddress as string, amount }] : [],
+          feePriority: null,
+          feeLimit: maxFee,
+          note: item.note as string,
+          prepareStrategy: null,
+          operation,
+        }),
+        { requestId },
+      )
+      if (isApiError(r)) return r
+      const contract = asset.type === "TOKEN" ? asset.contract : ""
+      return {
+        status: 201,
+        item: {
+          assetUnit: asset.symbol,
+          assetId: asset.id,
+          contractInteractionDetails: {
+            contractAddress: contract,
+            method,
+            functionSignature: method === "approve" ? "approve(address,uint256)" : "transferFrom(address,address,uint256)",
+            owner: from.facts.address,
+            spender,
+            ...(method === "approve" ? { allowance: UINT256_MAX.toString() } : { recipient: item.toAddress as string, amount: formatAmount(amount, asset.decimals) }),
+          },
+          transactionRequestId: r.requestId,
+          transactionRequestStatus: "created",
+          blockchain: n.blockchain,
+          network: n.network,
+          vaultAccountId: from.facts.vaultAccountId ?? params.vaultId!,
+          fromAddress: from.facts.address,
+          feePayer: spender,
+          ...(method === "transfer-from" ? { toAddress: item.toAddress as string, amount: formatAmount(amount, asset.decimals) } : {}),
+          ...(maxFee !== null ? { maxFee: formatAmount(maxFee, 6) } : {}),
+          note: item.note as string,
+        },
+      }
+    },
+  },
+]
