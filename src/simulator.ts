@@ -18,6 +18,7 @@ import type { VaultAggregateError } from "./domain/vault/index.js"
 import { EventStore, type EventStoreShape, type StoreUnavailable, type WrongExpectedVersion } from "./store/event-store.js"
 import { makeGate, type Gate } from "./runtime/gate.js"
 import { makeSnapshots, type SnapshotInfo } from "./runtime/snapshots.js"
+import { loadCheckpoint, startCheckpointer, type Checkpointer, type CheckpointOptions } from "./runtime/checkpoints.js"
 
 export type { CreatedCredentials, Fixture }
 export type SimServices = CommandServices | Models
@@ -39,6 +40,11 @@ export interface SimulatorOptions {
   readonly onHalt?: (message: string) => void
   /** Mixed into generated ids so that nodes sharing a store and seed never collide; "" (default) for a lone node. */
   readonly nodeId?: string
+  /**
+   * Read-model checkpoints in this directory (the SQLite store's data directory): loaded at start, written every
+   * `every` events on a thread of their own and at close. Only for a store no other process writes to.
+   */
+  readonly checkpoints?: CheckpointOptions
   /** Deliver webhooks (default true: one delivering node per store); an object tunes the worker (concurrency, timeout, global retry schedule). */
   readonly webhooks?: boolean | WebhookWorkerOptions
 }
@@ -75,6 +81,10 @@ export interface Simulator {
   readonly revert: (id: string) => Promise<SnapshotInfo>
   /** Back to the world right after start-up (the fixture's or default workspace): same ids and credentials. */
   readonly reset: () => Promise<SnapshotInfo>
+  /** Position of the checkpoint the read models were loaded from at start (only the events after it were folded). */
+  readonly restoredFrom: bigint | undefined
+  /** Writes a read-model checkpoint of the log now (with `checkpoints`); its position, or null when none was written. */
+  readonly checkpoint: () => Promise<bigint | null>
   readonly close: () => Promise<void>
 }
 
@@ -113,6 +123,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     return exit.value
   }
 
+  const loaded = options.checkpoints === undefined ? undefined : await loadCheckpoint(options.checkpoints, store, models)
   await must(runner.pull)
   ids.restore(models.lastSeq)
   if (models.timeline.headTime > clock.now()) clock.advance(models.timeline.headTime - clock.now())
@@ -125,6 +136,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     ids.restore(models.lastSeq)
   }
   let following = options.follow ? await must(runner.follow) : undefined
+  const checkpointer: Checkpointer | undefined = options.checkpoints === undefined ? undefined : await startCheckpointer(options.checkpoints, store, loaded)
   const adminToken = options.fixture?.adminToken ?? options.adminToken ?? Buffer.from(ids.bytes("adminToken", 18)).toString("base64url")
 
   const clockHooks: Array<() => Effect.Effect<void, AppFailure, SimServices>> = [() => settleAll]
@@ -148,7 +160,11 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
       if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
       return exit.value
     },
+    beforeTruncate: async (position) => {
+      await checkpointer?.beforeTruncate(position)
+    },
     pause: async () => {
+      await checkpointer?.pause()
       await webhooks?.stop()
       if (following) await Effect.runPromise(following.stop)
       following = undefined
@@ -159,6 +175,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
       cursors.clear()
       webhooks = startWebhooks()
       if (options.follow) following = await must(runner.follow)
+      await checkpointer?.resume()
     },
   })
   let ticking = false
@@ -185,6 +202,8 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     snapshots: snapshots.list,
     revert: snapshots.revert,
     reset: snapshots.reset,
+    restoredFrom: loaded?.position,
+    checkpoint: async () => (checkpointer === undefined ? null : checkpointer.save()),
     startTicker: (everyMs = 1000) => {
       // While simulated time follows the wall clock, interval blocks and confirmations come due by themselves.
       ticker ??= setInterval(() => {
@@ -201,6 +220,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
       if (ticker !== undefined) clearInterval(ticker)
       await webhooks?.stop()
       if (following) await Effect.runPromise(following.stop)
+      await checkpointer?.close()
       await runtime.dispose()
       await options.store.close?.()
     },

@@ -23,6 +23,7 @@ export interface ServeOptions {
   readonly store: StoreKind
   readonly dataDir: string
   readonly durability: "normal" | "full"
+  readonly checkpointEvery: string
   readonly esdb?: string
   readonly fixture?: string
   readonly seed?: string
@@ -98,6 +99,8 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   if (!/^[0-9]+$/.test(o.port) || port > 65535) throw new UsageError(`--port must be 0 to 65535, not ${o.port}`)
   if (o.nodeId !== undefined && !NODE_ID.test(o.nodeId)) throw new UsageError(`--node-id ${o.nodeId}: 1 to 64 of A-Z a-z 0-9 _ . -`)
   if (o.frozenAt !== undefined && !/^[0-9]{1,12}$/.test(o.frozenAt)) throw new UsageError(`--frozen-at must be UNIX seconds, not ${o.frozenAt}`)
+  if (!/^[0-9]{1,9}$/.test(o.checkpointEvery)) throw new UsageError(`--checkpoint-every must be a number of events (0: never), not ${o.checkpointEvery}`)
+  const checkpointEvery = Number(o.checkpointEvery)
   if (o.store === "esdb" && o.esdb === undefined) throw new UsageError("--store esdb needs --esdb <connection string>")
   const fixture = o.fixture !== undefined ? readFixture(o.fixture) : undefined
 
@@ -136,6 +139,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
       nodeId,
       // Webhook deliveries sign, write and read on their own thread, beside the API's event loop.
       webhooks: { thread: true },
+      ...(o.store === "sqlite" && checkpointEvery > 0 ? { checkpoints: { dir: o.dataDir, every: checkpointEvery } } : {}),
     }).catch((e: unknown) => {
       throw e instanceof CliFailure ? e : storeFailure(o, e)
     })
@@ -164,7 +168,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   for (const c of credentials.apiKeys) lines.push(`api key: ${c.key}`, `api secret: ${c.secret}`, `api passphrase: ${c.passphrase}`)
   if (savedTo !== undefined) lines.push(`credentials ${sim.createdCredentials.length > 0 ? "saved to" : "from"} ${savedTo} (custody-sim credentials prints them)`)
   for (const v of sim.models.workspace.vaultList(undefined)) lines.push(`vault ${v.profile.type}: ${v.profile.vaultId} (${v.profile.name})`)
-  lines.push(`store: ${o.store}, events: ${sim.models.timeline.count}`)
+  lines.push(`store: ${o.store}, events: ${sim.models.timeline.count}${sim.restoredFrom !== undefined ? ` (read models from the checkpoint at position ${sim.restoredFrom})` : ""}`)
   if (o.store === "esdb" || nodeId !== "") lines.push(`node id: ${JSON.stringify(nodeId)}`)
   const first = credentials.apiKeys[0]
   if (first !== undefined) {
@@ -178,9 +182,14 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   lines.push(`listening on ${url}`)
   process.stdout.write(`${lines.join("\n")}\n`)
 
+  // Connections still open after 3 s are not waited for; closing the simulator (its last checkpoint) is.
   const stop = () => {
-    server.close(() => void release().then(() => sim.close()).then(() => process.exit(0)))
-    setTimeout(() => process.exit(0), 3000).unref()
+    const served = new Promise<void>((resolve) => server.close(() => resolve()))
+    const late = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref())
+    void Promise.race([served, late])
+      .then(release)
+      .then(() => sim.close())
+      .finally(() => process.exit(0))
   }
   process.once("SIGINT", stop)
   process.once("SIGTERM", stop)

@@ -40,7 +40,7 @@ export interface TransferView {
 }
 
 /** A transfer's view is its own `mined` record: a rebuild allocates one object per transfer here, not two. */
-class Submitted extends Once<Mined> implements TransferView {
+export class Submitted extends Once<Mined> implements TransferView {
   constructor(
     readonly chain: string,
     readonly blockchain: string,

@@ -114,8 +114,11 @@ export class OutboxModel {
   private listener: ((d: DeliveryView) => void) | undefined
 
   /** Told of every delivery that becomes due at some time (created, retry scheduled, redelivery requested). */
-  listen(f: ((d: DeliveryView) => void) | undefined): void {
+  /** Sets the listener told of deliveries that become due; returns the one it replaces. */
+  listen(f: ((d: DeliveryView) => void) | undefined): ((d: DeliveryView) => void) | undefined {
+    const before = this.listener
     this.listener = f
+    return before
   }
 
   pending(): Array<DeliveryView> {

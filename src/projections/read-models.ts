@@ -14,14 +14,47 @@ import { Timeline } from "./timeline.js"
 import { TronModel, tronFoldTypes } from "./tron.js"
 import { WorkspaceModel, workspaceFoldTypes } from "./workspace.js"
 import { cloneGraph } from "./clone-graph.js"
+import { BalanceHistory } from "./balances.js"
+import { Submitted } from "./chains.js"
+import { CreationOrder, History, Once } from "./history.js"
+import { Listed } from "./transactions.js"
+import { classRegistry, CorruptGraph, decodeGraph, encodeGraph, type EncodedGraph } from "./graph-codec.js"
 
 type Fold = (event: RecordedEvent) => void
+
+/** Fields of ReadModels that wire events to the folds: code, not state. */
+const routing = new Set(["routes", "extra"])
 
 /** The models' state at one position, detached from the live models (a snapshot keeps one to revert to). */
 export interface ModelsImage {
   readonly position: bigint
   readonly parts: ModelParts
 }
+
+/**
+ * Every class whose instances the models hold: a checkpoint records instances by class name and gives them their
+ * prototype back. A model that keeps instances of a class not listed here cannot be saved (the checkpoint tests
+ * fail), so a new class is added here with the model.
+ */
+export const modelClasses = classRegistry([
+  AddressKeys,
+  Timeline,
+  WorkspaceModel,
+  HoldingsModel,
+  BalanceHistory,
+  SettingsModel,
+  ChainsModel,
+  Submitted,
+  TxRequestsModel,
+  TransactionsModel,
+  Listed,
+  OutboxModel,
+  UtxosModel,
+  TronModel,
+  History,
+  Once,
+  CreationOrder,
+])
 
 interface ModelParts {
   keys: AddressKeys
@@ -96,12 +129,44 @@ export class ReadModels {
     return this.timeline.head
   }
 
+  /**
+   * The models' state: what a snapshot copies and a checkpoint saves. Every field but the event routes, so a model
+   * added as a field is in both without more ado (its classes go into `modelClasses`).
+   */
+  parts(): ModelParts {
+    const parts: Record<string, unknown> = {}
+    for (const key of Object.keys(this)) if (!routing.has(key)) parts[key] = (this as unknown as Record<string, unknown>)[key]
+    return parts as unknown as ModelParts
+  }
+
   /** A deep copy of every model (cross-model references kept), detached from these live models. */
   capture(): ModelsImage {
-    const { keys, timeline, workspace, holdings, settings, chains, txRequests, transactions, outbox, utxos, tron, lastSeq } = this
-    const parts = cloneGraph<ModelParts>({ keys, timeline, workspace, holdings, settings, chains, txRequests, transactions, outbox, utxos, tron, lastSeq })
+    const parts = cloneGraph(this.parts())
     parts.outbox.listen(undefined)
     return { position: this.position, parts }
+  }
+
+  /** Every model as flat columns (a checkpoint's payload); the delivery listener is wiring, not state, and stays out. */
+  encode(): EncodedGraph {
+    const listener = this.outbox.listen(undefined)
+    try {
+      return encodeGraph(this.parts(), modelClasses)
+    } finally {
+      this.outbox.listen(listener)
+    }
+  }
+
+  /** Makes the models those `encode` saved; throws (CorruptGraph, or a TypeError) on a damaged encoding, changing nothing. */
+  load(encoded: EncodedGraph): void {
+    const parts = decodeGraph(encoded, modelClasses) as ModelParts
+    if (!(parts.timeline instanceof Timeline) || !(parts.outbox instanceof OutboxModel)) throw new CorruptGraph("the encoding does not hold the models")
+    this.restore({ position: parts.timeline.head, parts })
+  }
+
+  static decode(encoded: EncodedGraph): ReadModels {
+    const models = new ReadModels()
+    models.load(encoded)
+    return models
   }
 
   /** Makes an image the live models; the image is used up (the models go on mutating it). */

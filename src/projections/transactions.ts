@@ -17,7 +17,7 @@ export const transactionsFoldTypes = ["ChainTxSubmitted", "AssetAdded", "TxReque
 >
 
 /** A record is its own status history: one allocation per record instead of two. */
-class Listed extends History<TxStatus> implements TxRecord {
+export class Listed extends History<TxStatus> implements TxRecord {
   constructor(
     readonly vaultId: string,
     readonly direction: TxRecord["direction"],

@@ -53,6 +53,8 @@ export interface WorldHost {
   readonly pull: Effect.Effect<void, StoreUnavailable>
   /** Tells the projection runner the log was cut back to the models' position. */
   readonly rewound: () => void
+  /** The log is about to be cut back to `position` (checkpoints beyond it are removed first). */
+  readonly beforeTruncate?: (position: bigint) => Promise<void>
   /** Stops background work (webhook deliveries, a live subscription) before the world is replaced… */
   readonly pause: () => Promise<void>
   /** …and starts it again on the replaced world, with caches derived from the old one dropped. */
@@ -86,6 +88,7 @@ export const makeSnapshots = (host: WorldHost): Snapshots => {
     const truncate = revertible()
     await host.pause()
     try {
+      await host.beforeTruncate?.(target.position)
       await host.run(truncate(target.position))
       if (target.image !== undefined) {
         models.restore(target.image)

@@ -1,0 +1,280 @@
+// A whole object graph (the read models) to flat columns and back: shared references stay shared, cycles stay
+// cycles, instances of the registered classes get their prototype back, frozen objects come back frozen.
+// Columns rather than v8.serialize of the graph itself: on a million-event world v8.deserialize took longer than
+// half a rebuild, while rebuilding objects from typed arrays and one string table is a loop over numbers.
+//
+// Every object gets a node id in the order it is first met; a node's kind says what it is (an array, a Map, a
+// Set, or an object of a shape: prototype, frozen or not, own keys), and its values follow in `values` with a
+// one-byte tag each: the value is the number itself, an index into `strings`, or a node id. Bytes are values
+// (base64 strings): two references to one buffer come back as two equal buffers.
+
+/** Classes whose instances may appear in the graph, by name (the name is what an encoded graph records). */
+export type ClassRegistry = ReadonlyMap<string, { readonly prototype: object }>
+
+export const classRegistry = (classes: ReadonlyArray<{ readonly name: string; readonly prototype: object }>): ClassRegistry => {
+  const out = new Map<string, { readonly prototype: object }>()
+  for (const c of classes) {
+    if (out.has(c.name) && out.get(c.name) !== c) throw new Error(`two classes named ${c.name} in one registry`)
+    out.set(c.name, c)
+  }
+  return out
+}
+
+export interface EncodedGraph {
+  /** Class names (index 0: plain objects, 1: objects with no prototype), shapes and strings, as JSON text. */
+  readonly table: string
+  /** Per node: -1 array, -2 Map, -3 Set, -4 frozen array, otherwise a shape index. */
+  readonly kinds: Int32Array
+  readonly tags: Uint8Array
+  readonly values: Float64Array
+}
+
+export class UnsupportedValue extends Error {}
+
+const ARRAY = -1
+const MAP = -2
+const SET = -3
+const FROZEN_ARRAY = -4
+
+const T_NUMBER = 0
+const T_STRING = 1
+const T_REF = 2
+const T_UNDEFINED = 3
+const T_NULL = 4
+const T_TRUE = 5
+const T_FALSE = 6
+/** A bigint that is a safe integer (positions): the number. */
+const T_SMALL_BIGINT = 7
+/** Any other bigint: an index into `strings` of its decimal text. */
+const T_BIGINT = 8
+/** Bytes (a Buffer, or another Uint8Array) as a value, not a node: an index into `strings` of their base64. */
+const T_BUFFER = 9
+const T_BYTES = 10
+
+interface Table {
+  readonly classes: Array<string>
+  /** [class index, frozen 0|1, keys…] */
+  readonly shapes: Array<Array<string | number>>
+  readonly strings: Array<string>
+}
+
+class Growing<A extends Uint8Array | Float64Array | Int32Array> {
+  length = 0
+  constructor(
+    public array: A,
+    private readonly make: (n: number) => A,
+  ) {}
+  push(x: number): void {
+    if (this.length === this.array.length) {
+      const bigger = this.make(this.array.length * 2)
+      bigger.set(this.array as never)
+      this.array = bigger
+    }
+    this.array[this.length++] = x
+  }
+  done(): A {
+    return this.array.subarray(0, this.length) as A
+  }
+}
+
+export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph => {
+  const classIndex = new Map<object | null, number>([
+    [Object.prototype, 0],
+    [null, 1],
+  ])
+  const table: Table = { classes: ["Object", "null"], shapes: [], strings: [] }
+  for (const [name, c] of registry) {
+    classIndex.set(c.prototype, table.classes.length)
+    table.classes.push(name)
+  }
+  const shapeIndex = new Map<string, number>()
+  const stringIndex = new Map<string, number>()
+  const ids = new Map<object, number>()
+  const queue: Array<object> = []
+  const kinds = new Growing(new Int32Array(1024), (n) => new Int32Array(n))
+  const tags = new Growing(new Uint8Array(4096), (n) => new Uint8Array(n))
+  const values = new Growing(new Float64Array(4096), (n) => new Float64Array(n))
+
+  const str = (s: string): number => {
+    let i = stringIndex.get(s)
+    if (i === undefined) {
+      i = table.strings.length
+      table.strings.push(s)
+      stringIndex.set(s, i)
+    }
+    return i
+  }
+  const put = (tag: number, value: number) => {
+    tags.push(tag)
+    values.push(value)
+  }
+    // Where the value being written sits, for the error that names it (kept as plain variables: no closure per value).
+  let owner = "root"
+  let key: unknown = ""
+  const value = (v: unknown): void => {
+    switch (typeof v) {
+      case "number":
+        return put(T_NUMBER, v)
+      case "string":
+        return put(T_STRING, str(v))
+      case "boolean":
+        return put(v ? T_TRUE : T_FALSE, 0)
+      case "undefined":
+        return put(T_UNDEFINED, 0)
+      case "bigint":
+        return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? put(T_SMALL_BIGINT, Number(v)) : put(T_BIGINT, str(v.toString()))
+      case "object": {
+        if (v === null) return put(T_NULL, 0)
+        if (v instanceof Uint8Array) return put(Buffer.isBuffer(v) ? T_BUFFER : T_BYTES, str(Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64")))
+        let id = ids.get(v)
+        if (id === undefined) {
+          id = queue.length
+          ids.set(v, id)
+          queue.push(v)
+        }
+        return put(T_REF, id)
+      }
+      default:
+        throw new UnsupportedValue(`${owner} ${String(key)}: a ${typeof v} cannot be saved`)
+    }
+  }
+
+  const nameOf = (proto: object | null) => (proto as { constructor?: { name?: string } } | null)?.constructor?.name ?? "?"
+  value(root)
+  for (let n = 0; n < queue.length; n++) {
+    const node = queue[n]!
+    if (Array.isArray(node)) {
+      kinds.push(Object.isFrozen(node) ? FROZEN_ARRAY : ARRAY)
+      put(T_NUMBER, node.length)
+      owner = "array element"
+      for (let i = 0; i < node.length; i++) value(node[i])
+    } else if (node instanceof Map) {
+      kinds.push(MAP)
+      put(T_NUMBER, node.size)
+      owner = "Map entry"
+      for (const [k, v] of node) {
+        key = k
+        value(k)
+        value(v)
+      }
+    } else if (node instanceof Set) {
+      kinds.push(SET)
+      put(T_NUMBER, node.size)
+      owner = "Set element"
+      for (const v of node) value(v)
+    } else {
+      const proto = Object.getPrototypeOf(node) as object | null
+      const cls = classIndex.get(proto)
+      if (cls === undefined) throw new UnsupportedValue(`an instance of ${nameOf(proto)}: its class is not registered for checkpoints`)
+      if (Object.getOwnPropertySymbols(node).length > 0) throw new UnsupportedValue(`an instance of ${nameOf(proto)} has symbol keys`)
+      const keys = Object.keys(node)
+      const frozen = Object.isFrozen(node) ? 1 : 0
+      const signature = `${cls}|${frozen}|${keys.join("|")}`
+      let shape = shapeIndex.get(signature)
+      if (shape === undefined) {
+        shape = table.shapes.length
+        table.shapes.push([cls, frozen, ...keys])
+        shapeIndex.set(signature, shape)
+      }
+      kinds.push(shape)
+      const record = node as Record<string, unknown>
+      owner = cls < 2 ? "object" : table.classes[cls]!
+      for (const k of keys) {
+        key = k
+        value(record[k])
+      }
+    }
+  }
+  return { table: JSON.stringify(table), kinds: kinds.done(), tags: tags.done(), values: values.done() }
+}
+
+export class CorruptGraph extends Error {}
+
+export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unknown => {
+  const table = JSON.parse(encoded.table) as Table
+  const { kinds, tags, values } = encoded
+  const { strings } = table
+  const protos = table.classes.map((name, i) => {
+    if (i === 0) return Object.prototype
+    if (i === 1) return null
+    const c = registry.get(name)
+    if (c === undefined) throw new CorruptGraph(`the checkpoint names a class this code does not have: ${name}`)
+    return c.prototype
+  })
+  // One filler per shape, written for its keys: named stores in one order stay monomorphic, where a loop of
+  // o[key] = … over every shape's keys was several times slower on a million-event world.
+  const shapes = table.shapes.map(([cls, frozen, ...keys]) => ({
+    proto: protos[cls as number],
+    fill: new Function("o", "next", `${keys.map((k) => `o[${JSON.stringify(String(k))}] = next();`).join("")}${frozen === 1 ? "Object.freeze(o);" : ""}`) as (
+      o: object,
+      next: () => unknown,
+    ) => void,
+  }))
+  const nodes = new Array<unknown>(kinds.length)
+  for (let n = 0; n < kinds.length; n++) {
+    const kind = kinds[n]!
+    if (kind === ARRAY || kind === FROZEN_ARRAY) nodes[n] = []
+    else if (kind === MAP) nodes[n] = new Map()
+    else if (kind === SET) nodes[n] = new Set()
+    else {
+      const shape = shapes[kind]
+      if (shape === undefined) throw new CorruptGraph(`node ${n} has no shape ${kind}`)
+      nodes[n] = shape.proto === Object.prototype ? {} : Object.create(shape.proto as object | null)
+    }
+  }
+  let i = 0
+  const end = tags.length
+  const next = (): unknown => {
+    if (i >= end) throw new CorruptGraph("the values end before the nodes do")
+    const v = values[i]!
+    switch (tags[i++]) {
+      case T_NUMBER:
+        return v
+      case T_STRING:
+        return strings[v]
+      case T_REF:
+        return nodes[v]
+      case T_UNDEFINED:
+        return undefined
+      case T_NULL:
+        return null
+      case T_TRUE:
+        return true
+      case T_FALSE:
+        return false
+      case T_SMALL_BIGINT:
+        return BigInt(v)
+      case T_BIGINT:
+        return BigInt(strings[v]!)
+      case T_BUFFER:
+        return Buffer.from(strings[v]!, "base64")
+      case T_BYTES:
+        return new Uint8Array(Buffer.from(strings[v]!, "base64"))
+      default:
+        throw new CorruptGraph(`unknown value tag ${tags[i - 1]}`)
+    }
+  }
+  const root = next()
+  for (let n = 0; n < kinds.length; n++) {
+    const kind = kinds[n]!
+    const node = nodes[n]
+    if (kind === ARRAY || kind === FROZEN_ARRAY) {
+      const a = node as Array<unknown>
+      const length = next() as number
+      for (let k = 0; k < length; k++) a.push(next())
+      if (kind === FROZEN_ARRAY) Object.freeze(a)
+    } else if (kind === MAP) {
+      const m = node as Map<unknown, unknown>
+      const size = next() as number
+      for (let k = 0; k < size; k++) m.set(next(), next())
+    } else if (kind === SET) {
+      const s = node as Set<unknown>
+      const size = next() as number
+      for (let k = 0; k < size; k++) s.add(next())
+    } else {
+      shapes[kind]!.fill(node as object, next)
+    }
+  }
+  if (i !== end) throw new CorruptGraph("values left over after the last node")
+  return root
+}

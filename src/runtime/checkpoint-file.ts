@@ -1,0 +1,135 @@
+// One checkpoint file: the read models encoded at a log position, with what says whether it may be used — the
+// fingerprint of the read-model code, the position and a digest of the event there (the log it was folded from),
+// and a CRC of each section (a damaged or cut-off file is refused, never half used).
+// Layout: a magic line, a JSON header line, then the sections, each starting at a multiple of 8 bytes.
+import { createHash } from "node:crypto"
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs"
+import { dirname } from "node:path"
+import { crc32 } from "node:zlib"
+import type { EncodedGraph } from "../projections/graph-codec.js"
+import type { RecordedEvent } from "../store/event-store.js"
+
+const MAGIC = "custody-sim read-model checkpoint 1\n"
+
+export interface CheckpointHeader {
+  /** Fingerprint of the read-model code that wrote it. */
+  readonly code: string
+  /** Position of the last event folded (as text: a bigint). */
+  readonly position: string
+  /** Digest of that event: the same position in another or a rewritten log names another event. */
+  readonly event: string
+  /** Events folded. */
+  readonly count: number
+  readonly sections: ReadonlyArray<{ readonly name: keyof EncodedGraph; readonly bytes: number; readonly crc: number }>
+}
+
+export class CheckpointRefused extends Error {}
+
+/** What identifies an event in its log: everything recorded of it. */
+export const eventDigest = (e: RecordedEvent): string =>
+  createHash("sha256")
+    .update(JSON.stringify([String(e.position), e.stream, String(e.revision), e.id, e.type, e.data, e.metadata]))
+    .digest("base64url")
+
+const pad8 = (n: number) => (8 - (n % 8)) % 8
+
+const bytesOf = (encoded: EncodedGraph): Record<keyof EncodedGraph, Uint8Array> => ({
+  table: Buffer.from(encoded.table, "utf8"),
+  kinds: new Uint8Array(encoded.kinds.buffer, encoded.kinds.byteOffset, encoded.kinds.byteLength),
+  tags: encoded.tags,
+  values: new Uint8Array(encoded.values.buffer, encoded.values.byteOffset, encoded.values.byteLength),
+})
+
+const order: ReadonlyArray<keyof EncodedGraph> = ["table", "kinds", "tags", "values"]
+
+/**
+ * Writes the file atomically: a temporary file (0600) written and fsynced, renamed over the final name, and the
+ * directory fsynced. A process killed at any point leaves the old file or the new one, and at worst a temporary
+ * file that no reader looks at.
+ */
+export const writeCheckpointFile = (file: string, header: Omit<CheckpointHeader, "sections">, encoded: EncodedGraph): number => {
+  if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error("checkpoints are written on little-endian machines only")
+  const parts = bytesOf(encoded)
+  const sections = order.map((name) => ({ name, bytes: parts[name].byteLength, crc: crc32(parts[name]) }))
+  const head = Buffer.from(`${MAGIC}${JSON.stringify({ ...header, sections })}\n`, "utf8")
+  const temp = `${file}.tmp`
+  const fd = openSync(temp, "w", 0o600)
+  let size = 0
+  try {
+    const write = (bytes: Uint8Array) => {
+      let done = 0
+      while (done < bytes.byteLength) done += writeSync(fd, bytes, done, bytes.byteLength - done)
+      size += bytes.byteLength
+    }
+    write(head)
+    for (const name of order) {
+      write(new Uint8Array(pad8(size)))
+      write(parts[name])
+    }
+    fsyncSync(fd)
+  } catch (e) {
+    closeSync(fd)
+    unlinkSync(temp)
+    throw e
+  }
+  closeSync(fd)
+  renameSync(temp, file)
+  const dir = openSync(dirname(file), "r")
+  try {
+    fsyncSync(dir)
+  } finally {
+    closeSync(dir)
+  }
+  return size
+}
+
+/** Reads only the header (to choose among files before decoding one). */
+export const readCheckpointHeader = (bytes: Buffer): { header: CheckpointHeader; offset: number } => {
+  if (bytes.toString("utf8", 0, MAGIC.length) !== MAGIC) throw new CheckpointRefused("not a checkpoint of this format")
+  const end = bytes.indexOf(10, MAGIC.length)
+  if (end < 0) throw new CheckpointRefused("the header is cut off")
+  let header: CheckpointHeader
+  try {
+    header = JSON.parse(bytes.toString("utf8", MAGIC.length, end)) as CheckpointHeader
+  } catch {
+    throw new CheckpointRefused("the header is not JSON")
+  }
+  if (typeof header.code !== "string" || typeof header.position !== "string" || typeof header.event !== "string" || !Array.isArray(header.sections))
+    throw new CheckpointRefused("the header lacks fields")
+  return { header, offset: end + 1 }
+}
+
+/** The encoded models of a file whose every section is whole (length and CRC); throws CheckpointRefused otherwise. */
+export const readCheckpointFile = (file: string): { header: CheckpointHeader; encoded: EncodedGraph } => {
+  const bytes = readFileSync(file)
+  const { header, offset } = readCheckpointHeader(bytes)
+  let at = offset
+  const out: Partial<Record<keyof EncodedGraph, Uint8Array>> = {}
+  for (const name of order) {
+    const s = header.sections.find((x) => x.name === name)
+    if (s === undefined) throw new CheckpointRefused(`no ${name} section`)
+    at += pad8(at)
+    if (at + s.bytes > bytes.byteLength) throw new CheckpointRefused("the file is cut off")
+    const part = bytes.subarray(at, at + s.bytes)
+    if (crc32(part) !== s.crc) throw new CheckpointRefused(`the ${name} section is damaged`)
+    out[name] = part
+    at += s.bytes
+  }
+  if (at !== bytes.byteLength) throw new CheckpointRefused("bytes after the last section")
+  // Typed arrays need aligned offsets: a view when the file's bytes are aligned, else a copy.
+  const typed = <T>(part: Uint8Array, width: number, make: (b: ArrayBuffer, o: number, n: number) => T): T => {
+    if (part.byteLength % width !== 0) throw new CheckpointRefused("a section's length does not fit its type")
+    if (part.byteOffset % width === 0) return make(part.buffer as ArrayBuffer, part.byteOffset, part.byteLength / width)
+    const copy = new Uint8Array(part)
+    return make(copy.buffer, 0, part.byteLength / width)
+  }
+  return {
+    header,
+    encoded: {
+      table: Buffer.from(out.table!.buffer, out.table!.byteOffset, out.table!.byteLength).toString("utf8"),
+      kinds: typed(out.kinds!, 4, (b, o, n) => new Int32Array(b, o, n)),
+      tags: out.tags!,
+      values: typed(out.values!, 8, (b, o, n) => new Float64Array(b, o, n)),
+    },
+  }
+}

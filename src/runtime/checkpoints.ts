@@ -1,0 +1,168 @@
+// Read-model checkpoints of a SQLite data directory: at start the newest valid one is loaded and only the log's
+// tail is folded; while running, a thread keeps its own copy of the models (fed from the log, a page at a time)
+// and writes a checkpoint every `every` events and at close. Before a revert cuts the log back, the files beyond
+// the cut are removed (and a copy that is past it is replaced), so no checkpoint ever runs ahead of its log.
+import { Worker } from "node:worker_threads"
+import { Effect } from "effect"
+import type { ReadModels } from "../projections/read-models.js"
+import type { EventStoreShape, RecordedEvent } from "../store/event-store.js"
+import { chooseCheckpoint, dropInterruptedWrites } from "./checkpoint-dir.js"
+import type { FromThread, ThreadConfig, ToThread } from "./checkpoint-thread.js"
+import { modelCodeFingerprint } from "./model-code.js"
+
+export interface CheckpointOptions {
+  /** The data directory (0700): checkpoints are `read-models.<position>.checkpoint` files in it (0600). */
+  readonly dir: string
+  /** Events between two checkpoints (default 10,000). */
+  readonly every?: number
+  /** Checkpoint files kept (default 2). */
+  readonly keep?: number
+  /** Told of checkpoints refused at start and of a writer that stopped (default: a line on stderr). */
+  readonly log?: (line: string) => void
+}
+
+export interface LoadedCheckpoint {
+  readonly file: string
+  readonly position: bigint
+}
+
+/** Loads the newest valid checkpoint into `models` (which hold no event yet); undefined when none is usable. */
+export const loadCheckpoint = async (options: CheckpointOptions, store: EventStoreShape, models: ReadModels): Promise<LoadedCheckpoint | undefined> => {
+  const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`))
+  const chosen = await chooseCheckpoint(options.dir, store, modelCodeFingerprint(), (file, reason) => log(`checkpoint ${file} not used: ${reason}`))
+  if (chosen === undefined) return undefined
+  try {
+    models.load(chosen.encoded)
+    if (String(models.position) !== chosen.header.position || models.timeline.count !== chosen.header.count) throw new Error("its models are not at its position")
+    return { file: chosen.file, position: models.position }
+  } catch (e) {
+    models.clear()
+    log(`checkpoint ${chosen.file} not used: ${e instanceof Error ? e.message : String(e)}; rebuilding from the log`)
+    return undefined
+  }
+}
+
+export interface Checkpointer {
+  /** Stops handing events over (before the world is replaced). */
+  readonly pause: () => Promise<void>
+  /** The log is about to be cut back to `position`: files beyond it are removed first. */
+  readonly beforeTruncate: (position: bigint) => Promise<void>
+  /** Hands events over again; a copy that was past the cut starts over from the newest checkpoint left. */
+  readonly resume: () => Promise<void>
+  /** Writes a checkpoint of everything in the log now (if newer than the last); resolves with its position. */
+  readonly save: () => Promise<bigint | null>
+  /** Saves, then stops the thread. */
+  readonly close: () => Promise<void>
+}
+
+const PAGE = 1_000
+const threadModule = new URL(import.meta.url.endsWith(".ts") ? "./checkpoint-thread.ts" : "./checkpoint-thread.js", import.meta.url)
+
+const startThread = (config: ThreadConfig): Worker => {
+  const workerData = { checkpointThread: config }
+  if (!threadModule.href.endsWith(".ts")) return new Worker(threadModule, { workerData })
+  // From sources (tsx, vitest), through tsx's loader.
+  const code = `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(threadModule.href)}, ${JSON.stringify(import.meta.url)}))`
+  return new Worker(code, { eval: true, workerData })
+}
+
+export const startCheckpointer = async (options: CheckpointOptions, store: EventStoreShape, loaded: LoadedCheckpoint | undefined): Promise<Checkpointer> => {
+  const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`))
+  const code = modelCodeFingerprint()
+  dropInterruptedWrites(options.dir)
+  let thread: Worker
+  /** Position of the last event handed over. */
+  let sent = -1n
+  let stopped: string | undefined
+  let nextId = 0
+  const waiting = new Map<number, (m: FromThread) => void>()
+  let stale = false
+
+  const open = (load: LoadedCheckpoint | undefined) => {
+    sent = load?.position ?? -1n
+    thread = startThread({ dir: options.dir, code, every: options.every ?? 10_000, keep: options.keep ?? 2, load: load?.file })
+    thread.unref()
+    thread.on("message", (m: FromThread) => {
+      if (m.type === "failed") {
+        if (stopped === undefined) log(`checkpoints stopped: ${m.reason}`)
+        stopped = m.reason
+      } else if (m.type === "saved" || m.type === "truncated") {
+        waiting.get(m.id)?.(m)
+        waiting.delete(m.id)
+      }
+    })
+    thread.on("error", (e) => {
+      if (stopped === undefined) log(`checkpoints stopped: ${e.message}`)
+      stopped = e.message
+      for (const [, answer] of waiting) answer({ type: "failed", reason: e.message })
+      waiting.clear()
+    })
+  }
+  const ask = (m: (id: number) => ToThread): Promise<FromThread> =>
+    new Promise((resolve) => {
+      const id = ++nextId
+      if (stopped !== undefined) return resolve({ type: "failed", reason: stopped })
+      waiting.set(id, resolve)
+      thread.postMessage(m(id))
+    })
+
+  // Hands over what the log holds beyond `sent`, a page per turn of the event loop.
+  let pumping: Promise<void> | undefined
+  let paused = false
+  const pumpOnce = async (): Promise<void> => {
+    for (;;) {
+      if (paused || stopped !== undefined) return
+      const from = sent
+      const page: ReadonlyArray<RecordedEvent> = await Effect.runPromise(store.readAll(from < 0n ? { maxCount: PAGE } : { fromPosition: from, maxCount: PAGE + 1 }))
+      const events = page.filter((e) => e.position > from)
+      if (events.length > 0) {
+        thread.postMessage({ type: "events", events } satisfies ToThread)
+        sent = events[events.length - 1]!.position
+      }
+      if (page.length < (from < 0n ? PAGE : PAGE + 1)) return
+      await new Promise((r) => setImmediate(r))
+    }
+  }
+  const pump = (): Promise<void> => (pumping ??= pumpOnce().finally(() => (pumping = undefined)))
+  const timer = setInterval(() => {
+    void pump().catch((e: unknown) => log(`checkpoints: reading the log failed: ${e instanceof Error ? e.message : String(e)}`))
+  }, 100)
+  timer.unref()
+
+  open(loaded)
+  const save = async () => {
+    await pump()
+    const m = await ask((id) => ({ type: "save", id }))
+    return m.type === "saved" ? m.position : null
+  }
+  return {
+    pause: async () => {
+      paused = true
+      await pumping
+    },
+    beforeTruncate: async (position) => {
+      const m = await ask((id) => ({ type: "truncate", id, position }))
+      if (m.type === "truncated" && m.stale) stale = true
+    },
+    resume: async () => {
+      if (stale) {
+        stale = false
+        await thread.terminate()
+        open(await loadCheckpointFile(options.dir, store, code, log))
+      }
+      paused = false
+    },
+    save,
+    close: async () => {
+      clearInterval(timer)
+      await save()
+      await thread.terminate()
+    },
+  }
+}
+
+/** The newest valid checkpoint left after a cut (the thread decodes it itself). */
+const loadCheckpointFile = async (dir: string, store: EventStoreShape, code: string, log: (l: string) => void): Promise<LoadedCheckpoint | undefined> => {
+  const chosen = await chooseCheckpoint(dir, store, code, (file, reason) => log(`checkpoint ${file} not used: ${reason}`))
+  return chosen === undefined ? undefined : { file: chosen.file, position: BigInt(chosen.header.position) }
+}

@@ -1,0 +1,84 @@
+// The graph codec: what goes in comes out — shared references, cycles, prototypes, frozen objects, every kind of
+// value — and what cannot be saved or was damaged is refused with the reason.
+import { describe, expect, it } from "vitest"
+import { classRegistry, CorruptGraph, decodeGraph, encodeGraph, UnsupportedValue } from "../../../src/projections/graph-codec.js"
+import { History, Once } from "../../../src/projections/history.js"
+
+class Point {
+  constructor(
+    readonly x: number,
+    public next: Point | undefined,
+  ) {}
+  get double(): number {
+    return this.x * 2
+  }
+}
+class Unlisted {
+  readonly a = 1
+}
+const registry = classRegistry([Point, History, Once])
+
+describe("graph codec", () => {
+  it("keeps shared references, cycles, prototypes, Maps, Sets, frozen objects and every primitive", () => {
+    const shared = Object.freeze({ name: "shared", list: Object.freeze([1, 2]) })
+    const p = new Point(3, undefined)
+    p.next = p
+    const h = new History<string>()
+    h.set(1n, "a")
+    h.set(2n, "b")
+    h.set(5n, "c")
+    const root = {
+      a: shared,
+      b: shared,
+      p,
+      h,
+      map: new Map<unknown, unknown>([["k", shared], [7, new Set([1n, "x"])]]),
+      numbers: [0, -0, 1.5, NaN, Infinity, -Infinity, Number.MAX_SAFE_INTEGER],
+      bigints: [0n, -5n, 2n ** 80n, -(2n ** 70n)],
+      misc: [true, false, null, undefined, "", "ünïcødé ✓"],
+      bytes: Buffer.from("secret"),
+      raw: new Uint8Array([1, 2, 3]),
+      bare: Object.assign(Object.create(null) as object, { z: 1 }),
+    }
+    const back = decodeGraph(encodeGraph(root, registry), registry) as typeof root
+    expect(back.a).toBe(back.b)
+    expect(Object.isFrozen(back.a)).toBe(true)
+    expect(Object.isFrozen(back.a.list)).toBe(true)
+    expect(back.p).toBeInstanceOf(Point)
+    expect(back.p.next).toBe(back.p)
+    expect(back.p.double).toBe(6)
+    expect(back.h).toBeInstanceOf(History)
+    expect(back.h.at(4n)).toBe("b")
+    expect(back.h.entries()).toEqual(h.entries())
+    expect(back.map.get("k")).toBe(back.a)
+    expect(back.map.get(7)).toEqual(new Set([1n, "x"]))
+    expect(back.numbers).toEqual(root.numbers)
+    expect(Object.is(back.numbers[1], -0)).toBe(true)
+    expect(back.bigints).toEqual(root.bigints)
+    expect(back.misc).toEqual(root.misc)
+    expect(Buffer.isBuffer(back.bytes) && back.bytes.toString()).toBe("secret")
+    expect(back.raw).toEqual(new Uint8Array([1, 2, 3]))
+    expect(Buffer.isBuffer(back.raw)).toBe(false)
+    expect(Object.getPrototypeOf(back.bare)).toBeNull()
+    expect(back.bare).toEqual(root.bare)
+  })
+
+  it("refuses a function, a symbol key and an instance of a class not registered, naming it", () => {
+    expect(() => encodeGraph({ f: () => 1 }, registry)).toThrow(UnsupportedValue)
+    expect(() => encodeGraph({ f: () => 1 }, registry)).toThrow(/object f: a function cannot be saved/)
+    expect(() => encodeGraph({ [Symbol("s")]: 1 }, registry)).toThrow(/symbol keys/)
+    expect(() => encodeGraph({ u: new Unlisted() }, registry)).toThrow(/an instance of Unlisted: its class is not registered/)
+    expect(() => encodeGraph({ d: new Date(0) }, registry)).toThrow(/an instance of Date/)
+  })
+
+  it("refuses a damaged encoding: values cut short, values left over, an unknown class", () => {
+    const encoded = encodeGraph({ p: new Point(1, undefined), list: [1, 2, 3] }, registry)
+    expect(() => decodeGraph({ ...encoded, tags: encoded.tags.subarray(0, encoded.tags.length - 1), values: encoded.values.subarray(0, encoded.values.length - 1) }, registry)).toThrow(CorruptGraph)
+    const longer = new Uint8Array(encoded.tags.length + 1)
+    longer.set(encoded.tags)
+    const more = new Float64Array(encoded.values.length + 1)
+    more.set(encoded.values)
+    expect(() => decodeGraph({ ...encoded, tags: longer, values: more }, registry)).toThrow(/left over/)
+    expect(() => decodeGraph(encoded, classRegistry([History]))).toThrow(/a class this code does not have: Point/)
+  })
+})
