@@ -6,7 +6,7 @@ import { Worker } from "node:worker_threads"
 import { Effect } from "effect"
 import type { ReadModels } from "../projections/read-models.js"
 import type { EventStoreShape, RecordedEvent } from "../store/event-store.js"
-import { chooseCheckpoint, dropInterruptedWrites } from "./checkpoint-dir.js"
+import { chooseCheckpoint, dropCheckpointsAfter, dropInterruptedWrites } from "./checkpoint-dir.js"
 import type { FromThread, ThreadConfig, ToThread } from "./checkpoint-thread.js"
 import { modelCodeFingerprint } from "./model-code.js"
 
@@ -69,20 +69,25 @@ const startThread = (config: ThreadConfig): Worker => {
 export const startCheckpointer = async (options: CheckpointOptions, store: EventStoreShape, loaded: LoadedCheckpoint | undefined): Promise<Checkpointer> => {
   const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`))
   const code = modelCodeFingerprint()
+  const every = options.every ?? 10_000
   dropInterruptedWrites(options.dir)
-  let thread: Worker
-  /** Position of the last event handed over. */
-  let sent = -1n
+  // Started once there is something to write (`every` events beyond the checkpoint loaded, or a save): a simulator
+  // that only reads, or a short test, never pays for the thread and its copy of the models.
+  let thread: Worker | undefined
+  /** The checkpoint a thread started now would start from. */
+  let from = loaded
+  /** Position of the last event handed over (or, before the thread starts, of the checkpoint it starts from). */
+  let sent = loaded?.position ?? -1n
   let stopped: string | undefined
   let nextId = 0
   const waiting = new Map<number, (m: FromThread) => void>()
   let stale = false
 
-  const open = (load: LoadedCheckpoint | undefined) => {
-    sent = load?.position ?? -1n
-    thread = startThread({ dir: options.dir, code, every: options.every ?? 10_000, keep: options.keep ?? 2, load: load?.file })
-    thread.unref()
-    thread.on("message", (m: FromThread) => {
+  const open = (): Worker => {
+    const started = startThread({ dir: options.dir, code, every, keep: options.keep ?? 2, load: from?.file })
+    thread = started
+    started.unref()
+    started.on("message", (m: FromThread) => {
       if (m.type === "failed") {
         if (stopped === undefined) log(`checkpoints stopped: ${m.reason}`)
         stopped = m.reason
@@ -91,48 +96,55 @@ export const startCheckpointer = async (options: CheckpointOptions, store: Event
         waiting.delete(m.id)
       }
     })
-    thread.on("error", (e) => {
+    started.on("error", (e) => {
       if (stopped === undefined) log(`checkpoints stopped: ${e.message}`)
       stopped = e.message
       for (const [, answer] of waiting) answer({ type: "failed", reason: e.message })
       waiting.clear()
     })
+    return started
   }
-  const ask = (m: (id: number) => ToThread): Promise<FromThread> =>
+  const ask = (to: Worker, m: (id: number) => ToThread): Promise<FromThread> =>
     new Promise((resolve) => {
       const id = ++nextId
       if (stopped !== undefined) return resolve({ type: "failed", reason: stopped })
       waiting.set(id, resolve)
-      thread.postMessage(m(id))
+      to.postMessage(m(id))
     })
+  const head = () => Effect.runPromise(store.headPosition)
 
   // Hands over what the log holds beyond `sent`, a page per turn of the event loop.
   let pumping: Promise<void> | undefined
   let paused = false
-  const pumpOnce = async (): Promise<void> => {
+  const pumpOnce = async (force: boolean): Promise<void> => {
+    if (thread === undefined) {
+      if (!force && (await head()) - sent < BigInt(every)) return
+      open()
+    }
     for (;;) {
       if (paused || stopped !== undefined) return
-      const from = sent
-      const page: ReadonlyArray<RecordedEvent> = await Effect.runPromise(store.readAll(from < 0n ? { maxCount: PAGE } : { fromPosition: from, maxCount: PAGE + 1 }))
-      const events = page.filter((e) => e.position > from)
+      const after = sent
+      const page: ReadonlyArray<RecordedEvent> = await Effect.runPromise(store.readAll(after < 0n ? { maxCount: PAGE } : { fromPosition: after, maxCount: PAGE + 1 }))
+      const events = page.filter((e) => e.position > after)
       if (events.length > 0) {
-        thread.postMessage({ type: "events", events } satisfies ToThread)
+        thread!.postMessage({ type: "events", events } satisfies ToThread)
         sent = events[events.length - 1]!.position
       }
-      if (page.length < (from < 0n ? PAGE : PAGE + 1)) return
+      if (page.length < (after < 0n ? PAGE : PAGE + 1)) return
       await new Promise((r) => setImmediate(r))
     }
   }
-  const pump = (): Promise<void> => (pumping ??= pumpOnce().finally(() => (pumping = undefined)))
+  const pump = (force = false): Promise<void> => (pumping ??= pumpOnce(force).finally(() => (pumping = undefined)))
   const timer = setInterval(() => {
     void pump().catch((e: unknown) => log(`checkpoints: reading the log failed: ${e instanceof Error ? e.message : String(e)}`))
   }, 100)
   timer.unref()
 
-  open(loaded)
-  const save = async () => {
-    await pump()
-    const m = await ask((id) => ({ type: "save", id }))
+  const save = async (): Promise<bigint | null> => {
+    if (thread === undefined && (await head()) <= sent) return null
+    await pumping
+    await pump(true)
+    const m = await ask(thread!, (id) => ({ type: "save", id }))
     return m.type === "saved" ? m.position : null
   }
   return {
@@ -141,14 +153,19 @@ export const startCheckpointer = async (options: CheckpointOptions, store: Event
       await pumping
     },
     beforeTruncate: async (position) => {
-      const m = await ask((id) => ({ type: "truncate", id, position }))
-      if (m.type === "truncated" && m.stale) stale = true
+      const m = thread === undefined ? undefined : await ask(thread, (id) => ({ type: "truncate", id, position }))
+      // Without a thread (or with one that stopped) no write is under way: the files go from here.
+      if (m?.type !== "truncated") dropCheckpointsAfter(options.dir, position)
+      if (m?.type === "truncated" ? m.stale : sent > position) stale = true
     },
     resume: async () => {
       if (stale) {
         stale = false
-        await thread.terminate()
-        open(await loadCheckpointFile(options.dir, store, code, log))
+        await thread?.terminate()
+        thread = undefined
+        stopped = undefined
+        from = await loadCheckpointFile(options.dir, store, code, log)
+        sent = from?.position ?? -1n
       }
       paused = false
     },
@@ -156,7 +173,7 @@ export const startCheckpointer = async (options: CheckpointOptions, store: Event
     close: async () => {
       clearInterval(timer)
       await save()
-      await thread.terminate()
+      await thread?.terminate()
     },
   }
 }

@@ -78,4 +78,24 @@ describe("read-model checkpoints", () => {
     expect(sim.models.position).toBe(head)
     expect(await everyRead(sim)).toEqual(rebuilt)
   })
+
+  it("are written in the background every `every` events, with no call to write one", { timeout: 300_000 }, async () => {
+    const dir = dataDir()
+    const h: Harness = await startHarness({
+      fixture: scenarioFixture,
+      sim: { store: makeSqliteStore({ file: join(dir, "events.sqlite") }), seed: SEED, webhooks: false, checkpoints: { dir, every: 40, log: () => {} } },
+    })
+    try {
+      await runScenario(h)
+      // The thread writes on its own schedule: wait (bounded) for one at least 40 events in.
+      const deadline = Date.now() + 240_000
+      while (listCheckpoints(dir).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+      const written = listCheckpoints(dir)
+      expect(written.length).toBeGreaterThan(0)
+      expect(written[0]!.position).toBeGreaterThanOrEqual(40n)
+      expect(written[0]!.position).toBeLessThanOrEqual(h.sim.models.position)
+    } finally {
+      await h.close()
+    }
+  })
 })
