@@ -22,6 +22,7 @@ import { utxoTransferValidate } from "./utxo-transfer-validate.js"
 import { webhooks } from "./webhooks.js"
 import { revert } from "./revert.js"
 import { cliStart } from "./cli-start.js"
+import { checkpointRestart } from "./checkpoint-restart.js"
 
 /** Add new benchmarks here (a module exporting a Benchmark); they run in this order. */
 export const registry: ReadonlyArray<Benchmark> = [
@@ -47,6 +48,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   dashboard,
   revert,
   cliStart,
+  checkpointRestart,
 ]
 
 type Status = "PASS" | "FAIL" | "SKIP" | "ERROR"

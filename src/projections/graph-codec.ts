@@ -1,11 +1,11 @@
 // A whole object graph (the read models) to flat columns and back: shared references stay shared, cycles stay
 // cycles, instances of the registered classes get their prototype back, frozen objects come back frozen.
 // Columns rather than v8.serialize of the graph itself: on a million-event world v8.deserialize took longer than
-// half a rebuild, while rebuilding objects from typed arrays and one string table is a loop over numbers.
+// half a rebuild, while rebuilding objects from typed arrays and slices of one text is a loop over numbers.
 //
 // Every object gets a node id in the order it is first met; a node's kind says what it is (an array, a Map, a
 // Set, or an object of a shape: prototype, frozen or not, own keys), and its values follow in `values` with a
-// one-byte tag each: the value is the number itself, an index into `strings`, or a node id. Bytes are values
+// one-byte tag each: the value is the number itself, an index of a string (a slice of `text`), or a node id. Bytes are values
 // (base64 strings): two references to one buffer come back as two equal buffers.
 
 /** Classes whose instances may appear in the graph, by name (the name is what an encoded graph records). */
@@ -21,8 +21,12 @@ export const classRegistry = (classes: ReadonlyArray<{ readonly name: string; re
 }
 
 export interface EncodedGraph {
-  /** Class names (index 0: plain objects, 1: objects with no prototype), shapes and strings, as JSON text. */
+  /** Class names (index 0: plain objects, 1: objects with no prototype) and shapes, as JSON text. */
   readonly table: string
+  /** Every string, one after the other… */
+  readonly text: string
+  /** …and where each ends in `text` (UTF-16 units): a string is a slice, not a JSON string to parse. */
+  readonly ends: Uint32Array
   /** Per node: -1 array, -2 Map, -3 Set, -4 frozen array, otherwise a shape index. */
   readonly kinds: Int32Array
   readonly tags: Uint8Array
@@ -55,10 +59,9 @@ interface Table {
   readonly classes: Array<string>
   /** [class index, frozen 0|1, keys…] */
   readonly shapes: Array<Array<string | number>>
-  readonly strings: Array<string>
 }
 
-class Growing<A extends Uint8Array | Float64Array | Int32Array> {
+class Growing<A extends Uint8Array | Float64Array | Int32Array | Uint32Array> {
   length = 0
   constructor(
     public array: A,
@@ -82,7 +85,10 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
     [Object.prototype, 0],
     [null, 1],
   ])
-  const table: Table = { classes: ["Object", "null"], shapes: [], strings: [] }
+  const table: Table = { classes: ["Object", "null"], shapes: [] }
+  const strings: Array<string> = []
+  const ends = new Growing(new Uint32Array(1024), (n) => new Uint32Array(n))
+  let textLength = 0
   for (const [name, c] of registry) {
     classIndex.set(c.prototype, table.classes.length)
     table.classes.push(name)
@@ -98,8 +104,10 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
   const str = (s: string): number => {
     let i = stringIndex.get(s)
     if (i === undefined) {
-      i = table.strings.length
-      table.strings.push(s)
+      i = strings.length
+      strings.push(s)
+      textLength += s.length
+      ends.push(textLength)
       stringIndex.set(s, i)
     }
     return i
@@ -185,15 +193,45 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
       }
     }
   }
-  return { table: JSON.stringify(table), kinds: kinds.done(), tags: tags.done(), values: values.done() }
+  return { table: JSON.stringify(table), text: strings.join(""), ends: ends.done(), kinds: kinds.done(), tags: tags.done(), values: values.done() }
 }
 
 export class CorruptGraph extends Error {}
 
+interface Shape {
+  readonly make: () => object
+  readonly fill: (o: object, next: () => unknown) => void
+}
+
+/**
+ * How to make and fill the objects of one shape, written for its keys: a constructor that gives each object its
+ * fields at once (in-object, one hidden class, as a literal would) with the shape's prototype, and a filler of
+ * named stores in one order. A loop of o[key] = … over each shape's keys, on objects that grew field by field, was
+ * several times slower on a million-event world.
+ */
+const shapeOf = (proto: object | null | undefined, frozen: boolean, keys: ReadonlyArray<string>): Shape => {
+  if (proto === undefined) throw new CorruptGraph("a shape names no class")
+  // "__proto__" as an own key (JSON.parse makes those) must not become the prototype.
+  const plain = keys.filter((k) => k !== "__proto__")
+  const store = (k: string) =>
+    k === "__proto__" ? `Object.defineProperty(o, "__proto__", { value: next(), writable: true, enumerable: true, configurable: true });` : `o[${JSON.stringify(k)}] = next();`
+  const fill = new Function("o", "next", `${keys.map(store).join("")}${frozen ? "Object.freeze(o);" : ""}`) as Shape["fill"]
+  if (proto === null) return { make: () => Object.create(null) as object, fill }
+  const Made = new Function(`return function Made() { ${plain.map((k) => `this[${JSON.stringify(k)}] = undefined;`).join("")} }`)() as new () => object
+  Made.prototype = proto
+  return { make: () => new Made(), fill }
+}
+
 export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unknown => {
   const table = JSON.parse(encoded.table) as Table
-  const { kinds, tags, values } = encoded
-  const { strings } = table
+  const { kinds, tags, values, text, ends } = encoded
+  const strings = new Array<string>(ends.length)
+  for (let k = 0, start = 0; k < ends.length; k++) {
+    const stop = ends[k]!
+    if (stop < start || stop > text.length) throw new CorruptGraph("a string runs past the text")
+    strings[k] = text.slice(start, stop)
+    start = stop
+  }
   const protos = table.classes.map((name, i) => {
     if (i === 0) return Object.prototype
     if (i === 1) return null
@@ -201,15 +239,7 @@ export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unk
     if (c === undefined) throw new CorruptGraph(`the checkpoint names a class this code does not have: ${name}`)
     return c.prototype
   })
-  // One filler per shape, written for its keys: named stores in one order stay monomorphic, where a loop of
-  // o[key] = … over every shape's keys was several times slower on a million-event world.
-  const shapes = table.shapes.map(([cls, frozen, ...keys]) => ({
-    proto: protos[cls as number],
-    fill: new Function("o", "next", `${keys.map((k) => `o[${JSON.stringify(String(k))}] = next();`).join("")}${frozen === 1 ? "Object.freeze(o);" : ""}`) as (
-      o: object,
-      next: () => unknown,
-    ) => void,
-  }))
+  const shapes = table.shapes.map(([cls, frozen, ...keys]) => shapeOf(protos[cls as number], frozen === 1, keys.map(String)))
   const nodes = new Array<unknown>(kinds.length)
   for (let n = 0; n < kinds.length; n++) {
     const kind = kinds[n]!
@@ -219,7 +249,7 @@ export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unk
     else {
       const shape = shapes[kind]
       if (shape === undefined) throw new CorruptGraph(`node ${n} has no shape ${kind}`)
-      nodes[n] = shape.proto === Object.prototype ? {} : Object.create(shape.proto as object | null)
+      nodes[n] = shape.make()
     }
   }
   let i = 0
@@ -271,9 +301,7 @@ export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unk
       const s = node as Set<unknown>
       const size = next() as number
       for (let k = 0; k < size; k++) s.add(next())
-    } else {
-      shapes[kind]!.fill(node as object, next)
-    }
+    } else shapes[kind]!.fill(node as object, next)
   }
   if (i !== end) throw new CorruptGraph("values left over after the last node")
   return root

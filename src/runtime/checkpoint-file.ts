@@ -9,7 +9,7 @@ import { crc32 } from "node:zlib"
 import type { EncodedGraph } from "../projections/graph-codec.js"
 import type { RecordedEvent } from "../store/event-store.js"
 
-const MAGIC = "custody-sim read-model checkpoint 1\n"
+const MAGIC = "custody-sim read-model checkpoint 2\n"
 
 export interface CheckpointHeader {
   /** Fingerprint of the read-model code that wrote it. */
@@ -35,12 +35,14 @@ const pad8 = (n: number) => (8 - (n % 8)) % 8
 
 const bytesOf = (encoded: EncodedGraph): Record<keyof EncodedGraph, Uint8Array> => ({
   table: Buffer.from(encoded.table, "utf8"),
+  text: Buffer.from(encoded.text, "utf8"),
+  ends: new Uint8Array(encoded.ends.buffer, encoded.ends.byteOffset, encoded.ends.byteLength),
   kinds: new Uint8Array(encoded.kinds.buffer, encoded.kinds.byteOffset, encoded.kinds.byteLength),
   tags: encoded.tags,
   values: new Uint8Array(encoded.values.buffer, encoded.values.byteOffset, encoded.values.byteLength),
 })
 
-const order: ReadonlyArray<keyof EncodedGraph> = ["table", "kinds", "tags", "values"]
+const order: ReadonlyArray<keyof EncodedGraph> = ["table", "text", "ends", "kinds", "tags", "values"]
 
 /**
  * Writes the file atomically: a temporary file (0600) written and fsynced, renamed over the final name, and the
@@ -127,6 +129,8 @@ export const readCheckpointFile = (file: string): { header: CheckpointHeader; en
     header,
     encoded: {
       table: Buffer.from(out.table!.buffer, out.table!.byteOffset, out.table!.byteLength).toString("utf8"),
+      text: Buffer.from(out.text!.buffer, out.text!.byteOffset, out.text!.byteLength).toString("utf8"),
+      ends: typed(out.ends!, 4, (b, o, n) => new Uint32Array(b, o, n)),
       kinds: typed(out.kinds!, 4, (b, o, n) => new Int32Array(b, o, n)),
       tags: out.tags!,
       values: typed(out.values!, 8, (b, o, n) => new Float64Array(b, o, n)),

@@ -17,6 +17,8 @@ export interface CheckpointOptions {
   readonly every?: number
   /** Checkpoint files kept (default 2). */
   readonly keep?: number
+  /** Write one at close when the log moved on since the last (default true). */
+  readonly atClose?: boolean
   /** Told of checkpoints refused at start and of a writer that stopped (default: a line on stderr). */
   readonly log?: (line: string) => void
 }
@@ -172,7 +174,7 @@ export const startCheckpointer = async (options: CheckpointOptions, store: Event
     save,
     close: async () => {
       clearInterval(timer)
-      await save()
+      if (options.atClose !== false) await save()
       await thread?.terminate()
     },
   }

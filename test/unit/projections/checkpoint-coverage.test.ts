@@ -11,7 +11,8 @@ const covered = ["keys", "timeline", "workspace", "holdings", "settings", "chain
 
 const bytesOf = (models: ReadModels) => {
   const e = models.encode()
-  return [e.table, Buffer.from(e.kinds.buffer, e.kinds.byteOffset, e.kinds.byteLength).toString("base64"), Buffer.from(e.tags).toString("base64"), Buffer.from(e.values.buffer, e.values.byteOffset, e.values.byteLength).toString("base64")]
+  const b64 = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("base64")
+  return [e.table, e.text, b64(e.ends), b64(e.kinds), b64(e.tags), b64(e.values)]
 }
 
 describe("read-model checkpoints cover", () => {
