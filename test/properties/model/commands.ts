@@ -14,6 +14,7 @@ import { EvmTokenRequestCommand } from "./EvmTokenRequestCommand.js"
 import { BatchCommand } from "./BatchCommand.js"
 import { GasSponsoredCommand } from "./GasSponsoredCommand.js"
 import { InjectFaultCommand } from "./InjectFaultCommand.js"
+import { ManageResourceCommand } from "./ManageResourceCommand.js"
 import { MineCommand } from "./MineCommand.js"
 import { RejectCommand } from "./RejectCommand.js"
 import { SetMiningCommand } from "./SetMiningCommand.js"
@@ -90,6 +91,9 @@ export const modelCommands: ReadonlyArray<fc.Arbitrary<Cmd>> = [
       custody.feePriority,
     )
     .map(([calls, from, payer, p]) => new BatchCommand(calls, from, payer, p)),
+  fc
+    .tuple(pick, fc.constantFrom("freeze" as const, "unfreeze" as const), fc.constantFrom("bandwidth" as const, "energy" as const), fc.integer({ min: 1, max: 5 }))
+    .map(([from, type, resource, trx]) => new ManageResourceCommand(from, type, resource, trx)),
   pick.map((i) => new ApproveCommand(i)),
   pick.map((i) => new ApproveCommand(i)),
   pick.map((i) => new RejectCommand(i)),

@@ -22,6 +22,7 @@ export interface Submission {
   readonly amountOf?: (item: Record<string, unknown>) => bigint
   /** Refusals this kind may meet besides the common ones. */
   readonly refusals?: ReadonlyArray<string>
+  readonly stake?: ModelRequest["stake"]
 }
 
 /** Refusals a request may meet with the model's choices: funds short, or a sender that lacks the asset. */
@@ -54,7 +55,7 @@ export const submitRequest = async (m: Model, r: Real, kind: RequestKind, asset:
   }
   expect(res.body.data.item.transactionRequestStatus).toBe("created")
   const levels = m.policy.mode === "auto" ? 0 : m.policy.levels
-  const q: ModelRequest = { id: res.body.data.item.transactionRequestId, kind, asset, sender: s.sender, ...(s.feePayer !== undefined ? { feePayer: s.feePayer } : {}), ...(s.calls !== undefined ? { calls: s.calls } : {}), amount: s.amountOf !== undefined ? s.amountOf(res.body.data.item as unknown as Record<string, unknown>) : s.amount, levels, expectFailure: false, expectErrors: s.outOfEnergy === true, rejected: false, status: "created" }
+  const q: ModelRequest = { id: res.body.data.item.transactionRequestId, kind, asset, sender: s.sender, ...(s.feePayer !== undefined ? { feePayer: s.feePayer } : {}), ...(s.calls !== undefined ? { calls: s.calls } : {}), amount: s.amountOf !== undefined ? s.amountOf(res.body.data.item as unknown as Record<string, unknown>) : s.amount, levels, expectFailure: false, expectErrors: s.outOfEnergy === true, rejected: false, status: "created", ...(s.stake !== undefined ? { stake: s.stake } : {}) }
   m.requests.push(q)
   if (levels === 0) broadcastTakesFault(m, q)
   await checkInvariants(m, r)

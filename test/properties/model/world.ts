@@ -26,7 +26,7 @@ export interface ModelDeposit {
   readonly amount: bigint
 }
 
-export type RequestKind = "single-transfer" | "utxo" | "evm-coin" | "evm-token" | "tron-coin" | "tron-token" | "gas-sponsored" | "utxo-transfer" | "multiple-transfer" | "batch"
+export type RequestKind = "single-transfer" | "utxo" | "evm-coin" | "evm-token" | "tron-coin" | "tron-token" | "gas-sponsored" | "utxo-transfer" | "multiple-transfer" | "batch" | "tron-resource"
 
 export interface ModelRequest {
   readonly id: string
@@ -48,6 +48,8 @@ export interface ModelRequest {
   expectErrors: boolean
   /** The model rejected it. */
   rejected: boolean
+  /** A tron staking request: what it freezes or unfreezes (base units). */
+  readonly stake?: { readonly type: "freeze" | "unfreeze"; readonly resource: string; readonly amount: bigint }
   status: WireStatus
 }
 
