@@ -33,7 +33,9 @@ export class SingleTransfer2026Command implements fc.AsyncCommand<Model, Real> {
     const coin = nativeAsset(sent.blockchain, sent.network)!
     const fee = parseAmount(estimate.body.data.item.fee.amount, coin.decimals)
     if (!fee.ok) throw new Error(`estimate ${estimate.body.data.item.fee.amount} is not an amount of ${coin.unit}`)
-    if (this.ceiling === "below" && fee.value > 0n) {
+    // A sender without the asset (or its chain's coin) is refused for that first, whatever the ceiling.
+    const holds = sender.assets.has(a.symbol) && sender.assets.has(coin.symbol)
+    if (this.ceiling === "below" && fee.value > 0n && holds) {
       const refused = await r.client.call("POST", `/vaults/${r.vaultId}/transaction-requests/single-transfer`, {
         item: { ...transfer, note: "model", maxFee: formatAmount(fee.value - 1n, coin.decimals) },
         headers,
