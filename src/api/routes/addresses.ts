@@ -17,10 +17,16 @@ import { isBlockchain } from "../../domain/chains/index.js"
 import { paginate } from "../pagination.js"
 import { AddressAssetEntry, assetsOf, exchangeRateField, VaultAssetEntry } from "../wire/assets.js"
 import { amountFields } from "../wire/common.js"
-import { array, struct } from "../wire/shape.js"
+import { array, field, struct } from "../wire/shape.js"
 import { vaultAssetEntry } from "./assets.js"
 
-const GeneratedAddress = struct({ address: Schema.String, createdTimestamp: Schema.String, label: Schema.String })
+// 2026-03-20 derives addresses for a vault account (required there) and names it in the answer.
+const GeneratedAddress = struct({
+  address: Schema.String,
+  createdTimestamp: Schema.String,
+  label: Schema.String,
+  vaultAccountId: field(Schema.String, { since: "2026-03-20" }),
+})
 const Validation = struct({ address: Schema.String, isValid: Schema.Boolean })
 const AssetAddresses = struct({
   addresses: array(struct({ address: Schema.String, addressType: Schema.String, label: Schema.String, ...amountFields })),
@@ -83,6 +89,7 @@ export const addressOperations: ReadonlyArray<Operation> = [
     networkType: networkTypeOf,
     answer: GeneratedAddress,
     body: { required: { label: checks.string({ min: 1, max: 100 }) }, optional: { vaultAccountId: checks.string({ min: 1, max: 64 }) } },
+    bodySince: { "2026-03-20": { required: { label: checks.string({ min: 1, max: 100 }), vaultAccountId: checks.string({ min: 1, max: 64 }) } } },
     handle: async ({ params, item, requestId }, deps) => {
       const network = findNetwork(params.blockchain!, params.network!)
       if (network === undefined) return unknownNetwork()
@@ -96,7 +103,11 @@ export const addressOperations: ReadonlyArray<Operation> = [
         { requestId },
       )
       if (isApiError(r)) return r
-      return { status: 201, item: { address: r.address.address, createdTimestamp: String(toUnixSeconds(r.address.at as SimInstant)), label: r.address.label } }
+      const a = r.address
+      return {
+        status: 201,
+        item: { address: a.address, createdTimestamp: String(toUnixSeconds(a.at as SimInstant)), label: a.label, vaultAccountId: a.vaultAccountId ?? undefined },
+      }
     },
   },
   {

@@ -177,3 +177,37 @@ describe("listing, details and edit", () => {
     expect(notEditable.status).toBe(400)
   })
 })
+
+describe("generate deposit address at 2026-03-20", () => {
+  const url = () => `/vaults/${vault}/ethereum/sepolia/addresses`
+
+  it("derives the address in the named vault account and names the account in the answer", async () => {
+    const acct = await create("deposits")
+    const r = await call("POST", url(), { label: "in", vaultAccountId: acct.vaultAccountId })
+    expect(r.status).toBe(201)
+    expect(r.body.apiVersion).toBe("2026-03-20")
+    expect(r.body.data.item).toEqual({ address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), createdTimestamp: expect.stringMatching(/^[0-9]+$/), label: "in", vaultAccountId: acct.vaultAccountId })
+    const listed = await call("GET", `/vaults/${vault}/vault-accounts/${acct.vaultAccountId}/list-addresses?blockchain=ethereum`)
+    expect(listed.body.data.items.map((x: { address: string }) => x.address)).toContain(r.body.data.item.address)
+  })
+
+  it("requires vaultAccountId (409 missing_required_attributes, nothing written); 2024-05-09 keeps it optional and its answer unchanged", async () => {
+    const before = h.sim.models.position
+    const missing = await call("POST", url(), { label: "no account" })
+    expect(missing.status).toBe(409)
+    expect(missing.body.error.code).toBe("missing_required_attributes")
+    expect(missing.body.error.details).toEqual([{ attribute: "vaultAccountId", message: expect.any(String) }])
+    expect(h.sim.models.position).toBe(before)
+    const old = await h.raw({ method: "POST", url: url(), creds, override: { "x-api-version": "2024-05-09" }, body: json({ label: "vault level" }) })
+    expect(old.status).toBe(201)
+    expect(Object.keys(old.body.data.item)).toEqual(["address", "createdTimestamp", "label"])
+  })
+
+  it("an account of another vault, or none, is 404 resource_not_found", async () => {
+    const before = h.sim.models.position
+    const unknown = await call("POST", url(), { label: "x", vaultAccountId: "000000000000000000000000" })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.error.code).toBe("resource_not_found")
+    expect(h.sim.models.position).toBe(before)
+  })
+})
