@@ -3,7 +3,7 @@
 // (regenerating linearly over 24 hours of simulated time, as on the real chain), and TRC-20 allowances.
 // Persistent values: a change makes new maps, since the chain decider folds states it may drop.
 import { findAsset, type NetworkInfo } from "../domain/chains/index.js"
-import { tronCost, type TronTxKind } from "../domain/chains/fees.js"
+import { stakedUse, tronCost, type StakedUnits, type TronTxKind } from "../domain/chains/fees.js"
 
 export type { TronOperation, TronResource } from "../domain/chains/tron-operation.js"
 import { tronTxKind, type TronOperation, type TronResource } from "../domain/chains/tron-operation.js"
@@ -103,6 +103,12 @@ export const limitOf = (n: NetworkInfo, a: TronAccount, r: TronResource): number
 
 export const availableUnits = (n: NetworkInfo, a: TronAccount, r: TronResource, at: number): number => Math.max(0, limitOf(n, a, r) - usageAt(a.usage[r], at))
 
+/** The staked units an address has free at `at` (none for an address that never staked nor was delegated to). */
+export const freeUnits = (n: NetworkInfo, l: TronLedger, address: string, at: number): StakedUnits => {
+  const a = l.accounts.get(address)
+  return a === undefined ? { bandwidth: 0, energy: 0 } : { bandwidth: availableUnits(n, a, "bandwidth", at), energy: availableUnits(n, a, "energy", at) }
+}
+
 export const expiredAt = (a: TronAccount, at: number): bigint => a.unfreezing.reduce((s, u) => (u.expiresAt <= at ? s + u.amount : s), 0n)
 
 export const undelegatable = (l: TronLedger, from: string, to: string, r: TronResource, height: number): bigint => {
@@ -180,9 +186,7 @@ export const execute = (n: NetworkInfo, l: TronLedger, t: Executable, height: nu
   const cost = tronCost(n, txKindOf(t))
   if (cost === undefined) return undefined
   const payer = t.feePayer ?? t.from
-  const p = l.accounts.get(payer)
-  const bandwidth = p !== undefined && availableUnits(n, p, "bandwidth", blockAt) >= Number(cost.bandwidth) ? Number(cost.bandwidth) : 0
-  const energy = p === undefined ? 0 : Math.min(Number(cost.energy), availableUnits(n, p, "energy", blockAt))
+  const { bandwidth, energy } = stakedUse(cost, freeUnits(n, l, payer, blockAt))
   const op = t.operation
   if (op === undefined && bandwidth === 0 && energy === 0) return undefined
   let failed: string | undefined

@@ -39,6 +39,7 @@ export const createTxRequest = Effect.fn("createTxRequest")(
         draft,
         ...(used && changeAddress !== undefined ? { changeAddress } : {}),
         ...(feeState !== undefined ? { freeBandwidthUsed: feeState.freeBandwidthUsed } : {}),
+        ...(feeState?.staked !== undefined ? { staked: feeState.staked } : {}),
         now,
       })
     })

@@ -16,7 +16,7 @@ import { ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { ApproximateFee } from "../wire/approximate-fee.js"
 import { priorityOptional } from "./single-transfer.js"
-import { amountCheck, bad, checkAddress, parseAmount, priority } from "./transaction-requests.js"
+import { amountCheck, bad, checkAddress, feeStateFor, parseAmount, priority } from "./transaction-requests.js"
 import { parties, SPONSORED_CHAINS } from "./sponsored-transfers.js"
 import { MAX_RECIPIENTS, parseRecipients, recipientsCheck as utxoRecipients, utxoNetworkOf } from "./utxo-transfers.js"
 import { unknownVault } from "./vault-account-reads.js"
@@ -101,7 +101,7 @@ const single = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVe
       note: null,
       prepareStrategy: null,
     },
-    deps.sim.models.txRequests.feeStateAt(from, deps.sim.clock.now()),
+    feeStateFor(deps, n, sender.feePayer ?? from),
   )
   const fee = feeOf(n)
   return {
@@ -147,7 +147,7 @@ const batch = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVer
   const feePriority = item.feePriority as FeePriority
   const draft = batchDraftOf(undefined, { vaultId: vaultId as VaultId, network: n, sender: p.sender, feePayer: p.feePayer, recipients, feePriority, note: null }, "", "")
   const fee = feeOf(n)
-  const value = feeOfDraft(n, draft, deps.sim.models.txRequests.feeStateAt(p.sender, deps.sim.clock.now()))
+  const value = feeOfDraft(n, draft, feeStateFor(deps, n, p.feePayer))
   return {
     status: 200,
     item: {

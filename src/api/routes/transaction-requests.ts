@@ -3,7 +3,10 @@ import { findAsset, findAssetByContract, findNetwork, validateAddress, type Asse
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
 import type { RequestEndpoint, TxRequestStatus } from "../../domain/transaction-request/index.js"
+import type { FeeState } from "../../domain/transaction-request/estimate.js"
 import { createTxRequest, type CreateRequestInput } from "../../commands/transaction-requests.js"
+import { chainKey } from "../../chain-sim/index.js"
+import { freeUnits } from "../../chain-sim/tron.js"
 import { until } from "../../domain/api-key/index.js"
 import { checks, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
@@ -85,8 +88,19 @@ export const create = async (
     ...(fee.ceiling !== null ? { feeCeiling: fee.ceiling } : {}),
   }
   // The fee ceiling is checked against what mining now would cost, from the same state settlement reads.
-  const feeState = fee.ceiling !== null ? deps.sim.models.txRequests.feeStateAt(sender, deps.sim.clock.now()) : undefined
+  const feeState = fee.ceiling !== null ? feeStateFor(deps, b.network, sender) : undefined
   return runCommand(deps, createTxRequest(input, feeState), { requestId })
+}
+
+/**
+ * What mining now would meet for the address that pays a fee (estimate.ts's FeeState): tron's free bandwidth it
+ * used in the last day (as settlement counts it) and the staked units it has free (as the chain's execution takes them).
+ */
+export const feeStateFor = (deps: ApiDeps, n: Built["network"], payer: string | null): FeeState => {
+  const now = deps.sim.clock.now()
+  const used = deps.sim.models.txRequests.feeStateAt(payer, now)
+  if (payer === null || n.family !== "tron") return used
+  return { ...used, staked: freeUnits(n, deps.sim.models.tron.ledger(chainKey(n.blockchain, n.network), undefined), payer, now) }
 }
 
 const parseAmountRaw = (s: string, decimals: number) => {

@@ -53,6 +53,22 @@ export const tronCost = (n: NetworkInfo, kind: TronTxKind): TronCost | undefined
   return { bandwidth, energy, maxBurn: bandwidth * f.sunPerBandwidth + energy * f.sunPerEnergy }
 }
 
+/** Staked resource units an address has free now, per resource. */
+export interface StakedUnits {
+  readonly bandwidth: number
+  readonly energy: number
+}
+
+/**
+ * What a tron transaction takes from its payer's stake (README "Tron resources"): staked bandwidth pays the whole
+ * transaction or none of it (then the free allowance or a burn pays), staked energy as much as there is (the rest
+ * is burned). The chain's execution and every estimate apply this one rule.
+ */
+export const stakedUse = (cost: TronCost, free: StakedUnits): StakedUnits => ({
+  bandwidth: free.bandwidth >= Number(cost.bandwidth) ? Number(cost.bandwidth) : 0,
+  energy: Math.min(Number(cost.energy), free.energy),
+})
+
 /**
  * Gas of an EIP-7702 batch paid by a fee payer (README "Fees"): the intrinsic 21,000, 25,000 for the sender's
  * authorization, then per call 9,000 for a coin transfer or the token transfer's gas above the intrinsic

@@ -1,4 +1,5 @@
 // Transaction request commands. Ids, transaction ids, fees and coin selection come in on the command.
+import type { StakedUnits } from "../chains/fees.js"
 import type { SimInstant } from "../shared/sim-time.js"
 import type { VaultAccountEvent } from "../vault-account/events.js"
 import type { Portion, TxRequestDraft } from "./events.js"
@@ -13,6 +14,8 @@ export type TxRequestCommand =
       readonly changeAddress?: Extract<VaultAccountEvent, { type: "AddressDerived" }>
       /** Tron: free bandwidth the sender used in the last day (what mining now would find), for the fee ceiling. */
       readonly freeBandwidthUsed?: number
+      /** Tron: the staked units the fee's payer has free now (what mining now would take from), for the fee ceiling. */
+      readonly staked?: StakedUnits
       readonly now: SimInstant
     }
   | {

@@ -44,7 +44,7 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
     }
     if (d.feeCeiling !== undefined) {
       const n = findNetwork(d.blockchain, d.network)
-      const fee = n === undefined ? 0n : feeOfDraft(n, d, { freeBandwidthUsed: c.freeBandwidthUsed ?? 0 })
+      const fee = n === undefined ? 0n : feeOfDraft(n, d, { freeBandwidthUsed: c.freeBandwidthUsed ?? 0, ...(c.staked !== undefined ? { staked: c.staked } : {}) })
       if (fee > BigInt(d.feeCeiling)) return reject({ _tag: "MaxFeeExceeded", fee: fee.toString(), maxFee: d.feeCeiling, assetId: d.feeAssetId })
     }
     // Each reservation must fit in what is available now (reservations of other open requests excluded).

@@ -122,6 +122,10 @@ describe("CreateTxRequest with a fee ceiling (maxFee)", () => {
     spec.given(tronVault).when({ type: "CreateTxRequest", draft: tronDraft("0"), freeBandwidthUsed: 1072, now: at }).then((es) => expect(types(es)[0]).toBe("TxRequestCreated"))
     spec.given(tronVault).when({ type: "CreateTxRequest", draft: tronDraft("0"), freeBandwidthUsed: 1340, now: at }).thenFails({ _tag: "MaxFeeExceeded", fee: "268000", maxFee: "0" })
   })
+  it("on tron a payer's free staked bandwidth pays the whole transaction before the free allowance or a burn", () => {
+    spec.given(tronVault).when({ type: "CreateTxRequest", draft: tronDraft("0"), freeBandwidthUsed: 1500, staked: { bandwidth: 268, energy: 0 }, now: at }).then((es) => expect(types(es)[0]).toBe("TxRequestCreated"))
+    spec.given(tronVault).when({ type: "CreateTxRequest", draft: tronDraft("0"), freeBandwidthUsed: 1500, staked: { bandwidth: 267, energy: 0 }, now: at }).thenFails({ _tag: "MaxFeeExceeded", fee: "268000", maxFee: "0" })
+  })
   it("checks the ceiling before the funds: an unaffordable request over its ceiling is refused for the fee", () => {
     spec.given(vault()).when({ type: "CreateTxRequest", draft: draft({ feeCeiling: "1", reservations: [{ address, assetId: ETH, amount: "5000" }] }), now: at }).thenFails({ _tag: "MaxFeeExceeded" })
   })
