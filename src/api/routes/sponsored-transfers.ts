@@ -5,7 +5,6 @@ import { since, type ApiVersion } from "../../domain/api-key/index.js"
 import { findAsset, findNetwork, validateAddress, type AssetInfo, type Blockchain, type FeePriority, type NetworkInfo, type NetworkName } from "../../domain/chains/index.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
-import { maxFeeOf } from "../../domain/transaction-request/draft.js"
 import { createBatchRequest, createTxRequest } from "../../commands/transaction-requests.js"
 import { checks, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
@@ -13,6 +12,7 @@ import { ApiError, errors, isApiError } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { runCommand } from "../sim/common.js"
 import { array, optional, struct } from "../wire/shape.js"
+import { feeStateFor } from "./transaction-requests.js"
 import { unknownVault } from "./vault-account-reads.js"
 
 /** The chains the spec lists for gas sponsorship and EIP-7702 batches, mainnets and their testnets. */
@@ -22,11 +22,6 @@ const bad = (attribute: string, message: string) => errors.invalidData([{ attrib
 const priority = checks.oneOf(["slow", "standard", "fast"])
 const address = checks.string({ min: 1, max: 200 })
 const decimal = checks.string({ min: 1, max: 100 })
-
-export const maxFeeExceeded = (fee: bigint, ceiling: bigint, native: AssetInfo) =>
-  new ApiError(400, "MAX_FEE_EXCEEDED", `The network fee would be ${formatAmount(fee, native.decimals)} ${native.unit}, above maxFee (${formatAmount(ceiling, native.decimals)} ${native.unit}); nothing was created.`, [
-    { attribute: "maxFee", message: `is below the fee the transfer would pay (${formatAmount(fee, native.decimals)} ${native.unit})` },
-  ])
 
 const amountOf = (raw: unknown, asset: AssetInfo, attribute: string): bigint | ApiError => {
   const r = parsePositiveAmount(raw as string, asset.decimals)
@@ -118,23 +113,26 @@ const gasSponsorship: Operation = {
     const feePriority = (item.feePriority as FeePriority | undefined) ?? "standard"
     const ceiling = ceilingOf(item, p.native)
     if (isApiError(ceiling)) return ceiling
-    const fee = maxFeeOf(n, asset, feePriority, null, true)
-    if (ceiling !== undefined && fee > ceiling) return maxFeeExceeded(fee, ceiling, p.native)
+    // The vault decider checks the ceiling (MAX_FEE_EXCEEDED) against the fee mining now would cost, as for single-transfer.
     const r = await runCommand(
       deps,
-      createTxRequest({
-        vaultId: params.vaultId as VaultId,
-        endpoint: "gas-sponsorship",
-        network: n,
-        asset,
-        sender: p.sender,
-        feePayer: p.feePayer,
-        recipients: [{ address: item.toAddress as string, amount }],
-        feePriority,
-        feeLimit: null,
-        note: item.note as string,
-        prepareStrategy: null,
-      }),
+      createTxRequest(
+        {
+          vaultId: params.vaultId as VaultId,
+          endpoint: "gas-sponsorship",
+          network: n,
+          asset,
+          sender: p.sender,
+          feePayer: p.feePayer,
+          recipients: [{ address: item.toAddress as string, amount }],
+          feePriority,
+          feeLimit: null,
+          note: item.note as string,
+          prepareStrategy: null,
+          ...(ceiling !== undefined ? { feeCeiling: ceiling } : {}),
+        },
+        ceiling !== undefined ? feeStateFor(deps, n, p.feePayer) : undefined,
+      ),
       { requestId },
     )
     if (isApiError(r)) return r

@@ -221,9 +221,25 @@ describe("gas-sponsorship errors (each writes nothing)", () => {
     const fee = batchFee(sepolia, ["token"], "fast")
     await refuses(body(sender, payer, { maxFee: "0.000000000000000001" }), 400, "MAX_FEE_EXCEEDED", "maxFee")
     const exact = (Number(fee) / 1e18).toFixed(18).replace(/0+$/, "")
+    const below = formatAmount(fee - 1n, 18)
+    const refused = await w.post(path(), body(sender, payer, { maxFee: below }))
+    expect(refused.body.error).toEqual({
+      code: "MAX_FEE_EXCEEDED",
+      message: `The network fee would be ${exact} ETH, above maxFee (${below} ETH); nothing was created.`,
+      details: [{ attribute: "maxFee", message: `is below the fee the transfer would pay now (${exact} ETH)` }],
+    })
+    const before = w.h.sim.models.position
     const r = await w.post(path(), body(sender, payer, { maxFee: exact }))
     expect(r.status).toBe(201)
     expect(r.body.data.item.maxFee).toBe(exact)
+    // The vault decider checked the ceiling and recorded it with the request, as for single-transfer.
+    expect((await w.eventsSince(before)).find((e) => e.type === "TxRequestCreated")!.data).toMatchObject({ feeCeiling: fee.toString(), feePayer: payer.address })
+  })
+  it("the ceiling is checked before the fee payer's funds, as single-transfer's is: a fee payer short of the fee under a low maxFee is refused for the fee", async () => {
+    const sender = await w.account("ethereum", "sepolia", { ETH: "1", USDC: "100" })
+    const poor = await w.account("ethereum", "sepolia", { ETH: "0.000000000000000001" })
+    await refuses(body(sender, poor), 400, "insufficient_balance", "feePayer")
+    await refuses(body(sender, poor, { maxFee: "0.000000000000000001" }), 400, "MAX_FEE_EXCEEDED", "maxFee")
   })
   it("more tokens than the sender holds, a token the sender never added: 400, writing nothing", async () => {
     const { sender, payer } = await parties()

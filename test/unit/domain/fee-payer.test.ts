@@ -123,6 +123,13 @@ describe("a request with a fee payer", () => {
       expect(balance(after, payer)).toEqual({ total: 100n, blocked: 0n })
     })
   })
+  it("a fee ceiling (gas-sponsorship's maxFee) is checked by the vault against the fee mining now would cost, at the fee payer", () => {
+    spec.given(withPayer()).when(create("5", { feeCeiling: "9" })).thenFails({ _tag: "MaxFeeExceeded", fee: "10", maxFee: "9", assetId: ETH })
+    spec.given(withPayer()).when(create("5", { feeCeiling: "10" })).then((es) => expect([es[0]!.type, es[0]!.data]).toMatchObject(["TxRequestCreated", { feeCeiling: "10", feePayer: payer }]))
+  })
+  it("the ceiling comes before the funds: a fee payer short of the fee and a ceiling below it is refused for the ceiling", () => {
+    spec.given(withPayer(undefined, "9")).when(create("5", { feeCeiling: "9" })).thenFails({ _tag: "MaxFeeExceeded", fee: "10", maxFee: "9" })
+  })
   it("a notification names the sender as before", () => {
     spec.given(withPayer()).when(create("5")).then((es) => {
       const n = es.find((e) => e.type === "NotificationRaised")
