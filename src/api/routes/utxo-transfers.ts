@@ -3,7 +3,7 @@ import { since, type ApiVersion } from "../../domain/api-key/index.js"
 import { findAsset, findNetwork, validateAddress, type Blockchain, type FeePriority, type NetworkInfo, type NetworkName } from "../../domain/chains/index.js"
 import { utxoVbytes } from "../../domain/chains/fees.js"
 import type { VaultId } from "../../domain/shared/ids.js"
-import { formatAmount, parseAmount, parsePositiveAmount } from "../../domain/shared/money.js"
+import { formatAmount, formatDigits, parseAmount, parsePositiveAmount } from "../../domain/shared/money.js"
 import type { ChangeTarget, UtxoTransferPlan, UtxoTransferRequest } from "../../domain/transaction-request/explicit-inputs.js"
 import { createUtxoTransfer, previewUtxoTransfer } from "../../commands/utxo-transfers.js"
 import { checks, type FieldCheck, type JsonObject } from "../body.js"
@@ -63,7 +63,8 @@ export const utxoNetworkOf = (deps: ApiDeps, vaultId: string, assetId: string, v
 export const parseRecipients = (n: NetworkInfo, raw: ReadonlyArray<{ address: string; amount: string }>): Array<{ address: string; amount: bigint }> | ApiError => {
   const decimals = findAsset(n.nativeAssetId)!.decimals
   const out: Array<{ address: string; amount: bigint }> = []
-  for (const [i, r] of raw.entries()) {
+  for (let i = 0; i < raw.length; i++) {
+    const r = raw[i]!
     const amount = parsePositiveAmount(r.amount, decimals)
     if (!amount.ok) return bad(`recipients[${i}].amount`, `must be a positive decimal string with at most ${decimals} decimals`)
     if (!validAddress(n, r.address)) return bad(`recipients[${i}].address`, `is not a valid ${n.blockchain}/${n.network} address`)
@@ -126,7 +127,7 @@ const previewJson = (r: UtxoTransferRequest, item: JsonObject, p: Planned) => {
     amountUnit: asset.symbol,
     feePriority: r.feePriority,
     gross: r.gross,
-    senders: p.inputs.map((i) => ({ utxoId: `${i.transactionId}:${i.vout}`, address: i.address, vaultAccountId: i.vaultAccountId ?? r.vaultId, amount: fmt(BigInt(i.amount)) })),
+    senders: p.inputs.map((i) => ({ utxoId: `${i.transactionId}:${i.vout}`, address: i.address, vaultAccountId: i.vaultAccountId ?? r.vaultId, amount: formatDigits(i.amount, asset.decimals) })),
     recipients: p.recipients.map((x) => ({ address: x.address, amount: fmt(x.amount) })),
     ...(p.change !== null ? { change: { address: p.change.address, amount: fmt(p.change.amount) } } : {}),
     ...(r.change.kind === "feePayer" ? { feePayer: r.change.address } : {}),

@@ -166,7 +166,13 @@ export const planFromInputs = (v: VaultState, r: PlanTerms, inputs: ReadonlyArra
   }
   if (plan === undefined) return undefined
   if (r.maxFee !== null && plan.fee > r.maxFee) return { _tag: "MaxFeeExceeded", fee: plan.fee.toString(), maxFee: r.maxFee.toString() }
-  const accountOf = (u: Utxo) => v.accounts.address(u.blockchain, u.network, u.address)?.vaultAccountId ?? null
+  // Inputs often share an address: its account is looked up once.
+  const accounts = new Map<string, string | null>()
+  const accountOf = (u: Utxo) => {
+    let a = accounts.get(u.address)
+    if (a === undefined) accounts.set(u.address, (a = v.accounts.address(u.blockchain, u.network, u.address)?.vaultAccountId ?? null))
+    return a
+  }
   return { ...plan, inputs: inputs.map((u) => ({ transactionId: u.transactionId, vout: u.vout, address: u.address, amount: u.amount.toString(), vaultAccountId: accountOf(u) })) }
 }
 

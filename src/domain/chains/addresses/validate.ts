@@ -101,20 +101,31 @@ const isXrpAddress = (network: NetworkName, address: string): boolean =>
  */
 export const validateAddress = (blockchain: Blockchain, network: NetworkName, address: string): boolean => {
   if (typeof address !== "string" || address.length === 0 || address.length > MAX_LENGTH) return false
-  const key = `${blockchain}/${network}/${address}`
-  const known = verdicts.get(key)
+  const byNetwork = verdicts.get(blockchain)?.get(network)
+  const known = byNetwork?.get(address)
   if (known !== undefined) return known
   const valid = checkAddress(blockchain, network, address)
-  if (verdicts.size >= MAX_VERDICTS) verdicts.clear()
-  verdicts.set(key, valid)
+  if (verdictCount >= MAX_VERDICTS) {
+    verdicts.clear()
+    verdictCount = 0
+  }
+  let networks = verdicts.get(blockchain)
+  if (networks === undefined) verdicts.set(blockchain, (networks = new Map()))
+  let addresses = networks.get(network)
+  if (addresses === undefined) networks.set(network, (addresses = new Map()))
+  addresses.set(address, valid)
+  verdictCount++
   return valid
 }
 
 /**
  * Verdicts already reached: a base58check address costs two SHA-256 and a base-58 decode (tens of µs), and a
  * 150-recipient transfer names 150; integrations pay the same addresses again and again. Bounded: cleared when full.
+ * Keyed by blockchain, then network, then the address as given: a key joined from the three cost a string per
+ * lookup, most of a cached verdict's price.
  */
-const verdicts = new Map<string, boolean>()
+const verdicts = new Map<string, Map<string, Map<string, boolean>>>()
+let verdictCount = 0
 const MAX_VERDICTS = 50_000
 
 const checkAddress = (blockchain: Blockchain, network: NetworkName, address: string): boolean => {
