@@ -1,6 +1,6 @@
 // Endpoints #6 generate deposit address, #7 validate address, #8 assets of an address, #9 addresses of an asset.
 import { findAsset, findNetwork, networksOf, validateAddress, type Blockchain, type NetworkName } from "../../domain/chains/index.js"
-import { since, until } from "../../domain/api-key/index.js"
+import { since, until, type ApiVersion } from "../../domain/api-key/index.js"
 import type { VaultAccountId, VaultId } from "../../domain/shared/ids.js"
 import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
 import { generateAddress } from "../../commands/vault-accounts.js"
@@ -19,6 +19,7 @@ import { AddressAssetEntry, assetsOf, exchangeRateField, VaultAssetEntry } from 
 import { amountFields } from "../wire/common.js"
 import { array, field, struct } from "../wire/shape.js"
 import { vaultAssetEntry } from "./assets.js"
+import { unknownVault } from "./vault-account-reads.js"
 
 // 2026-03-20 derives addresses for a vault account (required there) and names it in the answer.
 const GeneratedAddress = struct({
@@ -57,9 +58,9 @@ const addressEntries = (deps: ApiDeps, held: ReadonlyArray<AddressView>, asOf: A
 }
 
 /** The address's assets in the vault, on the `blockchain` of the query or on every chain it is on. */
-const entriesOfAddress = (deps: ApiDeps, params: Readonly<Record<string, string>>, query: Readonly<Record<string, string>>, asOf: AsOf) => {
+const entriesOfAddress = (deps: ApiDeps, params: Readonly<Record<string, string>>, query: Readonly<Record<string, string>>, asOf: AsOf, version: ApiVersion) => {
   if (query.blockchain !== undefined && !isBlockchain(query.blockchain)) return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain" }])
-  if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.resourceNotFound("vault")
+  if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return unknownVault(version)
   const held = vaultAddressOn(deps, params.vaultId!, params.address!, query.blockchain, asOf)
   if (held.length === 0) return errors.resourceNotFound("address")
   return addressEntries(deps, held, asOf, query.assetUnit)
@@ -90,11 +91,13 @@ export const addressOperations: ReadonlyArray<Operation> = [
     answer: GeneratedAddress,
     body: { required: { label: checks.string({ min: 1, max: 100 }) }, optional: { vaultAccountId: checks.string({ min: 1, max: 64 }) } },
     bodySince: { "2026-03-20": { required: { label: checks.string({ min: 1, max: 100 }), vaultAccountId: checks.string({ min: 1, max: 64 }) } } },
-    handle: async ({ params, item, requestId }, deps) => {
+    handle: async ({ params, item, requestId, apiVersion }, deps) => {
       const network = findNetwork(params.blockchain!, params.network!)
       if (network === undefined) return unknownNetwork()
-      if (!deps.sim.models.workspace.vaultsById.has(params.vaultId!)) return errors.resourceNotFound("vault")
-      const accountId = item.vaultAccountId as string | undefined
+      if (!deps.sim.models.workspace.vaultsById.has(params.vaultId!)) return unknownVault(apiVersion)
+      // The vault's default account (its id is the vault's) holds the vault's own addresses.
+      const named = item.vaultAccountId as string | undefined
+      const accountId = named === params.vaultId ? undefined : named
       if (accountId !== undefined && deps.sim.models.holdings.account(accountId, undefined)?.vaultId !== params.vaultId)
         return errors.resourceNotFound("vault account")
       const r = await runCommand(
@@ -106,7 +109,7 @@ export const addressOperations: ReadonlyArray<Operation> = [
       const a = r.address
       return {
         status: 201,
-        item: { address: a.address, createdTimestamp: String(toUnixSeconds(a.at as SimInstant)), label: a.label, vaultAccountId: a.vaultAccountId ?? undefined },
+        item: { address: a.address, createdTimestamp: String(toUnixSeconds(a.at as SimInstant)), label: a.label, vaultAccountId: a.vaultAccountId ?? params.vaultId },
       }
     },
   },
@@ -195,8 +198,8 @@ export const addressOperations: ReadonlyArray<Operation> = [
     versions: since("2025-09-23"),
     query: { optional: { blockchain: checks.string({ min: 1, max: 40 }) } },
     answer: assetsOf(VaultAssetEntry),
-    handle: ({ params, query, asOf }, deps) => {
-      const entries = entriesOfAddress(deps, params, query, asOf)
+    handle: ({ params, query, asOf, apiVersion }, deps) => {
+      const entries = entriesOfAddress(deps, params, query, asOf, apiVersion)
       return isApiError(entries) ? entries : { status: 200, item: { assets: entries } }
     },
   },
@@ -211,8 +214,8 @@ export const addressOperations: ReadonlyArray<Operation> = [
     list: true,
     query: { optional: { blockchain: checks.string({ min: 1, max: 40 }), assetUnit: checks.string({ min: 1, max: 20 }) } },
     answer: VaultAssetEntry,
-    handle: ({ params, query, asOf }, deps) => {
-      const entries = entriesOfAddress(deps, params, query, asOf)
+    handle: ({ params, query, asOf, apiVersion }, deps) => {
+      const entries = entriesOfAddress(deps, params, query, asOf, apiVersion)
       if (isApiError(entries)) return entries
       const page = paginate(entries, (e) => e.assetId, query)
       return "code" in page ? page : { status: 200, page }

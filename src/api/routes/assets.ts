@@ -12,6 +12,7 @@ import { Schema } from "effect"
 import { amountFields, AssetType } from "../wire/common.js"
 import { assetsOf, exchangeRateField, symbolField, VaultAssetEntry } from "../wire/assets.js"
 import { array, optional, struct } from "../wire/shape.js"
+import { unknownVault } from "./vault-account-reads.js"
 
 const { allocatedAmount: _allocated, ...threeAmounts } = amountFields
 
@@ -110,8 +111,8 @@ export const assetOperations: ReadonlyArray<Operation> = [
     scope: "read",
     answer: assetsOf(VaultAssetEntry),
     vaultParam: "vaultId",
-    handle: ({ params, asOf }, deps) => {
-      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.resourceNotFound("vault")
+    handle: ({ params, asOf, apiVersion }, deps) => {
+      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return unknownVault(apiVersion)
       const assets = [...vaultHoldings(deps, params.vaultId!, asOf)].flatMap(([id, b]) => {
         const asset = findAsset(id)
         return asset === undefined ? [] : [vaultAssetEntry(deps, asset, b, asOf)]

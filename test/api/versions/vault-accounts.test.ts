@@ -203,6 +203,14 @@ describe("generate deposit address at 2026-03-20", () => {
     expect(Object.keys(old.body.data.item)).toEqual(["address", "createdTimestamp", "label"])
   })
 
+  it("the vault's own id names its default account: the address is the vault's own, listed under that account", async () => {
+    const r = await call("POST", url(), { label: "own", vaultAccountId: vault })
+    expect(r.status).toBe(201)
+    expect(r.body.data.item).toMatchObject({ label: "own", vaultAccountId: vault })
+    const listed = await call("GET", `/vaults/${vault}/vault-accounts/${vault}/list-addresses?blockchain=ethereum`)
+    expect(listed.body.data.items.map((x: { address: string }) => x.address)).toContain(r.body.data.item.address)
+  })
+
   it("an account of another vault, or none, is 404 resource_not_found", async () => {
     const before = h.sim.models.position
     const unknown = await call("POST", url(), { label: "x", vaultAccountId: "000000000000000000000000" })
