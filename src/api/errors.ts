@@ -41,6 +41,9 @@ export const errors = {
   mainnetNotAllowedForKey: () => new ApiError(403, "mainnet_not_allowed_for_key", "This API key may only be used on test networks."),
   testnetNotAllowedForKey: () => new ApiError(403, "testnet_not_allowed_for_key", "This API key may only be used on main networks."),
   notAllowedForWallet: () => new ApiError(403, "api_key_not_allowed_for_wallet", "The API key is not allowed to access this vault."),
+  /** A vault unknown to the key on a vault-scoped route: 404 up to 2025-09-23, 403 from 2026-03-20 on. */
+  unknownVault: (version: string): ApiError =>
+    version === "2024-05-09" || version === "2025-09-23" ? errors.resourceNotFound("vault") : errors.notAllowedForWallet(),
   invalidApiVersion: (accepted: ReadonlyArray<string>) =>
     new ApiError(409, "invalid_api_version", `Unknown API version. Accepted values: ${accepted.join(", ")}.`, [
       detail("x-api-version", `must be one of ${accepted.join(", ")}`),

@@ -19,7 +19,6 @@ import { AddressAssetEntry, assetsOf, exchangeRateField, VaultAssetEntry } from 
 import { amountFields } from "../wire/common.js"
 import { array, field, struct } from "../wire/shape.js"
 import { vaultAssetEntry } from "./assets.js"
-import { unknownVault } from "./vault-account-reads.js"
 
 // 2026-03-20 derives addresses for a vault account (required there) and names it in the answer.
 const GeneratedAddress = struct({
@@ -60,7 +59,7 @@ const addressEntries = (deps: ApiDeps, held: ReadonlyArray<AddressView>, asOf: A
 /** The address's assets in the vault, on the `blockchain` of the query or on every chain it is on. */
 const entriesOfAddress = (deps: ApiDeps, params: Readonly<Record<string, string>>, query: Readonly<Record<string, string>>, asOf: AsOf, version: ApiVersion) => {
   if (query.blockchain !== undefined && !isBlockchain(query.blockchain)) return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain" }])
-  if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return unknownVault(version)
+  if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.unknownVault(version)
   const held = vaultAddressOn(deps, params.vaultId!, params.address!, query.blockchain, asOf)
   if (held.length === 0) return errors.resourceNotFound("address")
   return addressEntries(deps, held, asOf, query.assetUnit)
@@ -94,7 +93,7 @@ export const addressOperations: ReadonlyArray<Operation> = [
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
       const network = findNetwork(params.blockchain!, params.network!)
       if (network === undefined) return unknownNetwork()
-      if (!deps.sim.models.workspace.vaultsById.has(params.vaultId!)) return unknownVault(apiVersion)
+      if (!deps.sim.models.workspace.vaultsById.has(params.vaultId!)) return errors.unknownVault(apiVersion)
       // The vault's default account (its id is the vault's) holds the vault's own addresses.
       const named = item.vaultAccountId as string | undefined
       const accountId = named === params.vaultId ? undefined : named

@@ -12,7 +12,6 @@ import { Schema } from "effect"
 import { amountFields, AssetType } from "../wire/common.js"
 import { assetsOf, exchangeRateField, symbolField, VaultAssetEntry } from "../wire/assets.js"
 import { array, optional, struct } from "../wire/shape.js"
-import { unknownVault } from "./vault-account-reads.js"
 
 const { allocatedAmount: _allocated, ...threeAmounts } = amountFields
 
@@ -112,7 +111,7 @@ export const assetOperations: ReadonlyArray<Operation> = [
     answer: assetsOf(VaultAssetEntry),
     vaultParam: "vaultId",
     handle: ({ params, asOf, apiVersion }, deps) => {
-      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return unknownVault(apiVersion)
+      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.unknownVault(apiVersion)
       const assets = [...vaultHoldings(deps, params.vaultId!, asOf)].flatMap(([id, b]) => {
         const asset = findAsset(id)
         return asset === undefined ? [] : [vaultAssetEntry(deps, asset, b, asOf)]

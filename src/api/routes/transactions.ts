@@ -12,7 +12,6 @@ import { Schema } from "effect"
 import { BooleanString } from "../wire/common.js"
 import { symbolField } from "../wire/assets.js"
 import { array, field, optional, struct } from "../wire/shape.js"
-import { unknownVault } from "./vault-account-reads.js"
 
 const unitField = field(Schema.String, { renamed: { "2026-03-20": "amountUnit" } })
 const Party = struct({
@@ -161,7 +160,7 @@ export const transactionOperations: ReadonlyArray<Operation> = [
     answer: TransactionListItem,
     vaultParam: "vaultId",
     handle: ({ params, query, asOf, apiVersion }, deps) => {
-      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return unknownVault(apiVersion)
+      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.unknownVault(apiVersion)
       // Newest first, as transaction histories are read.
       const records = [...deps.sim.models.transactions.list(params.vaultId!, asOf)].reverse()
       const page = paginate(records, (r) => r.view.transfer.recordId, query)
@@ -177,7 +176,7 @@ export const transactionOperations: ReadonlyArray<Operation> = [
     answer: TransactionDetail,
     vaultParam: "vaultId",
     handle: ({ params, asOf, apiVersion }, deps) => {
-      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return unknownVault(apiVersion)
+      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.unknownVault(apiVersion)
       const r = deps.sim.models.transactions.find(params.vaultId!, params.transactionId!, asOf)
       if (r === undefined || r.view.blockchain !== params.blockchain) return errors.resourceNotFound("transaction")
       const d = describe(deps, r, asOf)

@@ -18,7 +18,7 @@ import { transactionListItem, TransactionListItem } from "./transactions.js"
 const NEW = since("2026-03-20")
 
 /** From 2026-03-20 on, a vault the key cannot see (unknown ones included) is 403 on vault-scoped routes. */
-export const unknownVault = (version: ApiVersion): ApiError => (version === "2024-05-09" || version === "2025-09-23" ? errors.resourceNotFound("vault") : errors.notAllowedForWallet())
+export const unknownVault = (version: ApiVersion): ApiError => errors.unknownVault(version)
 
 const booleanQuery: FieldCheck = (v) => (v === "true" || v === "false" ? undefined : "must be true or false")
 

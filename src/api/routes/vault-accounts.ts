@@ -91,7 +91,7 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
           ],
         )
       if (hasLabel && hasAddress) return errors.extraBodyAttributes(["address"])
-      if (!vaultExists(deps, params.vaultId!)) return unknownVault(apiVersion)
+      if (!vaultExists(deps, params.vaultId!)) return errors.unknownVault(apiVersion)
       const account = deps.sim.models.holdings.account(params.vaultAccountId!, undefined)
       if (account === undefined || account.vaultId !== params.vaultId) return errors.resourceNotFound("vault account")
       const asset = findAsset(item.assetId as string)
