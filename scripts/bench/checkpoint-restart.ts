@@ -1,14 +1,20 @@
 // Restart of a SQLite data dir with a read-model checkpoint 10,000 events old (1% of a shorter log) against a full
 // rebuild of the same log, in the same run, rounds interleaved: the time from opening the store to a simulator ready to answer.
 // Budget: ≤ 0.1× the rebuild. In the runner the log has 100,000 events (20,000 with --quick); the million-event
-// figure takes minutes: `npx tsx scripts/bench/checkpoint-restart.ts --events 1000000`.
+// figure takes minutes: `node --max-old-space-size=6000 --import tsx scripts/bench/checkpoint-restart.ts --events 1000000`.
+// Beside it: the restart's parts timed apart (reading and checking the file, decoding the models, folding the tail),
+// and how long the event loop is held while the checkpoint thread is fed the tail (per page handed over, and the
+// loop's longest delay meanwhile), then writes a checkpoint on its thread.
 import { mkdtempSync, rmSync, unlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import { Effect } from "effect"
 import { ReadModels } from "../../src/projections/read-models.js"
-import { listCheckpoints, checkpointFile } from "../../src/runtime/checkpoint-dir.js"
+import { makeProjectionRunner } from "../../src/projections/runner.js"
+import { chooseCheckpoint, listCheckpoints, checkpointFile } from "../../src/runtime/checkpoint-dir.js"
+import { startCheckpointer } from "../../src/runtime/checkpoints.js"
 import { eventDigest, writeCheckpointFile } from "../../src/runtime/checkpoint-file.js"
 import { modelCodeFingerprint } from "../../src/runtime/model-code.js"
 import { createSimulator } from "../../src/simulator.js"
@@ -29,6 +35,21 @@ export interface RestartFigures {
   readonly checkpointWriteSeconds: number
   readonly rebuild: ReadonlyArray<number>
   readonly restart: ReadonlyArray<number>
+  /** The restart's parts, seconds, one untimed restart done by hand after the rounds. */
+  readonly parts: { readonly choose: number; readonly decode: number; readonly tail: number }
+  /** Feeding the checkpoint thread the tail, then a write on the thread. */
+  readonly feeding: {
+    readonly pages: number
+    readonly events: number
+    readonly p50Ms: number
+    readonly p99Ms: number
+    readonly maxMs: number
+    /** The event loop's longest delay while the tail was handed over and the thread wrote (ms). */
+    readonly loopMaxMs: number
+    readonly loopP99Ms: number
+    /** Until the thread had written the checkpoint at the head (decoded the old one, folded the tail, encoded, wrote). */
+    readonly threadSeconds: number
+  }
 }
 
 const open = async (dir: string, checkpoints: boolean): Promise<{ seconds: number; restoredFrom: bigint | undefined; close: () => Promise<void> }> => {
@@ -44,33 +65,81 @@ const open = async (dir: string, checkpoints: boolean): Promise<{ seconds: numbe
   return { seconds, restoredFrom: sim.restoredFrom, close: () => sim.close() }
 }
 
+/** Writes the log and a checkpoint tailOf(events) events before its head, folded and written as the thread writes one. */
+const prepare = async (dir: string, total: number, log: (line: string) => void) => {
+  log(`generating ${total.toLocaleString("en-US")} events (SQLite)…`)
+  const plan = await planLedgerLog(Math.min(1000, Math.max(10, Math.floor(total / 1000))))
+  const store = makeSqliteStore({ file: join(dir, "events.sqlite") })
+  const events = await writeLedgerLog(store, plan, total)
+  const models = new ReadModels()
+  let last: RecordedEvent | undefined
+  const upTo = events - tailOf(events)
+  while (models.timeline.count < upTo) {
+    const from = models.position
+    const page = await Effect.runPromise(store.readAll(from < 0n ? { maxCount: 10_000 } : { fromPosition: from, maxCount: 10_001 }))
+    for (const e of page) {
+      if (e.position <= from || models.timeline.count >= upTo) continue
+      models.apply(e)
+      last = e
+    }
+  }
+  store.close()
+  const position = models.position
+  const t0 = performance.now()
+  const checkpointBytes = writeCheckpointFile(checkpointFile(dir, position), { code: modelCodeFingerprint(), position: String(position), event: eventDigest(last!), count: models.timeline.count }, models.encode())
+  const checkpointWriteSeconds = (performance.now() - t0) / 1000
+  log(`checkpoint at position ${position}: ${(checkpointBytes / 1e6).toFixed(1)} MB in ${checkpointWriteSeconds.toFixed(2)} s`)
+  return { events, position, checkpointBytes, checkpointWriteSeconds }
+}
+
+/** One restart by hand, its parts timed apart: choosing the file (reading it whole, CRCs, the event at its position), decoding, the tail. */
+const restartParts = async (dir: string): Promise<RestartFigures["parts"]> => {
+  const store = makeSqliteStore({ file: join(dir, "events.sqlite") })
+  try {
+    fullGc()
+    const t0 = performance.now()
+    const chosen = await chooseCheckpoint(dir, store, modelCodeFingerprint(), (file, reason) => {
+      throw new Error(`${file} refused: ${reason}`)
+    })
+    const t1 = performance.now()
+    const models = new ReadModels()
+    models.load(chosen!.encoded)
+    const t2 = performance.now()
+    await Effect.runPromise(makeProjectionRunner(store, models).pull)
+    const t3 = performance.now()
+    return { choose: (t1 - t0) / 1000, decode: (t2 - t1) / 1000, tail: (t3 - t2) / 1000 }
+  } finally {
+    store.close()
+  }
+}
+
+/** Starts the checkpoint writer from the checkpoint: it is handed the tail (timed per page), then writes one at the head. */
+const feedThread = async (dir: string, position: bigint): Promise<RestartFigures["feeding"]> => {
+  const store = makeSqliteStore({ file: join(dir, "events.sqlite") })
+  const loop = monitorEventLoopDelay({ resolution: 1 })
+  try {
+    fullGc()
+    loop.enable()
+    const t0 = performance.now()
+    const writer = await startCheckpointer({ dir, every: 1_000_000_000, keep: 10, atClose: false }, store, { file: checkpointFile(dir, position), position })
+    const written = await writer.save()
+    const threadSeconds = (performance.now() - t0) / 1000
+    loop.disable()
+    if (written === null) throw new Error("the checkpoint thread wrote nothing")
+    const h = writer.handovers()
+    await writer.close()
+    unlinkSync(checkpointFile(dir, written))
+    return { ...h, loopMaxMs: loop.max / 1e6, loopP99Ms: loop.percentile(99) / 1e6, threadSeconds }
+  } finally {
+    store.close()
+  }
+}
+
 export const measureRestart = async (options: { events: number; rounds: number; log?: (line: string) => void }): Promise<RestartFigures> => {
   const log = options.log ?? (() => {})
   const dir = mkdtempSync(join(tmpdir(), "custody-sim-bench-restart-"))
   try {
-    log(`generating ${options.events.toLocaleString("en-US")} events (SQLite)…`)
-    const plan = await planLedgerLog(Math.min(1000, Math.max(10, Math.floor(options.events / 1000))))
-    const store = makeSqliteStore({ file: join(dir, "events.sqlite") })
-    const events = await writeLedgerLog(store, plan, options.events)
-    // The checkpoint tailOf(events) events before the head, folded and written as the thread writes one.
-    const models = new ReadModels()
-    let last: RecordedEvent | undefined
-    const upTo = events - tailOf(events)
-    while (models.timeline.count < upTo) {
-      const from = models.position
-      const page = await Effect.runPromise(store.readAll(from < 0n ? { maxCount: 10_000 } : { fromPosition: from, maxCount: 10_001 }))
-      for (const e of page) {
-        if (e.position <= from || models.timeline.count >= upTo) continue
-        models.apply(e)
-        last = e
-      }
-    }
-    store.close()
-    const position = models.position
-    const t0 = performance.now()
-    const checkpointBytes = writeCheckpointFile(checkpointFile(dir, position), { code: modelCodeFingerprint(), position: String(position), event: eventDigest(last!), count: models.timeline.count }, models.encode())
-    const checkpointWriteSeconds = (performance.now() - t0) / 1000
-    log(`checkpoint at position ${position}: ${(checkpointBytes / 1e6).toFixed(1)} MB in ${checkpointWriteSeconds.toFixed(2)} s`)
+    const { events, position, checkpointBytes, checkpointWriteSeconds } = await prepare(dir, options.events, log)
     const rebuild: Array<number> = []
     const restart: Array<number> = []
     for (let r = 0; r < options.rounds; r++) {
@@ -86,11 +155,19 @@ export const measureRestart = async (options: { events: number; rounds: number; 
       }
       log(`round ${r + 1}: rebuild ${rebuild[r]!.toFixed(2)} s, restart from the checkpoint ${restart[r]!.toFixed(2)} s`)
     }
-    return { events, checkpointPosition: position, checkpointBytes, checkpointWriteSeconds, rebuild, restart }
+    const parts = await restartParts(dir)
+    log(`restart's parts: choosing and checking the file ${parts.choose.toFixed(2)} s, decoding ${parts.decode.toFixed(2)} s, the tail ${parts.tail.toFixed(2)} s`)
+    const feeding = await feedThread(dir, position)
+    log(
+      `feeding the checkpoint thread ${feeding.events} events in ${feeding.pages} pages: p50 ${feeding.p50Ms.toFixed(2)} ms, p99 ${feeding.p99Ms.toFixed(2)} ms, max ${feeding.maxMs.toFixed(2)} ms per page; event loop delay p99 ${feeding.loopP99Ms.toFixed(1)} ms, max ${feeding.loopMaxMs.toFixed(1)} ms; written on the thread after ${feeding.threadSeconds.toFixed(1)} s`,
+    )
+    return { events, checkpointPosition: position, checkpointBytes, checkpointWriteSeconds, rebuild, restart, parts, feeding }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
+
+const fmtS = (s: number) => `${s.toFixed(2)} s`
 
 export const checkpointRestart: Benchmark = {
   name: "restart-checkpoint",
@@ -104,9 +181,23 @@ export const checkpointRestart: Benchmark = {
       baseline: median(f.rebuild) * 1000,
       ratio: median(ratios),
       unit: "ms",
-      note: `${f.events.toLocaleString("en-US")} events, checkpoint at ${f.checkpointPosition} (${(f.checkpointBytes / 1e6).toFixed(1)} MB, written in ${f.checkpointWriteSeconds.toFixed(2)} s)`,
+      note: `${f.events.toLocaleString("en-US")} events, checkpoint at ${f.checkpointPosition} (${(f.checkpointBytes / 1e6).toFixed(1)} MB, written in ${f.checkpointWriteSeconds.toFixed(2)} s); restart = file ${fmtS(f.parts.choose)} + decode ${fmtS(f.parts.decode)} + tail ${fmtS(f.parts.tail)}; feeding the thread: p99 ${f.feeding.p99Ms.toFixed(2)} ms, max ${f.feeding.maxMs.toFixed(2)} ms per page (${f.feeding.pages} pages), event loop delay max ${f.feeding.loopMaxMs.toFixed(1)} ms`,
       samples: { subject: f.restart.map((s) => s * 1000), baseline: f.rebuild.map((s) => s * 1000), ratios },
-      details: { checkpointBytes: f.checkpointBytes, checkpointWriteSeconds: f.checkpointWriteSeconds },
+      details: {
+        checkpointBytes: f.checkpointBytes,
+        checkpointWriteSeconds: f.checkpointWriteSeconds,
+        restartChooseSeconds: f.parts.choose,
+        restartDecodeSeconds: f.parts.decode,
+        restartTailSeconds: f.parts.tail,
+        feedingPages: f.feeding.pages,
+        feedingEvents: f.feeding.events,
+        feedingPageP50Ms: f.feeding.p50Ms,
+        feedingPageP99Ms: f.feeding.p99Ms,
+        feedingPageMaxMs: f.feeding.maxMs,
+        feedingLoopDelayP99Ms: f.feeding.loopP99Ms,
+        feedingLoopDelayMaxMs: f.feeding.loopMaxMs,
+        threadWriteSeconds: f.feeding.threadSeconds,
+      },
     }
   },
 }
@@ -118,6 +209,6 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const f = await measureRestart({ events, rounds: r > 0 ? Number(process.argv[r + 1]) : 3, log: (l) => process.stderr.write(`${l}\n`) })
   const ratio = median(f.restart.map((s, k) => s / f.rebuild[k]!))
   process.stdout.write(
-    `${JSON.stringify({ events: f.events, checkpointPosition: String(f.checkpointPosition), checkpointMB: f.checkpointBytes / 1e6, checkpointWriteSeconds: f.checkpointWriteSeconds, rebuildSeconds: f.rebuild, restartSeconds: f.restart, ratio }, null, 2)}\n`,
+    `${JSON.stringify({ events: f.events, checkpointPosition: String(f.checkpointPosition), checkpointMB: f.checkpointBytes / 1e6, checkpointWriteSeconds: f.checkpointWriteSeconds, rebuildSeconds: f.rebuild, restartSeconds: f.restart, ratio, restartParts: f.parts, feeding: f.feeding }, null, 2)}\n`,
   )
 }

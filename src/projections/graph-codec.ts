@@ -204,33 +204,55 @@ interface Shape {
 }
 
 /**
- * How to make and fill the objects of one shape, written for its keys: a constructor that gives each object its
- * fields at once (in-object, one hidden class, as a literal would) with the shape's prototype, and a filler of
- * named stores in one order. A loop of o[key] = … over each shape's keys, on objects that grew field by field, was
- * several times slower on a million-event world.
+ * How to make and fill the objects of one shape, written for its keys: an object literal that gives each object its
+ * fields at once (in-object, one hidden class) with the shape's prototype, and a filler of named stores in one order.
+ * A literal rather than `new` of a constructor: V8 sees that the objects of a literal's site all survive and then
+ * allocates them in the old generation directly, instead of copying each one out of the young generation twice.
+ * A loop of o[key] = … over each shape's keys, on objects that grew field by field, was several times slower.
  */
 const shapeOf = (proto: object | null | undefined, frozen: boolean, keys: ReadonlyArray<string>): Shape => {
   if (proto === undefined) throw new CorruptGraph("a shape names no class")
-  // "__proto__" as an own key (JSON.parse makes those) must not become the prototype.
+  // "__proto__" as an own key (JSON.parse makes those) must not become the prototype: it is defined by the filler.
   const plain = keys.filter((k) => k !== "__proto__")
   const store = (k: string) =>
     k === "__proto__" ? `Object.defineProperty(o, "__proto__", { value: next(), writable: true, enumerable: true, configurable: true });` : `o[${JSON.stringify(k)}] = next();`
   const fill = new Function("o", "next", `${keys.map(store).join("")}${frozen ? "Object.freeze(o);" : ""}`) as Shape["fill"]
-  if (proto === null) return { make: () => Object.create(null) as object, fill }
-  const Made = new Function(`return function Made() { ${plain.map((k) => `this[${JSON.stringify(k)}] = undefined;`).join("")} }`)() as new () => object
-  Made.prototype = proto
-  return { make: () => new Made(), fill }
+  const fields = plain.map((k) => `${JSON.stringify(k)}: undefined`)
+  if (proto !== Object.prototype) fields.unshift("__proto__: proto")
+  const make = new Function("proto", `return () => ({ ${fields.join(", ")} })`)(proto) as () => object
+  return { make, fill }
 }
+
+/** Small bigints decoded lately, by value: one position is named by many records (a transfer, its listing, its status). */
+const BIGINT_SLOTS = 1 << 20
 
 export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unknown => {
   const table = JSON.parse(encoded.table) as Table
   const { kinds, tags, values, text, ends } = encoded
-  const strings = new Array<string>(ends.length)
   for (let k = 0, start = 0; k < ends.length; k++) {
     const stop = ends[k]!
     if (stop < start || stop > text.length) throw new CorruptGraph("a string runs past the text")
-    strings[k] = text.slice(start, stop)
     start = stop
+  }
+  // Strings are sliced when first met; the text of a bigint or of bytes is read, not kept.
+  const strings = new Array<string | undefined>(ends.length)
+  const sliceOf = (k: number): string => {
+    if (!(k >= 0 && k < ends.length)) throw new CorruptGraph(`no string ${k}`)
+    return text.slice(k === 0 ? 0 : ends[k - 1]!, ends[k]!)
+  }
+  const stringAt = (k: number): string => strings[k] ?? (strings[k] = sliceOf(k))
+  // A bigint is a primitive: sharing one between records is invisible, and allocates one instead of several.
+  let slots = 16
+  while (slots < BIGINT_SLOTS && slots < values.length) slots *= 2
+  // NaN: no value is equal to an empty slot's key.
+  const bigintKeys = new Float64Array(slots).fill(NaN)
+  const bigints = new Array<bigint>(bigintKeys.length)
+  const mask = bigintKeys.length - 1
+  const smallBigint = (v: number): bigint => {
+    const slot = v & mask
+    if (bigintKeys[slot] === v) return bigints[slot]!
+    bigintKeys[slot] = v
+    return (bigints[slot] = BigInt(v))
   }
   const protos = table.classes.map((name, i) => {
     if (i === 0) return Object.prototype
@@ -261,7 +283,7 @@ export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unk
       case T_NUMBER:
         return v
       case T_STRING:
-        return strings[v]
+        return stringAt(v)
       case T_REF:
         return nodes[v]
       case T_UNDEFINED:
@@ -273,13 +295,13 @@ export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unk
       case T_FALSE:
         return false
       case T_SMALL_BIGINT:
-        return BigInt(v)
+        return smallBigint(v)
       case T_BIGINT:
-        return BigInt(strings[v]!)
+        return BigInt(sliceOf(v))
       case T_BUFFER:
-        return Buffer.from(strings[v]!, "base64")
+        return Buffer.from(sliceOf(v), "base64")
       case T_BYTES:
-        return new Uint8Array(Buffer.from(strings[v]!, "base64"))
+        return new Uint8Array(Buffer.from(sliceOf(v), "base64"))
       default:
         throw new CorruptGraph(`unknown value tag ${tags[i - 1]}`)
     }

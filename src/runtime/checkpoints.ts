@@ -55,9 +55,30 @@ export interface Checkpointer {
   readonly save: () => Promise<bigint | null>
   /** Saves, then stops the thread. */
   readonly close: () => Promise<void>
+  /** How long the event loop was held by each handover of a page of events to the thread (read and post). */
+  readonly handovers: () => HandoverStats
 }
 
-const PAGE = 1_000
+export interface HandoverStats {
+  /** Pages that handed events over (a look at a log with nothing new is not counted). */
+  readonly pages: number
+  readonly events: number
+  /** Over the last 4,096 pages, in milliseconds. */
+  readonly p50Ms: number
+  readonly p99Ms: number
+  /** Over every page. */
+  readonly maxMs: number
+}
+
+/**
+ * Events handed over per turn of the event loop: reading a page from the log and posting it (a structured clone)
+ * holds the loop, so a page is sized to take about TURN_MS — halved when one took longer, doubled when one took
+ * far less — between MIN_PAGE and MAX_PAGE events.
+ */
+const TURN_MS = 2
+const MIN_PAGE = 16
+const MAX_PAGE = 1_000
+const KEPT = 4_096
 const threadModule = new URL(import.meta.url.endsWith(".ts") ? "./checkpoint-thread.ts" : "./checkpoint-thread.js", import.meta.url)
 
 const startThread = (config: ThreadConfig): Worker => {
@@ -118,6 +139,11 @@ export const startCheckpointer = async (options: CheckpointOptions, store: Event
   // Hands over what the log holds beyond `sent`, a page per turn of the event loop.
   let pumping: Promise<void> | undefined
   let paused = false
+  let size = 256
+  const took = new Float64Array(KEPT)
+  let pages = 0
+  let events = 0
+  let maxMs = 0
   const pumpOnce = async (force: boolean): Promise<void> => {
     if (thread === undefined) {
       if (!force && (await head()) - sent < BigInt(every)) return
@@ -126,15 +152,30 @@ export const startCheckpointer = async (options: CheckpointOptions, store: Event
     for (;;) {
       if (paused || stopped !== undefined) return
       const after = sent
-      const page: ReadonlyArray<RecordedEvent> = await Effect.runPromise(store.readAll(after < 0n ? { maxCount: PAGE } : { fromPosition: after, maxCount: PAGE + 1 }))
-      const events = page.filter((e) => e.position > after)
-      if (events.length > 0) {
-        thread!.postMessage({ type: "events", events } satisfies ToThread)
-        sent = events[events.length - 1]!.position
+      const asked = size
+      const t0 = performance.now()
+      const page: ReadonlyArray<RecordedEvent> = await Effect.runPromise(store.readAll(after < 0n ? { maxCount: asked } : { fromPosition: after, maxCount: asked + 1 }))
+      const fresh = page.filter((e) => e.position > after)
+      if (fresh.length > 0) {
+        thread!.postMessage({ type: "events", events: fresh } satisfies ToThread)
+        sent = fresh[fresh.length - 1]!.position
       }
-      if (page.length < (after < 0n ? PAGE : PAGE + 1)) return
+      const ms = performance.now() - t0
+      if (fresh.length > 0) {
+        took[pages++ % KEPT] = ms
+        events += fresh.length
+        if (ms > maxMs) maxMs = ms
+      }
+      if (ms > TURN_MS) size = Math.max(MIN_PAGE, size >>> 1)
+      else if (ms < TURN_MS / 4 && page.length >= asked) size = Math.min(MAX_PAGE, size * 2)
+      if (page.length < (after < 0n ? asked : asked + 1)) return
       await new Promise((r) => setImmediate(r))
     }
+  }
+  const handovers = (): HandoverStats => {
+    const last = Array.from(took.subarray(0, Math.min(pages, KEPT))).sort((a, b) => a - b)
+    const at = (q: number) => (last.length === 0 ? 0 : last[Math.min(last.length - 1, Math.floor(q * last.length))]!)
+    return { pages, events, p50Ms: at(0.5), p99Ms: at(0.99), maxMs }
   }
   const pump = (force = false): Promise<void> => (pumping ??= pumpOnce(force).finally(() => (pumping = undefined)))
   const timer = setInterval(() => {
@@ -172,6 +213,7 @@ export const startCheckpointer = async (options: CheckpointOptions, store: Event
       paused = false
     },
     save,
+    handovers,
     close: async () => {
       clearInterval(timer)
       if (options.atClose !== false) await save()

@@ -63,6 +63,13 @@ describe("graph codec", () => {
     expect(back.bare).toEqual(root.bare)
   })
 
+  it("gives back every bigint as it was, when many records name the same ones (positions) and others fall in the same slots", () => {
+    const positions = [-1n, 0n, 1n, -1n, 7n, 7n, 2n ** 53n - 1n, -(2n ** 53n) + 1n, 2n ** 53n, 1n + 2n ** 20n, 1n, 1n + 2n ** 20n]
+    const root = { records: positions.map((p) => ({ position: p, again: p, text: String(p) })) }
+    const back = decodeGraph(encodeGraph(root, registry), registry) as typeof root
+    expect(back.records.map((r) => [r.position, r.again, r.text])).toEqual(positions.map((p) => [p, p, String(p)]))
+  })
+
   it("refuses a function, a symbol key and an instance of a class not registered, naming it", () => {
     expect(() => encodeGraph({ f: () => 1 }, registry)).toThrow(UnsupportedValue)
     expect(() => encodeGraph({ f: () => 1 }, registry)).toThrow(/object f: a function cannot be saved/)
