@@ -141,7 +141,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
 
   const clockHooks: Array<() => Effect.Effect<void, AppFailure, SimServices>> = [() => settleAll]
   const startWebhooks = () =>
-    options.webhooks === false ? undefined : startWebhookWorker({ outbox: models.outbox, clock, run, awaitPosition: runner.awaitPosition }, typeof options.webhooks === "object" ? options.webhooks : {})
+    options.webhooks === false ? undefined : startWebhookWorker({ outbox: models.outbox, requestOf: (id) => models.txRequests.byId.get(id)?.draft, clock, run, awaitPosition: runner.awaitPosition }, typeof options.webhooks === "object" ? options.webhooks : {})
   let webhooks = startWebhooks()
   if (webhooks !== undefined) clockHooks.push(() => Effect.sync(() => webhooks?.wake()))
   const gate = makeGate()

@@ -1,5 +1,7 @@
 // What a subscriber receives: the delivery body and the verification challenge body (src/webhooks/http.ts signs them).
 import { OLDEST_API_VERSION, type ApiVersion } from "../domain/api-key/versions.js"
+import { findAsset } from "../domain/chains/index.js"
+import { formatAmount } from "../domain/shared/money.js"
 import type { NotificationKind } from "../domain/ledger/events.js"
 import type { DeliveryView, Notification } from "../projections/outbox.js"
 
@@ -12,15 +14,48 @@ const REQUEST_KINDS: ReadonlySet<NotificationKind> = new Set(["TRANSACTION_REQUE
 /** 2026-03-20 names the unit of an amount `amountUnit`, as its REST answers do. */
 const renamedAt = (version: ApiVersion): Readonly<Record<string, string>> => (version === "2026-03-20" ? { unit: "amountUnit" } : {})
 
-export const deliveryItem = (n: Notification, version: ApiVersion = OLDEST_API_VERSION): Record<string, string | number | null> => {
+/** A transaction request's recipients as its draft holds them (amounts in base units; a batch call's own asset). */
+export interface RequestRecipients {
+  readonly assetId: string
+  readonly recipients: ReadonlyArray<{ readonly address: string; readonly amount: string; readonly assetId?: string }>
+}
+
+/** Finds the request a notification is about (its `transactionRequestId`), for what its stored payload does not hold. */
+export type RequestLookup = (requestId: string) => RequestRecipients | undefined
+
+type RecipientItem = Readonly<Record<string, string>>
+type ItemValue = string | number | null | ReadonlyArray<RecipientItem>
+
+/**
+ * `recipients` of a request's item. 2024-05-09: the addresses joined by commas, as ever. From 2025-09-23 on, whose
+ * REST bodies and answers list recipients as objects: one object per recipient, `{ address, amount, unit, assetId }`
+ * (amount a decimal string in its own asset, so a batch's calls each name theirs), the unit under the version's name.
+ */
+const recipientsAt = (version: ApiVersion, r: RequestRecipients, unitName: string): ReadonlyArray<RecipientItem> | undefined => {
+  if (version === OLDEST_API_VERSION) return undefined
+  const out: Array<RecipientItem> = []
+  for (const x of r.recipients) {
+    const asset = findAsset(x.assetId ?? r.assetId)
+    if (asset === undefined) return undefined
+    out.push({ address: x.address, amount: formatAmount(BigInt(x.amount), asset.decimals), [unitName]: asset.unit, assetId: asset.id })
+  }
+  return out
+}
+
+export const deliveryItem = (n: Notification, version: ApiVersion = OLDEST_API_VERSION, requestOf?: RequestLookup): Record<string, ItemValue> => {
   const p = n.payload
-  const item: Record<string, string | number | null> = {}
+  const item: Record<string, ItemValue> = {}
   for (const k of COMMON) item[k] = p[k] ?? null
   if (REQUEST_KINDS.has(n.kind)) item.transactionRequestId = p.transactionRequestId ?? null
   for (const k of BLOCK) item[k] = p[k] ?? null
   for (const [k, v] of Object.entries(p)) if (!Object.hasOwn(item, k)) item[k] = v
   if (!Object.hasOwn(item, "timestamp")) item.timestamp = Math.floor(n.at / 1000)
   const renamed = renamedAt(version)
+  if (typeof p.recipients === "string" && typeof p.transactionRequestId === "string") {
+    const request = requestOf?.(p.transactionRequestId)
+    const list = request === undefined ? undefined : recipientsAt(version, request, renamed.unit ?? "unit")
+    if (list !== undefined) item.recipients = list
+  }
   return Object.keys(renamed).length === 0 ? item : Object.fromEntries(Object.entries(item).map(([k, v]) => [renamed[k] ?? k, v]))
 }
 
@@ -30,10 +65,10 @@ export interface NotificationParts {
   readonly tail: string
 }
 
-/** `version`: the subscription's (payload `apiVersion` and the item's names follow it). */
-export const notificationParts = (n: Notification, version: ApiVersion = OLDEST_API_VERSION): NotificationParts => ({
+/** `version`: the subscription's (payload `apiVersion` and the item's names follow it); `requestOf`: the requests' recipients. */
+export const notificationParts = (n: Notification, version: ApiVersion = OLDEST_API_VERSION, requestOf?: RequestLookup): NotificationParts => ({
   head: `{"walletId":${JSON.stringify(n.vaultId)},"webhookId":`,
-  tail: `,"apiVersion":${JSON.stringify(version)},"data":{"product":"WALLET_AS_A_SERVICE","event":${JSON.stringify(n.kind)},"item":${JSON.stringify(deliveryItem(n, version))}}}`,
+  tail: `,"apiVersion":${JSON.stringify(version)},"data":{"product":"WALLET_AS_A_SERVICE","event":${JSON.stringify(n.kind)},"item":${JSON.stringify(deliveryItem(n, version, requestOf))}}}`,
 })
 
 /**

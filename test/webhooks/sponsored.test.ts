@@ -68,9 +68,34 @@ describe("a sponsored transfer's notifications", () => {
         ["2026-03-20", "OUTGOING_FAILED"], ["2026-03-20", "TRANSACTION_APPROVED"], ["2026-03-20", "TRANSACTION_REQUEST"],
       ].sort(),
     )
-    for (const d of mine) expect(d.body.data.item).toMatchObject({ address: sender.address, feePayer: payer.address, recipients: `${EXTERNAL_ETH},0x0000000000000000000000000000000000000001` })
+    for (const d of mine) expect(d.body.data.item).toMatchObject({ address: sender.address, feePayer: payer.address })
+    // 2024-05-09: the addresses joined by commas, as ever; 2026-03-20: one object per call, in its own asset.
+    for (const d of mine.filter((x) => x.body.apiVersion === "2024-05-09")) expect(d.body.data.item.recipients).toBe(`${EXTERNAL_ETH},0x0000000000000000000000000000000000000001`)
+    for (const d of mine.filter((x) => x.body.apiVersion === "2026-03-20"))
+      expect(d.body.data.item.recipients).toEqual([
+        { address: EXTERNAL_ETH, amount: "1", amountUnit: "USDC", assetId: assetId("ethereum", "sepolia", "USDC") },
+        { address: "0x0000000000000000000000000000000000000001", amount: "0.5", amountUnit: "ETH", assetId: assetId("ethereum", "sepolia", "ETH") },
+      ])
     const failed = mine.find((d) => d.body.data.event === "OUTGOING_FAILED")!.body.data.item
     expect(BigInt(failed.fee)).toBe(10n ** 18n - w.balance("ethereum", "sepolia", payer.address, "ETH").total)
     expect(w.balance("ethereum", "sepolia", sender.address, "USDC").total).toBe(10_000_000n)
+  })
+  it("a 2025-09-23 subscription lists the recipients as objects under that version's names (unit); the delivery log shows each payload as it was sent", async () => {
+    const sender = await w.account("ethereum", "sepolia", { ETH: "1", USDC: "10" })
+    const payer = await w.account("ethereum", "sepolia", { ETH: "1" })
+    const mid = await s.subscribe({ apiVersion: "2025-09-23", events: ["TRANSACTION_REQUEST"] })
+    const start = s.rx.deliveries().length
+    const r = await w.post(`/vaults/${w.vaultId}/transaction-requests/gas-sponsorship-transfer`, {
+      vaultAccountId: sender.acct, assetId: assetId("ethereum", "sepolia", "USDC"), fromAddress: sender.address, toAddress: EXTERNAL_ETH, amount: "2.5", feePayer: payer.address, note: "n",
+    })
+    expect(r.status).toBe(201)
+    await s.rx.waitFor(start + 1)
+    await w.h.sim.webhooks!.idle()
+    const got = s.rx.deliveries().filter((d) => d.body.webhookId === mid.body.id)
+    expect(got).toHaveLength(1)
+    expect(got[0]!.body.apiVersion).toBe("2025-09-23")
+    expect(got[0]!.body.data.item.recipients).toEqual([{ address: EXTERNAL_ETH, amount: "2.5", unit: "USDC", assetId: assetId("ethereum", "sepolia", "USDC") }])
+    const logged = await s.deliveriesOf(mid.body.id)
+    expect(logged.map((d) => d.payload)).toEqual(got.map((d) => d.body))
   })
 })
