@@ -117,6 +117,9 @@ const attempt = <A>(read: () => A): Effect.Effect<A, StoreUnavailable> =>
 
 const noStream: ReadStreamResult = { events: [], revision: "no_stream" }
 
+/** Rows kept in memory after they are written (at least this many, at most twice as many). */
+const TAIL = 1_024
+
 export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
   const db = open(options)
   const sql = statements(db)
@@ -152,17 +155,37 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
     return stream
   }
 
+  /**
+   * The last rows written, as the table holds them (their JSON text), contiguous in position and ending at the
+   * head: the read models pull each append right after it, and a SELECT of it cost about as much as the append
+   * itself. Older positions are read from the file. Emptied by a truncation.
+   */
+  let tail: Array<LogRow> = []
+  let pending: Array<LogRow> = []
   let written = -1
   const commit = db.transaction((stream: CachedStream, events: ReadonlyArray<NewEvent>, expected: ExpectedRevision) => {
+    pending = []
     const verdict = checkCommit(stream.revision, expected, events, stream)
     if (verdict !== "write") return verdict
     let revision = stream.revision
     for (const event of events) {
-      const row = sql.insert.run(stream.name, ++revision, event.id, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata))
+      const data = JSON.stringify(event.data)
+      const metadata = JSON.stringify(event.metadata)
+      const row = sql.insert.run(stream.name, ++revision, event.id, event.type, data, metadata)
       written = Number(row.lastInsertRowid)
+      pending.push([written, stream.name, revision, event.id, event.type, data, metadata])
     }
     return verdict
   })
+
+  const keepTail = (rows: Array<LogRow>) => {
+    const last = tail.length > 0 ? tail[tail.length - 1]![0] : undefined
+    if (last === undefined || rows[0]![0] !== last + 1) tail = rows
+    else {
+      for (const row of rows) tail.push(row)
+      if (tail.length > 2 * TAIL) tail = tail.slice(tail.length - TAIL)
+    }
+  }
 
   // The cache, the head and the subscribers move only once COMMIT has returned.
   const committed = (stream: CachedStream, events: ReadonlyArray<NewEvent>): AppendResult => {
@@ -173,6 +196,8 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
     }
     stream.revision += events.length
     head = written
+    keepTail(pending)
+    pending = []
     signal.notify()
     return { nextExpectedRevision: BigInt(stream.revision), position: BigInt(written) }
   }
@@ -207,6 +232,8 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
     attempt((): ReadStreamResult => {
       const last = cached(name).revision
       if (last < 0) return noStream
+      // Nothing beyond the last revision (the usual read of a command's cached state): no query.
+      if (options?.direction !== "backwards" && options?.fromRevision !== undefined && options.fromRevision > BigInt(last)) return { events: [], revision: BigInt(last) }
       const maxCount = limit(options?.maxCount)
       const rows =
         options?.direction === "backwards"
@@ -215,18 +242,27 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
       return { events: rows.map((row) => toEvent(name, row)), revision: BigInt(last) }
     })
 
+  const fromRow = (row: LogRow): RecordedEvent => ({
+    id: row[3],
+    type: row[4],
+    data: JSON.parse(row[5]) as JsonValue,
+    metadata: JSON.parse(row[6]) as EventMetadata,
+    stream: row[1],
+    revision: BigInt(row[2]),
+    position: BigInt(row[0]),
+  })
+
   const readAll = (options?: ReadAllOptions) =>
-    attempt((): ReadonlyArray<RecordedEvent> =>
-      sql.fromPosition.all(Number(options?.fromPosition ?? 0n), limit(options?.maxCount)).map((row) => ({
-        id: row[3],
-        type: row[4],
-        data: JSON.parse(row[5]) as JsonValue,
-        metadata: JSON.parse(row[6]) as EventMetadata,
-        stream: row[1],
-        revision: BigInt(row[2]),
-        position: BigInt(row[0]),
-      })),
-    )
+    attempt((): ReadonlyArray<RecordedEvent> => {
+      const from = Number(options?.fromPosition ?? 0n)
+      const max = limit(options?.maxCount)
+      if (tail.length > 0 && from >= tail[0]![0]) {
+        const start = from - tail[0]![0]
+        return (max < 0 ? tail.slice(start) : tail.slice(start, start + max)).map(fromRow)
+      }
+      if (from > head) return []
+      return sql.fromPosition.all(from, max).map(fromRow)
+    })
 
   // One statement in one transaction: a process killed during it leaves the whole log or the shortened one.
   const truncateAfter = (position: bigint) =>
@@ -235,6 +271,7 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
         sql.truncate.run(Number(position))
       } finally {
         streams.clear()
+        tail = []
         head = sql.head.get() ?? -1
         signal.notify()
       }

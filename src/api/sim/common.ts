@@ -87,6 +87,9 @@ export const runCommand = async <A extends { readonly position: bigint; readonly
   const followed = Effect.provideService(withFollowUps(effect), FollowUpLog, { failed: (f) => deps.log.error({ ...f, ...(meta?.requestId !== undefined ? { requestId: meta.requestId } : {}) }) })
   const result = exitToResult(await deps.sim.run(followed, meta))
   if (isApiError(result)) return result
+  // The follow-ups waited for the read models already: a position check, not another run, when they are there.
+  const runner = deps.sim.runner
+  if (runner.halted === undefined && runner.models.position >= result.position) return result
   const synced = exitToResult(await deps.sim.run(deps.sim.runner.awaitPosition(result.position)))
   return isApiError(synced) ? synced : result
 }
