@@ -23,6 +23,7 @@ import { webhooks } from "./webhooks.js"
 import { revert } from "./revert.js"
 import { cliStart } from "./cli-start.js"
 import { checkpointRestart } from "./checkpoint-restart.js"
+import { vaultAccountListing } from "./vault-account-listing.js"
 
 /** Add new benchmarks here (a module exporting a Benchmark); they run in this order. */
 export const registry: ReadonlyArray<Benchmark> = [
@@ -39,6 +40,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   httpGetVaultAssets,
   httpGetAddressBalance2026,
   httpGetVaultAssets2026,
+  vaultAccountListing,
   depositsMined,
   httpPostSingleTransfer,
   httpPostSingleTransfer2026,

@@ -20,7 +20,7 @@ import { amountCheck, bad, checkAddress, feeStateFor, parseAmount, priority } fr
 import { parties, SPONSORED_CHAINS } from "./sponsored-transfers.js"
 import { MAX_RECIPIENTS, parseRecipients, recipientsCheck as utxoRecipients, utxoNetworkOf } from "./utxo-transfers.js"
 import { unknownVault } from "./vault-account-reads.js"
-import { accountsOf } from "./vault-account-views.js"
+import { hasAccount } from "./vault-account-views.js"
 
 const TYPES = ["single", "multiple", "batch"] as const
 type TransactionType = (typeof TYPES)[number]
@@ -171,7 +171,7 @@ const multiple = async (deps: ApiDeps, vaultId: string, item: JsonObject, versio
   if (missing !== undefined) return missing
   const n = utxoNetworkOf(deps, vaultId, item.assetId as string, version)
   if (isApiError(n)) return n
-  if (!accountsOf(deps, vaultId, undefined)!.some((a) => a.vaultAccountId === item.vaultAccountId)) return errors.resourceNotFound("vault account")
+  if (!hasAccount(deps, vaultId, item.vaultAccountId as string, undefined)) return errors.resourceNotFound("vault account")
   const shape = utxoRecipients(MAX_RECIPIENTS)(item.recipients)
   if (shape !== undefined) return bad("recipients", shape)
   const recipients = parseRecipients(n, item.recipients as Array<{ address: string; amount: string }>)

@@ -10,7 +10,7 @@ import { errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { runCommand } from "../sim/common.js"
 import { MultipleTransferRequest } from "../wire/utxos.js"
-import { accountsOf } from "./vault-account-views.js"
+import { hasAccount } from "./vault-account-views.js"
 import { MAX_RECIPIENTS, note, parseMaxFee, parseRecipients, priority, recipientsCheck, utxoNetworkOf } from "./utxo-transfers.js"
 
 /** Both spellings the service's documents use. */
@@ -40,7 +40,7 @@ export const multipleTransferOperations: ReadonlyArray<Operation> = [
       const vaultId = params.vaultId!
       const n = utxoNetworkOf(deps, vaultId, item.assetId as string, apiVersion)
       if (isApiError(n)) return n
-      if (!accountsOf(deps, vaultId, undefined)!.some((a) => a.vaultAccountId === item.vaultAccountId)) return errors.resourceNotFound("vault account")
+      if (!hasAccount(deps, vaultId, item.vaultAccountId as string, undefined)) return errors.resourceNotFound("vault account")
       const recipients = parseRecipients(n, item.recipients as Array<{ address: string; amount: string }>)
       if (isApiError(recipients)) return recipients
       const maxFee = parseMaxFee(n, item.maxFee)

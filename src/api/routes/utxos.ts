@@ -13,7 +13,7 @@ import type { Operation } from "../operation.js"
 import { paginate } from "../pagination.js"
 import { UtxoItem } from "../wire/utxos.js"
 import { unknownVault } from "./vault-account-reads.js"
-import { accountsOf } from "./vault-account-views.js"
+import { hasAccount } from "./vault-account-views.js"
 
 const booleanQuery: FieldCheck = (v) => (v === "true" || v === "false" ? undefined : "must be true or false")
 
@@ -64,9 +64,8 @@ export const utxoListOperations: ReadonlyArray<Operation> = [
     answer: UtxoItem,
     handle: ({ params, query, asOf, apiVersion }, deps) => {
       const vaultId = params.vaultId!
-      const accounts = accountsOf(deps, vaultId, asOf)
-      if (accounts === undefined) return unknownVault(apiVersion)
-      if (query.vaultAccountId !== undefined && !accounts.some((a) => a.vaultAccountId === query.vaultAccountId)) return errors.resourceNotFound("vault account")
+      if (deps.sim.models.workspace.vault(vaultId, asOf) === undefined) return unknownVault(apiVersion)
+      if (query.vaultAccountId !== undefined && !hasAccount(deps, vaultId, query.vaultAccountId, asOf)) return errors.resourceNotFound("vault account")
       if (query.assetId !== undefined && findAsset(query.assetId) === undefined) return errors.resourceNotFound("asset")
       const spent = query.isSpent === "true"
       const address = query.address === undefined ? undefined : canonicalAddress(query.address)

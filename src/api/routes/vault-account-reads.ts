@@ -12,7 +12,7 @@ import type { Operation, OperationResult } from "../operation.js"
 import { paginate } from "../pagination.js"
 import { runCommand } from "../sim/common.js"
 import { VaultAccountAddress, VaultAccountAsset, vaultAccountShape } from "../wire/vault-accounts.js"
-import { accountHoldings, accountsOf, accountValue, addressId, findAccount, type AccountRef } from "./vault-account-views.js"
+import { accountHoldings, accountValue, addressId, findAccount, vaultAccountsOf, type AccountRef } from "./vault-account-views.js"
 import { transactionListItem, TransactionListItem } from "./transactions.js"
 
 const NEW = since("2026-03-20")
@@ -29,9 +29,8 @@ const withAccount = (
   version: ApiVersion,
   then: (account: AccountRef) => OperationResult,
 ): OperationResult => {
-  const accounts = accountsOf(deps, params.vaultId!, asOf)
-  if (accounts === undefined) return unknownVault(version)
-  const account = accounts.find((a) => a.vaultAccountId === params.vaultAccountId)
+  if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return unknownVault(version)
+  const account = findAccount(deps, params.vaultId!, params.vaultAccountId!, asOf)
   return account === undefined ? errors.resourceNotFound("vault account") : then(account)
 }
 
@@ -48,15 +47,18 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     query: { optional: { isHidden: booleanQuery, isHideEmpty: booleanQuery } },
     answer: vaultAccountShape({ favourite: "list", index: "integer" }),
     handle: ({ params, query, asOf, apiVersion }, deps) => {
-      const accounts = accountsOf(deps, params.vaultId!, asOf)
+      const accounts = vaultAccountsOf(deps, params.vaultId!, asOf)
       if (accounts === undefined) return unknownVault(apiVersion)
-      const shown = accounts.filter(
-        (a) =>
-          (query.isHidden !== "true" || a.profile.isHiddenInDashboard) &&
-          (query.isHideEmpty !== "true" || [...accountHoldings(deps, a, asOf).values()].some((b) => b.total > 0n)),
-      )
+      const shown =
+        query.isHidden !== "true" && query.isHideEmpty !== "true"
+          ? accounts.ids
+          : accounts.ids.filter(
+              (a) =>
+                (query.isHidden !== "true" || a.profile.at(asOf)!.isHiddenInDashboard) &&
+                (query.isHideEmpty !== "true" || [...accountHoldings(deps, accounts.ref(a), asOf).values()].some((b) => b.total > 0n)),
+            )
       const page = paginate(shown, (a) => a.vaultAccountId, query)
-      return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((a) => accountValue(deps, a, asOf)) } }
+      return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((a) => accountValue(deps, accounts.ref(a), asOf)) } }
     },
   },
   {
@@ -91,7 +93,7 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
       const vaultId = params.vaultId!
       const current = findAccount(deps, vaultId, params.vaultAccountId!, undefined)
-      if (current === undefined) return accountsOf(deps, vaultId, undefined) === undefined ? unknownVault(apiVersion) : errors.resourceNotFound("vault account")
+      if (current === undefined) return deps.sim.models.workspace.vault(vaultId, undefined) === undefined ? unknownVault(apiVersion) : errors.resourceNotFound("vault account")
       if (current.vaultAccountId === vaultId)
         return errors.invalidData([{ attribute: "vaultAccountId", message: "is the vault's default account, which cannot be edited" }])
       const favourite = (item.isFavoriteInDashboard ?? item.isFavorityInDashboard) as boolean | undefined

@@ -22,42 +22,75 @@ export interface AccountRef {
   readonly addresses: ReadonlyArray<AddressView>
 }
 
-/** The vault's accounts, default first; undefined when the vault does not exist at `asOf`. */
-export const accountsOf = (deps: ApiDeps, vaultId: string, asOf: AsOf): ReadonlyArray<AccountRef> | undefined => {
-  const vault = deps.sim.models.workspace.vault(vaultId, asOf)
-  if (vault === undefined) return undefined
-  const h = deps.sim.models.holdings
+/** An account of the listing: the vault's default one, or one created in it. */
+interface Listed {
+  readonly vaultAccountId: string
+  readonly ordinal: number
+  readonly createdAt: number
+  readonly profile: { readonly at: (asOf: AsOf) => AccountProfile | undefined }
+}
+
+const defaultListed = (vault: VaultRecord): Listed => {
+  const profile: AccountProfile = { name: DEFAULT_ACCOUNT_NAME, color: vault.profile.color, isHiddenInDashboard: false, isFavoriteInDashboard: false }
+  return { vaultAccountId: vault.profile.vaultId, ordinal: 0, createdAt: vault.createdAt, profile: { at: () => profile } }
+}
+
+const refOf = (vaultId: string, listed: Listed, asOf: AsOf, addresses: ReadonlyArray<AddressView>): AccountRef => ({
+  vaultId,
+  vaultAccountId: listed.vaultAccountId,
+  ordinal: listed.ordinal,
+  createdAt: listed.createdAt,
+  profile: listed.profile.at(asOf)!,
+  addresses,
+})
+
+/** A vault's addresses at `asOf` by account (the vault's own under the vault id): one pass over them. */
+const addressesByAccount = (deps: ApiDeps, vaultId: string, asOf: AsOf): Map<string, Array<AddressView>> => {
   const byAccount = new Map<string, Array<AddressView>>()
-  for (const a of h.vaultAddresses(vaultId, asOf)) {
+  for (const a of deps.sim.models.holdings.vaultAddresses(vaultId, asOf)) {
     const id = a.facts.vaultAccountId ?? vaultId
     const list = byAccount.get(id)
     if (list === undefined) byAccount.set(id, [a])
     else list.push(a)
   }
-  return [
-    defaultAccount(vault, byAccount.get(vaultId) ?? []),
-    ...h.vaultAccounts(vaultId, asOf).map((v) => ({
-      vaultId,
-      vaultAccountId: v.vaultAccountId,
-      ordinal: v.ordinal,
-      createdAt: v.createdAt,
-      profile: v.profile.at(asOf)!,
-      addresses: byAccount.get(v.vaultAccountId) ?? [],
-    })),
-  ]
+  return byAccount
 }
 
-const defaultAccount = (vault: VaultRecord, addresses: ReadonlyArray<AddressView>): AccountRef => ({
-  vaultId: vault.profile.vaultId,
-  vaultAccountId: vault.profile.vaultId,
-  ordinal: 0,
-  createdAt: vault.createdAt,
-  profile: { name: DEFAULT_ACCOUNT_NAME, color: vault.profile.color, isHiddenInDashboard: false, isFavoriteInDashboard: false },
-  addresses,
-})
+/**
+ * The vault's accounts, default first, each read only when asked for (a page of a 10,000-account vault reads 50);
+ * undefined when the vault does not exist at `asOf`.
+ */
+export interface VaultAccounts {
+  readonly ids: ReadonlyArray<Listed>
+  readonly ref: (listed: Listed) => AccountRef
+}
 
-export const findAccount = (deps: ApiDeps, vaultId: string, vaultAccountId: string, asOf: AsOf): AccountRef | undefined =>
-  accountsOf(deps, vaultId, asOf)?.find((a) => a.vaultAccountId === vaultAccountId)
+export const vaultAccountsOf = (deps: ApiDeps, vaultId: string, asOf: AsOf): VaultAccounts | undefined => {
+  const vault = deps.sim.models.workspace.vault(vaultId, asOf)
+  if (vault === undefined) return undefined
+  let grouped: Map<string, Array<AddressView>> | undefined
+  return {
+    ids: [defaultListed(vault), ...deps.sim.models.holdings.vaultAccounts(vaultId, asOf)],
+    ref: (listed) => refOf(vaultId, listed, asOf, (grouped ??= addressesByAccount(deps, vaultId, asOf)).get(listed.vaultAccountId) ?? []),
+  }
+}
+
+/** Whether the vault has that account at `asOf` (its default account included): a lookup, whatever its size. */
+export const hasAccount = (deps: ApiDeps, vaultId: string, vaultAccountId: string, asOf: AsOf): boolean =>
+  vaultAccountId === vaultId
+    ? deps.sim.models.workspace.vault(vaultId, asOf) !== undefined
+    : deps.sim.models.holdings.account(vaultAccountId, asOf)?.vaultId === vaultId
+
+/** One account of the vault at `asOf`, looked up directly; its addresses are the vault's that name it. */
+export const findAccount = (deps: ApiDeps, vaultId: string, vaultAccountId: string, asOf: AsOf): AccountRef | undefined => {
+  const vault = deps.sim.models.workspace.vault(vaultId, asOf)
+  if (vault === undefined) return undefined
+  const created = deps.sim.models.holdings.account(vaultAccountId, asOf)
+  const listed: Listed | undefined = vaultAccountId === vaultId ? defaultListed(vault) : created?.vaultId === vaultId ? created : undefined
+  if (listed === undefined) return undefined
+  const addresses = deps.sim.models.holdings.vaultAddresses(vaultId, asOf).filter((a) => (a.facts.vaultAccountId ?? vaultId) === vaultAccountId)
+  return refOf(vaultId, listed, asOf, addresses)
+}
 
 /** Per asset the account holds, its addresses' balances summed, in the order the assets were first held. */
 export const accountHoldings = (deps: ApiDeps, account: AccountRef, asOf: AsOf): Map<string, Balance> => {
