@@ -12,7 +12,11 @@ import { formatTxId } from "../chain-sim/formats.js"
 import { runDeciderWith, runDecider } from "./run-decider.js"
 import { AddressDerivation, Ids, SimClock } from "./services.js"
 
-export const createTxRequest = Effect.fn("createTxRequest")(
+/**
+ * Untraced: a traced Effect.fn captures an Error (its call site's stack) on every call, 2% of a signed create's
+ * server time, and no tracer reads it (simulator.ts turns spans off).
+ */
+export const createTxRequest = Effect.fnUntraced(
   function* (input: CreateRequestInput, feeState?: FeeState) {
     const ids = yield* Ids
     const derivation = yield* AddressDerivation
