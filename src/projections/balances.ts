@@ -15,14 +15,15 @@ export const balanceOf = (total: bigint, blocked: bigint, reserve: bigint): Bala
   return { total, blocked, allocated, available: free - allocated }
 }
 
-const STRIDE = 3
-
 /**
- * History<Balance>'s reading interface over one array [position, total, blocked, …]: a change costs one bigint
- * (the new total) instead of a Balance and its four amounts. Available and allocated follow from total, blocked
- * and the asset's reserve, so reads rebuild the same Balance the fold would have stored.
+ * History<Balance>'s reading interface over columns: positions (numbers, as History keeps them) and
+ * [total, blocked, …]: a change costs one bigint (the new total) instead of a Balance and its four amounts.
+ * Available and allocated follow from total, blocked and the asset's reserve, so reads rebuild the same Balance
+ * the fold would have stored.
  */
 export class BalanceHistory {
+  private readonly ps: Array<number> = []
+  /** [total, blocked, …], two per entry of `ps`. */
   private readonly xs: Array<bigint> = []
   /** Balances recorded as they are (setBalance), by entry index: read back verbatim. */
   private exact: Map<number, Balance> | undefined = undefined
@@ -39,37 +40,48 @@ export class BalanceHistory {
       if (st.length > 0 && st[st.length - 2] === position) st[st.length - 1] = now + staked
       else st.push(position, now + staked)
     }
+    const ps = this.ps
     const xs = this.xs
-    const n = xs.length
+    const n = ps.length
+    const p = Number(position)
     if (n === 0) {
-      xs.push(position, total, blocked)
+      ps.push(p)
+      xs.push(total, blocked)
       return
     }
-    const t = total === 0n ? xs[n - 2]! : xs[n - 2]! + total
-    const b = blocked === 0n ? xs[n - 1]! : xs[n - 1]! + blocked
-    if (xs[n - 3] === position) {
-      xs[n - 2] = t
-      xs[n - 1] = b
-      this.exact?.delete(n / STRIDE - 1)
-    } else xs.push(position, t, b)
+    const t = total === 0n ? xs[2 * n - 2]! : xs[2 * n - 2]! + total
+    const b = blocked === 0n ? xs[2 * n - 1]! : xs[2 * n - 1]! + blocked
+    if (ps[n - 1] === p) {
+      xs[2 * n - 2] = t
+      xs[2 * n - 1] = b
+      this.exact?.delete(n - 1)
+    } else {
+      ps.push(p)
+      xs.push(t, b)
+    }
   }
 
   /** Records a balance as it is (the audit's tests use it to corrupt a model on purpose). */
   set(position: bigint, value: Balance): void {
+    const ps = this.ps
     const xs = this.xs
-    const n = xs.length
-    if (n > 0 && xs[n - 3] === position) {
-      xs[n - 2] = value.total
-      xs[n - 1] = value.blocked
-    } else xs.push(position, value.total, value.blocked)
-    ;(this.exact ??= new Map()).set(xs.length / STRIDE - 1, value)
+    const n = ps.length
+    const p = Number(position)
+    if (n > 0 && ps[n - 1] === p) {
+      xs[2 * n - 2] = value.total
+      xs[2 * n - 1] = value.blocked
+    } else {
+      ps.push(p)
+      xs.push(value.total, value.blocked)
+    }
+    ;(this.exact ??= new Map()).set(ps.length - 1, value)
   }
 
   private read(i: number): Balance {
     const exact = this.exact?.get(i)
     if (exact !== undefined) return exact
-    const staked = this.stakes === undefined ? 0n : this.stakedAt(this.xs[i * STRIDE]!)
-    return balanceOf(this.xs[i * STRIDE + 1]!, this.xs[i * STRIDE + 2]!, this.reserve + staked)
+    const staked = this.stakes === undefined ? 0n : this.stakedAt(BigInt(this.ps[i]!))
+    return balanceOf(this.xs[2 * i]!, this.xs[2 * i + 1]!, this.reserve + staked)
   }
 
   /** What is staked after the event at `position` (now when undefined). */
@@ -85,21 +97,23 @@ export class BalanceHistory {
   }
 
   get length(): number {
-    return this.xs.length / STRIDE
+    return this.ps.length
   }
 
   latest(): Balance | undefined {
-    return this.xs.length === 0 ? undefined : this.read(this.length - 1)
+    return this.ps.length === 0 ? undefined : this.read(this.ps.length - 1)
   }
 
-  /** The balance in force after the event at `position` (undefined before the first change). */
-  at(position: bigint | undefined): Balance | undefined {
-    if (position === undefined) return this.latest()
+  /** The balance in force after the event at `asOf` (undefined before the first change). */
+  at(asOf: bigint | undefined): Balance | undefined {
+    if (asOf === undefined) return this.latest()
+    const ps = this.ps
+    const position = Number(asOf)
     let lo = 0
-    let hi = this.length
+    let hi = ps.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (this.xs[mid * STRIDE]! <= position) lo = mid + 1
+      if (ps[mid]! <= position) lo = mid + 1
       else hi = mid
     }
     return lo > 0 ? this.read(lo - 1) : undefined
@@ -107,7 +121,7 @@ export class BalanceHistory {
 
   entries(): ReadonlyArray<readonly [bigint, Balance]> {
     const out: Array<readonly [bigint, Balance]> = []
-    for (let i = 0; i < this.length; i++) out.push([this.xs[i * STRIDE]!, this.read(i)])
+    for (let i = 0; i < this.ps.length; i++) out.push([BigInt(this.ps[i]!), this.read(i)])
     return out
   }
 }

@@ -39,18 +39,28 @@ export interface TransferView {
   txRecords: TxRecord | Array<TxRecord> | undefined
 }
 
-/** A transfer's view is its own `mined` record: a rebuild allocates one object per transfer here, not two. */
+/**
+ * A transfer's view is its own `mined` record: a rebuild allocates one object per transfer here, not two. Its
+ * position is kept as a number (as History keeps positions: no bigint object per transfer).
+ */
 export class Submitted extends Once<Mined> implements TransferView {
+  private readonly submittedPosition: number
+
   constructor(
     readonly chain: string,
     readonly blockchain: string,
     readonly network: string,
     readonly transfer: ChainTransfer,
     readonly submittedAt: number,
-    readonly position: bigint,
+    position: bigint,
     public txRecords: TxRecord | Array<TxRecord> | undefined,
   ) {
     super()
+    this.submittedPosition = Number(position)
+  }
+
+  get position(): bigint {
+    return BigInt(this.submittedPosition)
   }
 
   get mined(): Once<Mined> {

@@ -1,16 +1,19 @@
 // A value's history keyed by log position: O(1) append, O(log n) lookup "as of" a position.
 // Compact on purpose (a million-event rebuild keeps one per transfer, most with one or two changes): the first two
 // entries live in fields, the rest in one array of alternating position and value, created only on the third change.
+// Positions are kept as numbers (exact below 2^53, which no log reaches): a bigint is an object of its own, a small
+// number is not, and a restart from a checkpoint makes every one it holds again.
 export class History<T> {
-  private p0: bigint | undefined = undefined
+  private p0: number | undefined = undefined
   private v0: T | undefined = undefined
-  private p1: bigint | undefined = undefined
+  private p1: number | undefined = undefined
   private v1: T | undefined = undefined
   /** [position, value, position, value, …] of the entries after the second. */
-  private rest: Array<bigint | T> | undefined = undefined
+  private rest: Array<number | T> | undefined = undefined
 
   /** Records `value` as of `position`; positions must not decrease. */
-  set(position: bigint, value: T): void {
+  set(at: bigint, value: T): void {
+    const position = Number(at)
     const rest = this.rest
     if (rest !== undefined) {
       const n = rest.length
@@ -31,9 +34,10 @@ export class History<T> {
     return this.p1 === undefined ? this.v0 : this.v1
   }
 
-  /** The value in force after the event at `position` (undefined before the first change). */
-  at(position: bigint | undefined): T | undefined {
-    if (position === undefined) return this.latest()
+  /** The value in force after the event at `asOf` (undefined before the first change). */
+  at(asOf: bigint | undefined): T | undefined {
+    if (asOf === undefined) return this.latest()
+    const position = Number(asOf)
     if (this.p0 === undefined || this.p0 > position) return undefined
     if (this.p1 === undefined || this.p1 > position) return this.v0
     const rest = this.rest
@@ -43,7 +47,7 @@ export class History<T> {
     let hi = rest.length >>> 1
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if ((rest[mid << 1] as bigint) <= position) lo = mid + 1
+      if ((rest[mid << 1] as number) <= position) lo = mid + 1
       else hi = mid
     }
     return lo === 0 ? this.v1 : (rest[(lo << 1) - 1] as T)
@@ -53,41 +57,44 @@ export class History<T> {
     return this.p0 === undefined ? 0 : this.p1 === undefined ? 1 : 2 + (this.rest === undefined ? 0 : this.rest.length >>> 1)
   }
 
+  /** Position of the first change (undefined before it). */
+  firstAt(): bigint | undefined {
+    return this.p0 === undefined ? undefined : BigInt(this.p0)
+  }
+
   entries(): ReadonlyArray<readonly [bigint, T]> {
     if (this.p0 === undefined) return []
-    const out: Array<readonly [bigint, T]> = [[this.p0, this.v0 as T]]
-    if (this.p1 !== undefined) out.push([this.p1, this.v1 as T])
+    const out: Array<readonly [bigint, T]> = [[BigInt(this.p0), this.v0 as T]]
+    if (this.p1 !== undefined) out.push([BigInt(this.p1), this.v1 as T])
     const rest = this.rest ?? []
-    for (let i = 0; i < rest.length; i += 2) out.push([rest[i] as bigint, rest[i + 1] as T])
+    for (let i = 0; i < rest.length; i += 2) out.push([BigInt(rest[i] as number), rest[i + 1] as T])
     return out
   }
 }
 
-/** Index of the first element greater than `x` in an ascending array. */
-export const upperBound = (xs: ReadonlyArray<bigint>, x: bigint): number => {
-  let lo = 0
-  let hi = xs.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (xs[mid]! <= x) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
 /** An append-only list ordered by creation position; `upTo(p)` is the prefix created at or before p. */
 export class CreationOrder<T> {
-  private readonly positions: Array<bigint> = []
+  /** As numbers, as History keeps them. */
+  private readonly positions: Array<number> = []
   readonly items: Array<T> = []
 
   push(position: bigint, item: T): void {
-    this.positions.push(position)
+    this.positions.push(Number(position))
     this.items.push(item)
   }
 
   upTo(position: bigint | undefined): ReadonlyArray<T> {
     if (position === undefined) return this.items
-    return this.items.slice(0, upperBound(this.positions, position))
+    const xs = this.positions
+    const p = Number(position)
+    let lo = 0
+    let hi = xs.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (xs[mid]! <= p) lo = mid + 1
+      else hi = mid
+    }
+    return this.items.slice(0, lo)
   }
 
   get length(): number {
@@ -100,12 +107,13 @@ export class CreationOrder<T> {
  * record that has one such value may extend it and be its own (field names here are chosen not to collide).
  */
 export class Once<T> {
-  private onceAt: bigint | undefined = undefined
+  /** A number, as History keeps positions. */
+  private onceAt: number | undefined = undefined
   private onceValue: T | undefined = undefined
 
   set(position: bigint, value: T): void {
     if (this.onceAt !== undefined) return
-    this.onceAt = position
+    this.onceAt = Number(position)
     this.onceValue = value
   }
 
@@ -114,6 +122,6 @@ export class Once<T> {
   }
 
   at(position: bigint | undefined): T | undefined {
-    return position === undefined || (this.onceAt !== undefined && this.onceAt <= position) ? this.onceValue : undefined
+    return position === undefined || (this.onceAt !== undefined && this.onceAt <= Number(position)) ? this.onceValue : undefined
   }
 }

@@ -16,20 +16,29 @@ export const transactionsFoldTypes = ["ChainTxSubmitted", "AssetAdded", "TxReque
   (ChainEvent | VaultAccountEvent | LedgerEvent | TxRequestEvent)["type"]
 >
 
-/** A record is its own status history: one allocation per record instead of two. */
+/**
+ * A record is its own status history: one allocation per record instead of two. It was listed with its first
+ * status, so the position it was listed at is that of its history's first entry (not a field of its own).
+ */
 export class Listed extends History<TxStatus> implements TxRecord {
   constructor(
     readonly vaultId: string,
     readonly direction: TxRecord["direction"],
     readonly internal: TxRecord["internal"],
     readonly view: TransferView,
-    readonly position: bigint,
+    position: bigint,
+    status: TxStatus,
   ) {
     super()
+    this.set(position, status)
   }
 
   get status(): History<TxStatus> {
     return this
+  }
+
+  get position(): bigint {
+    return this.firstAt()!
   }
 }
 
@@ -70,8 +79,7 @@ export class TransactionsModel {
   private add(vaultId: string, direction: TxRecord["direction"], view: TransferView, status: TxStatus, position: bigint, internal: TxRecord["internal"] = null, holder = view): void {
     const records = holder.txRecords
     if (recordOf(records, vaultId) !== undefined) return
-    const record = new Listed(vaultId, direction, internal, view, position)
-    record.set(position, status)
+    const record = new Listed(vaultId, direction, internal, view, position, status)
     if (records === undefined) holder.txRecords = record
     else if (Array.isArray(records)) records.push(record)
     else holder.txRecords = [records, record]
