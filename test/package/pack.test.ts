@@ -1,6 +1,6 @@
 // The package as a user gets it: `npm pack`, installed offline into an empty project, its entry points run there.
 import { execFile, spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -24,8 +24,8 @@ let packed: Packed
 /**
  * The project's lock is the repository's: `npm ci --offline` then takes every dependency
  * from the npm cache the repository's own install filled (a fresh `npm install` would need the registry's package
- * lists, which `npm ci` never caches). Install scripts are skipped: offline, better-sqlite3 compiles its addon from
- * source (minutes), and the memory store used here needs none.
+ * lists, which `npm ci` never caches). Install scripts are skipped: offline, better-sqlite3 would compile its addon
+ * from source (minutes); the SQLite test copies in the addon this repository's install built instead.
  */
 const installInto = async (tarball: string) => {
   const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { dev?: boolean }> }
@@ -129,25 +129,86 @@ startInProcess({ seed: 1 })
   }, 120_000)
 
   it("npx custody-sim serve starts the simulator, and a signed call with the printed credentials answers", async () => {
-    const child = spawn("npx", ["--offline", "custody-sim", "serve", "--store", "memory", "--port", "0"], { cwd: project, detached: true, stdio: ["ignore", "pipe", "pipe"] })
-    let out = ""
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()))
-    child.stderr.on("data", (d: Buffer) => (out += d.toString()))
+    const served = await serve(["--store", "memory"])
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on("data", () => {
-          const m = /listening on (http:\/\/\S+)/.exec(out)
-          if (m !== null) resolve(m[1]!)
-        })
-        child.once("exit", (code) => reject(new Error(`exited with ${code}: ${out}`)))
-      })
-      const line = (label: string) => new RegExp(`^${label}: (.*)$`, "m").exec(out)?.[1] ?? ""
-      const headers = signRequest({ key: line("api key"), secret: line("api secret"), passphrase: line("api passphrase") }, { method: "GET", url: "/vaults", body: "" })
-      const res = await fetch(`${url}/vaults`, { headers })
+      const res = await fetch(`${served.url}/vaults`, { headers: signRequest(served.creds, { method: "GET", url: "/vaults", body: "" }) })
       expect(res.status).toBe(200)
       expect(((await res.json()) as { data: { items: Array<unknown> } }).data.items).toHaveLength(2)
     } finally {
-      process.kill(-child.pid!, "SIGTERM")
+      await served.stop()
     }
   }, 60_000)
+
+  it("with its default SQLite store: a write survives a restart, and export reads it from the data dir", async () => {
+    // Offline, the install above skipped better-sqlite3's build; its addon is the one this repository's install built
+    // for the same version and Node (what `npm install` builds or downloads on a user's machine).
+    cpSync(join(ROOT, "node_modules", "better-sqlite3", "build"), join(project, "node_modules", "better-sqlite3", "build"), { recursive: true })
+    const dataDir = join(dir, "data")
+    const first = await serve(["--data-dir", dataDir])
+    let accountId: string
+    let vaultId: string
+    try {
+      const vaults = await fetch(`${first.url}/vaults`, { headers: signRequest(first.creds, { method: "GET", url: "/vaults", body: "" }) })
+      vaultId = ((await vaults.json()) as { data: { items: Array<{ id: string; type: string }> } }).data.items.find((v) => v.type === "test")!.id
+      const body = JSON.stringify({ data: { item: { name: "kept", color: "#000000", isHiddenInDashboard: false } } })
+      const url = `/vaults/${vaultId}/vault-account`
+      const made = await fetch(first.url + url, { method: "POST", body, headers: { ...signRequest(first.creds, { method: "POST", url, body }), "content-type": "application/json" } })
+      expect(made.status).toBe(201)
+      accountId = ((await made.json()) as { data: { item: { vaultAccountId: string } } }).data.item.vaultAccountId
+    } finally {
+      await first.stop()
+    }
+    const second = await serve(["--data-dir", dataDir])
+    try {
+      // The same data dir keeps its credentials and its world.
+      expect(second.creds).toEqual(first.creds)
+      const url = `/vaults/${vaultId}/ethereum/sepolia/addresses`
+      const body = JSON.stringify({ data: { item: { label: "after restart", vaultAccountId: accountId } } })
+      const derived = await fetch(second.url + url, { method: "POST", body, headers: { ...signRequest(second.creds, { method: "POST", url, body }), "content-type": "application/json" } })
+      expect(derived.status).toBe(201)
+    } finally {
+      await second.stop()
+    }
+    const { stdout } = await run("npx", ["--offline", "custody-sim", "export", "--data-dir", dataDir], { cwd: project, maxBuffer: 16 << 20 })
+    const types = stdout.trim().split("\n").map((l) => (JSON.parse(l) as { type: string }).type)
+    expect(types).toContain("VaultAccountCreated")
+    expect(types).toContain("AddressDerived")
+  }, 180_000)
 })
+
+interface Served {
+  readonly url: string
+  readonly creds: { readonly key: string; readonly secret: string; readonly passphrase: string }
+  readonly stop: () => Promise<void>
+}
+
+/** `npx custody-sim serve` in the installed project on a port the OS chooses; its printed URL and credentials. */
+const serve = async (args: ReadonlyArray<string>): Promise<Served> => {
+  const child = spawn("npx", ["--offline", "custody-sim", "serve", "--port", "0", ...args], { cwd: project, detached: true, stdio: ["ignore", "pipe", "pipe"] })
+  let out = ""
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()))
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()))
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  const stop = async () => {
+    try {
+      process.kill(-child.pid!, "SIGTERM")
+    } catch {
+      // already gone
+    }
+    await exited
+  }
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", () => {
+        const m = /listening on (http:\/\/\S+)/.exec(out)
+        if (m !== null) resolve(m[1]!)
+      })
+      child.once("exit", (code) => reject(new Error(`exited with ${code}: ${out}`)))
+    })
+    const line = (label: string) => new RegExp(`^${label}: (.*)$`, "m").exec(out)?.[1] ?? ""
+    return { url, creds: { key: line("api key"), secret: line("api secret"), passphrase: line("api passphrase") }, stop }
+  } catch (e) {
+    await stop()
+    throw e
+  }
+}
