@@ -1,5 +1,6 @@
-// Property: approximate-fee answers the fee the transfer then pays. For a random asset, priority, amount and
-// history of earlier transfers from the same address (tron's free bandwidth runs out after five), the estimate,
+// Property: approximate-fee answers the fee the transfer then pays. For a random asset, priority, amount, tron stake
+// (TRX frozen for bandwidth and for energy: none, part of a transfer's or all of it) and history of earlier
+// transfers from the same address (tron's free bandwidth runs out after five, a stake after a few), the estimate,
 // then creating and mining the same transfer with nothing in between, give the same fee: the one the request's
 // TxRequestMined records and the transaction detail shows.
 import fc from "fast-check"
@@ -39,7 +40,8 @@ it("the estimate equals the fee the transfer pays when mined in the same state",
       fc.constantFrom("slow", "standard", "fast"),
       fc.integer({ min: 1, max: 999 }),
       fc.integer({ min: 0, max: 7 }),
-      async (k, feePriority, cents, earlier) => {
+      fc.record({ bandwidth: fc.integer({ min: 0, max: 900 }), energy: fc.integer({ min: 0, max: 14_000 }) }),
+      async (k, feePriority, cents, earlier, stake) => {
         await h.admin("POST", `/_sim/snapshots/${snapshot}/revert`)
         await h.admin("PUT", `/_sim/chains/${k.blockchain}/${k.network}/mining`, { mode: "auto", confirmations: 1 })
         const acct = (await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name: "p", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId
@@ -48,8 +50,12 @@ it("the estimate equals the fee the transfer pays when mined in the same state",
           const id = assetId(k.blockchain, k.network, symbol)
           const item = address === "" ? { assetId: id, label: "p" } : { assetId: id, address }
           address = (await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item })).body.data.item.address
-          await h.admin("POST", "/_sim/deposits", { blockchain: k.blockchain, network: k.network, address, assetId: id, amount: "500" })
+          await h.admin("POST", "/_sim/deposits", { blockchain: k.blockchain, network: k.network, address, assetId: id, amount: k.blockchain === "tron" && symbol === "TRX" ? "20000" : "500" })
         }
+        // 1 bandwidth and 10 energy a day per TRX staked: a TRX transfer takes 268 bandwidth, a USDT one 65,000 energy.
+        if (k.blockchain === "tron")
+          for (const [resource, amount] of Object.entries(stake))
+            if (amount > 0) expect((await h.client.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${address}/manage-resource`, { item: { type: "freeze", resource, amount: `${amount}` } })).status).toBe(201)
         const transfer = { vaultAccountId: acct, assetId: assetId(k.blockchain, k.network, k.symbol), fromAddress: address, toAddress: k.to, amount: `${cents / 100}`, feePriority }
         const send = (item: object) => v26.call<any>("POST", `/vaults/${h.testVaultId}/transaction-requests/single-transfer`, { item: { ...item, note: "p" } })
         for (let i = 0; i < earlier; i++) expect((await send({ ...transfer, assetId: assetId(k.blockchain, k.network, k.coin), amount: "0.01" })).status).toBe(201)
