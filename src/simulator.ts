@@ -45,7 +45,10 @@ export interface SimulatorOptions {
    * `every` events on a thread of their own and at close. Only for a store no other process writes to.
    */
   readonly checkpoints?: CheckpointOptions
-  /** Deliver webhooks (default true: one delivering node per store); an object tunes the worker (concurrency, timeout, global retry schedule). */
+  /**
+   * Deliver webhooks (default true); an object tunes the worker (concurrency, timeout, global retry schedule, and
+   * `shared` for nodes that share an EventStoreDB: each delivery attempted by one node).
+   */
   readonly webhooks?: boolean | WebhookWorkerOptions
 }
 
@@ -141,7 +144,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
 
   const clockHooks: Array<() => Effect.Effect<void, AppFailure, SimServices>> = [() => settleAll]
   const startWebhooks = () =>
-    options.webhooks === false ? undefined : startWebhookWorker({ outbox: models.outbox, requestOf: (id) => models.txRequests.byId.get(id)?.draft, clock, run, awaitPosition: runner.awaitPosition }, typeof options.webhooks === "object" ? options.webhooks : {})
+    options.webhooks === false ? undefined : startWebhookWorker({ outbox: models.outbox, requestOf: (id) => models.txRequests.byId.get(id)?.draft, clock, run, awaitPosition: runner.awaitPosition, position: () => models.position }, typeof options.webhooks === "object" ? options.webhooks : {})
   let webhooks = startWebhooks()
   if (webhooks !== undefined) clockHooks.push(() => Effect.sync(() => webhooks?.wake()))
   const gate = makeGate()

@@ -20,6 +20,7 @@ import { storeAppendMemoryVsEmmett } from "./store-append-memory-vs-emmett.js"
 import { storeAppendSqliteBatch100, storeAppendSqliteSingle } from "./store-append-sqlite.js"
 import { utxoTransferValidate } from "./utxo-transfer-validate.js"
 import { webhooks } from "./webhooks.js"
+import { webhookIsolation } from "./webhook-isolation.js"
 import { revert } from "./revert.js"
 import { cliStart } from "./cli-start.js"
 import { checkpointRestart } from "./checkpoint-restart.js"
@@ -47,6 +48,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   commandThroughput,
   utxoTransferValidate,
   webhooks,
+  webhookIsolation,
   dashboard,
   revert,
   cliStart,

@@ -96,6 +96,7 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
     .addOption(opt("--admin-token <token>", "bearer token of the /_sim control plane", "ADMIN_TOKEN"))
     .addOption(opt("--frozen-at <seconds>", "hold simulated time at this UNIX time (seconds) until advanced", "FROZEN_AT"))
     .addOption(opt("--node-id <name>", "node id when several simulators share an EventStoreDB", "NODE_ID"))
+    .addOption(opt("--webhook-handover <ms>", "with --store esdb: how long a node may hold a webhook delivery before another node takes it over", "WEBHOOK_HANDOVER").default("30000"))
     .addOption(opt("--empty", "start without the default workspace", "EMPTY"))
     .addOption(opt("--allow-host <name>", "a Host header to accept besides loopback names and the bound address (repeat for more)", "ALLOW_HOST").argParser(collect))
     .addOption(opt("--allow-remote", "allow a --host beyond this machine (warns: anyone who can reach it can use the keys)", "ALLOW_REMOTE"))

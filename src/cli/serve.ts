@@ -24,6 +24,7 @@ export interface ServeOptions {
   readonly dataDir: string
   readonly durability: "normal" | "full"
   readonly checkpointEvery: string
+  readonly webhookHandover: string
   readonly esdb?: string
   readonly fixture?: string
   readonly seed?: string
@@ -101,6 +102,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   if (o.frozenAt !== undefined && !/^[0-9]{1,12}$/.test(o.frozenAt)) throw new UsageError(`--frozen-at must be UNIX seconds, not ${o.frozenAt}`)
   if (!/^[0-9]{1,9}$/.test(o.checkpointEvery)) throw new UsageError(`--checkpoint-every must be a number of events (0: never), not ${o.checkpointEvery}`)
   const checkpointEvery = Number(o.checkpointEvery)
+  if (!/^[0-9]{3,9}$/.test(o.webhookHandover)) throw new UsageError(`--webhook-handover must be milliseconds (100 or more), not ${o.webhookHandover}`)
   if (o.store === "esdb" && o.esdb === undefined) throw new UsageError("--store esdb needs --esdb <connection string>")
   const fixture = o.fixture !== undefined ? readFixture(o.fixture) : undefined
 
@@ -138,7 +140,11 @@ export const serve = async (o: ServeOptions): Promise<void> => {
       follow: o.store === "esdb",
       nodeId,
       // Webhook deliveries sign, write and read on their own thread, beside the API's event loop.
-      webhooks: { thread: true },
+      // On EventStoreDB each delivery is attempted by one node: the store's persistent subscriptions share them out.
+      webhooks: {
+        thread: true,
+        ...(store.consumerGroups !== undefined ? { shared: { groups: store.consumerGroups, messageTimeoutMs: Number(o.webhookHandover) } } : {}),
+      },
       ...(o.store === "sqlite" && checkpointEvery > 0 ? { checkpoints: { dir: o.dataDir, every: checkpointEvery } } : {}),
     }).catch((e: unknown) => {
       throw e instanceof CliFailure ? e : storeFailure(o, e)

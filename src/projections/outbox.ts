@@ -181,7 +181,9 @@ export class OutboxModel {
       }
       case "WebhookDeliveryAttempted": {
         const d = this.deliveries.get(e.data.deliveryId)
-        if (d === undefined) return
+        // An attempt number already recorded is the same attempt recorded twice (two nodes, or a record retried
+        // after a store failure): the first one counts.
+        if (d === undefined || e.data.attempt <= d.attempts.length) return
         const { webhookId: _w, deliveryId: _d, notificationId: _n, ...attempt } = e.data
         d.attempts.push(attempt)
         if (d.status !== "cancelled") {

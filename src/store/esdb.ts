@@ -1,11 +1,14 @@
 // EventStore port on EventStoreDB/KurrentDB through @eventstore/db-client: the only module importing the driver.
 import {
-  ANY, BACKWARDS, END, EventStoreDBClient, FORWARDS, NO_STREAM, START, STREAM_EXISTS, StreamNotFoundError,
-  WrongExpectedVersionError, convertToCommandError, excludeSystemEvents, isCommandError, jsonEvent,
+  ANY, BACKWARDS, END, EventStoreDBClient, FORWARDS, NO_STREAM, PersistentSubscriptionDoesNotExistError,
+  PersistentSubscriptionExistsError, ROUND_ROBIN, START, STREAM_EXISTS, StreamNotFoundError, WrongExpectedVersionError,
+  convertToCommandError, eventTypeFilter, excludeSystemEvents, isCommandError, jsonEvent,
+  persistentSubscriptionToAllSettingsFromDefaults,
 } from "@eventstore/db-client"
 import type { AllStreamResolvedEvent, AppendExpectedRevision, JSONType, Position, ReadPosition, ResolvedEvent } from "@eventstore/db-client"
 import { Effect, Stream } from "effect"
 import { StoreUnavailable, WrongExpectedVersion } from "./event-store.js"
+import type { ConsumerGroups, GroupMessage } from "./event-store.js"
 import type {
   AppendResult, EventMetadata, EventStoreShape, ExpectedRevision, JsonValue, NewEvent, ReadAllOptions, ReadStreamOptions,
   ReadStreamResult, RecordedEvent, StreamName, SubscribeAllOptions,
@@ -62,7 +65,7 @@ interface Cancellable<A> extends AsyncIterable<A> {
   cancel(): Promise<void>
 }
 
-export const makeEsdbStore = (connectionString: string): EventStoreShape & { close(): Promise<void> } => {
+export const makeEsdbStore = (connectionString: string): EventStoreShape & { close(): Promise<void>; consumerGroups: ConsumerGroups } => {
   const client = EventStoreDBClient.connectionString(connectionString)
   const deadline = deadlineOf(connectionString)
 
@@ -199,8 +202,68 @@ export const makeEsdbStore = (connectionString: string): EventStoreShape & { clo
       )
     }))
 
+  // Persistent subscriptions to $all filtered by event type. A retry count high enough never to park: a member that
+  // holds a message it cannot act on yet gives it back, and that counts as a retry.
+  const consumerGroups: ConsumerGroups = {
+    join: async (spec, handlers) => {
+      const settings = persistentSubscriptionToAllSettingsFromDefaults({
+        startFrom: spec.fromPosition < 0n ? START : toPosition(spec.fromPosition),
+        messageTimeout: spec.messageTimeoutMs,
+        maxRetryCount: 2_000_000_000,
+        consumerStrategyName: ROUND_ROBIN,
+        checkPointAfter: 1_000,
+        checkPointLowerBound: 1,
+      })
+      const filter = eventTypeFilter({ regex: `^(${spec.eventTypes.join("|")})$` })
+      try {
+        await client.createPersistentSubscriptionToAll(spec.group, settings, { filter })
+      } catch (error) {
+        if (!(error instanceof PersistentSubscriptionExistsError)) throw error
+      }
+      const subscription = client.subscribeToPersistentSubscriptionToAll(spec.group, { bufferSize: spec.window })
+      const held = new Map<string, ResolvedEvent>()
+      const settle = (m: GroupMessage, f: (resolved: ResolvedEvent) => Promise<void>) => {
+        const resolved = held.get(m.event.id)
+        if (resolved === undefined) return
+        held.delete(m.event.id)
+        // A settlement lost with the connection is harmless: the server gives the message again.
+        f(resolved).catch(() => {})
+      }
+      subscription.on("data", (resolved: ResolvedEvent & { retryCount: number }) => {
+        const recorded = recordedIfOurs(resolved)
+        if (recorded === undefined) return void subscription.ack(resolved).catch(() => {})
+        held.set(recorded.id, resolved)
+        handlers.onMessage({ event: recorded, retryCount: resolved.retryCount })
+      })
+      let dropped = false
+      const drop = (cause: unknown) => {
+        if (dropped) return
+        dropped = true
+        handlers.onDrop(cause)
+      }
+      subscription.on("error", drop)
+      subscription.on("end", () => drop(new Error("the server ended the persistent subscription")))
+      return {
+        ack: (m) => settle(m, (r) => subscription.ack(r)),
+        release: (m, reason) => settle(m, (r) => subscription.nack("retry", reason, r)),
+        close: async () => {
+          dropped = true
+          await subscription.unsubscribe()
+        },
+      }
+    },
+    remove: async (group) => {
+      try {
+        await client.deletePersistentSubscriptionToAll(group)
+      } catch (error) {
+        if (!(error instanceof PersistentSubscriptionDoesNotExistError)) throw error
+      }
+    },
+  }
+
   return {
     kind: "esdb",
+    consumerGroups,
     append,
     readStream,
     readAll,

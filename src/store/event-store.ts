@@ -96,6 +96,50 @@ export interface EventStoreShape {
    * with other writers (EventStoreDB): a log there only grows.
    */
   readonly truncateAfter?: (position: bigint) => Effect.Effect<void, StoreUnavailable>
+  /** Competing consumers (below): only on stores several processes share (EventStoreDB). */
+  readonly consumerGroups?: ConsumerGroups
+}
+
+// Competing consumers on the log (EventStoreDB's persistent subscriptions): each event of a group goes to one member
+// at a time, until that member acknowledges it; a message not settled in time, or held by a member that went away,
+// goes to another member.
+export interface GroupMessage {
+  readonly event: RecordedEvent
+  /** Deliveries of this message before this one (timeouts, retries, members gone). */
+  readonly retryCount: number
+}
+
+export interface ConsumerGroupSpec {
+  readonly group: string
+  /** Only events of these types belong to the group. */
+  readonly eventTypes: ReadonlyArray<string>
+  /** Where the group starts if this join creates it: the event at this position (-1n: the start of the log). */
+  readonly fromPosition: bigint
+  /** How long a member may hold a message before the store gives it to another (used when creating the group). */
+  readonly messageTimeoutMs: number
+  /** Messages this member holds at most at once. */
+  readonly window: number
+}
+
+export interface ConsumerGroupHandlers {
+  readonly onMessage: (m: GroupMessage) => void
+  /** The store dropped this member (server gone, group deleted): join again later. */
+  readonly onDrop: (cause: unknown) => void
+}
+
+export interface ConsumerGroupMember {
+  /** Done with it: no member gets it again. */
+  readonly ack: (m: GroupMessage) => void
+  /** Give it back now, to any member (counts as a retry). */
+  readonly release: (m: GroupMessage, reason: string) => void
+  readonly close: () => Promise<void>
+}
+
+export interface ConsumerGroups {
+  /** Joins the group, creating it first when it does not exist. */
+  readonly join: (spec: ConsumerGroupSpec, handlers: ConsumerGroupHandlers) => Promise<ConsumerGroupMember>
+  /** Deletes the group (members are dropped); a group that does not exist is not an error. */
+  readonly remove: (group: string) => Promise<void>
 }
 
 export class EventStore extends Context.Service<EventStore, EventStoreShape>()("custody-sim/store/EventStore") {}

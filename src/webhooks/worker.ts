@@ -12,6 +12,8 @@ import { DueQueue } from "./due-queue.js"
 import { makeHttpTransport, type Transport } from "./http.js"
 import { makeThreadTransport } from "./thread-transport.js"
 import { deliveryBody, notificationParts, type NotificationParts, type RequestLookup } from "./payload.js"
+import { startSharedDispatch, type Grant } from "./shared-dispatch.js"
+import type { ConsumerGroups } from "../store/event-store.js"
 import { OLDEST_API_VERSION, type ApiVersion } from "../domain/api-key/versions.js"
 
 export interface WebhookWorkerOptions {
@@ -32,6 +34,15 @@ export interface WebhookWorkerOptions {
    */
   readonly thread?: boolean
   readonly transport?: Transport
+  /**
+   * Several nodes on one store (EventStoreDB): attempt only the deliveries the store's consumer groups give this node,
+   * so that each is attempted by one node (shared-dispatch.ts). Default: every due delivery is this node's.
+   */
+  readonly shared?: {
+    readonly groups: ConsumerGroups
+    /** How long a node may hold a delivery before the store gives it to another (default 30,000 ms). */
+    readonly messageTimeoutMs?: number
+  }
 }
 
 export interface WebhookWorkerHost {
@@ -41,6 +52,8 @@ export interface WebhookWorkerHost {
   readonly clock: { readonly now: () => number; readonly isFrozen: () => boolean }
   readonly run: <A, E>(effect: Effect.Effect<A, E, CommandServices>) => Promise<Exit.Exit<A, E>>
   readonly awaitPosition: (position: bigint) => Effect.Effect<void, StoreUnavailable>
+  /** The read models' position: a shared node waits for its live subscription before it pulls from the store. */
+  readonly position?: () => bigint
   readonly logError?: (entry: Record<string, unknown>) => void
 }
 
@@ -63,6 +76,8 @@ interface Finished {
   /** Simulated time the attempt started. */
   readonly at: number
   readonly outcome: HttpOutcome
+  /** Its number, fixed when it started: a second node's attempt of the same delivery records the same number. */
+  readonly attempt: number
 }
 
 // While busy the worker runs in ticks: each records the attempts finished since the last one in one append
@@ -86,6 +101,8 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   const enqueue = (d: DeliveryView) => laneOf(d.webhookId).queue.push(d)
   // Attempted and not yet recorded: such a delivery is never attempted again meanwhile.
   const busy = new Set<string>()
+  // Shared: the deliveries this node may attempt, each with the message that gave it (undefined: all are ours).
+  const grants = options.shared === undefined ? undefined : new Map<string, Grant>()
   let requests = 0
   let finished: Array<Finished> = []
   // Pacing is a token bucket on wall time; when an attempt is due is the simulated clock's business.
@@ -98,6 +115,15 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   let timer: ReturnType<typeof setTimeout> | undefined
   let idleWaiters: Array<() => void> = []
   const counts = { attempts: 0, delivered: 0 }
+  // Several nodes: the store gives a node an event about when its live subscription brings it; wait for that a
+  // while rather than pull (a read of the log for each message).
+  const caughtUp = (position: bigint) =>
+    host.position === undefined || options.shared === undefined
+      ? host.awaitPosition(position)
+      : Effect.gen(function* () {
+          for (let waited = 0; host.position!() < position && waited < 1_000; waited += 5) yield* Effect.sleep(5)
+          yield* host.awaitPosition(position)
+        })
   const parts = new WeakMap<DeliveryView["notification"], Map<string, NotificationParts>>()
   /** A notification's body parts per payload version, serialised once each. */
   const partsOf = (n: DeliveryView["notification"], version: ApiVersion) => {
@@ -112,7 +138,7 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   const head = (lane: Lane) => {
     for (let top = lane.queue.peek(); top !== undefined; top = lane.queue.peek()) {
       const d = top.delivery
-      if (d.status === "pending" && d.nextAttemptAt === top.at && !busy.has(d.deliveryId)) return top
+      if (d.status === "pending" && d.nextAttemptAt === top.at && !busy.has(d.deliveryId) && (grants === undefined || grants.has(d.deliveryId))) return top
       lane.queue.pop()
     }
     return undefined
@@ -203,16 +229,17 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     requests++
     lane.inFlight++
     const body = deliveryBody(d, partsOf(d.notification, sub.config.apiVersion ?? OLDEST_API_VERSION))
+    const number = d.attempts.length + 1
     const done = (outcome: HttpOutcome) => {
       requests--
       lane.inFlight--
-      if (!stopped) finished.push({ delivery: d, at, outcome })
+      if (!stopped) finished.push({ delivery: d, at, outcome, attempt: number })
     }
     transport.post({ url: sub.config.url, body, secret: sub.config.secret, encoding: sub.config.signatureEncoding, timeoutMs }, done)
     return true
   }
 
-  const eventOf = ({ delivery: d, at, outcome }: Finished): WebhookDeliveryEvent => {
+  const eventOf = ({ delivery: d, at, outcome, attempt }: Finished): WebhookDeliveryEvent => {
     const schedule = outbox.subscriptions.get(d.webhookId)?.config.retrySchedule ?? defaultSchedule
     const verdict = decideAttempt(outcome, d.failuresInRound, schedule, simInstant(clock.now()))
     return {
@@ -221,7 +248,7 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
         webhookId: d.webhookId,
         deliveryId: d.deliveryId,
         notificationId: d.notification.id,
-        attempt: d.attempts.length + 1,
+        attempt,
         statusCode: outcome.statusCode,
         error: outcome.error,
         durationMs: outcome.durationMs,
@@ -247,15 +274,53 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     counts.delivered += events.filter((e) => e.type === "WebhookDeliveryAttempted" && e.data.result === "delivered").length
     for (const { delivery } of batch) {
       busy.delete(delivery.deliveryId)
-      if (delivery.status === "pending") enqueue(delivery)
+      if (grants === undefined) {
+        if (delivery.status === "pending") enqueue(delivery)
+        continue
+      }
+      // Recorded and visible here: the message is done; a retry comes back as the message of this attempt.
+      const g = grants.get(delivery.deliveryId)
+      grants.delete(delivery.deliveryId)
+      g?.settle()
     }
   }
 
-  outbox.listen((d) => {
-    enqueue(d)
-    wake()
-  })
-  for (const d of outbox.pending()) enqueue(d)
+  const shared =
+    options.shared === undefined || grants === undefined
+      ? undefined
+      : startSharedDispatch({
+          outbox,
+          groups: options.shared.groups,
+          messageTimeoutMs: options.shared.messageTimeoutMs ?? 30_000,
+          window: concurrency,
+          caughtUp: async (position) => Exit.isSuccess(await host.run(caughtUp(position))),
+          logError: host.logError,
+          target: {
+            grant: (d, g) => {
+              // An attempt in flight supersedes the message (log order decides, as for a redelivery racing an attempt).
+              if (busy.has(d.deliveryId)) return g.settle()
+              const before = grants.get(d.deliveryId)
+              grants.set(d.deliveryId, g)
+              if (before !== undefined && before !== g) before.settle()
+              enqueue(d)
+              wake()
+            },
+            revoke: (deliveryId, g) => {
+              if (grants.get(deliveryId) !== g || busy.has(deliveryId)) return false
+              grants.delete(deliveryId)
+              return true
+            },
+          },
+        })
+  if (shared === undefined) {
+    outbox.listen((d) => {
+      enqueue(d)
+      wake()
+    })
+    for (const d of outbox.pending()) enqueue(d)
+  } else {
+    outbox.listen(() => wake())
+  }
   wake()
 
   return {
@@ -271,6 +336,7 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
       if (stopped) return
       stopped = true
       outbox.listen(undefined)
+      await shared?.stop()
       if (timer !== undefined) clearTimeout(timer)
       await current
       // Attempts already answered are recorded; those still in flight are abandoned and attempted after a restart.

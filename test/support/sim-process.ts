@@ -25,6 +25,8 @@ export interface SimProcess {
   readonly call: (creds: Credentials, method: "GET" | "POST" | "PUT", path: string, item?: unknown, headers?: Record<string, string>) => Promise<Answer>
   /** SIGTERM (a clean stop), SIGKILL after `graceMs`. */
   readonly stop: (graceMs?: number) => Promise<void>
+  /** SIGKILL at once: no clean stop, as a crash. */
+  readonly kill: () => Promise<void>
 }
 
 const answer = async (res: Response): Promise<Answer> => {
@@ -88,6 +90,13 @@ export const startSimProcess = (args: ReadonlyArray<string>, options: { timeoutM
           const body = method === "GET" ? "" : JSON.stringify({ data: { item: item ?? {} } })
           const signed = signRequest(creds, { method, url: path, body })
           return answer(await fetch(url + path, { method, headers: { ...signed, ...headers }, ...(method === "GET" ? {} : { body }) }))
+        },
+        kill: async () => {
+          child.removeAllListeners("exit")
+          if (child.exitCode !== null || child.signalCode !== null) return
+          const done = exited(child)
+          child.kill("SIGKILL")
+          await done
         },
         stop: async (graceMs = 5_000) => {
           child.removeAllListeners("exit")

@@ -5,6 +5,8 @@ import sharedPb from "@eventstore/db-client/generated/shared_pb.js"
 import statusPb from "@eventstore/db-client/generated/status_pb.js"
 import serverFeaturesPb from "@eventstore/db-client/generated/serverfeatures_pb.js"
 import serverFeaturesGrpc from "@eventstore/db-client/generated/serverfeatures_grpc_pb.js"
+import persistentPb from "@eventstore/db-client/generated/persistent_pb.js"
+import persistentGrpc from "@eventstore/db-client/generated/persistent_grpc_pb.js"
 import anyPb from "google-protobuf/google/protobuf/any_pb.js"
 import emptyPb from "google-protobuf/google/protobuf/empty_pb.js"
 
@@ -27,3 +29,15 @@ export const { Any } = anyPb
 export const GoogleEmpty = emptyPb.Empty
 export type { IStreamsServer } from "@eventstore/db-client/generated/streams_grpc_pb.js"
 export type { IServerFeaturesServer } from "@eventstore/db-client/generated/serverfeatures_grpc_pb.js"
+
+// The persistent subscriptions contract; its messages share names with the Streams service's, hence the prefix.
+export const { PersistentSubscriptionsService } = persistentGrpc
+export const {
+  ReadReq: PsReadReq, ReadResp: PsReadResp, CreateReq: PsCreateReq, CreateResp: PsCreateResp, DeleteReq: PsDeleteReq,
+  DeleteResp: PsDeleteResp, GetInfoReq: PsGetInfoReq, GetInfoResp: PsGetInfoResp, SubscriptionInfo: PsSubscriptionInfo,
+} = persistentPb
+export type PsReadReqT = InstanceType<typeof PsReadReq>
+export type PsReadRespT = InstanceType<typeof PsReadResp>
+export type PsCreateReqT = InstanceType<typeof PsCreateReq>
+export type PsDeleteReqT = InstanceType<typeof PsDeleteReq>
+export type PsGetInfoReqT = InstanceType<typeof PsGetInfoReq>

@@ -3,6 +3,7 @@ import type { sendUnaryData, ServerUnaryCall } from "@grpc/grpc-js"
 import { SupportedMethod, SupportedMethods } from "./proto.js"
 
 const STREAMS = "event_store.client.streams.streams"
+const PERSISTENT = "event_store.client.persistent_subscriptions.persistentsubscriptions"
 const SERVER_VERSION = "24.10.0"
 
 // Lower-cased as the server reports them; the client lower-cases `/service/method` paths before comparing.
@@ -13,6 +14,10 @@ const methods: ReadonlyArray<readonly [service: string, method: string, features
   [STREAMS, "delete", []],
   [STREAMS, "tombstone", []],
   ["event_store.client.server_features.serverfeatures", "getsupportedmethods", []],
+  [PERSISTENT, "create", ["stream", "all"]],
+  [PERSISTENT, "delete", ["stream", "all"]],
+  [PERSISTENT, "read", ["stream", "all"]],
+  [PERSISTENT, "getinfo", ["stream", "all"]],
 ]
 
 export const getSupportedMethods = (_call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<InstanceType<typeof SupportedMethods>>) => {

@@ -2,7 +2,8 @@
 import { Server, ServerCredentials, status } from "@grpc/grpc-js"
 import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js"
 import { grpcError } from "./codec.js"
-import { ServerFeaturesService, StreamsService } from "./proto.js"
+import { PersistentSubscriptionsService, ServerFeaturesService, StreamsService } from "./proto.js"
+import { create, getInfo, read as readPersistent, remove, runGroups } from "./persistent.js"
 import { getSupportedMethods } from "./server-features.js"
 import { EsdbDoubleState } from "./state.js"
 import { append, batchAppend } from "./streams-append.js"
@@ -38,6 +39,17 @@ export async function startEsdbDouble(options: EsdbDoubleOptions = {}): Promise<
     delete: unimplemented,
     tombstone: unimplemented,
   } satisfies UntypedServiceImplementation)
+  server.addService(PersistentSubscriptionsService, {
+    create: create(state),
+    update: unimplemented,
+    delete: remove(state),
+    read: readPersistent(state),
+    getInfo: getInfo(state),
+    replayParked: unimplemented,
+    list: unimplemented,
+    restartSubsystem: unimplemented,
+  } satisfies UntypedServiceImplementation)
+  const stopGroups = runGroups(state)
   if (options.serverFeatures ?? true) server.addService(ServerFeaturesService, { getSupportedMethods })
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`127.0.0.1:${options.port ?? 0}`, ServerCredentials.createInsecure(), (error, bound) =>
@@ -48,6 +60,7 @@ export async function startEsdbDouble(options: EsdbDoubleOptions = {}): Promise<
     state,
     stop: async () => {
       server.forceShutdown()
+      stopGroups()
       // Let the listening socket close before a restart binds the same port.
       await new Promise((resolve) => setImmediate(resolve))
     },

@@ -1,4 +1,5 @@
 // The EventStoreDB double's transaction log: streams, sparse $all positions, ESDB's expected-version and idempotency rules.
+import type { PersistentGroup } from "./persistent-group.js"
 
 export interface ProposedEvent {
   readonly id: string
@@ -43,6 +44,8 @@ export class EsdbDoubleState {
   #end = 0n
   #random: () => number
   #userAppends = 0
+  /** Persistent subscription groups by `<source>::<group>` (the service in persistent.ts runs them). */
+  readonly persistentGroups = new Map<string, PersistentGroup>()
 
   constructor(options: EsdbDoubleStateOptions = {}) {
     this.#random = mulberry32(options.seed ?? 20_260_101)
