@@ -1,7 +1,9 @@
-// What an imported event must be beyond its envelope: its type's data, and an event the read models can apply.
+// What an imported event must be beyond its envelope: its type's data (the schema derived from its declaration, and
+// what the types cannot say), and an event the read models can apply.
 import { Result, Schema } from "effect"
 import { ReadModels } from "../projections/read-models.js"
 import type { RecordedEvent } from "../store/event-store.js"
+import { eventDataSchemas } from "./event-schemas.js"
 import type { LoggedEvent } from "./format.js"
 
 /** Base units are integer strings everywhere in the log (JSON has no bigint). */
@@ -14,8 +16,8 @@ const DISPLAYED = new Set(["payload"])
 const Base64 = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9+/]{22,}={0,2}$/, { message: "must be Base64 of at least 16 bytes" }))
 const NonEmpty = Schema.String.check(Schema.isMinLength(1))
 
-/** Data schemas of the types whose fields a fold would take on trust (an API key's secret signs every request). */
-const dataSchemas: Readonly<Record<string, Schema.Decoder<unknown>>> = {
+/** Beyond the types: what a fold would take on trust (an API key's secret signs every request). */
+const refinements: Readonly<Record<string, Schema.Decoder<unknown>>> = {
   ApiKeyCreated: Schema.Struct({
     key: NonEmpty,
     name: Schema.String,
@@ -34,7 +36,9 @@ const dataSchemas: Readonly<Record<string, Schema.Decoder<unknown>>> = {
   }),
   ApiKeyRevoked: Schema.Struct({ key: NonEmpty, at: Schema.Number.check(Schema.isFinite()) }),
 }
-const decoders = Object.fromEntries(Object.entries(dataSchemas).map(([type, schema]) => [type, Schema.decodeUnknownResult(schema)]))
+const decoderOf = (schema: Schema.Decoder<unknown>) => Schema.decodeUnknownResult(schema)
+const decoders = new Map(Object.entries(eventDataSchemas).map(([type, schema]) => [type, decoderOf(schema as Schema.Decoder<unknown>)]))
+const refined = new Map(Object.entries(refinements).map(([type, schema]) => [type, decoderOf(schema)]))
 const decodeBaseUnits = Schema.decodeUnknownResult(BaseUnits)
 
 /** The first amount-like field anywhere in the data that is not an integer string: its path and value. */
@@ -58,6 +62,19 @@ const badBaseUnits = (value: unknown, path: string): string | undefined => {
   return undefined
 }
 
+/** Why an event of this type cannot have this data (amounts first: their reason is the clearest), or undefined. */
+export const checkData = (type: string, data: unknown): string | undefined => {
+  const bad = badBaseUnits(data, "")
+  if (bad !== undefined) return `${type} ${bad}`
+  const decode = decoders.get(type)
+  if (decode === undefined) return `${type} is not an event type of the simulator`
+  for (const d of [decode, refined.get(type)]) {
+    const r = d?.(data, { errors: "all", onExcessProperty: "ignore" })
+    if (r !== undefined && Result.isFailure(r)) return `${type} data: ${r.failure.message.replace(/\n\s*/g, " ")}`
+  }
+  return undefined
+}
+
 /**
  * Checks events in log order: each type's data, then a fold of every read model over a scratch copy, so that an
  * event the simulator's models cannot apply is refused here, with its line, before anything is written.
@@ -68,13 +85,8 @@ export class EventChecker {
 
   /** Why the event is refused, or undefined. */
   check(e: LoggedEvent): string | undefined {
-    const decode = decoders[e.type]
-    if (decode !== undefined) {
-      const r = decode(e.data, { errors: "all", onExcessProperty: "ignore" })
-      if (Result.isFailure(r)) return `${e.type} data: ${r.failure.message.replace(/\n\s*/g, " ")}`
-    }
-    const bad = badBaseUnits(e.data, "")
-    if (bad !== undefined) return `${e.type} ${bad}`
+    const bad = checkData(e.type, e.data)
+    if (bad !== undefined) return bad
     const recorded: RecordedEvent = { ...e, position: this.position++ }
     try {
       this.models.apply(recorded)

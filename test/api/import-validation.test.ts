@@ -59,6 +59,27 @@ describe("POST /_sim/import checks every event before writing any", () => {
       expect(clean.body.digest).toBeDefined()
     })
 
+  it("refuses, for every event type in the log, an event with a field of the wrong kind: the line and the field", async () => {
+    const b = await fresh()
+    const { header, events } = parseFile(text)
+    const types = [...new Set(events.map((e) => e.type))]
+    expect(types.length).toBeGreaterThan(12)
+    for (const type of types) {
+      const at = events.findIndex((e) => e.type === type)
+      const data = events[at]!.data as Record<string, unknown>
+      const key = Object.keys(data)[0]!
+      const v = data[key]
+      const wrong = typeof v === "string" ? 12345 : typeof v === "number" ? "12345" : typeof v === "boolean" ? "yes" : v === null ? { not: "null" } : 42
+      const body = writeFile(header, events.map((e, i) => (i === at ? { ...e, data: { ...data, [key]: wrong } } : e)))
+      const r = await importText(b, body)
+      expect([type, r.status, r.body.error?.code]).toEqual([type, 400, "invalid_event_log"])
+      expect(r.body.error.message).toMatch(new RegExp(`^line ${at + 2}: ${type} .*${key}`))
+    }
+    // Refused before anything was written: the store is still empty and takes the log as it is.
+    expect(await Effect.runPromise(b.sim.store.headPosition)).toBe(-1n)
+    expect((await importText(b, text)).status).toBe(200)
+  })
+
   it("refuses an event the read models cannot apply, naming it", async () => {
     const b = await fresh()
     const { body, line } = edited("VaultCreated", (e) => ({ ...e, data: null as never }))
