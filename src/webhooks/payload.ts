@@ -31,8 +31,7 @@ type ItemValue = string | number | null | ReadonlyArray<RecipientItem>
  * REST bodies and answers list recipients as objects: one object per recipient, `{ address, amount, unit, assetId }`
  * (amount a decimal string in its own asset, so a batch's calls each name theirs), the unit under the version's name.
  */
-const recipientsAt = (version: ApiVersion, r: RequestRecipients, unitName: string): ReadonlyArray<RecipientItem> | undefined => {
-  if (version === OLDEST_API_VERSION) return undefined
+const recipientsAt = (r: RequestRecipients, unitName: string): ReadonlyArray<RecipientItem> | undefined => {
   const out: Array<RecipientItem> = []
   for (const x of r.recipients) {
     const asset = findAsset(x.assetId ?? r.assetId)
@@ -51,9 +50,9 @@ export const deliveryItem = (n: Notification, version: ApiVersion = OLDEST_API_V
   for (const [k, v] of Object.entries(p)) if (!Object.hasOwn(item, k)) item[k] = v
   if (!Object.hasOwn(item, "timestamp")) item.timestamp = Math.floor(n.at / 1000)
   const renamed = renamedAt(version)
-  if (typeof p.recipients === "string" && typeof p.transactionRequestId === "string") {
+  if (version !== OLDEST_API_VERSION && typeof p.recipients === "string" && typeof p.transactionRequestId === "string") {
     const request = requestOf?.(p.transactionRequestId)
-    const list = request === undefined ? undefined : recipientsAt(version, request, renamed.unit ?? "unit")
+    const list = request === undefined ? undefined : recipientsAt(request, renamed.unit ?? "unit")
     if (list !== undefined) item.recipients = list
   }
   return Object.keys(renamed).length === 0 ? item : Object.fromEntries(Object.entries(item).map(([k, v]) => [renamed[k] ?? k, v]))
