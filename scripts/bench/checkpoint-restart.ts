@@ -47,6 +47,9 @@ export interface RestartFigures {
     /** The event loop's longest delay while the tail was handed over and the thread wrote (ms). */
     readonly loopMaxMs: number
     readonly loopP99Ms: number
+    /** The same over an idle second just before, with no thread: what the machine alone does to the loop. */
+    readonly idleLoopMaxMs: number
+    readonly idleLoopP99Ms: number
     /** Until the thread had written the checkpoint at the head (decoded the old one, folded the tail, encoded, wrote). */
     readonly threadSeconds: number
   }
@@ -123,9 +126,13 @@ const restartParts = async (dir: string): Promise<RestartFigures["parts"]> => {
 /** Starts the checkpoint writer from the checkpoint: it is handed the tail (timed per page), then writes one at the head. */
 const feedThread = async (dir: string, position: bigint): Promise<RestartFigures["feeding"]> => {
   const store = makeSqliteStore({ file: join(dir, "events.sqlite") })
+  const idle = monitorEventLoopDelay({ resolution: 1 })
   const loop = monitorEventLoopDelay({ resolution: 1 })
   try {
     fullGc()
+    idle.enable()
+    await sleep(1000)
+    idle.disable()
     loop.enable()
     const t0 = performance.now()
     const writer = await startCheckpointer({ dir, every: 1_000_000_000, keep: 10, atClose: false }, store, { file: checkpointFile(dir, position), position })
@@ -136,7 +143,7 @@ const feedThread = async (dir: string, position: bigint): Promise<RestartFigures
     const h = writer.handovers()
     await writer.close()
     unlinkSync(checkpointFile(dir, written))
-    return { ...h, loopMaxMs: loop.max / 1e6, loopP99Ms: loop.percentile(99) / 1e6, threadSeconds }
+    return { ...h, loopMaxMs: loop.max / 1e6, loopP99Ms: loop.percentile(99) / 1e6, idleLoopMaxMs: idle.max / 1e6, idleLoopP99Ms: idle.percentile(99) / 1e6, threadSeconds }
   } finally {
     store.close()
   }
@@ -168,7 +175,7 @@ export const measureRestart = async (options: { events: number; rounds: number; 
     log(`restart's parts: choosing and checking the file ${parts.choose.toFixed(2)} s, decoding ${parts.decode.toFixed(2)} s, the tail ${parts.tail.toFixed(2)} s`)
     const feeding = await feedThread(dir, position)
     log(
-      `feeding the checkpoint thread ${feeding.events} events in ${feeding.pages} pages: p50 ${feeding.p50Ms.toFixed(2)} ms, p99 ${feeding.p99Ms.toFixed(2)} ms, max ${feeding.maxMs.toFixed(2)} ms per page; event loop delay p99 ${feeding.loopP99Ms.toFixed(1)} ms, max ${feeding.loopMaxMs.toFixed(1)} ms; written on the thread after ${feeding.threadSeconds.toFixed(1)} s`,
+      `feeding the checkpoint thread ${feeding.events} events in ${feeding.pages} pages: p50 ${feeding.p50Ms.toFixed(2)} ms, p99 ${feeding.p99Ms.toFixed(2)} ms, max ${feeding.maxMs.toFixed(2)} ms per page; event loop delay p99 ${feeding.loopP99Ms.toFixed(1)} ms, max ${feeding.loopMaxMs.toFixed(1)} ms (idle just before: p99 ${feeding.idleLoopP99Ms.toFixed(1)} ms, max ${feeding.idleLoopMaxMs.toFixed(1)} ms); written on the thread after ${feeding.threadSeconds.toFixed(1)} s`,
     )
     return { events, checkpointPosition: position, checkpointBytes, checkpointWriteSeconds, rebuild, restart, parts, feeding }
   } finally {
@@ -190,7 +197,7 @@ export const checkpointRestart: Benchmark = {
       baseline: median(f.rebuild) * 1000,
       ratio: median(ratios),
       unit: "ms",
-      note: `${f.events.toLocaleString("en-US")} events, checkpoint at ${f.checkpointPosition} (${(f.checkpointBytes / 1e6).toFixed(1)} MB, written in ${f.checkpointWriteSeconds.toFixed(2)} s); restart = file ${fmtS(f.parts.choose)} + decode ${fmtS(f.parts.decode)} + tail ${fmtS(f.parts.tail)}; feeding the thread: p99 ${f.feeding.p99Ms.toFixed(2)} ms, max ${f.feeding.maxMs.toFixed(2)} ms per page (${f.feeding.pages} pages), event loop delay max ${f.feeding.loopMaxMs.toFixed(1)} ms`,
+      note: `${f.events.toLocaleString("en-US")} events, checkpoint at ${f.checkpointPosition} (${(f.checkpointBytes / 1e6).toFixed(1)} MB, written in ${f.checkpointWriteSeconds.toFixed(2)} s); restart = file ${fmtS(f.parts.choose)} + decode ${fmtS(f.parts.decode)} + tail ${fmtS(f.parts.tail)}; feeding the thread: p99 ${f.feeding.p99Ms.toFixed(2)} ms, max ${f.feeding.maxMs.toFixed(2)} ms per page (${f.feeding.pages} pages), event loop delay max ${f.feeding.loopMaxMs.toFixed(1)} ms (idle: ${f.feeding.idleLoopMaxMs.toFixed(1)} ms)`,
       samples: { subject: f.restart.map((s) => s * 1000), baseline: f.rebuild.map((s) => s * 1000), ratios },
       details: {
         checkpointBytes: f.checkpointBytes,
@@ -205,6 +212,8 @@ export const checkpointRestart: Benchmark = {
         feedingPageMaxMs: f.feeding.maxMs,
         feedingLoopDelayP99Ms: f.feeding.loopP99Ms,
         feedingLoopDelayMaxMs: f.feeding.loopMaxMs,
+        idleLoopDelayP99Ms: f.feeding.idleLoopP99Ms,
+        idleLoopDelayMaxMs: f.feeding.idleLoopMaxMs,
         threadWriteSeconds: f.feeding.threadSeconds,
       },
     }

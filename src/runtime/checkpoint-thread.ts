@@ -2,6 +2,8 @@
 // over, encoded and written here, so that the API's event loop never stops for a checkpoint (encoding a million
 // events' models takes seconds). Messages are handled in order, so a truncation is answered only after every
 // write started before it has finished.
+import { readlinkSync } from "node:fs"
+import { setPriority } from "node:os"
 import { parentPort, workerData } from "node:worker_threads"
 import { ReadModels } from "../projections/read-models.js"
 import type { RecordedEvent } from "../store/event-store.js"
@@ -30,6 +32,17 @@ export type FromThread =
   | { readonly type: "failed"; readonly reason: string }
 
 const config = (workerData as { checkpointThread: ThreadConfig }).checkpointThread
+
+// On Linux this thread yields the CPU to the API's thread: with few cores, folding and encoding here would
+// otherwise take turns with requests (a thread's id is its own scheduling entity there). Elsewhere, or when the
+// system refuses, it runs at the process's priority.
+const THREAD_NICE = 10
+try {
+  const tid = Number(/task\/(\d+)$/.exec(readlinkSync("/proc/thread-self"))?.[1])
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, THREAD_NICE)
+} catch {
+  // Not Linux, or not allowed: the default priority.
+}
 const port = parentPort!
 const send = (m: FromThread) => port.postMessage(m)
 
