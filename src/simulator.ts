@@ -46,8 +46,8 @@ export interface SimulatorOptions {
    */
   readonly checkpoints?: CheckpointOptions
   /**
-   * Deliver webhooks (default true); an object tunes the worker (concurrency, timeout, global retry schedule, and
-   * `shared` for nodes that share an EventStoreDB: each delivery attempted by one node).
+   * Deliver webhooks (default true); an object tunes the worker (concurrency, timeout, global retry schedule). With
+   * `follow` on a store that offers consumer groups (EventStoreDB), each delivery is attempted by one node (`shared`).
    */
   readonly webhooks?: boolean | WebhookWorkerOptions
 }
@@ -143,8 +143,16 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
   const adminToken = options.fixture?.adminToken ?? options.adminToken ?? Buffer.from(ids.bytes("adminToken", 18)).toString("base64url")
 
   const clockHooks: Array<() => Effect.Effect<void, AppFailure, SimServices>> = [() => settleAll]
+  const webhookOptions = typeof options.webhooks === "object" ? options.webhooks : {}
+  // A node following a store other nodes share delivers only what the store's consumer groups give it.
+  const shared = webhookOptions.shared ?? (options.follow === true && store.consumerGroups !== undefined ? { groups: store.consumerGroups } : undefined)
   const startWebhooks = () =>
-    options.webhooks === false ? undefined : startWebhookWorker({ outbox: models.outbox, requestOf: (id) => models.txRequests.byId.get(id)?.draft, clock, run, awaitPosition: runner.awaitPosition, position: () => models.position }, typeof options.webhooks === "object" ? options.webhooks : {})
+    options.webhooks === false
+      ? undefined
+      : startWebhookWorker(
+          { outbox: models.outbox, requestOf: (id) => models.txRequests.byId.get(id)?.draft, clock, run, awaitPosition: runner.awaitPosition, position: () => models.position },
+          { ...webhookOptions, ...(shared !== undefined ? { shared } : {}) },
+        )
   let webhooks = startWebhooks()
   if (webhooks !== undefined) clockHooks.push(() => Effect.sync(() => webhooks?.wake()))
   const gate = makeGate()
