@@ -1,8 +1,19 @@
 // Body and query checks after authorization: structure (422), attributes (409), values (400).
+import { Schema } from "effect"
 import { errors, type ApiError, type ErrorDetail } from "./errors.js"
 
-/** Returns a message when the value is unacceptable. */
-export type FieldCheck = (value: unknown) => string | undefined
+/**
+ * Returns a message when the value is unacceptable. `schema` declares, as an Effect Schema, what a valid value is:
+ * the OpenAPI documents give it as the attribute's type. A check accepts nothing its schema refuses (tested); it may
+ * refuse more (a URL that does not parse), with the message the spec's `details` carry.
+ */
+export interface FieldCheck {
+  (value: unknown): string | undefined
+  readonly schema?: Schema.Top
+}
+
+/** A check with its declared schema. */
+export const typed = (schema: Schema.Top, check: (value: unknown) => string | undefined): FieldCheck => Object.assign(check, { schema })
 
 export interface BodySpec {
   readonly required: Readonly<Record<string, FieldCheck>>
@@ -71,21 +82,47 @@ export const attributeChecker = (spec: AttributeSpec, extra: (attributes: Readon
 export const checkAttributes = (values: JsonObject, spec: AttributeSpec, extra: (attributes: ReadonlyArray<string>) => ApiError): ApiError | undefined =>
   attributeChecker(spec, extra)(values)
 
+/** The same pattern in Unicode mode, which JSON Schema's `pattern` requires (our patterns are ASCII: same matches). */
+const unicode = (pattern: RegExp): RegExp => {
+  if (pattern.flags.includes("u")) return pattern
+  try {
+    return new RegExp(pattern.source, pattern.flags + "u")
+  } catch {
+    return pattern
+  }
+}
+
+const stringSchema = (options: { min?: number; max?: number; pattern?: RegExp }) => {
+  const min = options.min ?? 0
+  const max = options.max ?? 1000
+  const pattern = options.pattern === undefined ? undefined : unicode(options.pattern)
+  return Schema.String.check(Schema.isMaxLength(max), ...(min > 0 ? [Schema.isMinLength(min)] : []), ...(pattern !== undefined ? [Schema.isPattern(pattern)] : []))
+}
+
+const COLOR = /^#[0-9A-Fa-f]{6}$/
+
 export const checks = {
-  string:
-    (options: { min?: number; max?: number; pattern?: RegExp; patternMessage?: string } = {}): FieldCheck =>
-    (v) => {
+  string: (options: { min?: number; max?: number; pattern?: RegExp; patternMessage?: string } = {}): FieldCheck =>
+    typed(stringSchema(options), (v) => {
       if (typeof v !== "string") return "must be a string"
       if (v.length < (options.min ?? 0)) return options.min === 1 ? "must not be empty" : `must have at least ${options.min} characters`
       if (v.length > (options.max ?? 1000)) return `must have at most ${options.max ?? 1000} characters`
       if (options.pattern !== undefined && !options.pattern.test(v)) return options.patternMessage ?? `must match ${options.pattern}`
       return undefined
-    },
-  boolean: (): FieldCheck => (v) => (typeof v === "boolean" ? undefined : "must be a boolean"),
-  oneOf:
-    (values: ReadonlyArray<string>): FieldCheck =>
-    (v) =>
-      typeof v === "string" && values.includes(v) ? undefined : `must be one of ${values.join(", ")}`,
-  color: (): FieldCheck => (v) => (typeof v === "string" && /^#[0-9A-Fa-f]{6}$/.test(v) ? undefined : "must be a color code #RRGGBB"),
-  any: (): FieldCheck => () => undefined,
+    }),
+  boolean: (): FieldCheck => typed(Schema.Boolean, (v) => (typeof v === "boolean" ? undefined : "must be a boolean")),
+  oneOf: (values: ReadonlyArray<string>): FieldCheck =>
+    typed(Schema.Literals(values), (v) => (typeof v === "string" && values.includes(v) ? undefined : `must be one of ${values.join(", ")}`)),
+  color: (): FieldCheck => typed(Schema.String.check(Schema.isPattern(unicode(COLOR))), (v) => (typeof v === "string" && COLOR.test(v) ? undefined : "must be a color code #RRGGBB")),
+  any: (): FieldCheck => typed(Schema.Unknown, () => undefined),
+  /** A query flag: the text `true` or `false`. */
+  booleanText: (): FieldCheck => typed(Schema.Literals(["true", "false"]), (v) => (v === "true" || v === "false" ? undefined : "must be true or false")),
 } as const
+
+/** Declared types of structured request values, for `typed` checks. */
+export const shapes = {
+  /** An object of exactly these keys, each a string. */
+  strings: (keys: ReadonlyArray<string>) => Schema.Struct(Object.fromEntries(keys.map((k) => [k, Schema.String]))),
+  /** An array of `min` to `max` items. */
+  list: (item: Schema.Top, min: number, max: number) => Schema.Array(item as Schema.Top & Schema.Constraint).check(Schema.isMinLength(min), Schema.isMaxLength(max)),
+}

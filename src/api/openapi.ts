@@ -1,7 +1,7 @@
 // OpenAPI 3.1 documents built from the operation declarations: one per API version, and one for the control plane.
 import { Schema } from "effect"
 import { API_VERSIONS, type ApiVersion } from "../domain/api-key/index.js"
-import type { JsonObject } from "./body.js"
+import type { FieldCheck, JsonObject } from "./body.js"
 import { bodyAt, pagedAt, type Operation } from "./operation.js"
 import type { SimRoute } from "./sim/common.js"
 
@@ -20,6 +20,9 @@ export const jsonSchema = (schema: Schema.Top): JsonObject => {
   if (Object.keys(doc.definitions).length > 0) throw new Error("answer schemas are inlined: no identifiers")
   return doc.schema as JsonObject
 }
+
+/** A request attribute's JSON Schema: its check's declared schema, or `otherwise` for a check that declares none. */
+const fieldSchema = (check: FieldCheck, otherwise: JsonObject): JsonObject => (check.schema !== undefined ? jsonSchema(check.schema) : otherwise)
 
 export const existsAt = (op: Operation, version: ApiVersion): boolean => op.versions === undefined || op.versions.includes(version)
 
@@ -41,8 +44,8 @@ const pathParams = (path: string) => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map
 
 const parameters = (op: Operation, version: ApiVersion) => [
   ...pathParams(op.path).map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
-  ...Object.keys(op.query?.required ?? {}).map((name) => ({ name, in: "query", required: true, schema: { type: "string" } })),
-  ...Object.keys(op.query?.optional ?? {}).map((name) => ({ name, in: "query", required: false, schema: { type: "string" } })),
+  ...Object.entries(op.query?.required ?? {}).map(([name, check]) => ({ name, in: "query", required: true, schema: fieldSchema(check, { type: "string" }) })),
+  ...Object.entries(op.query?.optional ?? {}).map(([name, check]) => ({ name, in: "query", required: false, schema: fieldSchema(check, { type: "string" }) })),
   ...(pagedAt(op, version)
     ? [
         { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 500, default: 50 } },
@@ -59,8 +62,8 @@ const requestBody = (op: Operation, version: ApiVersion) => {
   const body = bodyAt(op, version)
   if (body === undefined) return undefined
   const required = Object.keys(body.required)
-  const names = [...required, ...Object.keys(body.optional ?? {})]
-  const item = { type: "object", properties: Object.fromEntries(names.map((n) => [n, {}])), required, additionalProperties: false }
+  const fields = [...Object.entries(body.required), ...Object.entries(body.optional ?? {})]
+  const item = { type: "object", properties: Object.fromEntries(fields.map(([n, check]) => [n, fieldSchema(check, {})])), required, additionalProperties: false }
   return {
     required: true,
     content: {

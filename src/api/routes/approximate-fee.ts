@@ -1,6 +1,7 @@
 // POST /vaults/{vaultId}/approximate-fee (2026-03-20, spec §3.4.9): the fee a request of that type would pay if
 // mined now, from the same draft and spending rules its creation and settlement use (domain estimate.ts), and
 // the most it may cost (what the request would hold back). Writes nothing.
+import { Schema } from "effect"
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
 import { findAsset, findNetwork, isUtxo, nativeAsset, type AssetInfo, type FeePriority, type NetworkInfo } from "../../domain/chains/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
@@ -9,7 +10,7 @@ import { batchDraftOf } from "../../domain/transaction-request/batch.js"
 import { estimateFee, feeOfDraft } from "../../domain/transaction-request/estimate.js"
 import type { PrepareStrategy } from "../../domain/transaction-request/coin-selection.js"
 import { previewMultipleTransferFee } from "../../commands/fee-estimates.js"
-import { checks, type FieldCheck, type JsonObject } from "../body.js"
+import { checks, shapes, typed, type FieldCheck, type JsonObject } from "../body.js"
 import { exitToResult } from "../error-table.js"
 import type { ApiDeps } from "../deps.js"
 import { ApiError, errors, isApiError } from "../errors.js"
@@ -26,10 +27,11 @@ const TYPES = ["single", "multiple", "batch"] as const
 type TransactionType = (typeof TYPES)[number]
 
 const addressCheck = checks.string({ min: 1, max: 200 })
-const recipientsCheck: FieldCheck = (v) =>
+const recipientsCheck: FieldCheck = typed(shapes.list(Schema.Record(Schema.String, Schema.Unknown), 1, 150), (v) =>
   Array.isArray(v) && v.length >= 1 && v.length <= 150 && v.every((r) => typeof r === "object" && r !== null && !Array.isArray(r))
     ? undefined
-    : "must be 1 to 150 objects { address, amount, assetId? }"
+    : "must be 1 to 150 objects { address, amount, assetId? }",
+)
 
 
 const missingOf = (item: JsonObject, keys: ReadonlyArray<string>) => {

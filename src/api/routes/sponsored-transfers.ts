@@ -6,7 +6,7 @@ import { findAsset, findNetwork, validateAddress, type AssetInfo, type Blockchai
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
 import { createBatchRequest, createTxRequest } from "../../commands/transaction-requests.js"
-import { checks, type JsonObject } from "../body.js"
+import { checks, shapes, typed, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { ApiError, errors, isApiError } from "../errors.js"
 import type { Operation } from "../operation.js"
@@ -166,18 +166,20 @@ const ceilingOf = (item: JsonObject, native: AssetInfo): bigint | undefined | Ap
 /** One to 100 calls, as the UTXO endpoints take recipients (an EIP-7702 batch has no fixed bound; README "Decisions"). */
 const MAX_CALLS = 100
 
-const recipientsCheck = (v: unknown) =>
+const recipientsCheck = typed(shapes.list(shapes.strings(["address", "amount", "assetId"]), 1, MAX_CALLS), (v: unknown) =>
   Array.isArray(v) &&
   v.length >= 1 &&
   v.length <= MAX_CALLS &&
   v.every((r) => typeof r === "object" && r !== null && !Array.isArray(r) && ["address", "amount", "assetId"].every((k) => typeof r[k] === "string") && Object.keys(r).every((k) => k === "address" || k === "amount" || k === "assetId"))
     ? undefined
-    : `must be 1 to ${MAX_CALLS} objects { address, amount, assetId } with string values`
+    : `must be 1 to ${MAX_CALLS} objects { address, amount, assetId } with string values`,
+)
 
-const feePayerObject = (v: unknown) =>
+const feePayerObject = typed(shapes.strings(["address", "assetId"]), (v: unknown) =>
   typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as JsonObject).address === "string" && typeof (v as JsonObject).assetId === "string" && Object.keys(v).every((k) => k === "address" || k === "assetId")
     ? undefined
-    : "must be an object { address, assetId } with string values"
+    : "must be an object { address, assetId } with string values",
+)
 
 const BatchAnswer = struct({
   transactionRequestId: Schema.String,

@@ -9,7 +9,7 @@ import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
 import { chainKey } from "../../chain-sim/index.js"
 import { DEFAULT_LOCK_PERIOD, MAX_LOCK_PERIOD, refusal } from "../../chain-sim/tron.js"
 import { createTxRequest } from "../../commands/transaction-requests.js"
-import { checks, type FieldCheck, type JsonObject } from "../body.js"
+import { checks, typed, type FieldCheck, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
@@ -25,9 +25,12 @@ type ManageType = (typeof TYPES)[number]
 
 const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
 
-const stringOrBoolean: FieldCheck = (v) => (typeof v === "boolean" || v === "true" || v === "false" ? undefined : "must be true or false")
-const blocks: FieldCheck = (v) =>
-  (typeof v === "number" && Number.isInteger(v)) || (typeof v === "string" && /^[0-9]{1,7}$/.test(v)) ? undefined : "must be a whole number of blocks"
+const stringOrBoolean: FieldCheck = typed(Schema.Union([Schema.Boolean, Schema.Literals(["true", "false"])]), (v) =>
+  typeof v === "boolean" || v === "true" || v === "false" ? undefined : "must be true or false",
+)
+const blocks: FieldCheck = typed(Schema.Union([Schema.Int, Schema.String.check(Schema.isPattern(/^[0-9]{1,7}$/u))]), (v) =>
+  (typeof v === "number" && Number.isSafeInteger(v)) || (typeof v === "string" && /^[0-9]{1,7}$/.test(v)) ? undefined : "must be a whole number of blocks",
+)
 
 /** The tron network of the path, and the vault it is asked for: the checks every tron route makes first. */
 export const tronTarget = (deps: ApiDeps, params: Readonly<Record<string, string>>, version: Parameters<typeof unknownVault>[0], asOf?: AsOf): NetworkInfo | ApiError => {

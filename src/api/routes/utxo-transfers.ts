@@ -1,4 +1,5 @@
 // 2026-03-20's utxo-transfer (named inputs, possibly from several accounts of one vault) and its dry run, validate.
+import { Schema } from "effect"
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
 import { findAsset, findNetwork, validateAddress, type Blockchain, type FeePriority, type NetworkInfo, type NetworkName } from "../../domain/chains/index.js"
 import { utxoVbytes } from "../../domain/chains/fees.js"
@@ -6,7 +7,7 @@ import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, formatDigits, parseAmount, parsePositiveAmount } from "../../domain/shared/money.js"
 import type { ChangeTarget, UtxoTransferPlan, UtxoTransferRequest } from "../../domain/transaction-request/explicit-inputs.js"
 import { createUtxoTransfer, previewUtxoTransfer } from "../../commands/utxo-transfers.js"
-import { checks, type FieldCheck, type JsonObject } from "../body.js"
+import { checks, shapes, typed, type FieldCheck, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { exitToResult } from "../error-table.js"
 import { ApiError, errors, isApiError } from "../errors.js"
@@ -20,25 +21,27 @@ export const MAX_SENDERS = 500
 
 const isObject = (u: unknown): u is JsonObject => typeof u === "object" && u !== null && !Array.isArray(u)
 
-export const recipientsCheck =
-  (max: number): FieldCheck =>
-  (v) =>
+export const recipientsCheck = (max: number): FieldCheck =>
+  typed(shapes.list(shapes.strings(["address", "amount"]), 1, max), (v) =>
     Array.isArray(v) && v.length >= 1 && v.length <= max && v.every((r) => isObject(r) && typeof r.address === "string" && typeof r.amount === "string" && Object.keys(r).every((k) => k === "address" || k === "amount"))
       ? undefined
-      : `must be 1 to ${max} objects { address, amount } with string values`
+      : `must be 1 to ${max} objects { address, amount } with string values`,
+  )
 
-const sendersCheck: FieldCheck = (v) =>
+const sendersCheck: FieldCheck = typed(shapes.list(Schema.Struct({ utxoId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)) }), 1, MAX_SENDERS), (v) =>
   Array.isArray(v) && v.length >= 1 && v.length <= MAX_SENDERS && v.every((s) => isObject(s) && typeof s.utxoId === "string" && s.utxoId.length > 0 && s.utxoId.length <= 200 && Object.keys(s).length === 1)
     ? undefined
-    : `must be 1 to ${MAX_SENDERS} objects { utxoId }`
+    : `must be 1 to ${MAX_SENDERS} objects { utxoId }`,
+)
 
-const changeDataCheck: FieldCheck = (v) => {
+const changeTarget = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
+const changeDataCheck: FieldCheck = typed(Schema.Union([Schema.Struct({ address: changeTarget }), Schema.Struct({ vaultAccountId: changeTarget })]), (v) => {
   if (!isObject(v)) return "must be an object { address } or { vaultAccountId }"
   const keys = Object.keys(v)
   if (keys.length !== 1 || (keys[0] !== "address" && keys[0] !== "vaultAccountId")) return "must hold exactly one of address, vaultAccountId"
   const value = v[keys[0]]
   return typeof value === "string" && value.length > 0 && value.length <= 200 ? undefined : `${keys[0]} must be a non-empty string`
-}
+})
 
 export const note = checks.string({ max: 250 })
 export const priority = checks.oneOf(["slow", "standard", "fast"])

@@ -15,7 +15,7 @@ import { UtxoItem } from "../wire/utxos.js"
 import { unknownVault } from "./vault-account-reads.js"
 import { hasAccount } from "./vault-account-views.js"
 
-const booleanQuery: FieldCheck = (v) => (v === "true" || v === "false" ? undefined : "must be true or false")
+const booleanQuery = checks.booleanText()
 
 /** The vault account an output's address belongs to (the vault's own addresses: its default account, the vault id). */
 export const accountOfOutput = (deps: ApiDeps, u: { vaultId: string; blockchain: string; network: string; address: string }, asOf: AsOf): string =>

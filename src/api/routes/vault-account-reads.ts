@@ -20,7 +20,7 @@ const NEW = since("2026-03-20")
 /** From 2026-03-20 on, a vault the key cannot see (unknown ones included) is 403 on vault-scoped routes. */
 export const unknownVault = (version: ApiVersion): ApiError => errors.unknownVault(version)
 
-const booleanQuery: FieldCheck = (v) => (v === "true" || v === "false" ? undefined : "must be true or false")
+const booleanQuery = checks.booleanText()
 
 const withAccount = (
   deps: ApiDeps,

@@ -2,11 +2,12 @@
 // transaction-requests`, UTXO only at 2024-05-09 and widened at 2025-09-23 to EVM, tron and solana coins (one
 // sender, one recipient); `POST …/{blockchain}/{network}/token-transaction-requests` (2025-09-23), a token from
 // an address named in the body. 2026-03-20 replaced both (multiple-transfer, single-transfer).
+import { Schema } from "effect"
 import { findAsset, findAssetByContract, findNetwork, nativeAsset, type NetworkInfo } from "../../domain/chains/index.js"
 import { until, type ApiVersion } from "../../domain/api-key/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import type { RequestEndpoint } from "../../domain/transaction-request/index.js"
-import { checks, type FieldCheck, type JsonObject } from "../body.js"
+import { checks, shapes, typed, type FieldCheck, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
@@ -16,12 +17,12 @@ import { parseMaxFee, priorityOptional } from "./single-transfer.js"
 import { allowed, amountCheck, bad, checkAddress, create, fmt, parseAmount, priority, requiredNote, withNote, type Built } from "./transaction-requests.js"
 
 const strategy = checks.oneOf(["minimize-dust", "optimize-size", "minimize_dust", "optimize_size"])
-const objects =
-  (max: number, keys: ReadonlyArray<string>, what: string): FieldCheck =>
-  (v) =>
+const objects = (max: number, keys: ReadonlyArray<string>, what: string): FieldCheck =>
+  typed(shapes.list(shapes.strings(keys), 1, max), (v) =>
     Array.isArray(v) && v.length >= 1 && v.length <= max && v.every((r) => typeof r === "object" && r !== null && keys.every((k) => typeof r[k] === "string") && Object.keys(r).every((k) => keys.includes(k)))
       ? undefined
-      : `must be 1 to ${max} objects ${what} with string values`
+      : `must be 1 to ${max} objects ${what} with string values`,
+  )
 const recipients = objects(100, ["address", "amount"], "{ address, amount }")
 const senders = objects(1, ["address"], "{ address }")
 const addressCheck = checks.string({ min: 1, max: 200 })
