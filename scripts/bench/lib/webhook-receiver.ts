@@ -10,16 +10,26 @@ import { fileURLToPath } from "node:url"
 
 export type ReceiverKind = "lean" | "node-http"
 
+/** A delivery as the receiver got it: its body and signature, for a bare client to send the same bytes. */
+export interface ReceivedSample {
+  readonly body: string
+  readonly signature: string
+}
+
 export interface BenchReceiver {
   readonly url: string
   /** Deliveries acknowledged with 200 so far. */
   readonly count: () => Promise<number>
+  /** The last delivery received (undefined before the first). */
+  readonly sample: () => Promise<ReceivedSample | undefined>
   readonly close: () => Promise<void>
 }
 
 const VERIFICATION = '{"type":"verification"'
 
-const lean = (onDelivery: () => void): net.Server =>
+type OnDelivery = (head: () => string, body: () => string) => void
+
+const lean = (onDelivery: OnDelivery): net.Server =>
   net.createServer((socket) => {
     socket.setNoDelay(true)
     socket.on("error", () => {})
@@ -38,7 +48,11 @@ const lean = (onDelivery: () => void): net.Server =>
           const body = buf.toString("utf8", i + 4, end)
           out += `HTTP/1.1 200 OK\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
         } else {
-          onDelivery()
+          const at = buf
+          onDelivery(
+            () => at.toString("latin1", 0, i),
+            () => at.toString("utf8", i + 4, end),
+          )
           out += "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
         }
         buf = buf.subarray(end)
@@ -47,14 +61,14 @@ const lean = (onDelivery: () => void): net.Server =>
     })
   })
 
-const nodeHttp = (onDelivery: () => void): http.Server => {
+const nodeHttp = (onDelivery: OnDelivery): http.Server => {
   const server = http.createServer((req, res) => {
     const chunks: Array<Buffer> = []
     req.on("data", (c: Buffer) => chunks.push(c))
     req.on("end", () => {
       const text = Buffer.concat(chunks).toString()
       if (text.startsWith(VERIFICATION)) return void res.writeHead(200).end(text)
-      onDelivery()
+      onDelivery(() => `x-signature: ${String(req.headers["x-signature"])}`, () => text)
       res.writeHead(200, { "content-length": "0" }).end()
     })
   })
@@ -75,6 +89,11 @@ export const startBenchReceiver = async (kind: ReceiverKind = "lean"): Promise<B
         child.once("message", (m) => resolve((m as { deliveries: number }).deliveries))
         child.send("count")
       }),
+    sample: () =>
+      new Promise<ReceivedSample | undefined>((resolve) => {
+        child.once("message", (m) => resolve((m as { sample?: ReceivedSample }).sample))
+        child.send("sample")
+      }),
     close: () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null) return done()
@@ -86,8 +105,17 @@ export const startBenchReceiver = async (kind: ReceiverKind = "lean"): Promise<B
 
 if (process.argv.includes("--bench-webhook-receiver") && process.send !== undefined) {
   let deliveries = 0
-  const onDelivery = () => void deliveries++
+  // The last delivery's bytes, decoded only when asked for.
+  let last: { head: () => string; body: () => string } | undefined
+  const onDelivery: OnDelivery = (head, body) => {
+    deliveries++
+    last = { head, body }
+  }
   const server = process.argv.includes("node-http") ? nodeHttp(onDelivery) : lean(onDelivery)
   server.listen(0, "127.0.0.1", () => process.send!({ port: (server.address() as net.AddressInfo).port }))
-  process.on("message", () => process.send!({ deliveries }))
+  process.on("message", (m) => {
+    if (m !== "sample") return void process.send!({ deliveries })
+    const signature = last === undefined ? undefined : /^x-signature: *(.*)$/im.exec(last.head())?.[1]?.trim()
+    process.send!({ sample: last === undefined || signature === undefined ? undefined : { body: last.body(), signature } })
+  })
 }
