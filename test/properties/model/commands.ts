@@ -6,6 +6,7 @@ import { custody } from "../arbitraries/base-units.js"
 import { AddAssetCommand } from "./AddAssetCommand.js"
 import { AdvanceClockCommand } from "./AdvanceClockCommand.js"
 import { ApproveCommand } from "./ApproveCommand.js"
+import { ContractInteractionCommand } from "./ContractInteractionCommand.js"
 import { CreateAccountCommand } from "./CreateAccountCommand.js"
 import { DepositCommand } from "./DepositCommand.js"
 import { DeriveAddressCommand } from "./DeriveAddressCommand.js"
@@ -94,6 +95,9 @@ export const modelCommands: ReadonlyArray<fc.Arbitrary<Cmd>> = [
   fc
     .tuple(pick, fc.constantFrom("freeze" as const, "unfreeze" as const), fc.constantFrom("bandwidth" as const, "energy" as const), fc.integer({ min: 1, max: 5 }))
     .map(([from, type, resource, trx]) => new ManageResourceCommand(from, type, resource, trx)),
+  fc
+    .tuple(fc.constantFrom("approve" as const, "transfer-from" as const), pick, pick, spend(findTestAsset("USDT", "tron")))
+    .map(([method, from, payer, amount]) => new ContractInteractionCommand(method, from, payer, amount)),
   pick.map((i) => new ApproveCommand(i)),
   pick.map((i) => new ApproveCommand(i)),
   pick.map((i) => new RejectCommand(i)),

@@ -2,6 +2,7 @@
 import { findTestAsset } from "../../../src/testing/arbitraries.js"
 import { AddAssetCommand } from "./AddAssetCommand.js"
 import { ApproveCommand } from "./ApproveCommand.js"
+import { ContractInteractionCommand } from "./ContractInteractionCommand.js"
 import { CreateAccountCommand } from "./CreateAccountCommand.js"
 import { DepositCommand } from "./DepositCommand.js"
 import { BatchCommand } from "./BatchCommand.js"
@@ -73,6 +74,32 @@ export const REGRESSIONS: ReadonlyArray<Regression> = [
       new ApproveCommand(0),
       new BatchCommand([{ asset: findTestAsset("USDC", "ethereum"), amount: 1n }], 0, 0, "fast"),
       new ApproveCommand(3),
+    ],
+    policy: { mode: "manual", levels: 1 },
+  },
+  {
+    found:
+      "by hand: TRC-20 contract interaction between the given tron address (USDT) and a second one paying TRX: a transfer-from before any approve is mined with errors (the fee spent at the fee payer, no USDT moved), then approve, then a transfer-from within the allowance",
+    commands: [
+      new CreateAccountCommand(),
+      new AddAssetCommand(1, findTestAsset("TRX")),
+      new DepositCommand(findTestAsset("TRX"), 1, 100_000_000n),
+      new ContractInteractionCommand("transfer-from", 0, 0, 1_000_000n),
+      new ContractInteractionCommand("approve", 0, 0, 0n),
+      new ContractInteractionCommand("transfer-from", 0, 0, 2_000_000n),
+    ],
+  },
+  {
+    found: "by hand: the same under a manual policy: no transfer-from while the approve waits; approved, the transfer-from moves the USDT",
+    commands: [
+      new CreateAccountCommand(),
+      new AddAssetCommand(1, findTestAsset("TRX")),
+      new DepositCommand(findTestAsset("TRX"), 1, 100_000_000n),
+      new ContractInteractionCommand("approve", 0, 0, 0n),
+      new ContractInteractionCommand("transfer-from", 0, 0, 1_000_000n),
+      new ApproveCommand(0),
+      new ContractInteractionCommand("transfer-from", 0, 0, 1_000_000n),
+      new ApproveCommand(0),
     ],
     policy: { mode: "manual", levels: 1 },
   },

@@ -16,13 +16,14 @@ export interface Submission {
   readonly item: Record<string, unknown>
   /** What leaves the vault if it is mined without errors, base units. */
   readonly amount: bigint
-  /** A tron fee limit below what the token transfer burns: it must end mined-with-errors. */
+  /** It must end mined-with-errors: a tron fee limit below what the token transfer burns, a transfer-from beyond its allowance. */
   readonly outOfEnergy?: boolean
   /** What leaves the vault, read from the answer (gross transfers send their amounts less the fee). */
   readonly amountOf?: (item: Record<string, unknown>) => bigint
   /** Refusals this kind may meet besides the common ones. */
   readonly refusals?: ReadonlyArray<string>
   readonly stake?: ModelRequest["stake"]
+  readonly contract?: ModelRequest["contract"]
 }
 
 /** Refusals a request may meet with the model's choices: funds short, or a sender that lacks the asset. */
@@ -55,7 +56,7 @@ export const submitRequest = async (m: Model, r: Real, kind: RequestKind, asset:
   }
   expect(res.body.data.item.transactionRequestStatus).toBe("created")
   const levels = m.policy.mode === "auto" ? 0 : m.policy.levels
-  const q: ModelRequest = { id: res.body.data.item.transactionRequestId, kind, asset, sender: s.sender, ...(s.feePayer !== undefined ? { feePayer: s.feePayer } : {}), ...(s.calls !== undefined ? { calls: s.calls } : {}), amount: s.amountOf !== undefined ? s.amountOf(res.body.data.item as unknown as Record<string, unknown>) : s.amount, levels, expectFailure: false, expectErrors: s.outOfEnergy === true, rejected: false, status: "created", ...(s.stake !== undefined ? { stake: s.stake } : {}) }
+  const q: ModelRequest = { id: res.body.data.item.transactionRequestId, kind, asset, sender: s.sender, ...(s.feePayer !== undefined ? { feePayer: s.feePayer } : {}), ...(s.calls !== undefined ? { calls: s.calls } : {}), amount: s.amountOf !== undefined ? s.amountOf(res.body.data.item as unknown as Record<string, unknown>) : s.amount, levels, expectFailure: false, expectErrors: s.outOfEnergy === true, rejected: false, status: "created", ...(s.stake !== undefined ? { stake: s.stake } : {}), ...(s.contract !== undefined ? { contract: s.contract } : {}) }
   m.requests.push(q)
   if (levels === 0) broadcastTakesFault(m, q)
   await checkInvariants(m, r)

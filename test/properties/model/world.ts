@@ -26,7 +26,7 @@ export interface ModelDeposit {
   readonly amount: bigint
 }
 
-export type RequestKind = "single-transfer" | "utxo" | "evm-coin" | "evm-token" | "tron-coin" | "tron-token" | "gas-sponsored" | "utxo-transfer" | "multiple-transfer" | "batch" | "tron-resource"
+export type RequestKind = "single-transfer" | "utxo" | "evm-coin" | "evm-token" | "tron-coin" | "tron-token" | "gas-sponsored" | "utxo-transfer" | "multiple-transfer" | "batch" | "tron-resource" | "contract-interaction"
 
 export interface ModelRequest {
   readonly id: string
@@ -50,6 +50,8 @@ export interface ModelRequest {
   rejected: boolean
   /** A tron staking request: what it freezes or unfreezes (base units). */
   readonly stake?: { readonly type: "freeze" | "unfreeze"; readonly resource: string; readonly amount: bigint }
+  /** A TRC-20 contract interaction: its method (the sender is the holder, the fee payer the spender). */
+  readonly contract?: { readonly method: "approve" | "transfer-from" }
   status: WireStatus
 }
 
