@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url"
 import { addressDerivation, esdbAppends } from "./external.js"
 import { dashboard } from "./dashboard.js"
 import { depositsMined } from "./deposits-mined.js"
-import { httpGetVaults, httpGetVaults2026 } from "./http-get-vaults.js"
+import { httpGetVaults, httpGetVaults2026, httpGetVaults2026Vs2024 } from "./http-get-vaults.js"
 import { httpGetAddressAssets, httpGetAddressBalance2026, httpGetVaultAssets, httpGetVaultAssets2026 } from "./http-reads.js"
 import { requestLogJson, requestLogText } from "./request-log.js"
 import { commandThroughput, httpPostSingleTransfer, httpPostSingleTransfer2026 } from "./single-transfer.js"
@@ -30,6 +30,7 @@ import { vaultAccountListing } from "./vault-account-listing.js"
 export const registry: ReadonlyArray<Benchmark> = [
   httpGetVaults,
   httpGetVaults2026,
+  httpGetVaults2026Vs2024,
   requestLogText,
   requestLogJson,
   storeAppendMemoryVsEmmett,
