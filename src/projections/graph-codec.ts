@@ -5,7 +5,8 @@
 //
 // Every object gets a node id in the order it is first met; a node's kind says what it is (an array, a Map, a
 // Set, or an object of a shape: prototype, frozen or not, own keys), and its values follow in `values` with a
-// one-byte tag each: the value is the number itself, an index of a string (a slice of `text`), or a node id. Bytes are values
+// one-byte tag each: the value is the number itself (a count, an id, a position: any integer that fits 32 bits), an
+// index of a string (a slice of `text`), a node id, or an index into `floats` for any other number. Bytes are values
 // (base64 strings): two references to one buffer come back as two equal buffers.
 
 /** Classes whose instances may appear in the graph, by name (the name is what an encoded graph records). */
@@ -30,7 +31,10 @@ export interface EncodedGraph {
   /** Per node: -1 array, -2 Map, -3 Set, -4 frozen array, otherwise a shape index. */
   readonly kinds: Int32Array
   readonly tags: Uint8Array
-  readonly values: Float64Array
+  /** One per tag: 32 bits hold nearly every value, so a file is two thirds of what float64s would make it. */
+  readonly values: Uint32Array
+  /** The numbers that are not integers of 32 bits (and the bigints that are safe integers), in the order met. */
+  readonly floats: Float64Array
 }
 
 export class UnsupportedValue extends Error {}
@@ -40,6 +44,7 @@ const MAP = -2
 const SET = -3
 const FROZEN_ARRAY = -4
 
+/** An integer 0 ≤ n < 2^32, in `values` itself. */
 const T_NUMBER = 0
 const T_STRING = 1
 const T_REF = 2
@@ -47,13 +52,15 @@ const T_UNDEFINED = 3
 const T_NULL = 4
 const T_TRUE = 5
 const T_FALSE = 6
-/** A bigint that is a safe integer (positions): the number. */
+/** A bigint that is a safe integer: an index into `floats` of the number. */
 const T_SMALL_BIGINT = 7
 /** Any other bigint: an index into `strings` of its decimal text. */
 const T_BIGINT = 8
 /** Bytes (a Buffer, or another Uint8Array) as a value, not a node: an index into `strings` of their base64. */
 const T_BUFFER = 9
 const T_BYTES = 10
+/** Any other number: an index into `floats`. */
+const T_FLOAT = 11
 
 interface Table {
   readonly classes: Array<string>
@@ -99,7 +106,8 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
   const queue: Array<object> = []
   const kinds = new Growing(new Int32Array(1024), (n) => new Int32Array(n))
   const tags = new Growing(new Uint8Array(4096), (n) => new Uint8Array(n))
-  const values = new Growing(new Float64Array(4096), (n) => new Float64Array(n))
+  const values = new Growing(new Uint32Array(4096), (n) => new Uint32Array(n))
+  const floats = new Growing(new Float64Array(256), (n) => new Float64Array(n))
 
   const str = (s: string): number => {
     let i = stringIndex.get(s)
@@ -116,13 +124,17 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
     tags.push(tag)
     values.push(value)
   }
+  const float = (tag: number, x: number) => {
+    put(tag, floats.length)
+    floats.push(x)
+  }
     // Where the value being written sits, for the error that names it (kept as plain variables: no closure per value).
   let owner = "root"
   let key: unknown = ""
   const value = (v: unknown): void => {
     switch (typeof v) {
       case "number":
-        return put(T_NUMBER, v)
+        return Number.isInteger(v) && v >= 0 && v <= 0xffffffff && !Object.is(v, -0) ? put(T_NUMBER, v) : float(T_FLOAT, v)
       case "string":
         return put(T_STRING, str(v))
       case "boolean":
@@ -130,7 +142,7 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
       case "undefined":
         return put(T_UNDEFINED, 0)
       case "bigint":
-        return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? put(T_SMALL_BIGINT, Number(v)) : put(T_BIGINT, str(v.toString()))
+        return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? float(T_SMALL_BIGINT, Number(v)) : put(T_BIGINT, str(v.toString()))
       case "object": {
         if (v === null) return put(T_NULL, 0)
         if (v instanceof Uint8Array) return put(Buffer.isBuffer(v) ? T_BUFFER : T_BYTES, str(Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64")))
@@ -193,7 +205,7 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
       }
     }
   }
-  return { table: JSON.stringify(table), text: strings.join(""), ends: ends.done(), kinds: kinds.done(), tags: tags.done(), values: values.done() }
+  return { table: JSON.stringify(table), text: strings.join(""), ends: ends.done(), kinds: kinds.done(), tags: tags.done(), values: values.done(), floats: floats.done() }
 }
 
 export class CorruptGraph extends Error {}
@@ -228,7 +240,7 @@ const BIGINT_SLOTS = 1 << 20
 
 export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unknown => {
   const table = JSON.parse(encoded.table) as Table
-  const { kinds, tags, values, text, ends } = encoded
+  const { kinds, tags, values, floats, text, ends } = encoded
   for (let k = 0, start = 0; k < ends.length; k++) {
     const stop = ends[k]!
     if (stop < start || stop > text.length) throw new CorruptGraph("a string runs past the text")
@@ -243,7 +255,7 @@ export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unk
   const stringAt = (k: number): string => strings[k] ?? (strings[k] = sliceOf(k))
   // A bigint is a primitive: sharing one between records is invisible, and allocates one instead of several.
   let slots = 16
-  while (slots < BIGINT_SLOTS && slots < values.length) slots *= 2
+  while (slots < BIGINT_SLOTS && slots < floats.length) slots *= 2
   // NaN: no value is equal to an empty slot's key.
   const bigintKeys = new Float64Array(slots).fill(NaN)
   const bigints = new Array<bigint>(bigintKeys.length)
@@ -253,6 +265,10 @@ export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unk
     if (bigintKeys[slot] === v) return bigints[slot]!
     bigintKeys[slot] = v
     return (bigints[slot] = BigInt(v))
+  }
+  const floatAt = (k: number): number => {
+    if (k >= floats.length) throw new CorruptGraph(`no number ${k}`)
+    return floats[k]!
   }
   const protos = table.classes.map((name, i) => {
     if (i === 0) return Object.prototype
@@ -282,6 +298,8 @@ export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unk
     switch (tags[i++]) {
       case T_NUMBER:
         return v
+      case T_FLOAT:
+        return floatAt(v)
       case T_STRING:
         return stringAt(v)
       case T_REF:
@@ -295,7 +313,7 @@ export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unk
       case T_FALSE:
         return false
       case T_SMALL_BIGINT:
-        return smallBigint(v)
+        return smallBigint(floatAt(v))
       case T_BIGINT:
         return BigInt(sliceOf(v))
       case T_BUFFER:

@@ -9,7 +9,7 @@ import { crc32 } from "node:zlib"
 import type { EncodedGraph } from "../projections/graph-codec.js"
 import type { RecordedEvent } from "../store/event-store.js"
 
-const MAGIC = "custody-sim read-model checkpoint 2\n"
+const MAGIC = "custody-sim read-model checkpoint 3\n"
 
 export interface CheckpointHeader {
   /** Fingerprint of the read-model code that wrote it. */
@@ -40,9 +40,10 @@ const bytesOf = (encoded: EncodedGraph): Record<keyof EncodedGraph, Uint8Array> 
   kinds: new Uint8Array(encoded.kinds.buffer, encoded.kinds.byteOffset, encoded.kinds.byteLength),
   tags: encoded.tags,
   values: new Uint8Array(encoded.values.buffer, encoded.values.byteOffset, encoded.values.byteLength),
+  floats: new Uint8Array(encoded.floats.buffer, encoded.floats.byteOffset, encoded.floats.byteLength),
 })
 
-const order: ReadonlyArray<keyof EncodedGraph> = ["table", "text", "ends", "kinds", "tags", "values"]
+const order: ReadonlyArray<keyof EncodedGraph> = ["table", "text", "ends", "kinds", "tags", "values", "floats"]
 
 /**
  * Writes the file atomically: a temporary file (0600) written and fsynced, renamed over the final name, and the
@@ -133,7 +134,8 @@ export const readCheckpointFile = (file: string): { header: CheckpointHeader; en
       ends: typed(out.ends!, 4, (b, o, n) => new Uint32Array(b, o, n)),
       kinds: typed(out.kinds!, 4, (b, o, n) => new Int32Array(b, o, n)),
       tags: out.tags!,
-      values: typed(out.values!, 8, (b, o, n) => new Float64Array(b, o, n)),
+      values: typed(out.values!, 4, (b, o, n) => new Uint32Array(b, o, n)),
+      floats: typed(out.floats!, 8, (b, o, n) => new Float64Array(b, o, n)),
     },
   }
 }

@@ -33,7 +33,7 @@ describe("graph codec", () => {
       p,
       h,
       map: new Map<unknown, unknown>([["k", shared], [7, new Set([1n, "x"])]]),
-      numbers: [0, -0, 1.5, NaN, Infinity, -Infinity, Number.MAX_SAFE_INTEGER],
+      numbers: [0, -0, 1.5, NaN, Infinity, -Infinity, Number.MAX_SAFE_INTEGER, -1, 2 ** 32 - 1, 2 ** 32, -(2 ** 31)],
       bigints: [0n, -5n, 2n ** 80n, -(2n ** 70n)],
       misc: [true, false, null, undefined, "", "ünïcødé ✓"],
       bytes: Buffer.from("secret"),
@@ -83,7 +83,7 @@ describe("graph codec", () => {
     expect(() => decodeGraph({ ...encoded, tags: encoded.tags.subarray(0, encoded.tags.length - 1), values: encoded.values.subarray(0, encoded.values.length - 1) }, registry)).toThrow(CorruptGraph)
     const longer = new Uint8Array(encoded.tags.length + 1)
     longer.set(encoded.tags)
-    const more = new Float64Array(encoded.values.length + 1)
+    const more = new Uint32Array(encoded.values.length + 1)
     more.set(encoded.values)
     expect(() => decodeGraph({ ...encoded, tags: longer, values: more }, registry)).toThrow(/left over/)
     expect(() => decodeGraph(encoded, classRegistry([History]))).toThrow(/a class this code does not have: Point/)
