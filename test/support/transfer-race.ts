@@ -246,6 +246,13 @@ export const runTransferRace = async (
   const feeAsset = (e: { data: any }) => (e.data.blockchain === "bitcoin" ? BTC : ETH)
   const fees = new Map<string, bigint>()
   for (const e of mined) fees.set(feeAsset(e), (fees.get(feeAsset(e)) ?? 0n) + BigInt(e.data.fee))
+  // A recipient's credit is the follow-up of its block on the node that follows it, which may come after the request
+  // reads as succeeded: wait (bounded) until every node counts them; a total still off then fails just below.
+  const expected = (asset: string) => before.get(asset)! - (fees.get(asset) ?? 0n)
+  await settled(async (n) => {
+    const totals = await totalsOf(n, creds)
+    return [ETH, USDC, BTC].every((asset) => totals.get(asset) === expected(asset))
+  }).catch(() => undefined)
   const after = await totalsOf(first, creds)
   for (const asset of [ETH, USDC, BTC]) expect([asset, after.get(asset)]).toEqual([asset, before.get(asset)! - (fees.get(asset) ?? 0n)])
   expect(fees.get(ETH)! > 0n && fees.get(BTC)! > 0n).toBe(true)
