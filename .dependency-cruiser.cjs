@@ -87,6 +87,34 @@ module.exports = {
     { name: "client-does-not-import-the-api", severity: "error", from: { path: "^src/client/" }, to: { path: outside("client/", "protocol/") } },
     { name: "api-does-not-import-the-client", severity: "error", from: { path: "^src/api/" }, to: { path: "^src/client/" } },
     {
+      name: "audit-below-the-api",
+      severity: "error",
+      comment: "The audit reconciles the ledger against the read models; the digest of the API's answers (api/digest) is handed to it.",
+      from: { path: "^src/audit/" },
+      to: { path: "^src/(api/|cli/|cli\\.ts$|simulator\\.ts$)" },
+    },
+    {
+      name: "ui-is-a-browser-bundle",
+      severity: "error",
+      comment: "The dashboard runs in the browser and speaks to the server over HTTP only: it imports src/ui/ and its browser libraries.",
+      from: { path: "^src/ui/" },
+      to: { pathNot: "^(src/ui/|node_modules/(preact|uplot)/)" },
+    },
+    {
+      name: "nothing-imports-the-ui",
+      severity: "error",
+      comment: "The server serves the built bundle (dist/ui); no server module imports the dashboard's source.",
+      from: { path: "^src/(?!ui/)" },
+      to: { path: "^src/ui/" },
+    },
+    {
+      name: "every-import-resolves",
+      severity: "error",
+      comment: "An import the checker cannot resolve is an import it cannot check.",
+      from: { path: "^src/" },
+      to: { couldNotResolve: true },
+    },
+    {
       name: "core-does-not-import-the-composition-root",
       severity: "error",
       comment: "simulator.ts and cli.ts assemble the layers; nothing below the edges imports them.",
@@ -98,7 +126,7 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".js"] },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".tsx", ".js"] },
     exclude: { path: "^(dist|test|scripts)/" },
   },
 }

@@ -1,13 +1,14 @@
-// Runs an audit over a simulator's store and read models as of a point; the report as plain JSON.
+// Runs an audit over a store and its read models as of a point; the report as plain JSON. The audit sits below the
+// API: the digest of the API's answers (src/api/digest) is handed in by the caller.
 import { Effect } from "effect"
 import { findAsset } from "../domain/chains/index.js"
 import { formatAmount } from "../domain/shared/money.js"
 import type { AsOf } from "../projections/projection.js"
+import type { ReadModels } from "../projections/read-models.js"
 import { logPages } from "../scenario/pages.js"
-import type { Simulator } from "../simulator.js"
+import type { EventStoreShape } from "../store/event-store.js"
 import { LedgerFold } from "./ledger-fold.js"
 import { reconcile, type Discrepancy, type Reconciliation } from "./reconcile.js"
-import { DIGEST_FORMAT, digestOf } from "./snapshot.js"
 
 export const AUDIT_FORMAT = "custody-sim/audit@1"
 const PAGE = 10_000
@@ -18,7 +19,7 @@ export interface AuditReport {
   /** The audit point: the last position included and its simulated time; the head when not asked otherwise. */
   readonly asOf: { readonly position: number; readonly time: number | null; readonly timeMs: number | null }
   readonly events: number
-  readonly digest: { readonly format: typeof DIGEST_FORMAT; readonly sha256: string }
+  readonly digest: AuditDigest
   readonly summary: Reconciliation["counts"] & { readonly discrepancies: number; readonly pending: number }
   readonly discrepancies: ReadonlyArray<Discrepancy>
   readonly pending: Reconciliation["pending"]
@@ -33,7 +34,21 @@ export interface AuditReport {
   }>
 }
 
+/** The digest of the API's answers at the audit point (`digestOf` in src/api/digest). */
+export interface AuditDigest {
+  readonly format: string
+  readonly sha256: string
+}
+
+/** What an audit reads: the log, and the read models folded from it. */
+export interface AuditedWorld {
+  readonly store: EventStoreShape
+  readonly models: ReadModels
+}
+
 export interface AuditOptions {
+  /** The digest of the API's answers as of the audit point. */
+  readonly digest: (asOf: AsOf) => Promise<AuditDigest>
   /** Called after each page of the log with the events read so far and the head position. */
   readonly onProgress?: (read: number, head: bigint) => void
 }
@@ -42,7 +57,7 @@ export interface AuditOptions {
 const asOfPoint = (position: bigint, ms: number | undefined) => ({ position: Number(position), time: ms === undefined ? null : Math.floor(ms / 1000), timeMs: ms ?? null })
 
 /** Reads the whole log (what comes after the audit point tells in-flight settlements from missing ones). */
-export const runAudit = async (sim: Simulator, asOf: AsOf, options: AuditOptions = {}): Promise<AuditReport> => {
+export const runAudit = async (sim: AuditedWorld, asOf: AsOf, options: AuditOptions): Promise<AuditReport> => {
   const fold = new LedgerFold(asOf)
   const head = await Effect.runPromise(sim.store.headPosition)
   let read = 0
@@ -59,7 +74,7 @@ export const runAudit = async (sim: Simulator, asOf: AsOf, options: AuditOptions
     ok: r.discrepancies.length === 0,
     asOf: asOfPoint(position, position < 0n ? undefined : sim.models.timeline.timeAt(position)),
     events: fold.events,
-    digest: { format: DIGEST_FORMAT, sha256: await digestOf(sim, asOf) },
+    digest: await options.digest(asOf),
     summary: { ...r.counts, discrepancies: r.discrepancies.length, pending: r.pending.length },
     discrepancies: r.discrepancies,
     pending: r.pending,

@@ -2,6 +2,7 @@
 import { writeFileSync } from "node:fs"
 import { parseAsOf } from "../api/as-of.js"
 import { isApiError } from "../api/errors.js"
+import { auditDigest } from "../api/digest/digest.js"
 import { auditText, runAudit } from "../audit/audit.js"
 import { auditHtml } from "../audit/html.js"
 import { openReplayed } from "../scenario/replay.js"
@@ -34,7 +35,7 @@ export const run = async (file: string | undefined, o: AuditOptions): Promise<nu
     const asOf = parseAsOf(o.asOf, sim.models, "--as-of")
     if (isApiError(asOf)) throw new UsageError(asOf.message)
     const progress = makeProgress("auditing")
-    const report = await runAudit(sim, asOf, { onProgress: (n, head) => progress.update(n, Number(head) + 1) })
+    const report = await runAudit(sim, asOf, { digest: auditDigest(sim), onProgress: (n, head) => progress.update(n, Number(head) + 1) })
     progress.done()
     if (o.html !== undefined) writeFileSync(o.html, auditHtml(report, sim.models))
     process.stdout.write(o.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${auditText(report)}\n`)

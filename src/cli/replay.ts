@@ -3,7 +3,7 @@
 import { createReadStream, existsSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
-import { digestOf } from "../audit/snapshot.js"
+import { digestOf } from "../api/digest/digest.js"
 import { openStore, type OpenedStore } from "../runtime/stores.js"
 import { LogRejected } from "../scenario/format.js"
 import { loadLog, openReplayed, type LoadResult } from "../scenario/replay.js"

@@ -4,7 +4,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defaultOperations } from "../../src/api/app.js"
-import { probedOperations, readProbes } from "../../src/audit/probes.js"
+import { probedOperations, readProbes } from "../../src/api/digest/probes.js"
 import type { CustodyClient } from "../../src/client/index.js"
 import type { RecordedEvent } from "../../src/store/event-store.js"
 import { startHarness, type Harness } from "../support/harness.js"

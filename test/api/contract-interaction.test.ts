@@ -4,7 +4,7 @@
 import { fetch as undiciFetch } from "undici"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { createApp } from "../../src/api/app.js"
-import { runAudit } from "../../src/audit/audit.js"
+import { runAudit } from "../support/audit.js"
 import { CustodyClient, type Credentials } from "../../src/client/index.js"
 import { parseAmount } from "../../src/domain/shared/money.js"
 import { assetId } from "../support/catalogue.js"

@@ -1,6 +1,6 @@
 // POST /_sim/import?until=: a recorded scenario forked at a position, then continued differently.
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { digestOf } from "../../src/audit/snapshot.js"
+import { digestOf } from "../../src/api/digest/digest.js"
 import { startHarness, type Harness } from "../support/harness.js"
 import { exportText, parseFile } from "../support/log-file.js"
 import { runScenario, scenarioFixture } from "../support/scenario.js"

@@ -9,7 +9,7 @@ import { runScenario, scenarioFixture } from "../support/scenario.js"
 import { listen } from "../support/server.js"
 import { worldReads } from "../support/world-reads.js"
 import { importText } from "../support/log-file.js"
-import { digestOf } from "../../src/audit/snapshot.js"
+import { digestOf } from "../../src/api/digest/digest.js"
 
 let h: Harness
 let server: { url: string; close: () => Promise<void> }

@@ -1,18 +1,69 @@
 // The import rules of .dependency-cruiser.cjs (the layers, no cycle) hold for src/: a violation fails the suite.
 import { execFile } from "node:child_process"
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 
+type Summary = { violations: ReadonlyArray<{ rule: { name: string }; from: string; to: string }>; totalCruised: number }
+
+/** The checker over `src` of `cwd`, with the repository's rules. */
+const cruise = async (cwd: string): Promise<Summary> => {
+  const run = await promisify(execFile)(process.execPath, [join(root, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"), "src", "--config", ".dependency-cruiser.cjs", "--output-type", "json"], {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? "" }))
+  return (JSON.parse(run.stdout) as { summary: Summary }).summary
+}
+
+// A small tree with one back-import per rule: each must be reported under its rule's name.
+const backImports: ReadonlyArray<readonly [rule: string, from: string, imports: string]> = [
+  ["domain-is-pure", "src/domain/vault/decide.ts", "../../store/event-store.js"],
+  ["chain-decider-knows-the-shared-kernel-only", "src/chain-sim/decide.ts", "../domain/vault/decide.js"],
+  ["commands-sit-on-domain-and-chain-decider", "src/commands/vaults.ts", "../projections/balances.js"],
+  ["projections-fold-events", "src/projections/balances.ts", "../commands/vaults.js"],
+  ["store-knows-no-domain", "src/store/event-store.ts", "../domain/shared/money.js"],
+  ["no-process-manager-started-by-hand", "src/api/routes/withdraw.ts", "../../process-managers/broadcast.js"],
+  ["audit-below-the-api", "src/audit/audit.ts", "../api/routes/withdraw.js"],
+  ["ui-is-a-browser-bundle", "src/ui/main.tsx", "../api/routes/withdraw.js"],
+  ["nothing-imports-the-ui", "src/webhooks/worker.ts", "../ui/main.js"],
+  ["client-does-not-import-the-api", "src/client/index.ts", "../api/routes/withdraw.js"],
+  ["core-does-not-import-the-composition-root", "src/process-managers/broadcast.ts", "../simulator.js"],
+  ["every-import-resolves", "src/simulator.ts", "./nowhere.js"],
+  ["no-circular", "src/domain/shared/money.ts", "./ids.js"],
+  ["no-circular", "src/domain/shared/ids.ts", "./money.js"],
+]
+
 describe("import rules", () => {
+  it("each rule reports a back-import against it (a tree with one per rule)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "import-rules-"))
+    try {
+      copyFileSync(join(root, ".dependency-cruiser.cjs"), join(dir, ".dependency-cruiser.cjs"))
+      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", jsx: "react-jsx" } }))
+      const sources = new Map<string, Array<string>>()
+      for (const [, from, imports] of backImports) sources.set(from, [...(sources.get(from) ?? []), imports])
+      // Every imported file exists (but nowhere.js), so only the rules speak.
+      for (const [, from, imports] of backImports) {
+        const target = join(dirname(from), imports).replace(/\.js$/, from.endsWith(".tsx") || imports.includes("ui/") ? ".tsx" : ".ts")
+        if (!imports.includes("nowhere") && !sources.has(target)) sources.set(target, [])
+      }
+      for (const [file, imports] of sources) {
+        mkdirSync(join(dir, dirname(file)), { recursive: true })
+        writeFileSync(join(dir, file), `${imports.map((i, n) => `import * as m${n} from "${i}"`).join("\n")}\nexport const x = ${imports.map((_, n) => `m${n}`).join(", ") || "1"}\n`)
+      }
+      const found = (await cruise(dir)).violations.map((v) => v.rule.name)
+      for (const [rule] of backImports) expect(found, rule).toContain(rule)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
+
   it("src/ has no import cycle and no import against the layers", async () => {
-    const run = await promisify(execFile)(process.execPath, ["node_modules/dependency-cruiser/bin/dependency-cruise.mjs", "src", "--config", ".dependency-cruiser.cjs", "--output-type", "json"], {
-      cwd: root,
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? "" }))
-    const summary = (JSON.parse(run.stdout) as { summary: { violations: ReadonlyArray<{ rule: { name: string }; from: string; to: string }>; totalCruised: number } }).summary
+    const summary = await cruise(root)
     expect(summary.totalCruised).toBeGreaterThan(100)
     expect(summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([])
   }, 120_000)

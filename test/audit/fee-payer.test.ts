@@ -1,8 +1,8 @@
 // The audit of sponsored transfers: the fee is reconciled against the fee payer's address, the amount against the
 // sender's; an export of such a log replays to the same bytes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runAudit } from "../../src/audit/audit.js"
-import { digestOf } from "../../src/audit/snapshot.js"
+import { runAudit } from "../support/audit.js"
+import { digestOf } from "../../src/api/digest/digest.js"
 import { exportLines } from "../../src/scenario/export.js"
 import { loadLog, openReplayed } from "../../src/scenario/replay.js"
 import { makeMemoryStore } from "../../src/store/memory.js"

@@ -2,8 +2,8 @@
 // (one failed on chain beyond its allowance) replays into a fresh store and exports the same bytes again, answers
 // every read as the original (the audit digest), now and as of an earlier position, and reconciles.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runAudit } from "../../src/audit/audit.js"
-import { digestOf } from "../../src/audit/snapshot.js"
+import { runAudit } from "../support/audit.js"
+import { digestOf } from "../../src/api/digest/digest.js"
 import { exportLines } from "../../src/scenario/export.js"
 import { loadLog, openReplayed } from "../../src/scenario/replay.js"
 import { makeMemoryStore } from "../../src/store/memory.js"

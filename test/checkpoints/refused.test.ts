@@ -5,7 +5,7 @@ import { cpSync, openSync, readFileSync, statSync, truncateSync, writeFileSync, 
 import { join } from "node:path"
 import { Effect } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
-import { digestOf } from "../../src/audit/snapshot.js"
+import { digestOf } from "../../src/api/digest/digest.js"
 import { createVault } from "../../src/commands/workspace.js"
 import { listCheckpoints } from "../../src/runtime/checkpoint-dir.js"
 import { makeSqliteStore } from "../../src/store/sqlite.js"

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { digestOf } from "../../src/audit/snapshot.js"
+import { digestOf } from "../../src/api/digest/digest.js"
 import { startHarness, type Harness } from "../support/harness.js"
 import { exportText, parseFile, writeFile } from "../support/log-file.js"
 import { runScenario, scenarioFixture } from "../support/scenario.js"

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto"
 import { readFileSync, writeFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { digestOf } from "../../src/audit/snapshot.js"
+import { digestOf } from "../../src/api/digest/digest.js"
 import { startHarness, type Harness } from "../support/harness.js"
 import { exportText, parseFile } from "../support/log-file.js"
 import { runScenario, scenarioFixture } from "../support/scenario.js"

@@ -3,7 +3,7 @@
 // process refuse them too, instead of cutting the log from under each other.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createApp } from "../../src/api/app.js"
-import { digestOf } from "../../src/audit/snapshot.js"
+import { digestOf } from "../../src/api/digest/digest.js"
 import { RevertNotSupported } from "../../src/runtime/snapshots.js"
 import { createSimulator, type Simulator } from "../../src/simulator.js"
 import { makeEsdbStore } from "../../src/store/esdb.js"

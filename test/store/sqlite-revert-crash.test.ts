@@ -7,7 +7,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
 import { afterEach, expect, it } from "vitest"
-import { digestOf } from "../../src/audit/snapshot.js"
+import { digestOf } from "../../src/api/digest/digest.js"
 import { createSimulator } from "../../src/simulator.js"
 import { makeSqliteStore } from "../../src/store/sqlite.js"
 

@@ -3,7 +3,7 @@
 // over and over, announcing each revert, until it is killed.
 import { writeSync } from "node:fs"
 import { Effect } from "effect"
-import { digestOf } from "../../src/audit/snapshot.js"
+import { digestOf } from "../../src/api/digest/digest.js"
 import { createVault } from "../../src/commands/workspace.js"
 import { createSimulator } from "../../src/simulator.js"
 import { makeSqliteStore } from "../../src/store/sqlite.js"

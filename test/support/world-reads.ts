@@ -1,7 +1,7 @@
 // Everything a user can read of a world, in one object: every REST read (the audit snapshot's answers), the
 // control plane's reads (chains, clock, log, export, rates, webhooks and their deliveries, audit, health).
-import { canonicalJson } from "../../src/audit/canonical.js"
-import { snapshot } from "../../src/audit/snapshot.js"
+import { canonicalJson } from "../../src/api/digest/canonical.js"
+import { snapshot } from "../../src/api/digest/digest.js"
 import type { Simulator } from "../../src/simulator.js"
 
 type Get = (path: string) => Promise<{ status: number; text: string }>

@@ -1,5 +1,5 @@
 // The spec's operations run for the dashboard: same body checks, same handlers, as a key that sees every vault.
-import { auditKey } from "../../audit/snapshot.js"
+import { auditKey } from "../digest/digest.js"
 import type { AsOf } from "../../projections/projection.js"
 import { attributeChecker, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"

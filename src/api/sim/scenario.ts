@@ -2,7 +2,7 @@
 import { createInterface } from "node:readline"
 import { Readable } from "node:stream"
 import { Effect } from "effect"
-import { digestOf } from "../../audit/snapshot.js"
+import { digestOf } from "../digest/digest.js"
 import { exportLines } from "../../scenario/export.js"
 import { LogRejected } from "../../scenario/format.js"
 import { HeaderRefused, loadLog, StoreNotFresh } from "../../scenario/replay.js"

@@ -1,8 +1,8 @@
 // POST /vaults/{vaultId}/transaction-requests/batch (2026-03-20, EIP-7702) over a real socket: one sender, calls
 // in several assets, one fee payer; everything reserved at once, all or nothing on chain, one transaction listed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { runAudit } from "../../../src/audit/audit.js"
-import { digestOf } from "../../../src/audit/snapshot.js"
+import { runAudit } from "../../support/audit.js"
+import { digestOf } from "../../../src/api/digest/digest.js"
 import { findNetwork } from "../../../src/domain/chains/index.js"
 import { batchFee } from "../../../src/domain/chains/fees.js"
 import { formatAmount } from "../../../src/domain/shared/money.js"

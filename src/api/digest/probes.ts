@@ -1,8 +1,8 @@
 // Every request of the spec's read endpoints that the read models can answer: one probe per resource.
 import { classicAddressToXAddress } from "ripple-address-codec"
-import { findAsset } from "../domain/chains/index.js"
-import type { AsOf } from "../projections/projection.js"
-import type { ReadModels } from "../projections/read-models.js"
+import { findAsset } from "../../domain/chains/index.js"
+import type { AsOf } from "../../projections/projection.js"
+import type { ReadModels } from "../../projections/read-models.js"
 
 export interface Probe {
   /** Operation id in src/api/routes (e.g. "listVaultAssets"). */

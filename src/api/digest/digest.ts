@@ -1,15 +1,15 @@
 // The canonical snapshot of the read models as of a point (what every read endpoint answers), and its digest.
-import { defaultOperations } from "../api/operations.js"
-import { makeAuthorizer } from "../api/auth/authorize.js"
-import { makeRateLimiter } from "../api/auth/rate-limit.js"
-import type { ApiDeps } from "../api/deps.js"
-import { API_VERSIONS } from "../api/envelope.js"
-import { isApiError } from "../api/errors.js"
-import { pagedAt, type Operation, type OperationResult } from "../api/operation.js"
-import { allScopes, OLDEST_API_VERSION, type ApiKeyGrant } from "../domain/api-key/index.js"
-import type { AsOf } from "../projections/projection.js"
-import type { ApiKeyRecord } from "../projections/workspace.js"
-import type { Simulator } from "../simulator.js"
+import { defaultOperations } from "../operations.js"
+import { makeAuthorizer } from "../auth/authorize.js"
+import { makeRateLimiter } from "../auth/rate-limit.js"
+import type { ApiDeps } from "../deps.js"
+import { API_VERSIONS } from "../envelope.js"
+import { isApiError } from "../errors.js"
+import { pagedAt, type Operation, type OperationResult } from "../operation.js"
+import { allScopes, OLDEST_API_VERSION, type ApiKeyGrant } from "../../domain/api-key/index.js"
+import type { AsOf } from "../../projections/projection.js"
+import type { ApiKeyRecord } from "../../projections/workspace.js"
+import type { Simulator } from "../../simulator.js"
 import { canonicalJson, sha256Hex } from "./canonical.js"
 import { readProbes, type Probe } from "./probes.js"
 
@@ -102,3 +102,8 @@ export const snapshot = async (sim: Simulator, asOf: AsOf): Promise<Record<strin
 
 /** SHA-256 of the canonical JSON of the snapshot: two replays of one log share it, whatever the store. */
 export const digestOf = async (sim: Simulator, asOf: AsOf): Promise<string> => sha256Hex(canonicalJson(await snapshot(sim, asOf)))
+
+/** The digest as the audit report carries it (`runAudit`'s `digest` option). */
+export const auditDigest =
+  (sim: Simulator) =>
+  async (asOf: AsOf): Promise<{ readonly format: typeof DIGEST_FORMAT; readonly sha256: string }> => ({ format: DIGEST_FORMAT, sha256: await digestOf(sim, asOf) })
