@@ -8,7 +8,8 @@ import { serve, type ServerType } from "@hono/node-server"
 import { Hono } from "hono"
 import type { Credentials } from "../../../src/client/signing.js"
 import { buildRequest, type LoadJob, type LoadResult, type RequestModule, type RequestSpec } from "./requests.js"
-import { fmt, median } from "./stats.js"
+import { loadavg } from "node:os"
+import { fmt, median, quantile } from "./stats.js"
 import type { Measurement, RunOptions } from "./types.js"
 
 type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Response>
@@ -92,6 +93,9 @@ export interface HttpVsBareOptions extends RunOptions {
   readonly request: RequestSpec | { readonly module: string; readonly params?: unknown }
   /** Sign each request afresh (timestamp, HMAC) in the load generator; the bare app gets the same headers. */
   readonly sign?: Credentials
+  /** With `baseline`: the baseline's own request and credentials (e.g. the same operation at another API version). */
+  readonly baselineRequest?: RequestSpec
+  readonly baselineSign?: Credentials
   /** Hono route pattern of the bare app (default: the request's path), e.g. "/vault-accounts/:id". */
   readonly routePattern?: string
   /** Status the captured subject response must have (default: any 2xx). */
@@ -161,20 +165,26 @@ export const httpVsBareHono = async (o: HttpVsBareOptions): Promise<Measurement>
   const bare = await serveLocal(o.baseline ?? bareHono(first.method, o.routePattern ?? path, captured).fetch)
   const gen = await startLoadGenerator()
   try {
-    const check = await capture(bare.origin, first, o.sign)
+    const baseRequest = o.baselineRequest ?? first
+    const baseSign = o.baselineRequest !== undefined ? o.baselineSign : o.sign
+    const check = await capture(bare.origin, baseRequest, baseSign)
     if (o.baseline === undefined && (check.body !== captured.body || check.status !== captured.status))
       throw new Error("the bare app does not answer with the captured bytes")
+    if (o.baselineRequest !== undefined && check.status !== captured.status)
+      throw new Error(`the baseline answered ${check.status}, the subject ${captured.status}: ${check.body.slice(0, 300)}`)
 
     let n = 1
     // The server's CPU per request (this process: both servers, one of them idle) is reported beside the
     // throughput: unlike req/s it does not depend on whether the load generator keeps the server saturated.
     const load = async (origin: string, ms: number, side: string): Promise<LoadResult & { cpuPerRequest: number }> => {
+      const isBase = origin === bare.origin
+      const sign = isBase ? baseSign : o.sign
       const cpu0 = process.cpuUsage()
       const r = await gen.run({
         origin,
-        request: first,
-        ...("module" in o.request ? { requestModule: o.request.module, requestParams: o.request.params } : {}),
-        ...(o.sign !== undefined ? { sign: o.sign } : {}),
+        request: isBase ? baseRequest : first,
+        ...("module" in o.request && !(isBase && o.baselineRequest !== undefined) ? { requestModule: o.request.module, requestParams: o.request.params } : {}),
+        ...(sign !== undefined ? { sign } : {}),
         connections: o.connections ?? 10,
         pipelining: o.pipelining ?? 1,
         durationMs: ms,
@@ -194,6 +204,7 @@ export const httpVsBareHono = async (o: HttpVsBareOptions): Promise<Measurement>
     const subj: Array<Run> = []
     const base: Array<Run> = []
     const ratios: Array<number> = []
+    const loads: Array<number> = []
     for (let round = 0; round < rounds; round++) {
       let s: Run
       let b: Run
@@ -207,6 +218,7 @@ export const httpVsBareHono = async (o: HttpVsBareOptions): Promise<Measurement>
       subj.push(s)
       base.push(b)
       ratios.push(s.perSecond / b.perSecond)
+      loads.push(loadavg()[0]!)
       o.log(
         `  round ${round + 1}/${rounds}: subject ${fmt(s.perSecond)} req/s (${fmt(s.cpuPerRequest)} µs CPU/req), ` +
           `baseline ${fmt(b.perSecond)} req/s (${fmt(b.cpuPerRequest)} µs CPU/req), ratio ${ratios[round]!.toFixed(3)}`,
@@ -214,13 +226,16 @@ export const httpVsBareHono = async (o: HttpVsBareOptions): Promise<Measurement>
     }
     const cpuSubject = median(subj.map((r) => r.cpuPerRequest))
     const cpuBaseline = median(base.map((r) => r.cpuPerRequest))
+    const costRatios = subj.map((r, i) => base[i]!.cpuPerRequest / r.cpuPerRequest)
     return {
       subject: median(subj.map((r) => r.perSecond)),
       baseline: median(base.map((r) => r.perSecond)),
       unit: "req/s",
       ratio: median(ratios),
       note:
-        `server CPU ${fmt(cpuSubject)} vs ${fmt(cpuBaseline)} µs/req (cost ratio ${(cpuBaseline / cpuSubject).toFixed(3)}); ` +
+        `rounds' ratios: quartiles ${quantile(ratios, 0.25).toFixed(3)}–${quantile(ratios, 0.75).toFixed(3)}; ` +
+        `server CPU ${fmt(cpuSubject)} vs ${fmt(cpuBaseline)} µs/req (cost ratio ${(cpuBaseline / cpuSubject).toFixed(3)}, rounds' median ${median(costRatios).toFixed(3)}, ` +
+        `quartiles ${quantile(costRatios, 0.25).toFixed(3)}–${quantile(costRatios, 0.75).toFixed(3)}); load ${fmt(Math.min(...loads))}–${fmt(Math.max(...loads))}; ` +
         `latency p50/p99 ${median(subj.map((r) => r.latencyP50))}/${median(subj.map((r) => r.latencyP99))} ms vs ` +
         `${median(base.map((r) => r.latencyP50))}/${median(base.map((r) => r.latencyP99))} ms; ` +
         `${o.connections ?? 10} connections, ${rounds}×${durationMs / 1000}s per side, ${captured.body.length} B body`,
@@ -229,6 +244,9 @@ export const httpVsBareHono = async (o: HttpVsBareOptions): Promise<Measurement>
         serverCpuMicrosPerRequestSubject: cpuSubject,
         serverCpuMicrosPerRequestBaseline: cpuBaseline,
         costRatio: cpuBaseline / cpuSubject,
+        costRatioRoundsMedian: median(costRatios),
+        loadMin: Math.min(...loads),
+        loadMax: Math.max(...loads),
         latencyP99MsSubject: median(subj.map((r) => r.latencyP99)),
         latencyP99MsBaseline: median(base.map((r) => r.latencyP99)),
         responseBytes: captured.body.length,
