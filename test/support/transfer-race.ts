@@ -151,6 +151,10 @@ const eventsOf = async (node: RaceNode): Promise<Array<{ type: string; data: any
 export interface RaceOutcome {
   /** Sends again after a lost write race or a slow store. */
   readonly retries: number
+  /** First attempts answered 409 concurrent_modification (a lost write race the command's own retries did not win). */
+  readonly firstAttemptConflicts: number
+  /** Wall time from sending the first request to the last definite answer. */
+  readonly answeredInMs: number
   readonly accepted: Readonly<Record<string, number>>
   readonly refused: Readonly<Record<string, number>>
   readonly fees: Readonly<Record<string, string>>
@@ -176,15 +180,20 @@ export const runTransferRace = async (
   // As an integrator would, a request refused for a lost write race (409 concurrent_modification) or a slow store (503),
   // both of which write nothing, is sent again at once, through the next node, until it gets a definite answer.
   let retries = 0
+  let firstAttemptConflicts = 0
   const send = async (i: number) => {
     for (let attempt = 0; ; attempt++) {
       const a = await nodes[(i + attempt) % nodes.length]!.call(creds, "POST", requests[i]!.path, requests[i]!.item)
-      const lost = (a.status === 409 && a.body?.error?.code === "concurrent_modification") || a.status === 503
+      const conflict = a.status === 409 && a.body?.error?.code === "concurrent_modification"
+      if (conflict && attempt === 0) firstAttemptConflicts++
+      const lost = conflict || a.status === 503
       if (!lost || attempt >= MAX_ATTEMPTS) return a
       retries++
     }
   }
+  const sent = performance.now()
   const answers = await Promise.all(requests.map((_, i) => send(i)))
+  const answeredInMs = Math.round(performance.now() - sent)
   const accepted: Record<string, number> = {}
   const refused: Record<string, number> = {}
   const ids: Array<string> = []
@@ -256,5 +265,5 @@ export const runTransferRace = async (
   const after = await totalsOf(first, creds)
   for (const asset of [ETH, USDC, BTC]) expect([asset, after.get(asset)]).toEqual([asset, before.get(asset)! - (fees.get(asset) ?? 0n)])
   expect(fees.get(ETH)! > 0n && fees.get(BTC)! > 0n).toBe(true)
-  return { retries, accepted, refused, fees: Object.fromEntries([...fees].map(([k, v]) => [k, v.toString()])) }
+  return { retries, firstAttemptConflicts, answeredInMs, accepted, refused, fees: Object.fromEntries([...fees].map(([k, v]) => [k, v.toString()])) }
 }
