@@ -1,9 +1,10 @@
-// The fuzz campaign: `npm run fuzz -- [--minutes N] [--connections C] [--seed S]`. Starts `custody-sim serve`
-// (SQLite, a fresh data dir), sends fuzzed requests on C kept-alive connections for N minutes and prints: requests,
-// framing errors, 5xx, answers outside the error shape, hangs, events written by refused requests, and the
-// server's memory over the second half of the run.
+// The fuzz campaign: `npm run fuzz -- [--minutes N] [--connections C] [--seed S] [--progress SECONDS]`. Starts
+// `custody-sim serve` (SQLite, a fresh data dir), sends fuzzed requests on C kept-alive connections for N minutes
+// and prints: requests, framing errors, 5xx, answers outside the error shape, hangs, events written by refused
+// requests, and the server's memory over the second half of the run. Every SECONDS (default 30) a line on stderr
+// gives the rate and the CPU per request of the server and of this client, so a falling rate shows its side.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { errors as undiciErrors } from "undici"
@@ -16,6 +17,7 @@ const { values } = parseArgs({
     minutes: { type: "string", default: "1" },
     connections: { type: "string", default: "8" },
     seed: { type: "string", default: String(Date.now() % 1_000_000) },
+    progress: { type: "string", default: "30" },
   },
 })
 const minutes = Number(values.minutes)
@@ -46,6 +48,27 @@ const sampler = setInterval(() => {
   const bytes = rss()
   if (bytes !== undefined) memory.push({ at: performance.now() - started, bytes })
 }, 2_000)
+// CPU seconds of the server (from /proc) and of this client, to tell which side limits the rate.
+const serverCpu = (): number => {
+  if (!Number.isFinite(pid)) return NaN
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+const clientCpu = (): number => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1e6
+}
+const progressEvery = Number(values.progress) * 1_000
+let last = { at: performance.now(), requests: 0, server: serverCpu(), client: clientCpu() }
+const progress = setInterval(() => {
+  const now = { at: performance.now(), requests: figures.requests, server: serverCpu(), client: clientCpu() }
+  const s = (now.at - last.at) / 1000
+  const n = now.requests - last.requests
+  console.error(
+    `${((now.at - started) / 1000).toFixed(0).padStart(5)} s  ${String(Math.round(n / s)).padStart(5)} req/s  server ${(((now.server - last.server) / s) * 100).toFixed(0).padStart(3)}% CPU (${n === 0 ? "-" : Math.round(((now.server - last.server) / n) * 1e6)} µs/req)  client ${(((now.client - last.client) / s) * 100).toFixed(0).padStart(3)}% CPU (${n === 0 ? "-" : Math.round(((now.client - last.client) / n) * 1e6)} µs/req)  load ${loadavg()[0]!.toFixed(1)}`,
+  )
+  last = now
+}, progressEvery)
 const head = async () => Number((await sim.admin("GET", "/_sim/health")).body.position)
 const before = await head()
 
@@ -97,6 +120,7 @@ const lane = async (n: number) => {
 }
 await Promise.all(Array.from({ length: connections }, (_, i) => lane(i)))
 clearInterval(sampler)
+clearInterval(progress)
 
 // Every event written during the run must come from an accepted request.
 let byRefused = 0

@@ -61,10 +61,15 @@ export const startSimProcess = (args: ReadonlyArray<string>, options: { timeoutM
       clearTimeout(timer)
       reject(new Error(`custody-sim exited with ${code}:\n${out}\n${err}`))
     })
+    // The output is kept for `output()`, but scanned only until the server says where it listens: the request
+    // log follows, and rescanning all of it on every chunk made a long run's client slower with each request.
+    let started = false
     child.stdout!.on("data", (d: Buffer) => {
       out += d.toString()
-      const listening = /listening on (http:\/\/\S+)/.exec(out)
+      if (started) return
+      const listening = /listening on (http:\/\/\S+)\n/.exec(out)
       if (listening === null) return
+      started = true
       clearTimeout(timer)
       const line = (label: string) => new RegExp(`^${label}: (.*)$`, "m").exec(out)?.[1]
       const url = listening[1]!
