@@ -87,6 +87,13 @@ module.exports = {
     { name: "client-does-not-import-the-api", severity: "error", from: { path: "^src/client/" }, to: { path: outside("client/", "protocol/") } },
     { name: "api-does-not-import-the-client", severity: "error", from: { path: "^src/api/" }, to: { path: "^src/client/" } },
     {
+      name: "runtime-below-the-api",
+      severity: "error",
+      comment: "The services' adapters, checkpoints and snapshots serve the API; what only the CLI needs lives in cli/.",
+      from: { path: "^src/runtime/" },
+      to: { path: "^src/(api/|cli/|cli\\.ts$)" },
+    },
+    {
       name: "audit-below-the-api",
       severity: "error",
       comment: "The audit reconciles the ledger against the read models; the digest of the API's answers (api/digest) is handed to it.",

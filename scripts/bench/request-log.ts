@@ -2,7 +2,7 @@
 // the log as `custody-sim serve` has it (text lines, written a batch per turn; here to /dev/null, so the figure
 // is the log's own CPU, not a terminal's). Budget (issue): logging costs at most 10% of throughput.
 import { openSync, writeSync } from "node:fs"
-import { loggedResponse, type LogFormat } from "../../src/runtime/request-log.js"
+import { loggedResponse, type LogFormat } from "../../src/cli/request-log.js"
 import { httpVsBareHono } from "./lib/http.js"
 import { startBenchSimulator } from "./lib/simulator.js"
 import { ratioAtLeast, type Benchmark, type Measurement } from "./lib/types.js"

@@ -6,7 +6,7 @@ import { getRequestListener } from "@hono/node-server"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { signatureMessage, signRequest } from "../../src/client/signing.js"
-import { loggedResponse, type LogFormat } from "../../src/runtime/request-log.js"
+import { loggedResponse, type LogFormat } from "../../src/cli/request-log.js"
 import { startHarness, type Harness } from "../support/harness.js"
 
 let h: Harness

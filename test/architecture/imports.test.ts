@@ -29,6 +29,7 @@ const backImports: ReadonlyArray<readonly [rule: string, from: string, imports: 
   ["store-knows-no-domain", "src/store/event-store.ts", "../domain/shared/money.js"],
   ["no-process-manager-started-by-hand", "src/api/routes/withdraw.ts", "../../process-managers/broadcast.js"],
   ["audit-below-the-api", "src/audit/audit.ts", "../api/routes/withdraw.js"],
+  ["runtime-below-the-api", "src/runtime/fixture.ts", "../api/routes/withdraw.js"],
   ["ui-is-a-browser-bundle", "src/ui/main.tsx", "../api/routes/withdraw.js"],
   ["nothing-imports-the-ui", "src/webhooks/worker.ts", "../ui/main.js"],
   ["client-does-not-import-the-api", "src/client/index.ts", "../api/routes/withdraw.js"],
