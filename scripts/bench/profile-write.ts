@@ -6,14 +6,12 @@
 //
 //   npx tsx scripts/bench/profile-write.ts [2024-05-09|2026-03-20] [--seconds 8] [--top 25] [--out write.cpuprofile]
 //
-// Under tsx every frame is nameless (esbuild's keepNames wraps each function), so the script compiles src/ and
-// scripts/ with tsc into a temporary directory first and runs that copy with plain node.
-import { execFileSync, fork, spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+// The script runs a tsc-compiled copy of itself (lib/cpu-profile.ts says why).
+import { fork } from "node:child_process"
+import { writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { runCompiled, summarise, type Profile } from "./lib/cpu-profile.js"
 
 const args = process.argv.slice(2)
 const option = (name: string, fallback: string) => {
@@ -24,49 +22,6 @@ const version = args.includes("2026-03-20") ? "2026-03-20" : "2024-05-09"
 const seconds = Number(option("--seconds", "8"))
 const top = Number(option("--top", "25"))
 const out = option("--out", "")
-
-interface ProfileNode {
-  readonly id: number
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }
-  readonly children?: ReadonlyArray<number>
-}
-interface Profile {
-  readonly nodes: ReadonlyArray<ProfileNode>
-  readonly samples: ReadonlyArray<number>
-  readonly timeDeltas: ReadonlyArray<number>
-}
-
-/** Self and inclusive time per frame (function, file, line), as shares of the samples. */
-const summarise = (p: Profile, count: number): string => {
-  const byId = new Map(p.nodes.map((n) => [n.id, n]))
-  const parent = new Map<number, number>()
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
-  const time = new Map<number, number>()
-  p.samples.forEach((id, i) => time.set(id, (time.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)))
-  const total = [...time.values()].reduce((a, b) => a + b, 0)
-  const key = (n: ProfileNode) =>
-    `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.replace(/^.*?\/(node_modules|src|scripts)\//, "$1/")}${n.callFrame.url === "" ? "" : `:${n.callFrame.lineNumber + 1}`}`
-  const self = new Map<string, number>()
-  const inclusive = new Map<string, number>()
-  for (const [id, t] of time) {
-    const k = key(byId.get(id)!)
-    self.set(k, (self.get(k) ?? 0) + t)
-    const seen = new Set<string>()
-    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
-      const ck = key(byId.get(cur)!)
-      if (!seen.has(ck)) inclusive.set(ck, (inclusive.get(ck) ?? 0) + t)
-      seen.add(ck)
-    }
-  }
-  const rows = (m: Map<string, number>, filter: (k: string) => boolean) =>
-    [...m]
-      .filter(([k]) => filter(k))
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, count)
-      .map(([k, t]) => `${((100 * t) / total).toFixed(1).padStart(6)}%  ${k}`)
-      .join("\n")
-  return `self time (share of ${(total / 1000).toFixed(0)} ms sampled):\n${rows(self, () => true)}\n\ninclusive time, src/ only:\n${rows(inclusive, (k) => k.includes(" src/"))}`
-}
 
 const child = async () => {
   // Imported here: the parent (under tsx) only compiles and starts this copy.
@@ -116,30 +71,5 @@ const child = async () => {
   }
 }
 
-const parent = () => {
-  const root = resolve(fileURLToPath(new URL("../..", import.meta.url)))
-  const dir = mkdtempSync(join(tmpdir(), "custody-sim-profile-"))
-  try {
-    const config = join(dir, "tsconfig.json")
-    writeFileSync(
-      config,
-      JSON.stringify({
-        extends: join(root, "tsconfig.json"),
-        compilerOptions: { noEmit: false, noCheck: true, sourceMap: false, declaration: false, outDir: join(dir, "out"), rootDir: root, typeRoots: [join(root, "node_modules/@types")] },
-        include: [join(root, "src"), join(root, "scripts")],
-        exclude: [join(root, "src/ui")],
-      }),
-    )
-    execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", config], { stdio: "inherit" })
-    symlinkSync(join(root, "node_modules"), join(dir, "out/node_modules"), "dir")
-    writeFileSync(join(dir, "out/package.json"), readFileSync(join(root, "package.json")))
-    const script = join(dir, "out/scripts/bench/profile-write.js")
-    const r = spawnSync(process.execPath, [script, "--child", ...args.map((a) => (a === out && out !== "" ? resolve(out) : a))], { stdio: "inherit" })
-    process.exitCode = r.status ?? 1
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
 if (args.includes("--child")) await child()
-else parent()
+else runCompiled("profile-write", args, out)
