@@ -23,7 +23,14 @@ export const createVault = Effect.fn("createVault")(function* (input: CreateVaul
   const ids = yield* Ids
   const now = yield* (yield* SimClock).now
   const vaultId = (input.id ?? (yield* ids.next("vault"))) as VaultId
-  const profile = { vaultId, name: input.name, type: input.type, color: input.color ?? "#1A73E8", backuped: input.backuped ?? false }
+  const profile = {
+    vaultId,
+    name: input.name,
+    type: input.type,
+    color: input.color ?? "#1A73E8",
+    backuped: input.backuped ?? false,
+    ...(input.backuped !== undefined ? { backupStated: true as const } : {}),
+  }
   return yield* runDecider(vaultDecider, vaultStream(vaultId), { type: "CreateVault", profile, now })
 })
 

@@ -3,7 +3,7 @@
 import { Schema } from "effect"
 
 export const eventDataSchemas = {
-  VaultCreated: Schema.Struct({ "vaultId": Schema.String, "name": Schema.String, "type": Schema.Literals(["main", "test"]), "color": Schema.String, "backuped": Schema.Boolean, "at": Schema.Finite }),
+  VaultCreated: Schema.Struct({ "vaultId": Schema.String, "name": Schema.String, "type": Schema.Literals(["main", "test"]), "color": Schema.String, "backuped": Schema.Boolean, "backupStated": Schema.optionalKey(Schema.Literal(true)), "at": Schema.Finite }),
   VaultApprovalPolicySet: Schema.Struct({ "vaultId": Schema.String, "mode": Schema.Literals(["auto", "manual"]), "levels": Schema.Literals([1, 2]), "at": Schema.Finite }),
   ApiKeyCreated: Schema.Struct({ "key": Schema.String, "name": Schema.String, "secret": Schema.String, "passphraseSalt": Schema.String, "passphraseHash": Schema.String, "scopes": Schema.Array(Schema.Literals(["read", "write", "withdraw"])), "vaultIds": Schema.NullOr(Schema.Array(Schema.String)), "networkTypes": Schema.Array(Schema.Literals(["main", "test"])), "ipAllowlist": Schema.NullOr(Schema.Array(Schema.String)), "plan": Schema.Struct({ "mainnets": Schema.Boolean, "endpoints": Schema.Union([Schema.Array(Schema.String), Schema.Literal("all")]) }), "apiVersion": Schema.String, "activeFrom": Schema.NullOr(Schema.Finite), "rateLimit": Schema.Struct({ "perSecond": Schema.Finite, "burst": Schema.Finite }), "at": Schema.Finite }),
   ApiKeyRevoked: Schema.Struct({ "key": Schema.String, "at": Schema.Finite }),

@@ -10,7 +10,7 @@ import { errors, isApiError, type ApiError } from "../errors.js"
 import { paginate } from "../pagination.js"
 import { amounts } from "../routes/presenters.js"
 import { requestJson, wireStatus } from "../routes/transaction-requests.js"
-import { vaultJson } from "../routes/vaults.js"
+import { vaultView } from "../routes/vaults.js"
 import { defaultOperations } from "../operations.js"
 import type { SimRoute } from "../sim/common.js"
 import { runOperation } from "./operations.js"
@@ -91,7 +91,7 @@ export const dashboardViews: ReadonlyArray<SimRoute> = [
       const vaults = m.workspace.vaultList(asOf).map((v) => {
         let accounts = 0
         for (const a of m.holdings.accounts.values()) if (a.vaultId === v.profile.vaultId && (asOf === undefined || a.position <= asOf)) accounts++
-        return { ...vaultJson(v, asOf), accounts, approvalPolicy: v.policy.at(asOf) ?? { mode: "auto", levels: 1 } }
+        return { ...vaultView(v, asOf), accounts, approvalPolicy: v.policy.at(asOf) ?? { mode: "auto", levels: 1 } }
       })
       let awaiting = 0
       for (const r of m.txRequests.byId.values()) {

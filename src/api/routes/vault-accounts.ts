@@ -4,6 +4,7 @@ import type { AssetId, VaultAccountId, VaultId } from "../../domain/shared/ids.j
 import { since } from "../../domain/api-key/index.js"
 import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
 import { addAsset, createVaultAccount } from "../../commands/vault-accounts.js"
+import { backedUp } from "./vaults.js"
 import { checks } from "../body.js"
 import { errors } from "../errors.js"
 import type { Operation } from "../operation.js"
@@ -51,7 +52,7 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
       const vault = deps.sim.models.workspace.vaultsById.get(params.vaultId!)
       if (vault === undefined) return unknownVault(apiVersion)
       // The service refuses accounts in a vault whose recovery is not set up (observed at 2026-03-20).
-      if (apiVersion === "2026-03-20" && !vault.profile.backuped)
+      if (apiVersion === "2026-03-20" && !backedUp(vault))
         return new ApiError(403, "vault_as_a_service_vault_recovery_not_initialized", "The vault's recovery is not initialized (it is not backed up); vault accounts cannot be created in it.")
       const r = await runCommand(
         deps,

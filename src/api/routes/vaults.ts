@@ -8,7 +8,7 @@ import { paginate } from "../pagination.js"
 import type { Operation } from "../operation.js"
 import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
 import { Schema } from "effect"
-import { struct } from "../wire/shape.js"
+import { field, struct } from "../wire/shape.js"
 import { NetworkType } from "../wire/common.js"
 
 /** The spec's Vault object (list items of #1 and #2). */
@@ -17,11 +17,25 @@ export const Vault = struct({
   name: Schema.String,
   type: NetworkType,
   color: Schema.String,
-  backuped: Schema.Boolean,
+  // A vault created without saying: false at 2024-05-09 (as it always answered), backed up from 2025-09-23 on.
+  backuped: field(Schema.Boolean, { optional: true, absentAs: { "2024-05-09": false, "2025-09-23": true } }),
   changeAddressesCount: Schema.Int,
   depositAddressesCount: Schema.Int,
   createdTimestamp: Schema.Int,
 })
+
+/**
+ * Whether the vault is backed up as the service reports it from 2025-09-23 on: what its creator said, and backed
+ * up when it did not say (the service's vault examples show `backuped: true`, and vaults in which accounts are
+ * created are backed up). 2024-05-09 keeps its old default of false for a vault created without saying.
+ */
+export const backedUp = (v: VaultRecord): boolean => (v.profile.backupStated === true || v.profile.backuped ? v.profile.backuped : true)
+
+/** `backuped` as a version-independent value: undefined where the creator did not say (the shape writes it per version). */
+const statedBackup = (v: VaultRecord): boolean | undefined => (v.profile.backupStated === true || v.profile.backuped ? v.profile.backuped : undefined)
+
+/** The vault as the control plane and the dashboard show it (`backuped` as the newest version reports it). */
+export const vaultView = (v: VaultRecord, asOf: AsOf) => ({ ...vaultJson(v, asOf), backuped: backedUp(v) })
 
 export const vaultJson = (v: VaultRecord, asOf: AsOf) => {
   const counters = v.counters.at(asOf) ?? { depositAddressesCount: 0, changeAddressesCount: 0 }
@@ -30,7 +44,7 @@ export const vaultJson = (v: VaultRecord, asOf: AsOf) => {
     name: v.profile.name,
     type: v.profile.type,
     color: v.profile.color,
-    backuped: v.profile.backuped,
+    backuped: statedBackup(v),
     changeAddressesCount: counters.changeAddressesCount,
     depositAddressesCount: counters.depositAddressesCount,
     createdTimestamp: toUnixSeconds(v.createdAt as SimInstant),

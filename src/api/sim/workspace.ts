@@ -4,7 +4,7 @@ import type { VaultId } from "../../domain/shared/ids.js"
 import { createApiKey, createVault, revokeApiKey, setApprovalPolicy } from "../../commands/workspace.js"
 import { checkAttributes, checks, type FieldCheck } from "../body.js"
 import { errors } from "../errors.js"
-import { vaultJson } from "../routes/vaults.js"
+import { vaultView } from "../routes/vaults.js"
 import { runCommand, type SimRoute } from "./common.js"
 import { API_VERSIONS } from "../envelope.js"
 import { isIP } from "node:net"
@@ -75,7 +75,7 @@ export const workspaceRoutes: ReadonlyArray<SimRoute> = [
       const r = await runCommand(deps, createVault(body as never))
       if ("code" in r) return r
       const vault = deps.sim.models.workspace.vaultsById.get(r.state._tag === "Active" ? r.state.profile.vaultId : "")!
-      return { status: 201, body: vaultJson(vault, undefined) }
+      return { status: 201, body: vaultView(vault, undefined) }
     },
   },
   {

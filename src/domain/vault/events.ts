@@ -11,6 +11,11 @@ export interface VaultProfile {
   readonly type: VaultType
   readonly color: string
   readonly backuped: boolean
+  /**
+   * Set when the vault's creator said `backuped`. Without it `backuped` is the old default (false): 2024-05-09 still
+   * reports that, later versions report a backed-up vault, as the service's vault examples show.
+   */
+  readonly backupStated?: true
 }
 
 export type VaultEvent =

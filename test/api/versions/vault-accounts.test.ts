@@ -43,15 +43,40 @@ describe("create vault account", () => {
     })
   })
 
-  it("refuses a vault that is not backed up with 403 vault_as_a_service_vault_recovery_not_initialized, writing nothing", async () => {
+  it("refuses a vault created with backuped: false with 403 vault_as_a_service_vault_recovery_not_initialized, writing nothing", async () => {
+    const notBackedUp = (await h.admin("POST", "/_sim/vaults", { name: "Not backed up", type: "test", backuped: false })).body.id as string
     const before = h.sim.models.position
-    const r = await h.raw({ method: "POST", url: `/vaults/${h.testVaultId}/vault-account`, creds, body: json({ name: "x", color: "#000000", isHiddenInDashboard: false }) })
+    const r = await h.raw({ method: "POST", url: `/vaults/${notBackedUp}/vault-account`, creds, body: json({ name: "x", color: "#000000", isHiddenInDashboard: false }) })
     expect(r.status).toBe(403)
     expect(r.body.error.code).toBe("vault_as_a_service_vault_recovery_not_initialized")
     expect(h.sim.models.position).toBe(before)
     // 2024-05-09 keeps creating accounts there, as it always did.
-    const old = await h.raw({ method: "POST", url: `/vaults/${h.testVaultId}/vault-account`, body: json({ name: "x", color: "#000000", isHiddenInDashboard: false }) })
+    const old = await h.raw({ method: "POST", url: `/vaults/${notBackedUp}/vault-account`, body: json({ name: "x", color: "#000000", isHiddenInDashboard: false }) })
     expect(old.status).toBe(201)
+  })
+
+  it("a vault created without saying is backed up from 2025-09-23 on (accounts are created in it) and not at 2024-05-09, as before", async () => {
+    const unsaid = (await h.admin("POST", "/_sim/vaults", { name: "Unsaid", type: "test" })).body
+    expect(unsaid.backuped).toBe(true)
+    const backedUpAt = async (version: string, said: string) => {
+      const r = await h.raw({ method: "GET", url: "/vaults/test", creds, override: { "x-api-version": version } })
+      expect(r.body.apiVersion).toBe(version)
+      expect(r.status).toBe(200)
+      return r.body.data.items.find((v: { id: string }) => v.id === said).backuped as boolean
+    }
+    expect(await backedUpAt("2024-05-09", unsaid.id)).toBe(false)
+    expect(await backedUpAt("2025-09-23", unsaid.id)).toBe(true)
+    expect(await backedUpAt("2026-03-20", unsaid.id)).toBe(true)
+    // What the creator said is reported in every version.
+    const no = (await h.admin("POST", "/_sim/vaults", { name: "No", type: "test", backuped: false })).body
+    expect(no.backuped).toBe(false)
+    for (const version of ["2024-05-09", "2025-09-23", "2026-03-20"]) {
+      expect(await backedUpAt(version, no.id)).toBe(false)
+      expect(await backedUpAt(version, vault)).toBe(true)
+    }
+    const r = await call("POST", `/vaults/${unsaid.id}/vault-account`, { name: "in the unsaid vault", color: "#000000", isHiddenInDashboard: false })
+    expect(r.status).toBe(201)
+    expect(r.body.data.item.vaultId).toBe(unsaid.id)
   })
 
   it("an unknown vault is 403 api_key_not_allowed_for_wallet; a missing name is 409 naming it", async () => {
