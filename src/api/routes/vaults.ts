@@ -8,21 +8,34 @@ import { paginate } from "../pagination.js"
 import type { Operation } from "../operation.js"
 import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
 import { Schema } from "effect"
-import { field, struct } from "../wire/shape.js"
+import { byVersion, struct } from "../wire/shape.js"
 import { NetworkType } from "../wire/common.js"
 
 /** The spec's Vault object (list items of #1 and #2). */
-export const Vault = struct({
+const VaultFields = struct({
   id: Schema.String,
   name: Schema.String,
   type: NetworkType,
   color: Schema.String,
-  // A vault created without saying: false at 2024-05-09 (as it always answered), backed up from 2025-09-23 on.
-  backuped: field(Schema.Boolean, { optional: true, absentAs: { "2024-05-09": false, "2025-09-23": true } }),
+  backuped: Schema.Boolean,
   changeAddressesCount: Schema.Int,
   depositAddressesCount: Schema.Int,
   createdTimestamp: Schema.Int,
 })
+
+type VaultValue = ReturnType<typeof vaultJson>
+
+/**
+ * The value carries the stored flag (false for a vault created without saying, as 2024-05-09 answers) and
+ * `backupStated` when its creator said; from 2025-09-23 on a vault whose creator did not say is backed up.
+ */
+export const Vault = byVersion(
+  { "2024-05-09": VaultFields },
+  {
+    "2024-05-09": ({ backupStated: _, ...v }: VaultValue) => v,
+    "2025-09-23": ({ backupStated, ...v }: VaultValue) => ({ ...v, backuped: backupStated === true ? v.backuped : true }),
+  },
+)
 
 /**
  * Whether the vault is backed up as the service reports it from 2025-09-23 on: what its creator said, and backed
@@ -31,11 +44,11 @@ export const Vault = struct({
  */
 export const backedUp = (v: VaultRecord): boolean => (v.profile.backupStated === true || v.profile.backuped ? v.profile.backuped : true)
 
-/** `backuped` as a version-independent value: undefined where the creator did not say (the shape writes it per version). */
-const statedBackup = (v: VaultRecord): boolean | undefined => (v.profile.backupStated === true || v.profile.backuped ? v.profile.backuped : undefined)
-
 /** The vault as the control plane and the dashboard show it (`backuped` as the newest version reports it). */
-export const vaultView = (v: VaultRecord, asOf: AsOf) => ({ ...vaultJson(v, asOf), backuped: backedUp(v) })
+export const vaultView = (v: VaultRecord, asOf: AsOf) => {
+  const { backupStated: _, ...value } = vaultJson(v, asOf)
+  return { ...value, backuped: backedUp(v) }
+}
 
 export const vaultJson = (v: VaultRecord, asOf: AsOf) => {
   const counters = v.counters.at(asOf) ?? { depositAddressesCount: 0, changeAddressesCount: 0 }
@@ -44,10 +57,11 @@ export const vaultJson = (v: VaultRecord, asOf: AsOf) => {
     name: v.profile.name,
     type: v.profile.type,
     color: v.profile.color,
-    backuped: statedBackup(v),
+    backuped: v.profile.backuped,
     changeAddressesCount: counters.changeAddressesCount,
     depositAddressesCount: counters.depositAddressesCount,
     createdTimestamp: toUnixSeconds(v.createdAt as SimInstant),
+    ...(v.profile.backupStated === true ? { backupStated: true as const } : {}),
   }
 }
 
