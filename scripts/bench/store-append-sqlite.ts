@@ -81,7 +81,8 @@ const compareSqlite = async (options: RunOptions, streamCount: number, appends: 
         const file = freshFile()
         const store = makeSqliteStore({ file, durability: "normal" })
         return {
-          op: (i) => Effect.runSync(store.append(streamOf[i]!, w.batches[i]!, expected[i]!)),
+          // One append at a time, each awaited: a batch of one per COMMIT, as the baseline commits.
+          op: (i) => Effect.runPromise(store.append(streamOf[i]!, w.batches[i]!, expected[i]!)),
           teardown: () => {
             const head = Effect.runSync(store.headPosition)
             store.close()

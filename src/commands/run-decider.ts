@@ -1,7 +1,7 @@
 // Runs a decider against its stream: read, fold, decide, append with the revision read.
 import { Context, Effect } from "effect"
 import { fold, type Decider } from "../domain/shared/decider.js"
-import { EventStore, type EventMetadata, type JsonValue, type NewEvent, type StreamName } from "../store/event-store.js"
+import { EventStore, type AppendResult, type EventMetadata, type JsonValue, type NewEvent, type StreamName } from "../store/event-store.js"
 import { AggregateCache } from "./aggregate-cache.js"
 import { retryOnConflict } from "./retry.js"
 import { Ids, SimClock } from "./services.js"
@@ -55,7 +55,14 @@ const caughtUp = <C, E extends DomainEvent, S, X>(decider: Decider<C, E, S, X>, 
   Effect.gen(function* () {
     const store = yield* EventStore
     const cached = (yield* AggregateCache).get(stream, () => decider.initialState)
-    const read = yield* store.readStream(stream, cached.revision >= 0n ? { fromRevision: cached.revision + 1n } : {})
+    let read = yield* store.readStream(stream, cached.revision >= 0n ? { fromRevision: cached.revision + 1n } : {})
+    // The cache is ahead of the store: it folded events that were never written (their batch of appends failed, see
+    // store/sqlite.ts) or that were cut off. Fold the stream again from its start.
+    if (cached.revision >= 0n && (read.revision === "no_stream" || read.revision < cached.revision)) {
+      cached.state = decider.initialState
+      cached.revision = -1n
+      read = yield* store.readStream(stream)
+    }
     for (const e of read.events) {
       if (e.revision <= cached.revision) continue
       cached.state = decider.evolve(cached.state as S, e as unknown as E)
@@ -91,12 +98,17 @@ export const runDeciderWith = <C, E extends DomainEvent, S, X, X2, R>(
       const unchanged: DecidedResult<E, S> = { events: [], state, position: -1n }
       return unchanged
     }
-    const appended = yield* store.append(stream, yield* toNewEvents(decision.events), expected)
-    // Another fiber may have folded these events from the store meanwhile; fold them only if not.
-    if (cached.revision === (expected === "no_stream" ? -1n : expected)) {
+    // Folded into the cache as soon as the store has accepted them, so that the next command on the stream (in the
+    // same group of appends, store/sqlite.ts) decides on them without reading them back; or else once the append is
+    // done, unless another fiber has folded them from the store meanwhile.
+    const read = cached.revision
+    const foldOwn = (appended: AppendResult) => {
+      if (cached.revision !== read) return
       cached.state = fold(decider.evolve, cached.state as S, decision.events)
       cached.revision = appended.nextExpectedRevision
     }
+    const appended = yield* store.append(stream, yield* toNewEvents(decision.events), expected, { accepted: foldOwn })
+    foldOwn(appended)
     const result: DecidedResult<E, S> = { events: decision.events, state: cached.state as S, position: appended.position }
     return result
   }).pipe(Effect.retry(retryOnConflict))

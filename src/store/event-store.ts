@@ -41,6 +41,16 @@ export interface AppendResult {
   readonly position: bigint
 }
 
+export interface AppendOptions {
+  /**
+   * Told once the store has put the append in the log's order, before it is durable on a store that commits several
+   * appends together (SQLite); later appends to the stream are checked against it from then on. The append's effect
+   * still completes only once it is durable, and fails if its group fails. Stores that commit each append alone may
+   * not call it (the effect's success says the same).
+   */
+  readonly accepted?: (result: AppendResult) => void
+}
+
 export interface ReadStreamOptions {
   /** Revision to start at, inclusive (default: the start, or the end when reading backwards). */
   readonly fromRevision?: bigint
@@ -83,6 +93,7 @@ export interface EventStoreShape {
     stream: StreamName,
     events: ReadonlyArray<NewEvent>,
     expected: ExpectedRevision,
+    options?: AppendOptions,
   ) => Effect.Effect<AppendResult, WrongExpectedVersion | StoreUnavailable>
   readonly readStream: (stream: StreamName, options?: ReadStreamOptions) => Effect.Effect<ReadStreamResult, StoreUnavailable>
   readonly readAll: (options?: ReadAllOptions) => Effect.Effect<ReadonlyArray<RecordedEvent>, StoreUnavailable>

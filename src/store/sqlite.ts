@@ -9,6 +9,7 @@ import {
   EventStore,
   StoreUnavailable,
   WrongExpectedVersion,
+  type AppendOptions,
   type AppendResult,
   type EventMetadata,
   type EventStoreShape,
@@ -70,6 +71,9 @@ const open = (options: SqliteStoreOptions) => {
 }
 
 const statements = (db: Database.Database) => ({
+  begin: db.prepare("BEGIN"),
+  commit: db.prepare("COMMIT"),
+  rollback: db.prepare("ROLLBACK"),
   insert: db.prepare("INSERT INTO events (stream, revision, id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)"),
   head: db.prepare<[], number | null>("SELECT max(position) FROM events").pluck(),
   lastRevision: db.prepare<[string], number | null>("SELECT max(revision) FROM events WHERE stream = ?").pluck(),
@@ -89,9 +93,10 @@ const statements = (db: Database.Database) => ({
     )
     .raw(),
   truncate: db.prepare<[number]>("DELETE FROM events WHERE position > ?"),
+  // Bounded by the committed head: this connection also sees the rows of a batch not yet committed.
   fromPosition: db
-    .prepare<[number, number], LogRow>(
-      "SELECT position, stream, revision, id, type, data, metadata FROM events WHERE position >= ? ORDER BY position LIMIT ?",
+    .prepare<[number, number, number], LogRow>(
+      "SELECT position, stream, revision, id, type, data, metadata FROM events WHERE position >= ? AND position <= ? ORDER BY position LIMIT ?",
     )
     .raw(),
 })
@@ -156,27 +161,11 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
   }
 
   /**
-   * The last rows written, as the table holds them (their JSON text), contiguous in position and ending at the
+   * The last rows committed, as the table holds them (their JSON text), contiguous in position and ending at the
    * head: the read models pull each append right after it, and a SELECT of it cost about as much as the append
    * itself. Older positions are read from the file. Emptied by a truncation.
    */
   let tail: Array<LogRow> = []
-  let pending: Array<LogRow> = []
-  let written = -1
-  const commit = db.transaction((stream: CachedStream, events: ReadonlyArray<NewEvent>, expected: ExpectedRevision) => {
-    pending = []
-    const verdict = checkCommit(stream.revision, expected, events, stream)
-    if (verdict !== "write") return verdict
-    let revision = stream.revision
-    for (const event of events) {
-      const data = JSON.stringify(event.data)
-      const metadata = JSON.stringify(event.metadata)
-      const row = sql.insert.run(stream.name, ++revision, event.id, event.type, data, metadata)
-      written = Number(row.lastInsertRowid)
-      pending.push([written, stream.name, revision, event.id, event.type, data, metadata])
-    }
-    return verdict
-  })
 
   const keepTail = (rows: Array<LogRow>) => {
     const last = tail.length > 0 ? tail[tail.length - 1]![0] : undefined
@@ -187,32 +176,126 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
     }
   }
 
-  // The cache, the head and the subscribers move only once COMMIT has returned.
-  const committed = (stream: CachedStream, events: ReadonlyArray<NewEvent>): AppendResult => {
-    if (events.length === 0) return { nextExpectedRevision: BigInt(stream.revision), position: -1n }
+  /**
+   * Group commit. The first append of an event-loop turn opens a transaction; every append of that turn inserts into
+   * it at once (checked against the streams' revisions including the turn's earlier appends, which a command's
+   * read of its stream on this connection sees too), and the transaction commits once the turn's I/O callbacks are
+   * done (setImmediate). Each append's effect completes only after that COMMIT has returned: an acknowledged write
+   * is in the WAL as before, one COMMIT (and, at "full", one fsync) per turn instead of one per append. The head, the
+   * tail and the subscribers move only at COMMIT, so the read models never see an event that is not durable.
+   * A batch that fails (an insert or the COMMIT) is rolled back whole and every append in it fails: they may have
+   * been decided on each other's events. The streams it touched are read again from the file.
+   */
+  interface Batch {
+    readonly rows: Array<LogRow>
+    readonly touched: Set<CachedStream>
+    /** The appends waiting for the COMMIT, told once it returned (or the batch failed: then `failure` is set). */
+    readonly waiting: Array<() => void>
+    failure: StoreUnavailable | undefined
+    settled: boolean
+  }
+  let batch: Batch | undefined
+  let scheduled: ReturnType<typeof setImmediate> | undefined
+
+  const settle = (b: Batch) => {
+    b.settled = true
+    for (const resume of b.waiting) resume()
+  }
+
+  /** Rolls the open batch back: nothing of it was written, its streams' revisions are read again. */
+  const abort = (b: Batch, cause: unknown) => {
+    batch = undefined
+    b.failure = unavailable(cause)
+    try {
+      if (db.inTransaction) sql.rollback.run()
+    } catch {
+      // A failed ROLLBACK leaves SQLite to roll back at the next open; this process reads the file again below.
+    }
+    for (const stream of b.touched) streams.delete(stream.name)
+  }
+
+  /** Commits the open batch (if any) and completes its appends. Runs after the turn, and before a truncation or close. */
+  const flush = () => {
+    if (scheduled !== undefined) clearImmediate(scheduled)
+    scheduled = undefined
+    const b = batch
+    if (b === undefined) return
+    batch = undefined
+    try {
+      sql.commit.run()
+    } catch (cause) {
+      abort(b, cause)
+      settle(b)
+      return
+    }
+    if (b.rows.length > 0) {
+      head = b.rows[b.rows.length - 1]![0]
+      keepTail(b.rows)
+      signal.notify()
+    }
+    settle(b)
+  }
+
+  const begin = (): Batch => {
+    if (batch !== undefined) return batch
+    sql.begin.run()
+    batch = { rows: [], touched: new Set(), waiting: [], failure: undefined, settled: false }
+    scheduled = setImmediate(flush)
+    return batch
+  }
+
+  /** Completes with `result` once the batch `b` has committed, or fails with the batch's failure. */
+  const afterCommit = (b: Batch, result: AppendResult): Effect.Effect<AppendResult, StoreUnavailable> =>
+    Effect.callback<AppendResult, StoreUnavailable>((resume) => {
+      const done = () => resume(b.failure === undefined ? Effect.succeed(result) : Effect.fail(b.failure))
+      // The fiber may have yielded between the insert and here, and the batch committed meanwhile.
+      if (b.settled) done()
+      else b.waiting.push(done)
+    })
+
+  const write = (stream: CachedStream, events: ReadonlyArray<NewEvent>): AppendResult => {
+    const b = begin()
+    b.touched.add(stream)
+    let revision = stream.revision
+    let position = -1
+    try {
+      for (const event of events) {
+        const data = JSON.stringify(event.data)
+        const metadata = JSON.stringify(event.metadata)
+        position = Number(sql.insert.run(stream.name, ++revision, event.id, event.type, data, metadata).lastInsertRowid)
+        b.rows.push([position, stream.name, revision, event.id, event.type, data, metadata])
+      }
+    } catch (cause) {
+      abort(b, cause)
+      settle(b)
+      throw cause
+    }
     const ids = stream.ids
     if (ids !== undefined) {
       for (let i = 0; i < events.length; i++) if (!ids.has(events[i]!.id)) ids.set(events[i]!.id, stream.revision + 1 + i)
     }
-    stream.revision += events.length
-    head = written
-    keepTail(pending)
-    pending = []
-    signal.notify()
-    return { nextExpectedRevision: BigInt(stream.revision), position: BigInt(written) }
+    stream.revision = revision
+    return { nextExpectedRevision: BigInt(revision), position: BigInt(position) }
   }
 
-  const append = (name: StreamName, events: ReadonlyArray<NewEvent>, expected: ExpectedRevision) =>
+  const append = (name: StreamName, events: ReadonlyArray<NewEvent>, expected: ExpectedRevision, options?: AppendOptions) =>
     Effect.suspend((): Effect.Effect<AppendResult, WrongExpectedVersion | StoreUnavailable> => {
       try {
         const stream = cached(name)
-        const verdict = commit(stream, events, expected)
-        if (verdict === "write") return Effect.succeed(committed(stream, events))
+        const verdict = checkCommit(stream.revision, expected, events, stream)
         if (verdict === "mismatch") {
           const actual = stream.revision < 0 ? ("no_stream" as const) : BigInt(stream.revision)
           return Effect.fail(new WrongExpectedVersion({ stream: name, expected, actual }))
         }
-        return Effect.succeed({ nextExpectedRevision: BigInt(verdict), position: BigInt(sql.positionAt.get(name, verdict)!) })
+        if (verdict === "write") {
+          if (events.length === 0) return Effect.succeed({ nextExpectedRevision: BigInt(stream.revision), position: -1n })
+          const result = write(stream, events)
+          options?.accepted?.(result)
+          return afterCommit(batch!, result)
+        }
+        // A repeat: of events already committed, or of ones in the open batch (acknowledged once it commits).
+        const repeat = { nextExpectedRevision: BigInt(verdict), position: BigInt(sql.positionAt.get(name, verdict)!) }
+        return batch === undefined ? Effect.succeed(repeat) : afterCommit(batch, repeat)
       } catch (cause) {
         return failed(cause)
       }
@@ -261,12 +344,13 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
         return (max < 0 ? tail.slice(start) : tail.slice(start, start + max)).map(fromRow)
       }
       if (from > head) return []
-      return sql.fromPosition.all(from, max).map(fromRow)
+      return sql.fromPosition.all(from, head, max).map(fromRow)
     })
 
   // One statement in one transaction: a process killed during it leaves the whole log or the shortened one.
   const truncateAfter = (position: bigint) =>
     attempt(() => {
+      flush()
       try {
         sql.truncate.run(Number(position))
       } finally {
@@ -286,7 +370,10 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
     subscribeAll: (options) =>
       catchUpThenLive((after, maxCount) => readAll({ fromPosition: after + 1n, maxCount }), signal, options?.afterPosition ?? -1n),
     headPosition: Effect.sync(() => BigInt(head)),
-    close: () => db.close(),
+    close: () => {
+      flush()
+      db.close()
+    },
   }
 }
 

@@ -36,7 +36,7 @@ for (let seq = 0; ; seq++) {
     metadata: { at: 1_700_000_000_000 + seq, schemaVersion: 1 },
   }))
   const expected = revisions[k]! < 0n ? "no_stream" : revisions[k]!
-  const result = Effect.runSync(store.append(streams[k]!, events, expected))
+  const result = await Effect.runPromise(store.append(streams[k]!, events, expected))
   revisions[k] = result.nextExpectedRevision
   // Printed only once append has returned, i.e. after COMMIT: every line is an acknowledged append.
   const ack = { stream: streams[k], lastRevision: String(result.nextExpectedRevision), position: String(result.position), events }
