@@ -5,7 +5,9 @@ export class Timeline {
   private readonly positions: Array<bigint> = []
   private readonly times: Array<number> = []
   head = -1n
-  /** Events recorded: positions are the store's own (from 1 in SQLite, 0 in memory), so they do not count. */
+  /** Position of the first event; -1n before any. */
+  first = -1n
+  /** Events recorded: positions are the store's own (from 1 in SQLite and memory, commit positions on EventStoreDB), so they do not count. */
   count = 0
   /** Latest simulated time in the log so far (the clock restarts from here). */
   headTime = 0
@@ -14,6 +16,7 @@ export class Timeline {
     // A log written by several processes (a shared store) or imported may step back in time; the timeline keeps
     // the running maximum so that it stays sorted and "as of time t" is the longest prefix with no event after t.
     const t = this.times.length === 0 || event.metadata.at > this.headTime ? event.metadata.at : this.headTime
+    if (this.count === 0) this.first = event.position
     this.head = event.position
     this.headTime = t
     this.count++

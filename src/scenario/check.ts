@@ -81,13 +81,13 @@ export const checkData = (type: string, data: unknown): string | undefined => {
  */
 export class EventChecker {
   private readonly models = new ReadModels()
-  private position = 0n
+  private position = 0n // the last one given: positions count from 1, as in the stores
 
   /** Why the event is refused, or undefined. */
   check(e: LoggedEvent): string | undefined {
     const bad = checkData(e.type, e.data)
     if (bad !== undefined) return bad
-    const recorded: RecordedEvent = { ...e, position: this.position++ }
+    const recorded: RecordedEvent = { ...e, position: ++this.position }
     try {
       this.models.apply(recorded)
     } catch (error) {

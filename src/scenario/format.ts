@@ -17,7 +17,7 @@ export interface LoggedEvent extends NewEvent {
   readonly revision: bigint
   /** 1-based line of the file it came from. */
   readonly line: number
-  /** Its recorded position, or its index among the file's events when the line has none. */
+  /** Its recorded position, or (when the line has none) its place among the file's events, counted from 1 like the stores' positions. */
   readonly position: bigint
 }
 
@@ -116,7 +116,7 @@ export class LogReader {
     const index = this.events++
     // The original objects, not the decoded ones: decoding drops metadata keys the envelope does not name.
     const raw = json as { data: JsonValue; metadata: EventMetadata }
-    return Result.succeed({ stream, revision: BigInt(revision), id, type, data: raw.data, metadata: raw.metadata, line, position: BigInt(position ?? index) })
+    return Result.succeed({ stream, revision: BigInt(revision), id, type, data: raw.data, metadata: raw.metadata, line, position: BigInt(position ?? index + 1) })
   }
 
   /** Checks the end of the file: a header was there. */

@@ -1,4 +1,5 @@
-// In-memory adapter: the log and each stream as arrays, O(1) appends; for tests and property runs.
+// In-memory adapter: the log and each stream as arrays, O(1) appends; for tests and property runs. Positions count
+// from 1, as in SQLite, so a log replayed here keeps the positions it had there (the event at index i is at i + 1).
 import { Effect, Layer } from "effect"
 import { catchUpThenLive, makeAppendSignal } from "./catch-up.js"
 import { checkCommit, type StreamIds } from "./commit-check.js"
@@ -38,7 +39,8 @@ const noStream: ReadStreamResult = { events: [], revision: "no_stream" }
 export const makeMemoryStore = (): EventStoreShape => {
   const log: Array<RecordedEvent> = []
   const streams = new Map<StreamName, MemoryStream>()
-  const signal = makeAppendSignal(() => BigInt(log.length - 1))
+  const head = () => (log.length === 0 ? -1n : BigInt(log.length))
+  const signal = makeAppendSignal(head)
 
   const write = (name: StreamName, found: MemoryStream | undefined, events: ReadonlyArray<NewEvent>): AppendResult => {
     let stream = found
@@ -56,7 +58,7 @@ export const makeMemoryStore = (): EventStoreShape => {
         metadata: event.metadata,
         stream: name,
         revision: BigInt(revision),
-        position: BigInt(log.length),
+        position: BigInt(log.length + 1),
       }
       log.push(last)
       stream.events.push(last)
@@ -104,13 +106,13 @@ export const makeMemoryStore = (): EventStoreShape => {
 
   const readAll = (options?: ReadAllOptions) =>
     Effect.sync((): ReadonlyArray<RecordedEvent> => {
-      const from = Math.max(0, Number(options?.fromPosition ?? 0n))
+      const from = Math.max(0, Number(options?.fromPosition ?? 0n) - 1)
       return log.slice(from, from + (options?.maxCount ?? Number.MAX_SAFE_INTEGER))
     })
 
   const truncateAfter = (position: bigint) =>
     Effect.sync(() => {
-      const keep = Math.max(0, Math.min(log.length, Number(position) + 1))
+      const keep = Math.max(0, Math.min(log.length, Number(position)))
       for (let i = log.length - 1; i >= keep; i--) {
         const event = log[i]!
         const stream = streams.get(event.stream)!
@@ -134,7 +136,7 @@ export const makeMemoryStore = (): EventStoreShape => {
         signal,
         options?.afterPosition ?? -1n,
       ),
-    headPosition: Effect.sync(() => BigInt(log.length - 1)),
+    headPosition: Effect.sync(head),
   }
 }
 

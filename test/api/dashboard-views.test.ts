@@ -41,7 +41,7 @@ describe("dashboard reads", () => {
   })
 
   it("accounts, transactions and the overview follow the position", async () => {
-    expect((await p.admin("GET", `/_sim/vaults/${vault}/vault-accounts?asOf=position:0`)).body.items).toEqual([])
+    expect((await p.admin("GET", `/_sim/vaults/${vault}/vault-accounts?asOf=position:1`)).body.items).toEqual([])
     expect((await p.admin("GET", `/_sim/vaults/${vault}/vault-accounts`)).body).toMatchObject({ hasMore: false, items: [{ vaultAccountId: account, name: "alice" }] })
     const txs = await p.admin("GET", `/_sim/vaults/${vault}/transactions`)
     const rest = await p.client().call<any>("GET", `/vaults/${vault}/transactions`)
@@ -70,8 +70,8 @@ describe("dashboard reads", () => {
     expect(r.body.events.every((e: { stream: string }) => e.stream.startsWith("chain-"))).toBe(true)
     expect((await p.admin("GET", `/_sim/log?type=ChainBlocksMined&asOf=position:${beforeDeposit}`)).body.events).toEqual([])
     const page = await p.admin("GET", "/_sim/log?limit=2")
-    expect(page.body.events.map((e: { position: number }) => e.position)).toEqual([0, 1])
-    expect(page.body.nextPosition).toBe(2)
+    expect(page.body.events.map((e: { position: number }) => e.position)).toEqual([1, 2])
+    expect(page.body.nextPosition).toBe(3)
   })
 
   it("a chain with its height and mempool, and the timeline with its block marks", async () => {
@@ -80,7 +80,7 @@ describe("dashboard reads", () => {
     const past = await p.admin("GET", `/_sim/chains/ethereum/sepolia?asOf=position:${beforeDeposit + 1}`)
     expect(past.body).toMatchObject({ height: 0, mempool: { items: [{ kind: "deposit", to: address, amount: "2000000000000000000" }] } })
     const t = await p.admin("GET", "/_sim/timeline")
-    expect(t.body).toMatchObject({ first: 0, head: Number(p.sim.models.position), blockCount: 1, blocks: [{ chain: "ethereum/sepolia", height: 1 }] })
+    expect(t.body).toMatchObject({ first: 1, head: Number(p.sim.models.position), blockCount: 1, blocks: [{ chain: "ethereum/sepolia", height: 1 }] })
   })
 })
 

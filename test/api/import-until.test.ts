@@ -36,8 +36,8 @@ it("loads the events up to the position: the recorded world as of then, its cloc
   const fork = await fresh()
   const r = await importUntil(fork, String(until))
   expect(r.status).toBe(200)
-  expect(r.body).toEqual({ events: until + 1, position: until, digest: await digestOf(recorded.sim, BigInt(until)) })
-  const lastLoaded = parseFile(text).events[until]!
+  expect(r.body).toEqual({ events: until, position: until, digest: await digestOf(recorded.sim, BigInt(until)) })
+  const lastLoaded = parseFile(text).events[until - 1]! // positions count from 1
   expect(fork.sim.clock.now()).toBe(recorded.sim.models.timeline.timeAt(BigInt(until)))
   expect(fork.sim.models.timeline.headTime).toBe(lastLoaded.metadata.at)
   const created = await fork.admin("POST", "/_sim/vaults", { name: "the other branch", type: "test" })

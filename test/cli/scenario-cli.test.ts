@@ -79,7 +79,7 @@ describe("custody-sim replay --until", () => {
     const until = 40
     const r = await cli(["replay", file, "--until", String(until), "--json"])
     expect([r.code, r.stderr]).toEqual([0, ""])
-    expect(JSON.parse(r.stdout)).toMatchObject({ events: until + 1, position: until, digest: `sha256:${await digestOf(h.sim, BigInt(until))}` })
+    expect(JSON.parse(r.stdout)).toMatchObject({ events: until, position: until, digest: `sha256:${await digestOf(h.sim, BigInt(until))}` })
     const bad = await cli(["replay", file, "--until", "4.5"])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain("--until must be a position")
@@ -98,7 +98,7 @@ describe("custody-sim audit", () => {
     expect(r.code).toBe(1)
     expect(r.stdout).toContain("1 discrepancies")
     expect(r.stdout).toContain("credit-mismatch")
-    expect(r.stdout).toContain(`event ${events[i]!.id} DepositCredited at position ${i}`)
+    expect(r.stdout).toContain(`event ${events[i]!.id} DepositCredited at position ${i + 1}`)
     const page = readFileSync(html, "utf8")
     expect(page).toContain("credit-mismatch")
     expect(page).toMatch(/<div class="chart" data-chart role="img" aria-label="balance over [a-z ]+"><script type="application\/json" class="series">\{/)

@@ -16,7 +16,7 @@ describe("layerMemory", () => {
     }).pipe(Effect.provide(layerMemory))
     const first = await Effect.runPromise(program)
     const second = await Effect.runPromise(program)
-    expect(first).toEqual({ kind: "memory", result: { nextExpectedRevision: 0n, position: 0n } })
+    expect(first).toEqual({ kind: "memory", result: { nextExpectedRevision: 0n, position: 1n } })
     expect(second).toEqual(first)
   })
 })

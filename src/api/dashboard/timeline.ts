@@ -24,7 +24,7 @@ const sample = <T>(xs: ReadonlyArray<T>, n: number): ReadonlyArray<T> => {
 const timelineBody = (deps: ApiDeps) => {
   const m = deps.sim.models
   const head = m.position
-  const first = head < 0n ? -1n : 0n
+  const first = m.timeline.first
   const ticks: Array<{ position: number; time: number }> = []
   if (head >= 0n) for (let i = 0; i <= TICKS; i++) {
     const p = first + ((head - first) * BigInt(i)) / BigInt(TICKS)
