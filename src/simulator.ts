@@ -17,6 +17,7 @@ import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } fro
 import type { VaultAggregateError } from "./domain/vault/index.js"
 import { EventStore, type EventStoreShape, type StoreUnavailable, type WrongExpectedVersion } from "./store/event-store.js"
 import { makeGate, type Gate } from "./runtime/gate.js"
+import { makeAssetIds, type AssetIds } from "./domain/chains/index.js"
 import { makeSnapshots, type SnapshotInfo } from "./runtime/snapshots.js"
 import { loadCheckpoint, startCheckpointer, type Checkpointer, type CheckpointOptions } from "./runtime/checkpoints.js"
 
@@ -58,6 +59,8 @@ export interface Simulator {
   readonly ids: SeededIds
   readonly seed: string
   readonly adminToken: string
+  /** The fixture's asset ids (`assets`): the API maps requests' and answers' asset ids at its edge. */
+  readonly assetIds: AssetIds
   readonly models: ReadModels
   readonly runner: ProjectionRunner
   /** Runs a command or query with the simulator's services; the exit carries typed failures. */
@@ -96,6 +99,7 @@ const openOn = new WeakMap<EventStoreShape, number>()
 
 export const createSimulator = async (options: SimulatorOptions): Promise<Simulator> => {
   const seed = options.fixture?.seed ?? options.seed ?? "custody-sim"
+  const assetIds = makeAssetIds(options.fixture?.assets)
   const ids = makeIds(seed, options.nodeId)
   const clock = makeClock(
     options.clock?.frozenAt !== undefined ? { _tag: "Frozen", at: options.clock.frozenAt } : { _tag: "Wall" },
@@ -201,6 +205,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     ids,
     seed,
     adminToken,
+    assetIds,
     models,
     runner,
     run,

@@ -15,6 +15,7 @@ import type { ApiDeps } from "./deps.js"
 import { parseAsOf } from "./as-of.js"
 import { envelopeWith, makeReadCache, makeResponder } from "./respond.js"
 import type { Present, Shape } from "./wire/shape.js"
+import { mapAssetIds } from "../domain/chains/index.js"
 
 export { respond } from "./respond.js"
 
@@ -59,6 +60,11 @@ export interface Operation {
   readonly vaultParam?: string
   /** Its answer also depends on the simulated time (resources regenerating), not only on the log: cached per instant. */
   readonly clockDependent?: boolean
+  /**
+   * Answer fields other than `assetId` and `feePayerAssetId` that hold asset ids (`id` of the asset listings, and
+   * their `startingAfter`): mapped to and from the fixture's asset ids, as those two are everywhere.
+   */
+  readonly assetIdKeys?: ReadonlyArray<string>
   /** The versions it exists in (default: all); in any other it is an unknown route. */
   readonly versions?: ReadonlyArray<ApiVersion>
   /**
@@ -168,10 +174,13 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
     return fail(c, st, errors.internal())
   }
 
+  const assetIds = deps.sim.assetIds
+  const assetIdKeys = op.assetIdKeys ?? []
+
   const finish = (c: Context, st: RequestState, result: OperationResult, cacheKey: string | undefined): Response => {
     if (isApiError(result)) return fail(c, st, result)
     const present = presenters.get(st.apiVersion)
-    const data = JSON.stringify(
+    const value =
       present === undefined
         ? "item" in result
           ? { item: result.item }
@@ -186,8 +195,8 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
             ? { ...result.page, items: result.page.items.map(present) }
             : "items" in result
               ? { items: result.items.map(present) }
-              : present(result.data),
-    )
+              : present(result.data)
+    const data = JSON.stringify(assetIds.any ? mapAssetIds(value, assetIds.toWire, assetIdKeys) : value)
     if (cacheKey !== undefined && result.status === 200) reads!.set(cacheKey, data)
     return answer(c, result.status, envelopeWith(st.apiVersion, st.requestId, st.context, data))
   }
@@ -214,7 +223,7 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
       return fail(c, st, auth)
     }
     st.apiVersion = auth.grant.apiVersion as ApiVersion
-    const params = hasParams ? (c.req.param() as Record<string, string>) : {}
+    let params = hasParams ? (c.req.param() as Record<string, string>) : {}
     const vaultId = op.vaultParam !== undefined ? params[op.vaultParam] : undefined
     const denied = deps.authorize(auth, {
       operationId: op.id,
@@ -237,6 +246,12 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
       if (isApiError(parsed)) return fail(c, st, parsed)
       if (st.context === undefined) st.context = parsed.context
       item = parsed.item
+    }
+    if (assetIds.any) {
+      // The fixture's asset ids, in the path, the query and the body, become the catalogue's.
+      if (params.assetId !== undefined) params = { ...params, assetId: assetIds.fromWire(params.assetId) }
+      query = mapAssetIds(query, assetIds.fromWire, assetIdKeys) as Record<string, string>
+      item = mapAssetIds(item, assetIds.fromWire) as JsonObject
     }
     const paginated = pagedAt(op, st.apiVersion)
     const queryError = (paginated ? pagedQuery : plainQuery)(query)

@@ -1,4 +1,4 @@
-// Fixture files: `{ seed, adminToken, vaults: [...], apiKeys: [...] }`, checked as the control plane checks its bodies.
+// Fixture files: `{ seed, adminToken, vaults: [...], apiKeys: [...], assets: [...] }`, checked as the control plane checks its bodies.
 import { checkAttributes, checks } from "../api/body.js"
 import { errors } from "../api/errors.js"
 import { apiKeySpec, vaultSpec } from "../api/sim/workspace.js"
@@ -16,6 +16,7 @@ export const loadFixture = (text: string): Fixture => {
         adminToken: checks.string({ min: 8, max: 200 }),
         vaults: (v) => (Array.isArray(v) ? undefined : "must be an array"),
         apiKeys: (v) => (Array.isArray(v) ? undefined : "must be an array"),
+        assets: (v) => (Array.isArray(v) ? undefined : "must be an array"),
       },
     },
     errors.extraBodyAttributes,
@@ -28,5 +29,9 @@ export const loadFixture = (text: string): Fixture => {
     })
   each("vaults", f.vaults, vaultSpec)
   each("apiKeys", f.apiKeys, apiKeySpec)
+  each("assets", f.assets, {
+    required: { assetId: checks.string({ min: 1, max: 100 }), blockchain: checks.string({ min: 1, max: 40 }), network: checks.string({ min: 1, max: 40 }) },
+    optional: { symbol: checks.string({ min: 1, max: 20 }), contract: checks.string({ min: 1, max: 200 }) },
+  })
   return f as Fixture
 }

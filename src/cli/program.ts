@@ -91,7 +91,7 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
     .addOption(opt("--durability <mode>", "SQLite synchronous mode", "DURABILITY").choices(["normal", "full"]).default("normal"))
     .addOption(opt("--checkpoint-every <events>", "with --store sqlite: save the read models every this many events and at shutdown, to restart from (0: never)", "CHECKPOINT_EVERY").default("10000"))
     .addOption(opt("--esdb <connection>", "EventStoreDB connection string (with --store esdb)", "ESDB"))
-    .addOption(opt("--fixture <file>", "JSON workspace to create on first start: { seed, adminToken, vaults, apiKeys }", "FIXTURE"))
+    .addOption(opt("--fixture <file>", "JSON workspace to create on first start: { seed, adminToken, vaults, apiKeys, assets }", "FIXTURE"))
     .addOption(opt("--seed <text>", "workspace seed: the same seed and calls give the same ids and addresses", "SEED"))
     .addOption(opt("--admin-token <token>", "bearer token of the /_sim control plane", "ADMIN_TOKEN"))
     .addOption(opt("--frozen-at <seconds>", "hold simulated time at this UNIX time (seconds) until advanced", "FROZEN_AT"))

@@ -5,6 +5,7 @@ import { IdSequence } from "../commands/run-decider.js"
 import { createApiKey, createVault } from "../commands/workspace.js"
 import type { CommandServices } from "../commands/services.js"
 import type { CreateApiKeyInput, CreateVaultInput } from "../commands/workspace.js"
+import type { AssetAlias } from "../domain/chains/index.js"
 import { idsLayer, makeIds, type SeededIds } from "./ids.js"
 
 export interface Fixture {
@@ -12,6 +13,8 @@ export interface Fixture {
   readonly adminToken?: string
   readonly vaults?: ReadonlyArray<CreateVaultInput>
   readonly apiKeys?: ReadonlyArray<CreateApiKeyInput>
+  /** The workspace's own asset ids (read at every start, as `adminToken` is; the log keeps the catalogue's). */
+  readonly assets?: ReadonlyArray<AssetAlias>
 }
 
 export interface CreatedCredentials {

@@ -64,6 +64,7 @@ export const assetOperations: ReadonlyArray<Operation> = [
     method: "GET",
     path: "/assets/:networkType",
     scope: "read",
+    assetIdKeys: ["id", "startingAfter"],
     paginated: true,
     list: true,
     answer: AssetBalance,

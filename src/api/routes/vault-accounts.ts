@@ -123,6 +123,7 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
     method: "GET",
     path: "/supported-assets",
     scope: "read",
+    assetIdKeys: ["id"],
     list: true,
     answer: SupportedAsset,
     query: {

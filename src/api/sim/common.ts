@@ -57,6 +57,8 @@ export const mountSim = (app: Hono, deps: ApiDeps, route: SimRoute): void => {
           if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
             return simError(c, new ApiError(400, "invalid_request_body_structure", "The body must be a JSON object."))
           body = parsed as JsonObject
+          // The fixture's asset ids are taken here too (a deposit's assetId).
+          if (deps.sim.assetIds.any && typeof body.assetId === "string") body = { ...body, assetId: deps.sim.assetIds.fromWire(body.assetId) }
         }
       }
       const query = Object.fromEntries(new URL(c.req.url).searchParams) as Record<string, string>

@@ -5,5 +5,7 @@ export {
   allAssets, allNetworks, assetsOf, familyOf, findAsset, findAssetByContract, findNetwork, isUtxo, nativeAsset, networksOf,
 } from "./catalogue.js"
 export type { AssetFilter } from "./catalogue.js"
+export { makeAssetIds, NO_ALIASES, mapAssetIds } from "./asset-aliases.js"
+export type { AssetAlias, AssetIds } from "./asset-aliases.js"
 export { DEFAULT_EXCHANGE_RATES, exchangeRateOf } from "./exchange-rates.js"
 export * from "./addresses/index.js"
