@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Credentials } from "../../../src/client/index.js"
 import { assetsOf, makeAssetIds } from "../../../src/domain/chains/index.js"
+import { loadFixture } from "../../../src/cli/fixture.js"
 import { createSimulator } from "../../../src/simulator.js"
 import { makeMemoryStore } from "../../../src/store/memory.js"
 import { createKey, startHarness, type Harness } from "../../support/harness.js"
@@ -186,6 +187,10 @@ describe("a bad asset list stops the start", () => {
       ]),
     ).toThrow(/assets\[1\].*twice/)
     expect(() => makeAssetIds([{ assetId: USDC.id, blockchain: "ethereum", network: "sepolia", symbol: "ETH" }])).toThrow(/assets\[0\].*another asset/)
+    // A fixture file's list is checked as the control plane checks bodies: each entry's attributes and types.
+    expect(loadFixture(JSON.stringify({ assets: [{ assetId: MY_ETH, blockchain: "ethereum", network: "sepolia", symbol: "ETH" }] })).assets).toHaveLength(1)
+    expect(() => loadFixture(JSON.stringify({ assets: [{ assetId: MY_ETH, blockchain: "ethereum", symbol: "ETH" }] }))).toThrow(/assets\[0\]/)
+    expect(() => loadFixture(JSON.stringify({ assets: {} }))).toThrow(/assets/)
     await expect(createSimulator({ store: makeMemoryStore(), fixture: { assets: [{ assetId: "x", blockchain: "nochain", network: "x", symbol: "X" }] } })).rejects.toThrow(/no such asset/)
   })
 })
