@@ -1,0 +1,34 @@
+// A CPU profile of utxo-transfer/validate as its benchmark runs it (50 named inputs, 150 recipients, in process):
+// prints the answers/s, the CPU per answer and the top frames; the whole profile goes to --out.
+//
+//   npx tsx scripts/bench/profile-validate.ts [--top 25] [--out validate.cpuprofile]
+//
+// The script runs a tsc-compiled copy of itself (lib/cpu-profile.ts says why).
+import { writeFileSync } from "node:fs"
+import { Session } from "node:inspector/promises"
+import { runCompiled, summarise, type Profile } from "./lib/cpu-profile.js"
+
+const args = process.argv.slice(2)
+const option = (name: string, fallback: string) => {
+  const i = args.indexOf(name)
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback
+}
+const top = Number(option("--top", "25"))
+const out = option("--out", "")
+
+const child = async () => {
+  const { utxoTransferValidate } = await import("./utxo-transfer-validate.js")
+  const session = new Session()
+  session.connect()
+  await session.post("Profiler.enable")
+  await session.post("Profiler.setSamplingInterval", { interval: 200 })
+  await session.post("Profiler.start")
+  const r = (await utxoTransferValidate.run({ quick: false } as never)) as { subject: number; unit: string; note?: string }
+  const { profile } = (await session.post("Profiler.stop")) as { profile: Profile }
+  if (out !== "") writeFileSync(out, JSON.stringify(profile))
+  console.log(`utxo-transfer/validate: ${r.subject.toFixed(0)} ${r.unit} with the profiler on; ${r.note}\n`)
+  console.log(summarise(profile, top))
+}
+
+if (args.includes("--child")) await child()
+else runCompiled("profile-validate", args, out)
