@@ -25,7 +25,21 @@ const connections = Number(values.connections)
 const seed = Number(values.seed)
 
 const dir = mkdtempSync(join(tmpdir(), "custody-sim-fuzz-"))
-const sim = await startSimProcess(["--data-dir", dir])
+// The server's full garbage collections (--trace-gc): the heap left after each is what it really holds, while its
+// RSS also carries garbage not yet collected, which grows and shrinks with the request rate.
+const fullGcs: Array<{ at: number; heapMiB: number }> = []
+let partial = ""
+const sim = await startSimProcess(["--data-dir", dir], {
+  nodeArgs: ["--trace-gc"],
+  onOutput: (chunk) => {
+    const lines = (partial + chunk).split("\n")
+    partial = lines.pop()!
+    for (const line of lines) {
+      const gc = / Mark-Compact [0-9.]+ \([0-9.]+\) -> ([0-9.]+) \([0-9.]+\) MB/.exec(line)
+      if (gc !== null) fullGcs.push({ at: performance.now(), heapMiB: Number(gc[1]) })
+    }
+  },
+})
 const pid = sim.pid ?? NaN
 const creds = sim.credentials!
 const testVaultId = ((await sim.call(creds, "GET", "/vaults/test")).body as { data: { items: Array<{ id: string }> } }).data.items[0]!.id
@@ -65,7 +79,7 @@ const progress = setInterval(() => {
   const s = (now.at - last.at) / 1000
   const n = now.requests - last.requests
   console.error(
-    `${((now.at - started) / 1000).toFixed(0).padStart(5)} s  ${String(Math.round(n / s)).padStart(5)} req/s  server ${(((now.server - last.server) / s) * 100).toFixed(0).padStart(3)}% CPU (${n === 0 ? "-" : Math.round(((now.server - last.server) / n) * 1e6)} µs/req)  client ${(((now.client - last.client) / s) * 100).toFixed(0).padStart(3)}% CPU (${n === 0 ? "-" : Math.round(((now.client - last.client) / n) * 1e6)} µs/req)  load ${loadavg()[0]!.toFixed(1)}`,
+    `${((now.at - started) / 1000).toFixed(0).padStart(5)} s  ${String(Math.round(n / s)).padStart(5)} req/s  server ${(((now.server - last.server) / s) * 100).toFixed(0).padStart(3)}% CPU (${n === 0 ? "-" : Math.round(((now.server - last.server) / n) * 1e6)} µs/req)  client ${(((now.client - last.client) / s) * 100).toFixed(0).padStart(3)}% CPU (${n === 0 ? "-" : Math.round(((now.client - last.client) / n) * 1e6)} µs/req)  server RSS ${((rss() ?? NaN) / 2 ** 20).toFixed(0)} MiB  load ${loadavg()[0]!.toFixed(1)}`,
   )
   last = now
 }, progressEvery)
@@ -107,11 +121,15 @@ const lane = async (n: number) => {
         body = JSON.parse(answer.text)
       } catch {
         figures.shape++
+        faults.push(`${call.method} ${call.path.slice(0, 100)}: ${answer.status}, not JSON: ${answer.text.slice(0, 200)}`)
         continue
       }
       const requestId = (body as { requestId?: unknown }).requestId
       if (answer.status >= 400) {
-        if (!(isApiErrorShape(body) || (call.path.startsWith("/_sim/") && isSimErrorShape(body)))) figures.shape++
+        if (!(isApiErrorShape(body) || (call.path.startsWith("/_sim/") && isSimErrorShape(body)))) {
+          figures.shape++
+          faults.push(`${call.method} ${call.path.slice(0, 100)} ${JSON.stringify(call.headers ?? {}).slice(0, 300)}: ${answer.status} outside the error shape: ${answer.text.slice(0, 200)}`)
+        }
         if (typeof requestId === "string") refused.add(requestId)
       } else if (typeof requestId === "string") accepted.add(requestId)
     }
@@ -157,5 +175,11 @@ if (secondHalf.length > 1) {
   const mid = (lo + hi) / 2
   console.log(`server memory       second half ${mb(lo)} .. ${mb(hi)} (±${(((hi - lo) / 2 / mid) * 100).toFixed(1)}% around the middle; ${secondHalf.length} samples)`)
 }
+const gcs = fullGcs.filter((g) => g.at - started >= (minutes * 60_000) / 2).map((g) => g.heapMiB)
+if (gcs.length > 1) {
+  const lo = Math.min(...gcs)
+  const hi = Math.max(...gcs)
+  console.log(`heap after full GC   second half ${lo.toFixed(1)} .. ${hi.toFixed(1)} MiB (±${(((hi - lo) / 2 / ((lo + hi) / 2)) * 100).toFixed(1)}%; ${gcs.length} full collections, first ${gcs[0]!.toFixed(1)}, last ${gcs[gcs.length - 1]!.toFixed(1)})`)
+} else console.log(`heap after full GC   ${gcs.length} full collections in the second half`)
 for (const f of faults.slice(0, 10)) console.log(`  fault: ${f}`)
 process.exitCode = figures.framing + figures.fiveXX + figures.shape + figures.hangs + byRefused + unexplained === 0 ? 0 : 1

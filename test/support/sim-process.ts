@@ -43,9 +43,17 @@ const answer = async (res: Response): Promise<Answer> => {
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())))
 
-export const startSimProcess = (args: ReadonlyArray<string>, options: { timeoutMs?: number } = {}): Promise<SimProcess> =>
+export interface SimProcessOptions {
+  readonly timeoutMs?: number
+  /** Flags for node itself (`--trace-gc`, say), before the script. */
+  readonly nodeArgs?: ReadonlyArray<string>
+  /** Each chunk of the server's stdout as it comes (the request log once it listens). */
+  readonly onOutput?: (chunk: string) => void
+}
+
+export const startSimProcess = (args: ReadonlyArray<string>, options: SimProcessOptions = {}): Promise<SimProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "serve", "--host", "127.0.0.1", "--port", "0", ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "src/cli.ts", "serve", "--host", "127.0.0.1", "--port", "0", ...args], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NODE_OPTIONS: "" },
@@ -65,7 +73,9 @@ export const startSimProcess = (args: ReadonlyArray<string>, options: { timeoutM
     // log follows, and rescanning all of it on every chunk made a long run's client slower with each request.
     let started = false
     child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString()
+      const chunk = d.toString()
+      out += chunk
+      options.onOutput?.(chunk)
       if (started) return
       const listening = /listening on (http:\/\/\S+)\n/.exec(out)
       if (listening === null) return
