@@ -3,6 +3,7 @@
 // raised through both nodes, and both nodes deliver. Prints how many requests the receiver got, how many keys came
 // more than once, the attempts each node made and the deliveries each node's log records.
 import http from "node:http"
+import { loadavg } from "node:os"
 import { parseArgs } from "node:util"
 import { Effect, Exit } from "effect"
 import { createApp } from "../src/api/app.js"
@@ -87,6 +88,8 @@ try {
   if (webhook.status !== "active") throw new Error(`subscription not verified: ${JSON.stringify(webhook)}`)
   const vaultId = a.sim.models.workspace.vaultList(undefined)[0]!.profile.vaultId
   const started = performance.now()
+  const cpuBefore = process.cpuUsage()
+  const eluBefore = performance.eventLoopUtilization()
   await Promise.all([raise(a.sim, vaultId, 0, Math.ceil(total / 2)), raise(b.sim, vaultId, Math.ceil(total / 2), Math.floor(total / 2))])
   const delivered = (sim: Simulator) => sim.models.outbox.subscriptions.get(webhook.id)!.deliveries.filter((d) => d.status === "delivered").length
   while (delivered(a.sim) < total || delivered(b.sim) < total) {
@@ -94,6 +97,8 @@ try {
     await new Promise((r) => setTimeout(r, 100))
   }
   const seconds = (performance.now() - started) / 1000
+  const cpu = process.cpuUsage(cpuBefore)
+  const elu = performance.eventLoopUtilization(eluBefore)
   // Time for a late duplicate to show, were one coming.
   await new Promise((r) => setTimeout(r, 2_000))
   const duplicateKeys = [...receiver.keys.values()].filter((n) => n > 1).length
@@ -105,6 +110,9 @@ try {
   const ra = recorded(a.sim)
   const rb = recorded(b.sim)
   console.log(`notifications: ${total} (half through each node), delivered in ${seconds.toFixed(1)} s`)
+  console.log(
+    `this process (both nodes, the store double, the receiver): ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU (${Math.round((cpu.user + cpu.system) / total)} µs per delivery), event loop busy ${(elu.utilization * 100).toFixed(0)}% of the time; load ${loadavg()[0]!.toFixed(1)}`,
+  )
   console.log(`receiver: ${receiver.requests()} requests, ${receiver.keys.size} distinct idempotency keys, ${duplicateKeys} keys more than once`)
   console.log(`attempts started: node "" ${a.posts()}, node "~1" ${b.posts()}; attempt events in the log: ${attemptEvents}`)
   console.log(`recorded deliveries: node "" ${ra.deliveries} (${ra.oneAttempt} delivered at the first attempt), node "~1" ${rb.deliveries} (${rb.oneAttempt})`)

@@ -222,16 +222,27 @@ export const makeEsdbStore = (connectionString: string): EventStoreShape & { clo
       }
       const subscription = client.subscribeToPersistentSubscriptionToAll(spec.group, { bufferSize: spec.window })
       const held = new Map<string, ResolvedEvent>()
-      const settle = (m: GroupMessage, f: (resolved: ResolvedEvent) => Promise<void>) => {
+      // Acks made in one turn of the event loop go in one message (a worker settles a whole batch of attempts at
+      // once); nacks carry a reason each and stay single.
+      let acks: Array<ResolvedEvent> = []
+      const flushAcks = () => {
+        const batch = acks
+        acks = []
+        // A settlement lost with the connection is harmless: the server gives the message again.
+        subscription.ack(...batch).catch(() => {})
+      }
+      const ack = (resolved: ResolvedEvent) => {
+        if (acks.push(resolved) === 1) setImmediate(flushAcks)
+      }
+      const settle = (m: GroupMessage, f: (resolved: ResolvedEvent) => void) => {
         const resolved = held.get(m.event.id)
         if (resolved === undefined) return
         held.delete(m.event.id)
-        // A settlement lost with the connection is harmless: the server gives the message again.
-        f(resolved).catch(() => {})
+        f(resolved)
       }
       subscription.on("data", (resolved: ResolvedEvent & { retryCount: number }) => {
         const recorded = recordedIfOurs(resolved)
-        if (recorded === undefined) return void subscription.ack(resolved).catch(() => {})
+        if (recorded === undefined) return ack(resolved)
         held.set(recorded.id, resolved)
         handlers.onMessage({ event: recorded, retryCount: resolved.retryCount })
       })
@@ -244,10 +255,11 @@ export const makeEsdbStore = (connectionString: string): EventStoreShape & { clo
       subscription.on("error", drop)
       subscription.on("end", () => drop(new Error("the server ended the persistent subscription")))
       return {
-        ack: (m) => settle(m, (r) => subscription.ack(r)),
-        release: (m, reason) => settle(m, (r) => subscription.nack("retry", reason, r)),
+        ack: (m) => settle(m, ack),
+        release: (m, reason) => settle(m, (r) => void subscription.nack("retry", reason, r).catch(() => {})),
         close: async () => {
           dropped = true
+          if (acks.length > 0) flushAcks()
           await subscription.unsubscribe()
         },
       }

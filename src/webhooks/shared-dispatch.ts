@@ -56,6 +56,8 @@ export const startSharedDispatch = (o: SharedDispatchOptions): { readonly stop: 
   const holdMs = Math.max(1, Math.floor(o.messageTimeoutMs / 2))
 
   const handle = async (webhookId: string, m: GroupMessage, member: ConsumerGroupMember) => {
+    // An attempt that delivered or gave up makes nothing due (only a retry does): done without waiting to read it.
+    if (m.event.type === "WebhookDeliveryAttempted" && (m.event.data as { result?: string }).result !== "retrying") return member.ack(m)
     if (!(await o.caughtUp(m.event.position))) return member.release(m, "read models behind")
     const d = deliveryOf(o.outbox, webhookId, m.event)
     if (d === undefined || !isCurrent(d, m.event)) return member.ack(m)

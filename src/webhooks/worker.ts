@@ -103,6 +103,9 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   const busy = new Set<string>()
   // Shared: the deliveries this node may attempt, each with the message that gave it (undefined: all are ours).
   const grants = options.shared === undefined ? undefined : new Map<string, Grant>()
+  // Shared: a message that came while its delivery was busy here, kept until that attempt is recorded: it may be the
+  // event of that very attempt, which makes the next one due.
+  const afterRecord = new Map<string, Grant>()
   let requests = 0
   let finished: Array<Finished> = []
   // Pacing is a token bucket on wall time; when an attempt is due is the simulated clock's business.
@@ -263,7 +266,9 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     const batch = finished
     finished = []
     const events = batch.map(eventOf)
-    const exit = await host.run(recordDeliveryEvents(events).pipe(Effect.flatMap((r) => host.awaitPosition(r.position))))
+    // Read back before the grants are settled, so that this node's view of each delivery is current; on several
+    // nodes from the live subscription (caughtUp), which brings the events anyway, rather than a read of the log.
+    const exit = await host.run(recordDeliveryEvents(events).pipe(Effect.flatMap((r) => caughtUp(r.position))))
     if (Exit.isFailure(exit)) {
       host.logError?.({ webhooks: "recording delivery attempts failed; retrying in 1 s", cause: String(exit.cause) })
       finished = [...batch, ...finished]
@@ -282,7 +287,20 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
       const g = grants.get(delivery.deliveryId)
       grants.delete(delivery.deliveryId)
       g?.settle()
+      const next = afterRecord.get(delivery.deliveryId)
+      afterRecord.delete(delivery.deliveryId)
+      if (next !== undefined) grantNow(delivery, next)
     }
+  }
+
+  /** Shared: the delivery is this node's to attempt while the message lasts; done at once when nothing is due. */
+  const grantNow = (d: DeliveryView, g: Grant) => {
+    if (d.status !== "pending") return g.settle()
+    const before = grants!.get(d.deliveryId)
+    grants!.set(d.deliveryId, g)
+    if (before !== undefined && before !== g) before.settle()
+    enqueue(d)
+    wake()
   }
 
   const shared =
@@ -297,15 +315,21 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
           logError: host.logError,
           target: {
             grant: (d, g) => {
-              // An attempt in flight supersedes the message (log order decides, as for a redelivery racing an attempt).
-              if (busy.has(d.deliveryId)) return g.settle()
-              const before = grants.get(d.deliveryId)
-              grants.set(d.deliveryId, g)
-              if (before !== undefined && before !== g) before.settle()
-              enqueue(d)
-              wake()
+              // While an attempt is in flight or being recorded, the message waits for its record: the store may
+              // give the attempt's own event (a retry now due) to this node before the attempt is recorded here.
+              if (busy.has(d.deliveryId)) {
+                const before = afterRecord.get(d.deliveryId)
+                afterRecord.set(d.deliveryId, g)
+                if (before !== undefined && before !== g) before.settle()
+                return
+              }
+              grantNow(d, g)
             },
             revoke: (deliveryId, g) => {
+              if (afterRecord.get(deliveryId) === g) {
+                afterRecord.delete(deliveryId)
+                return true
+              }
               if (grants.get(deliveryId) !== g || busy.has(deliveryId)) return false
               grants.delete(deliveryId)
               return true

@@ -13,6 +13,7 @@ import { startReceiver, type Receiver } from "../webhooks/receiver.js"
 
 let double: EsdbDouble
 let rx: Receiver
+let firstWebhookId: string | undefined
 const nodes: Array<Simulator> = []
 
 beforeAll(async () => {
@@ -55,6 +56,7 @@ it("share the deliveries of two nodes following one store: every notification on
   })
   const webhook = (await res.json()) as { id: string; status: string }
   expect(webhook.status).toBe("active")
+  firstWebhookId = webhook.id
   const vaultId = a.models.workspace.vaultList(undefined)[0]!.profile.vaultId
   await raise(a, vaultId, 0, 20)
   await raise(b, vaultId, 20, 20)
@@ -66,4 +68,43 @@ it("share the deliveries of two nodes following one store: every notification on
   expect(new Set(keys).size).toBe(40)
   for (const sim of nodes) expect(sim.models.outbox.subscriptions.get(webhook.id)!.deliveries.every((d) => d.attempts.length === 1)).toBe(true)
   expect(double.state.persistentGroups.get(`$all::custody-sim-webhook-${webhook.id}`)?.consumers).toHaveLength(2)
+})
+
+it("retry a failed delivery on two nodes: each attempt number once at the receiver and once in the log", { timeout: 120_000 }, async () => {
+  const [a, b] = nodes as [Simulator, Simulator]
+  // Only this test's subscription receives.
+  if (firstWebhookId !== undefined)
+    expect((await createApp(a).request(`/_sim/webhooks/${firstWebhookId}`, { method: "DELETE", headers: { authorization: `Bearer ${a.adminToken}` } })).status).toBeLessThan(300)
+  // The first attempt of each delivery fails; the retry, due a second later, succeeds.
+  const seen = new Set<string>()
+  rx.answer = (r) => {
+    const key = r.body.idempotencyKey as string
+    if (seen.has(key)) return { status: 200 }
+    seen.add(key)
+    return { status: 500 }
+  }
+  const before = rx.deliveries().length
+  const res = await createApp(b).request("/_sim/webhooks", {
+    method: "POST",
+    headers: { authorization: `Bearer ${b.adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ url: `${rx.url}/retrying`, secret: "whsec-retrying", events: ["*"], retrySchedule: [1] }),
+  })
+  const webhook = (await res.json()) as { id: string; status: string }
+  expect(webhook.status).toBe("active")
+  const vaultId = a.models.workspace.vaultList(undefined)[0]!.profile.vaultId
+  await raise(a, vaultId, 100, 10)
+  await raise(b, vaultId, 110, 10)
+  const deliveries = (sim: Simulator) => sim.models.outbox.subscriptions.get(webhook.id)?.deliveries ?? []
+  await eventually(async () => nodes.every((sim) => deliveries(sim).length === 20 && deliveries(sim).every((d) => d.status === "delivered")), 60_000)
+  await new Promise((r) => setTimeout(r, 500))
+  const perKey = new Map<string, number>()
+  for (const r of rx.deliveries().slice(before)) perKey.set(r.body.idempotencyKey as string, (perKey.get(r.body.idempotencyKey as string) ?? 0) + 1)
+  expect(perKey.size).toBe(20)
+  expect([...perKey.values()].every((n) => n === 2)).toBe(true)
+  for (const sim of nodes)
+    for (const d of deliveries(sim)) {
+      expect(d.attempts.map((t) => t.attempt)).toEqual([1, 2])
+      expect(d.attempts.map((t) => t.result)).toEqual(["retrying", "delivered"])
+    }
+  rx.answer = () => ({ status: 200 })
 })
