@@ -55,20 +55,31 @@ const caughtUp = <C, E extends DomainEvent, S, X>(decider: Decider<C, E, S, X>, 
   Effect.gen(function* () {
     const store = yield* EventStore
     const cached = (yield* AggregateCache).get(stream, () => decider.initialState)
-    let read = yield* store.readStream(stream, cached.revision >= 0n ? { fromRevision: cached.revision + 1n } : {})
-    // The cache is ahead of the store: it folded events that were never written (their batch of appends failed, see
-    // store/sqlite.ts) or that were cut off. Fold the stream again from its start.
-    if (cached.revision >= 0n && (read.revision === "no_stream" || read.revision < cached.revision)) {
-      cached.state = decider.initialState
-      cached.revision = -1n
-      read = yield* store.readStream(stream)
+    for (;;) {
+      // The cache is shared by every fiber deciding on this stream, and a fiber may fold its own append into it
+      // while this read is in flight: only the revision the cache had when the read began says whether the store
+      // is behind it.
+      const start = cached.revision
+      const read = yield* store.readStream(stream, start >= 0n ? { fromRevision: start + 1n } : {})
+      if (start < 0n || (read.revision !== "no_stream" && read.revision >= start)) {
+        for (const e of read.events) {
+          if (e.revision <= cached.revision) continue
+          cached.state = decider.evolve(cached.state as S, e as unknown as E)
+          cached.revision = e.revision
+        }
+        return cached
+      }
+      // The store is behind the cache: it folded events that were never written (their batch of appends failed, see
+      // store/sqlite.ts) or that were cut off. Fold the stream again from its start, aside, and put the result in
+      // at once, so no fiber ever sees an emptied state; if the cache moved meanwhile, look again.
+      const whole = yield* store.readStream(stream)
+      if (cached.revision !== start) continue
+      let state = decider.initialState
+      for (const e of whole.events) state = decider.evolve(state, e as unknown as E)
+      cached.state = state
+      cached.revision = whole.events[whole.events.length - 1]?.revision ?? -1n
+      return cached
     }
-    for (const e of read.events) {
-      if (e.revision <= cached.revision) continue
-      cached.state = decider.evolve(cached.state as S, e as unknown as E)
-      cached.revision = e.revision
-    }
-    return cached
   })
 
 /** The aggregate's current state, for a dry run: read and folded, nothing decided or appended. Read it, do not keep it. */
