@@ -15,17 +15,18 @@ export const makeDerivation = (workspaceSeed: Uint8Array, maxVaults = 256) => {
     }
     return d
   }
-  // Deposits from outside draw their sender from a small pool of "external" addresses; keep those at hand.
-  const external = new Map<string, { address: string; derivationPath: string }>()
+  // Derived addresses are kept (the most recent 4,096): deposits from outside draw their sender from a small pool of
+  // "external" addresses, and previews and fee estimates (utxo-transfer/validate, approximate-fee) derive the same
+  // next change address on every call. A derivation is a pure function of the seed, the vault and the path.
+  const derived = new Map<string, { address: string; derivationPath: string }>()
   return {
     derive: (vaultId: string, blockchain: string, network: string, path: { account: number; change: 0 | 1; index: number }) => {
-      if (vaultId !== "external") return deriverOf(vaultId).derive(blockchain as Blockchain, network as NetworkName, path)
-      const key = `${blockchain}|${network}|${path.account}|${path.change}|${path.index}`
-      let d = external.get(key)
+      const key = `${vaultId}|${blockchain}|${network}|${path.account}|${path.change}|${path.index}`
+      let d = derived.get(key)
       if (d === undefined) {
         d = deriverOf(vaultId).derive(blockchain as Blockchain, network as NetworkName, path)
-        if (external.size >= 4096) external.delete(external.keys().next().value!)
-        external.set(key, d)
+        if (derived.size >= 4096) derived.delete(derived.keys().next().value!)
+        derived.set(key, d)
       }
       return d
     },
