@@ -13,7 +13,7 @@ import { depositsMined } from "./deposits-mined.js"
 import { httpGetVaults, httpGetVaults2026, httpGetVaults2026Vs2024 } from "./http-get-vaults.js"
 import { httpGetAddressAssets, httpGetAddressBalance2026, httpGetVaultAssets, httpGetVaultAssets2026 } from "./http-reads.js"
 import { requestLogJson, requestLogText } from "./request-log.js"
-import { commandThroughput, httpPostSingleTransfer, httpPostSingleTransfer2026, httpPostSingleTransfer2026Vs2024 } from "./single-transfer.js"
+import { commandThroughput, httpPostSingleTransfer, httpPostSingleTransfer2026, httpPostSingleTransfer2026Vs2024, singleTransfer2026Vs2024InProcess } from "./single-transfer.js"
 import { fmt } from "./lib/stats.js"
 import type { Benchmark, Budget, Measurement, RunOptions } from "./lib/types.js"
 import { storeAppendMemoryVsEmmett } from "./store-append-memory-vs-emmett.js"
@@ -47,6 +47,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   httpPostSingleTransfer,
   httpPostSingleTransfer2026,
   httpPostSingleTransfer2026Vs2024,
+  singleTransfer2026Vs2024InProcess,
   commandThroughput,
   utxoTransferValidate,
   webhooks,

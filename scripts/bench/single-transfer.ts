@@ -5,6 +5,8 @@ import { findAsset, findNetwork } from "../../src/domain/chains/index.js"
 import type { VaultId } from "../../src/domain/shared/ids.js"
 import { startFundedBench } from "./lib/funded.js"
 import { httpVsBareHono } from "./lib/http.js"
+import { buildRequest } from "./lib/requests.js"
+import { fmt, median, quantile } from "./lib/stats.js"
 import { absoluteAtLeast, ratioAtLeast, type Benchmark } from "./lib/types.js"
 
 const RECIPIENT = "0x742d35Cc6634C0532925a3b844Bc454e4438f44e"
@@ -69,6 +71,59 @@ export const httpPostSingleTransfer2026Vs2024: Benchmark = {
         baselineSign: old.sign,
         expectStatus: 201,
       })
+    } finally {
+      await bench.close()
+    }
+  },
+}
+
+/**
+ * The same comparison without a socket or a load generator, whose share of two shared cores moves the HTTP figure:
+ * the app in process, blocks of 20 × 10 concurrent creates (signed before the block's CPU is read), the two versions'
+ * blocks alternating, 2024's CPU per create over 2026's per pair of blocks, median of the pairs.
+ */
+export const singleTransfer2026Vs2024InProcess: Benchmark = {
+  name: "single-transfer-2026-vs-2024-in-process",
+  description: "CPU per signed single-transfer create at 2026-03-20 vs the 2024-05-09 path, the app in process (SQLite, manual approval), interleaved blocks of 10 concurrent requests",
+  budget: ratioAtLeast(0.9),
+  run: async (options) => {
+    const bench = await startFundedBench({ store: "sqlite", approval: "manual" })
+    try {
+      const old = singleTransfer(bench, "2024-05-09")
+      const now = singleTransfer(bench, "2026-03-20")
+      const block = async (side: typeof old): Promise<number> => {
+        const waves = Array.from({ length: 20 }, () => Array.from({ length: 10 }, () => buildRequest(side.request, side.sign)))
+        const cpu0 = process.cpuUsage()
+        for (const wave of waves) {
+          const answers = await Promise.all(wave.map((r) => bench.app.request(r.path, { method: r.method, headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) })))
+          for (const a of answers) {
+            if (a.status !== 201) throw new Error(`answered ${a.status}: ${await a.text()}`)
+            await a.arrayBuffer()
+          }
+        }
+        const cpu = process.cpuUsage(cpu0)
+        return (cpu.user + cpu.system) / 200
+      }
+      for (let i = 0; i < (options.quick ? 1 : 5); i++) {
+        await block(old)
+        await block(now)
+      }
+      const olds: Array<number> = []
+      const nows: Array<number> = []
+      const ratios: Array<number> = []
+      for (let round = 0; round < (options.quick ? 4 : 40); round++) {
+        const pair = round % 2 === 0 ? [await block(old), await block(now)] : [await block(now), await block(old)].reverse()
+        olds.push(pair[0]!)
+        nows.push(pair[1]!)
+        ratios.push(pair[0]! / pair[1]!)
+      }
+      return {
+        subject: 1e6 / median(nows),
+        baseline: 1e6 / median(olds),
+        unit: "creates per CPU-second",
+        ratio: median(ratios),
+        note: `CPU per create ${fmt(median(nows))} vs ${fmt(median(olds))} µs; pairs' ratios: quartiles ${quantile(ratios, 0.25).toFixed(3)}–${quantile(ratios, 0.75).toFixed(3)}; ${ratios.length} pairs of 200 creates each`,
+      }
     } finally {
       await bench.close()
     }
