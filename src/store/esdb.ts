@@ -139,7 +139,8 @@ export const makeEsdbStore = (connectionString: string): EventStoreShape & { clo
         : options.fromRevision < 0n ? (direction === "forwards" ? START : undefined)
         : options.fromRevision
       const raw = options.maxCount === 0 || from === undefined ? [] : yield* readRaw(stream, from, direction, options.maxCount ?? Number.MAX_SAFE_INTEGER)
-      if (raw === undefined) return { events: [], revision: "no_stream" } satisfies ReadStreamResult
+      // Not found can also mean "nothing at or after that revision" (a read past the end): the head says which.
+      if (raw === undefined) return { events: [], revision: head ?? "no_stream" } satisfies ReadStreamResult
       const events = raw.flatMap((r) => (r.event === undefined ? [] : [toRecorded(r.event)]))
       const seen = toEnd ? events[events.length - 1] : fromEnd ? events[0] : undefined
       const revision = seen?.revision ?? head ?? (yield* headRevision(stream))
