@@ -4,6 +4,8 @@ import type { EventStoreShape, NewEvent, StoreUnavailable, WrongExpectedVersion 
 import type { LoggedEvent } from "./format.js"
 
 const RUN = 500
+/** Appends started before the loader waits for them: the store commits the appends of one turn together. */
+const IN_FLIGHT = 64
 
 export interface Loader {
   /** Queues an event; appends the run of its stream before it when the stream changes. */
@@ -15,6 +17,15 @@ export interface Loader {
 export const makeLoader = (store: EventStoreShape, onAppended?: (count: number) => void): Loader => {
   let run: Array<LoggedEvent> = []
   let appended = 0
+  let inFlight: Array<Promise<void>> = []
+  const settle = async () => {
+    const started = inFlight
+    inFlight = []
+    // Every one is waited for before the first failure is thrown, so that none is left running.
+    const outcomes = await Promise.allSettled(started)
+    const failed = outcomes.find((o) => o.status === "rejected")
+    if (failed !== undefined) throw (failed as PromiseRejectedResult).reason
+  }
   const write = async () => {
     const first = run[0]
     if (first === undefined) return
@@ -22,7 +33,7 @@ export const makeLoader = (store: EventStoreShape, onAppended?: (count: number) 
     const expected = first.revision === 0n ? ("no_stream" as const) : first.revision - 1n
     const batch = run
     run = []
-    await Effect.runPromise(
+    const appending = Effect.runPromise(
       store.append(first.stream, events, expected).pipe(
         Effect.mapError((e: WrongExpectedVersion | StoreUnavailable) =>
           e._tag === "WrongExpectedVersion"
@@ -30,9 +41,14 @@ export const makeLoader = (store: EventStoreShape, onAppended?: (count: number) 
             : new Error(`line ${batch[0]!.line}: the store failed: ${e.reason}`),
         ),
       ),
-    )
-    appended += events.length
-    onAppended?.(appended)
+    ).then(() => {
+      appended += events.length
+      onAppended?.(appended)
+    })
+    // Started in order, so they take their positions in order; waited for in groups (they are committed together).
+    appending.catch(() => undefined) // handled in settle(); not an unhandled rejection meanwhile
+    inFlight.push(appending)
+    if (inFlight.length >= IN_FLIGHT) await settle()
   }
   return {
     add: async (e) => {
@@ -42,6 +58,7 @@ export const makeLoader = (store: EventStoreShape, onAppended?: (count: number) 
     },
     flush: async () => {
       await write()
+      await settle()
       return appended
     },
   }
