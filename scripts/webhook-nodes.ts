@@ -107,6 +107,8 @@ try {
     return { deliveries: ds.length, oneAttempt: ds.filter((d) => d.attempts.length === 1 && d.status === "delivered").length }
   }
   const attemptEvents = double.state.log.filter((e) => e.type === "WebhookDeliveryAttempted").length
+  // Messages the store gave again: given back by a node (a retry not due yet), or held past the handover time.
+  const givenAgain = double.state.persistentGroups.get(`$all::custody-sim-webhook-${webhook.id}`)?.retried ?? 0
   const ra = recorded(a.sim)
   const rb = recorded(b.sim)
   console.log(`notifications: ${total} (half through each node), delivered in ${seconds.toFixed(1)} s`)
@@ -114,7 +116,7 @@ try {
     `this process (both nodes, the store double, the receiver): ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU (${Math.round((cpu.user + cpu.system) / total)} µs per delivery), event loop busy ${(elu.utilization * 100).toFixed(0)}% of the time; load ${loadavg()[0]!.toFixed(1)}`,
   )
   console.log(`receiver: ${receiver.requests()} requests, ${receiver.keys.size} distinct idempotency keys, ${duplicateKeys} keys more than once`)
-  console.log(`attempts started: node "" ${a.posts()}, node "~1" ${b.posts()}; attempt events in the log: ${attemptEvents}`)
+  console.log(`attempts started: node "" ${a.posts()}, node "~1" ${b.posts()}; attempt events in the log: ${attemptEvents}; messages the store gave again: ${givenAgain}`)
   console.log(`recorded deliveries: node "" ${ra.deliveries} (${ra.oneAttempt} delivered at the first attempt), node "~1" ${rb.deliveries} (${rb.oneAttempt})`)
   const ok = receiver.requests() === total && receiver.keys.size === total && duplicateKeys === 0 && attemptEvents === total && ra.oneAttempt === total && rb.oneAttempt === total
   console.log(ok ? "0 duplicate deliveries" : "FAILED: duplicates or missing deliveries")

@@ -266,9 +266,10 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     const batch = finished
     finished = []
     const events = batch.map(eventOf)
-    // Read back before the grants are settled, so that this node's view of each delivery is current; on several
-    // nodes from the live subscription (caughtUp), which brings the events anyway, rather than a read of the log.
-    const exit = await host.run(recordDeliveryEvents(events).pipe(Effect.flatMap((r) => caughtUp(r.position))))
+    // Read back before the grants are settled, so that this node's view of each delivery is current. A read of the
+    // log at once, not a wait for the live subscription: when that lags (a burst of notifications), the read also
+    // brings the models up to date in one go.
+    const exit = await host.run(recordDeliveryEvents(events).pipe(Effect.flatMap((r) => host.awaitPosition(r.position))))
     if (Exit.isFailure(exit)) {
       host.logError?.({ webhooks: "recording delivery attempts failed; retrying in 1 s", cause: String(exit.cause) })
       finished = [...batch, ...finished]
