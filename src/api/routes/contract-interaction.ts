@@ -12,7 +12,7 @@ import { createTxRequest } from "../../commands/transaction-requests.js"
 import { checks } from "../body.js"
 import { errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
-import { runCommand } from "../sim/common.js"
+import { runCommand } from "../use-case.js"
 import { optional, struct } from "../wire/shape.js"
 import { unknownVault } from "./vault-account-reads.js"
 

@@ -12,7 +12,7 @@ import { checks, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
-import { runCommand } from "../sim/common.js"
+import { runCommand } from "../use-case.js"
 import { networkTypeOf } from "./addresses.js"
 
 /** The spec's twelve statuses, one wire string per state. */

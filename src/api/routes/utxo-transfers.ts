@@ -12,7 +12,7 @@ import type { ApiDeps } from "../deps.js"
 import { exitToResult } from "../error-table.js"
 import { ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
-import { runCommand } from "../sim/common.js"
+import { runCommand } from "../use-case.js"
 import { UtxoTransferPreview, UtxoTransferRequest as UtxoTransferAnswer } from "../wire/utxos.js"
 import { unknownVault } from "./vault-account-reads.js"
 

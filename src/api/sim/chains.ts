@@ -7,7 +7,8 @@ import { submitDeposit } from "../../chain-sim/use-cases/deposits.js"
 import { checkAttributes, checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { errors, isApiError } from "../errors.js"
-import { runCommand, type SimRoute } from "./common.js"
+import { type SimRoute } from "./common.js"
+import { runCommand } from "../use-case.js"
 
 const chainJson = (deps: ApiDeps, blockchain: string, network: string) => {
   const n = findNetwork(blockchain, network)!

@@ -2,7 +2,8 @@
 import { isDecimalRate } from "../../domain/settings/index.js"
 import { setExchangeRates } from "../../commands/settings.js"
 import { errors, isApiError } from "../errors.js"
-import { runCommand, type SimRoute } from "./common.js"
+import { type SimRoute } from "./common.js"
+import { runCommand } from "../use-case.js"
 
 export const settingsRoutes: ReadonlyArray<SimRoute> = [
   {

@@ -6,7 +6,8 @@ import { armFault } from "../../chain-sim/use-cases/mining.js"
 import { checkAttributes, checks } from "../body.js"
 import { errors, isApiError } from "../errors.js"
 import { requestJson } from "../routes/transaction-requests.js"
-import { runCommand, type SimRoute } from "./common.js"
+import { type SimRoute } from "./common.js"
+import { runCommand } from "../use-case.js"
 
 const decision = (verb: "approve" | "reject"): SimRoute => ({
   method: "POST",

@@ -11,7 +11,8 @@ import { handshake } from "../../webhooks/verify.js"
 import { checkAttributes, checks, type FieldCheck } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { ApiError, errors, isApiError } from "../errors.js"
-import { runCommand, type SimRoute } from "./common.js"
+import { type SimRoute } from "./common.js"
+import { runCommand } from "../use-case.js"
 
 const url: FieldCheck = (v) => {
   if (typeof v !== "string" || v.length > 2048) return "must be a URL of at most 2048 characters"

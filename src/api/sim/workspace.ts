@@ -5,7 +5,8 @@ import { createApiKey, createVault, revokeApiKey, setApprovalPolicy } from "../.
 import { checkAttributes, checks, type FieldCheck } from "../body.js"
 import { errors } from "../errors.js"
 import { vaultView } from "../routes/vaults.js"
-import { runCommand, type SimRoute } from "./common.js"
+import { type SimRoute } from "./common.js"
+import { runCommand } from "../use-case.js"
 import { API_VERSIONS } from "../envelope.js"
 import { isIP } from "node:net"
 
