@@ -1,6 +1,7 @@
 // An as-of balance read (#8 with x-sim-as-of) against a 1,000,000-event log, in process: p99 latency of
 // app.fetch (budget ≤ 2 ms; absolute: there is no fair baseline for "the same answer without history").
 // Run alone: `npx tsx scripts/bench/as-of.ts [--quick] [--events N]`.
+import { PerformanceObserver, type PerformanceEntry } from "node:perf_hooks"
 import { pathToFileURL } from "node:url"
 import { createApp } from "../../src/api/app.js"
 import { signRequest } from "../../src/client/signing.js"
@@ -18,7 +19,14 @@ export interface AsOfFigures {
   readonly time: { readonly p50: number; readonly p99: number; readonly max: number }
   /** Microseconds per HoldingsModel.balance(…, asOf) lookup, the read model alone. */
   readonly modelLookupP99Us: number
+  /** Requests slower than 1 ms, and how many of them overlapped a garbage-collection pause (by kind). */
+  readonly slow: { readonly requests: number; readonly duringGc: number; readonly gcKinds: Readonly<Record<string, number>> }
+  /** Collection pauses while the requests ran: count and total ms by kind, and the longest. */
+  readonly gc: Readonly<Record<string, { readonly count: number; readonly totalMs: number; readonly maxMs: number }>>
 }
+
+// PerformanceEntry's detail.kind for gc entries (node:perf_hooks constants).
+const gcKindName: Readonly<Record<number, string>> = { 1: "scavenge", 2: "mark-compact", 4: "incremental", 8: "weak-callbacks" }
 
 // A tiny deterministic PRNG: the same positions every run.
 const prng = (seed: number) => () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32)
@@ -42,6 +50,11 @@ export const measureAsOf = async (options: { events?: number; requests?: number;
   const last = sim.models.timeline.headTime
   const random = prng(7)
   const pick = <T>(xs: ReadonlyArray<T>) => xs[Math.floor(random() * xs.length)]!
+  // Every collection pause while the requests run, to tell the collector's pauses from the lookups' own time.
+  const pauses: Array<PerformanceEntry> = []
+  const observer = new PerformanceObserver((list) => pauses.push(...list.getEntries()))
+  observer.observe({ entryTypes: ["gc"] })
+  const spans: Array<readonly [number, number]> = []
   const measure = async (header: () => string) => {
     const out: Array<number> = []
     // Signed in batches just before use: the signature's timestamp window is 30 s.
@@ -57,7 +70,10 @@ export const measureAsOf = async (options: { events?: number; requests?: number;
         await res.text()
         const ms = performance.now() - t0
         if (res.status !== 200) throw new Error(`as-of read answered ${res.status}`)
-        if (done >= 0) out.push(ms)
+        if (done >= 0) {
+          out.push(ms)
+          if (ms > 1) spans.push([t0, t0 + ms])
+        }
       }
     }
     return out
@@ -73,9 +89,29 @@ export const measureAsOf = async (options: { events?: number; requests?: number;
     sim.models.holdings.balance("ethereum", "sepolia", a, assetId, p)
     lookups.push((performance.now() - t0) * 1000)
   }
+  await new Promise((done) => setImmediate(done))
+  observer.disconnect()
+  const kindOf = (e: PerformanceEntry) => gcKindName[(e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0] ?? "other"
+  const gc: Record<string, { count: number; totalMs: number; maxMs: number }> = {}
+  for (const e of pauses) {
+    const g = (gc[kindOf(e)] ??= { count: 0, totalMs: 0, maxMs: 0 })
+    g.count++
+    g.totalMs += e.duration
+    g.maxMs = Math.max(g.maxMs, e.duration)
+  }
+  const gcKinds: Record<string, number> = {}
+  let duringGc = 0
+  for (const [a, b] of spans) {
+    const hit = pauses.find((e) => e.startTime < b && e.startTime + e.duration > a)
+    if (hit !== undefined) {
+      duringGc++
+      gcKinds[kindOf(hit)] = (gcKinds[kindOf(hit)] ?? 0) + 1
+    }
+  }
   await sim.close()
+  log(`slow requests (> 1 ms): ${spans.length}, ${duringGc} during a collection ${JSON.stringify(gcKinds)}; pauses ${JSON.stringify(gc)}`)
   log(`position p99 ${quantile(byPosition, 0.99).toFixed(3)} ms, time p99 ${quantile(byTime, 0.99).toFixed(3)} ms`)
-  return { events: total, requests, position: summary(byPosition), time: summary(byTime), modelLookupP99Us: quantile(lookups, 0.99) }
+  return { events: total, requests, position: summary(byPosition), time: summary(byTime), modelLookupP99Us: quantile(lookups, 0.99), slow: { requests: spans.length, duringGc, gcKinds }, gc }
 }
 
 export const asOfBalanceRead: Benchmark = {
