@@ -35,6 +35,13 @@ export interface RestartFigures {
   readonly checkpointWriteSeconds: number
   readonly rebuild: ReadonlyArray<number>
   readonly restart: ReadonlyArray<number>
+  /**
+   * The process's CPU seconds of each side (user + system, the collector's threads included): on a machine whose cores
+   * other processes take, a restart's decoding (mostly collection, which wants every core) loses more wall time than a
+   * rebuild does, so the wall ratio measures the load as well as the code.
+   */
+  readonly rebuildCpu: ReadonlyArray<number>
+  readonly restartCpu: ReadonlyArray<number>
   /** The restart's parts, seconds, one untimed restart done by hand after the rounds. */
   readonly parts: { readonly choose: number; readonly decode: number; readonly tail: number }
   /** Feeding the checkpoint thread the tail, then a write on the thread. */
@@ -60,7 +67,8 @@ export interface RestartFigures {
  * reachable when this returns: a simulator still held while the next side opens (the models of a million events are
  * gigabytes) would make that side pay for marking it, which a restart — a new process — never does.
  */
-const openAndClose = async (dir: string, checkpoints: boolean): Promise<{ seconds: number; restoredFrom: bigint | undefined }> => {
+const openAndClose = async (dir: string, checkpoints: boolean): Promise<{ seconds: number; cpuSeconds: number; restoredFrom: bigint | undefined }> => {
+  const c0 = process.cpuUsage()
   const t0 = performance.now()
   const sim = await createSimulator({
     store: makeSqliteStore({ file: join(dir, "events.sqlite") }),
@@ -70,9 +78,10 @@ const openAndClose = async (dir: string, checkpoints: boolean): Promise<{ second
     ...(checkpoints ? { checkpoints: { dir, every: 1_000_000_000, atClose: false } } : {}),
   })
   const seconds = (performance.now() - t0) / 1000
+  const c = process.cpuUsage(c0)
   const restoredFrom = sim.restoredFrom
   await sim.close()
-  return { seconds, restoredFrom }
+  return { seconds, cpuSeconds: (c.user + c.system) / 1e6, restoredFrom }
 }
 
 /** Writes the log and a checkpoint tailOf(events) events before its head, folded and written as the thread writes one. */
@@ -156,6 +165,8 @@ export const measureRestart = async (options: { events: number; rounds: number; 
     const { events, position, checkpointBytes, checkpointWriteSeconds } = await prepare(dir, options.events, log)
     const rebuild: Array<number> = []
     const restart: Array<number> = []
+    const rebuildCpu: Array<number> = []
+    const restartCpu: Array<number> = []
     /** Heap in use before each side opens (after a full collection): the same each time when nothing is held. */
     const heapMB: Array<number> = []
     for (let r = 0; r < options.rounds; r++) {
@@ -167,9 +178,10 @@ export const measureRestart = async (options: { events: number; rounds: number; 
         const o = await openAndClose(dir, side === "restart")
         if (side === "restart" && o.restoredFrom !== position) throw new Error(`the restart did not load the checkpoint at ${position}`)
         ;(side === "restart" ? restart : rebuild).push(o.seconds)
+        ;(side === "restart" ? restartCpu : rebuildCpu).push(o.cpuSeconds)
         for (const c of listCheckpoints(dir)) if (c.position !== position) unlinkSync(c.file)
       }
-      log(`round ${r + 1}: rebuild ${rebuild[r]!.toFixed(2)} s, restart from the checkpoint ${restart[r]!.toFixed(2)} s (heap before each side: ${heapMB.slice(-2).map((h) => h.toFixed(0)).join(", ")} MB)`)
+      log(`round ${r + 1}: rebuild ${rebuild[r]!.toFixed(2)} s, restart from the checkpoint ${restart[r]!.toFixed(2)} s, ratio ${(restart[r]! / rebuild[r]!).toFixed(3)}; CPU ${rebuildCpu[r]!.toFixed(2)} s vs ${restartCpu[r]!.toFixed(2)} s, ratio ${(restartCpu[r]! / rebuildCpu[r]!).toFixed(3)} (heap before each side: ${heapMB.slice(-2).map((h) => h.toFixed(0)).join(", ")} MB)`)
     }
     const parts = await restartParts(dir)
     log(`restart's parts: choosing and checking the file ${parts.choose.toFixed(2)} s, decoding ${parts.decode.toFixed(2)} s, the tail ${parts.tail.toFixed(2)} s`)
@@ -177,7 +189,7 @@ export const measureRestart = async (options: { events: number; rounds: number; 
     log(
       `feeding the checkpoint thread ${feeding.events} events in ${feeding.pages} pages: p50 ${feeding.p50Ms.toFixed(2)} ms, p99 ${feeding.p99Ms.toFixed(2)} ms, max ${feeding.maxMs.toFixed(2)} ms per page; event loop delay p99 ${feeding.loopP99Ms.toFixed(1)} ms, max ${feeding.loopMaxMs.toFixed(1)} ms (idle just before: p99 ${feeding.idleLoopP99Ms.toFixed(1)} ms, max ${feeding.idleLoopMaxMs.toFixed(1)} ms); written on the thread after ${feeding.threadSeconds.toFixed(1)} s`,
     )
-    return { events, checkpointPosition: position, checkpointBytes, checkpointWriteSeconds, rebuild, restart, parts, feeding }
+    return { events, checkpointPosition: position, checkpointBytes, checkpointWriteSeconds, rebuild, restart, rebuildCpu, restartCpu, parts, feeding }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -227,6 +239,6 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const f = await measureRestart({ events, rounds: r > 0 ? Number(process.argv[r + 1]) : 3, log: (l) => process.stderr.write(`${l}\n`) })
   const ratio = median(f.restart.map((s, k) => s / f.rebuild[k]!))
   process.stdout.write(
-    `${JSON.stringify({ events: f.events, checkpointPosition: String(f.checkpointPosition), checkpointMB: f.checkpointBytes / 1e6, checkpointWriteSeconds: f.checkpointWriteSeconds, rebuildSeconds: f.rebuild, restartSeconds: f.restart, ratio, restartParts: f.parts, feeding: f.feeding }, null, 2)}\n`,
+    `${JSON.stringify({ events: f.events, checkpointPosition: String(f.checkpointPosition), checkpointMB: f.checkpointBytes / 1e6, checkpointWriteSeconds: f.checkpointWriteSeconds, rebuildSeconds: f.rebuild, restartSeconds: f.restart, ratio, rebuildCpuSeconds: f.rebuildCpu, restartCpuSeconds: f.restartCpu, cpuRatio: median(f.restartCpu.map((s, k) => s / f.rebuildCpu[k]!)), restartParts: f.parts, feeding: f.feeding }, null, 2)}\n`,
   )
 }
