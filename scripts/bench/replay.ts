@@ -1,5 +1,5 @@
 // Replay and rebuild of a 1,000,000-event log: from SQLite against a bare SELECT + JSON.parse scan of the same
-// file (budget ≥ 0.7×), and from the memory store (budget ≥ 1,000,000 events/s).
+// file (budget ≥ 0.8×, the performance issue's goal), and from the memory store (budget ≥ 1,000,000 events/s).
 // Run alone: `npx tsx scripts/bench/replay.ts [--quick] [--events N]`.
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -180,7 +180,7 @@ const figures = (o: RunOptions) => (shared ??= measureReplay({ events: o.quick ?
 export const replaySqlite: Benchmark = {
   name: "replay-sqlite-rebuild",
   description: "events/s rebuilding every read model from a 1M-event SQLite log vs a bare SELECT + JSON.parse scan of the same file",
-  budget: ratioAtLeast(0.7),
+  budget: ratioAtLeast(0.8),
   run: async (o): Promise<Measurement> => {
     const f = await figures(o)
     const ratios = f.sqliteRebuild.map((s, i) => s / f.sqliteScan[i]!)
