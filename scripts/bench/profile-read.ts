@@ -8,10 +8,8 @@
 // --bare profiles the benchmarks' baseline instead: a one-route Hono app answering the captured bytes.
 //
 // The script runs a tsc-compiled copy of itself (lib/cpu-profile.ts says why).
-import { fork } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
-import { fileURLToPath } from "node:url"
 import { runCompiled, summarise, type Profile } from "./lib/cpu-profile.js"
 
 const args = process.argv.slice(2)
@@ -33,7 +31,7 @@ const out = option("--out", "")
 
 const child = async () => {
   const { startFundedBench } = await import("./lib/funded.js")
-  const { bareHono, serveLocal } = await import("./lib/http.js")
+  const { bareHono, serveLocal, startLoadGenerator } = await import("./lib/http.js")
   const { buildRequest } = await import("./lib/requests.js")
   const bench = await startFundedBench()
   const request = { method: "GET", url: routes[route](bench) }
@@ -50,21 +48,8 @@ const child = async () => {
     fetchHandler = bareHono("GET", pattern, { status: res.status, body: await res.text(), headers }).fetch
   }
   const served = await serveLocal(fetchHandler)
-  const generator = fork(fileURLToPath(new URL("./lib/load-generator.js", import.meta.url)), ["--bench-load-generator"], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
-  await new Promise<void>((ready) => generator.on("message", (m: { ready?: boolean }) => m.ready === true && ready()))
-  let id = 0
-  const load = (ms: number) =>
-    new Promise<{ ok: number; perSecond: number; non2xx: number; latencyP99: number }>((done, fail) => {
-      const job = ++id
-      const on = (m: { ok: boolean; id?: number; result?: { id: number; ok: number; perSecond: number; non2xx: number; latencyP99: number }; error?: string }) => {
-        if ((m.result?.id ?? m.id) !== job) return
-        generator.off("message", on)
-        if (m.ok && m.result !== undefined) done(m.result)
-        else fail(new Error(m.error))
-      }
-      generator.on("message", on)
-      generator.send({ id: job, origin: served.origin, request, sign, connections: 10, pipelining: 1, durationMs: ms, firstN: 1 })
-    })
+  const generator = await startLoadGenerator()
+  const load = (ms: number) => generator.run({ origin: served.origin, request, sign, connections: 10, pipelining: 1, durationMs: ms, firstN: 1 })
   try {
     await load(2_000)
     const session = new Session()
@@ -82,7 +67,7 @@ const child = async () => {
     )
     console.log(summarise(profile, top))
   } finally {
-    generator.kill()
+    await generator.close()
     await served.close()
     await bench.close()
   }

@@ -7,10 +7,8 @@
 //   npx tsx scripts/bench/profile-write.ts [2024-05-09|2026-03-20] [--seconds 8] [--top 25] [--out write.cpuprofile]
 //
 // The script runs a tsc-compiled copy of itself (lib/cpu-profile.ts says why).
-import { fork } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
-import { fileURLToPath } from "node:url"
 import { runCompiled, summarise, type Profile } from "./lib/cpu-profile.js"
 
 const args = process.argv.slice(2)
@@ -26,28 +24,14 @@ const out = option("--out", "")
 const child = async () => {
   // Imported here: the parent (under tsx) only compiles and starts this copy.
   const { startFundedBench } = await import("./lib/funded.js")
-  const { serveLocal } = await import("./lib/http.js")
+  const { serveLocal, startLoadGenerator } = await import("./lib/http.js")
   const bench = await startFundedBench({ store: "sqlite", approval: "manual" })
   const served = await serveLocal(bench.app.fetch)
   const transfer = { vaultAccountId: bench.vaultAccountId, assetId: bench.ethId, fromAddress: bench.address, toAddress: "0x742d35Cc6634C0532925a3b844Bc454e4438f44e", amount: "0.0001", feePriority: "slow" }
   const item = version === "2024-05-09" ? transfer : { ...transfer, note: "bench", maxFee: "0.001" }
   const request = { method: "POST", url: `/vaults/${bench.vaultId}/transaction-requests/single-transfer`, body: JSON.stringify({ data: { item } }) }
-  // The compiled load generator (http.ts's startLoadGenerator forks the .ts file, for tsx).
-  const generator = fork(fileURLToPath(new URL("./lib/load-generator.js", import.meta.url)), ["--bench-load-generator"], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
-  await new Promise<void>((ready) => generator.on("message", (m: { ready?: boolean }) => m.ready === true && ready()))
-  let id = 0
-  const load = (ms: number) =>
-    new Promise<{ ok: number; perSecond: number; non2xx: number; latencyP99: number }>((done, fail) => {
-      const job = ++id
-      const on = (m: { ok: boolean; id?: number; result?: { id: number; ok: number; perSecond: number; non2xx: number; latencyP99: number }; error?: string }) => {
-        if ((m.result?.id ?? m.id) !== job) return
-        generator.off("message", on)
-        if (m.ok && m.result !== undefined) done(m.result)
-        else fail(new Error(m.error))
-      }
-      generator.on("message", on)
-      generator.send({ id: job, origin: served.origin, request, sign: version === "2024-05-09" ? bench.creds : bench.creds2026, connections: 10, pipelining: 1, durationMs: ms, firstN: 1 })
-    })
+  const generator = await startLoadGenerator()
+  const load = (ms: number) => generator.run({ origin: served.origin, request, sign: version === "2024-05-09" ? bench.creds : bench.creds2026, connections: 10, pipelining: 1, durationMs: ms, firstN: 1 })
   try {
     await load(2_000)
     const session = new Session()
@@ -65,7 +49,7 @@ const child = async () => {
     )
     console.log(summarise(profile, top))
   } finally {
-    generator.kill()
+    await generator.close()
     await served.close()
     await bench.close()
   }

@@ -39,9 +39,13 @@ export interface LoadGenerator {
   readonly close: () => Promise<void>
 }
 
-/** Forks the load generator child (same Node flags as this process, so tsx's loader too). */
+/**
+ * Forks the load generator child (same Node flags as this process, so tsx's loader too): the .ts file beside this
+ * one under tsx, the .js one in a compiled copy (the CPU profilers run one, lib/cpu-profile.ts).
+ */
 export const startLoadGenerator = async (): Promise<LoadGenerator> => {
-  const child: ChildProcess = fork(fileURLToPath(new URL("./load-generator.ts", import.meta.url)), ["--bench-load-generator"], {
+  const generator = new URL(`./load-generator${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url)
+  const child: ChildProcess = fork(fileURLToPath(generator), ["--bench-load-generator"], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   })
   await new Promise<void>((resolve, reject) => {
