@@ -133,15 +133,18 @@ export const benchWebhooks = async (options: WebhookBenchOptions = {}): Promise<
       return reads(ms)
     }
     // The worker runs only in these windows, over a backlog that never runs dry (the default pace holds it back).
-    const withDeliveries = async (ms: number) => {
+    // Measured from 200 ms after the first recorded attempt: connections (and the delivery thread) are up.
+    const startDelivering = async (ms: number) => {
       const missing = Math.ceil((ms / 1000) * 6_000) - sim.models.outbox.pending().length
       if (missing > 0) await raiseNotifications(sim, vaultId, Math.ceil(missing / subscriptions))
       fullGc()
       const worker = startWebhookWorker(host, { thread: options.thread ?? true })
-      // Measured from 200 ms after the first recorded attempt: connections (and the delivery thread) are up.
       while (worker.stats().attempts === 0) await sleep(10)
       await sleep(200)
-      const before = { acknowledged: await receiver.count(), recorded: worker.stats().delivered }
+      return { worker, before: { acknowledged: await receiver.count(), recorded: worker.stats().delivered } }
+    }
+    const withDeliveries = async (ms: number) => {
+      const { worker, before } = await startDelivering(ms)
       const t0 = performance.now()
       const r = await reads(ms)
       const seconds = (performance.now() - t0) / 1000
@@ -153,13 +156,7 @@ export const benchWebhooks = async (options: WebhookBenchOptions = {}): Promise<
     }
     /** Deliveries with nothing else running: the whole process's CPU per delivery. */
     const deliveriesAlone = async (ms: number) => {
-      const missing = Math.ceil((ms / 1000) * 6_000) - sim.models.outbox.pending().length
-      if (missing > 0) await raiseNotifications(sim, vaultId, Math.ceil(missing / subscriptions))
-      fullGc()
-      const worker = startWebhookWorker(host, { thread: options.thread ?? true })
-      while (worker.stats().attempts === 0) await sleep(10)
-      await sleep(200)
-      const before = { acknowledged: await receiver.count(), recorded: worker.stats().delivered }
+      const { worker, before } = await startDelivering(ms)
       const cpu0 = process.cpuUsage()
       const t0 = performance.now()
       await sleep(ms)
