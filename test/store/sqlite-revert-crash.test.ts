@@ -22,10 +22,13 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
-/** Runs the child until it announces revert number `round`, waits `delayMs`, and kills it with SIGKILL. */
+/**
+ * Runs the child until it announces revert number `round`, waits `delayMs`, and kills it with SIGKILL. Earlier
+ * reverts are let go on (a line on the child's stdin); the one killed is not, so the kill lands in it or after it.
+ */
 const killDuringRevert = (file: string, round: number, delayMs: number) =>
   new Promise<{ a: World; b: World }>((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", child, file], { stdio: ["ignore", "pipe", "pipe"] })
+    const proc = spawn(process.execPath, ["--import", "tsx", child, file], { stdio: ["pipe", "pipe", "pipe"] })
     let worlds: { a: World; b: World } | undefined
     let buffered = ""
     let stderr = ""
@@ -34,12 +37,14 @@ const killDuringRevert = (file: string, round: number, delayMs: number) =>
       const lines = buffered.split("\n")
       buffered = lines.pop()!
       for (const line of lines) {
-        const message = JSON.parse(line) as { a?: World; b?: World; reverting?: number }
+        const message = JSON.parse(line) as { a?: World; b?: World; reverting?: number; reverted?: number }
         if (message.a !== undefined) worlds = message as { a: World; b: World }
         if (message.reverting === round) setTimeout(() => proc.kill("SIGKILL"), delayMs)
+        if (message.reverted !== undefined && message.reverted < round) proc.stdin.write("go\n")
       }
     })
     proc.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+    proc.stdin.on("error", () => undefined) // a write racing the kill; the exit handler decides
     proc.on("error", reject)
     proc.on("exit", (code, signal) => (signal === "SIGKILL" && worlds !== undefined ? resolve(worlds) : reject(new Error(`child exited (${code}): ${stderr}`))))
   })
