@@ -18,7 +18,7 @@ import { fmt } from "./lib/stats.js"
 import type { Benchmark, Budget, Measurement, RunOptions } from "./lib/types.js"
 import { storeAppendMemoryVsEmmett } from "./store-append-memory-vs-emmett.js"
 import { storeAppendSqliteBatch100, storeAppendSqliteSingle } from "./store-append-sqlite.js"
-import { utxoTransferValidate } from "./utxo-transfer-validate.js"
+import { httpUtxoTransferValidate, utxoTransferValidate } from "./utxo-transfer-validate.js"
 import { webhooks } from "./webhooks.js"
 import { webhookIsolation } from "./webhook-isolation.js"
 import { revert } from "./revert.js"
@@ -50,6 +50,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   singleTransfer2026Vs2024InProcess,
   commandThroughput,
   utxoTransferValidate,
+  httpUtxoTransferValidate,
   webhooks,
   webhookIsolation,
   dashboard,

@@ -1,45 +1,53 @@
-// utxo-transfer/validate with 50 named inputs and 150 recipients, answered in process (signed, through the app).
+// utxo-transfer/validate with 50 named inputs and 150 recipients: answered in process (signed, through the app), and
+// over a socket with the load generator in its own process (the same request, the same app).
 import { signRequest } from "../../src/client/index.js"
 import { assetsOf } from "../../src/domain/chains/index.js"
-import { startFundedBench } from "./lib/funded.js"
+import { startFundedBench, type FundedBench } from "./lib/funded.js"
+import { httpVsBareHono } from "./lib/http.js"
 import { absoluteAtLeast, type Benchmark } from "./lib/types.js"
 
 const RECIPIENTS = ["tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx", "mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn"]
+
+/** A funded bench whose account holds 50 BTC outputs, and the validate request spending all of them to 150 recipients. */
+const validateWorld = async (): Promise<{ bench: FundedBench; url: string; body: string }> => {
+  const bench = await startFundedBench()
+  const btc = assetsOf({ blockchain: "bitcoin", network: "testnet" }).find((a) => a.symbol === "BTC")!.id
+  const call = (method: string, url: string, item: unknown, creds = bench.creds) => {
+    const body = JSON.stringify({ data: { item } })
+    return bench.app.request(url, { method, headers: signRequest(creds, { method, url, body }), body })
+  }
+  const admin = (method: string, path: string, body: unknown) =>
+    bench.app.request(path, { method, headers: { authorization: `Bearer ${bench.sim.adminToken}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+  const added = await call("PUT", `/vaults/${bench.vaultId}/vault-accounts/${bench.vaultAccountId}/add-asset`, { assetId: btc, label: "utxo" })
+  const address = ((await added.json()) as { data: { item: { address: string } } }).data.item.address
+  await admin("PUT", "/_sim/chains/bitcoin/testnet/mining", { mode: "auto", confirmations: 1 })
+  const utxoIds: Array<string> = []
+  for (let i = 0; i < 50; i++) {
+    const r = (await (await admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address, assetId: btc, amount: "0.01" })).json()) as { transactionId: string }
+    utxoIds.push(`${r.transactionId}:0`)
+  }
+  const url = `/vaults/${bench.vaultId}/transaction-requests/utxo-transfer/validate`
+  const body = JSON.stringify({
+    data: {
+      item: {
+        assetId: btc,
+        feePriority: "standard",
+        note: "bench",
+        senders: utxoIds.map((utxoId) => ({ utxoId })),
+        recipients: Array.from({ length: 150 }, (_, i) => ({ address: RECIPIENTS[i % 2]!, amount: "0.003" })),
+      },
+    },
+  })
+  return { bench, url, body }
+}
 
 export const utxoTransferValidate: Benchmark = {
   name: "utxo-transfer-validate",
   description: "signed POST utxo-transfer/validate, 50 inputs and 150 recipients, in process (memory store): answers/s",
   budget: absoluteAtLeast(1_000, "answers/s"),
   run: async (options) => {
-    const bench = await startFundedBench()
+    const { bench, url, body } = await validateWorld()
     try {
-      const btc = assetsOf({ blockchain: "bitcoin", network: "testnet" }).find((a) => a.symbol === "BTC")!.id
-      const call = (method: string, url: string, item: unknown, creds = bench.creds) => {
-        const body = JSON.stringify({ data: { item } })
-        return bench.app.request(url, { method, headers: signRequest(creds, { method, url, body }), body })
-      }
-      const admin = (method: string, path: string, body: unknown) =>
-        bench.app.request(path, { method, headers: { authorization: `Bearer ${bench.sim.adminToken}`, "content-type": "application/json" }, body: JSON.stringify(body) })
-      const added = await call("PUT", `/vaults/${bench.vaultId}/vault-accounts/${bench.vaultAccountId}/add-asset`, { assetId: btc, label: "utxo" })
-      const address = ((await added.json()) as { data: { item: { address: string } } }).data.item.address
-      await admin("PUT", "/_sim/chains/bitcoin/testnet/mining", { mode: "auto", confirmations: 1 })
-      const utxoIds: Array<string> = []
-      for (let i = 0; i < 50; i++) {
-        const r = (await (await admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address, assetId: btc, amount: "0.01" })).json()) as { transactionId: string }
-        utxoIds.push(`${r.transactionId}:0`)
-      }
-      const url = `/vaults/${bench.vaultId}/transaction-requests/utxo-transfer/validate`
-      const body = JSON.stringify({
-        data: {
-          item: {
-            assetId: btc,
-            feePriority: "standard",
-            note: "bench",
-            senders: utxoIds.map((utxoId) => ({ utxoId })),
-            recipients: Array.from({ length: 150 }, (_, i) => ({ address: RECIPIENTS[i % 2]!, amount: "0.003" })),
-          },
-        },
-      })
       // Signed once per thousand answers: the server's work is measured, not the client's HMAC (replays are accepted).
       const signed = () => signRequest(bench.creds2026, { method: "POST", url, body })
       const once = async (headers: Record<string, string>) => {
@@ -61,6 +69,25 @@ export const utxoTransferValidate: Benchmark = {
       // CPU time per answer as well: on a shared machine the wall-clock figure moves with the load, this one less.
       const cpuMicros = (used.user + used.system) / count
       return { subject: count / seconds, unit: "answers/s", note: `${count} previews of 50 inputs → 150 recipients + change in ${seconds.toFixed(2)} s; ${cpuMicros.toFixed(0)} µs CPU per answer (${Math.round(1e6 / cpuMicros)} answers per CPU-second)` }
+    } finally {
+      await bench.close()
+    }
+  },
+}
+
+/**
+ * The same request over a socket: the server on one core, autocannon in a child process on the other (10
+ * connections). Beside the absolute figure, the bare Hono route answering the same bytes in the same rounds shows
+ * how much of the machine the transport and the load generator take.
+ */
+export const httpUtxoTransferValidate: Benchmark = {
+  name: "http-post-utxo-transfer-validate",
+  description: "signed POST utxo-transfer/validate, 50 inputs and 150 recipients, over a socket (load generator in a child process): answers/s, beside a bare route answering the same bytes",
+  budget: absoluteAtLeast(1_000, "answers/s"),
+  run: async (options) => {
+    const { bench, url, body } = await validateWorld()
+    try {
+      return await httpVsBareHono({ ...options, subject: bench.app.fetch, request: { method: "POST", url, body, headers: { "content-type": "application/json" } }, sign: bench.creds2026, expectStatus: 200 })
     } finally {
       await bench.close()
     }
