@@ -154,7 +154,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     options.webhooks === false
       ? undefined
       : startWebhookWorker(
-          { outbox: models.outbox, requestOf: (id) => models.txRequests.byId.get(id)?.draft, clock, run, awaitPosition: runner.awaitPosition, position: () => models.position },
+          { outbox: models.outbox, requestOf: (id) => models.txRequests.byId.get(id)?.draft, ...(assetIds.any ? { assetIdToWire: assetIds.toWire } : {}), clock, run, awaitPosition: runner.awaitPosition, position: () => models.position },
           { ...webhookOptions, ...(shared !== undefined ? { shared } : {}) },
         )
   let webhooks = startWebhooks()

@@ -1,6 +1,6 @@
 // What a subscriber receives: the delivery body and the verification challenge body (src/webhooks/http.ts signs them).
 import { OLDEST_API_VERSION, type ApiVersion } from "../domain/api-key/versions.js"
-import { findAsset } from "../domain/chains/index.js"
+import { findAsset, mapAssetIds } from "../domain/chains/index.js"
 import { formatAmount } from "../domain/shared/money.js"
 import type { NotificationKind } from "../domain/ledger/events.js"
 import type { DeliveryView, Notification } from "../projections/outbox.js"
@@ -41,7 +41,13 @@ const recipientsAt = (r: RequestRecipients, unitName: string): ReadonlyArray<Rec
   return out
 }
 
-export const deliveryItem = (n: Notification, version: ApiVersion = OLDEST_API_VERSION, requestOf?: RequestLookup): Record<string, ItemValue> => {
+/**
+ * The id a payload shows for a catalogue asset id: the fixture's own id where it gives one (`assets`), as the API's
+ * answers do (src/domain/chains/asset-aliases.ts). Undefined: the catalogue's ids, unmapped.
+ */
+export type AssetIdToWire = (id: string) => string
+
+export const deliveryItem = (n: Notification, version: ApiVersion = OLDEST_API_VERSION, requestOf?: RequestLookup, toWire?: AssetIdToWire): Record<string, ItemValue> => {
   const p = n.payload
   const item: Record<string, ItemValue> = {}
   for (const k of COMMON) item[k] = p[k] ?? null
@@ -55,7 +61,9 @@ export const deliveryItem = (n: Notification, version: ApiVersion = OLDEST_API_V
     const list = request === undefined ? undefined : recipientsAt(request, renamed.unit ?? "unit")
     if (list !== undefined) item.recipients = list
   }
-  return Object.keys(renamed).length === 0 ? item : Object.fromEntries(Object.entries(item).map(([k, v]) => [renamed[k] ?? k, v]))
+  const named = Object.keys(renamed).length === 0 ? item : Object.fromEntries(Object.entries(item).map(([k, v]) => [renamed[k] ?? k, v]))
+  // The log keeps the catalogue's ids; the payload, like every answer, names the asset as the workspace does.
+  return toWire === undefined ? named : (mapAssetIds(named, toWire) as Record<string, ItemValue>)
 }
 
 /** The parts of a delivery body that depend only on the notification, the same for every subscription. */
@@ -64,10 +72,13 @@ export interface NotificationParts {
   readonly tail: string
 }
 
-/** `version`: the subscription's (payload `apiVersion` and the item's names follow it); `requestOf`: the requests' recipients. */
-export const notificationParts = (n: Notification, version: ApiVersion = OLDEST_API_VERSION, requestOf?: RequestLookup): NotificationParts => ({
+/**
+ * `version`: the subscription's (payload `apiVersion` and the item's names follow it); `requestOf`: the requests'
+ * recipients; `toWire`: the fixture's asset ids.
+ */
+export const notificationParts = (n: Notification, version: ApiVersion = OLDEST_API_VERSION, requestOf?: RequestLookup, toWire?: AssetIdToWire): NotificationParts => ({
   head: `{"walletId":${JSON.stringify(n.vaultId)},"webhookId":`,
-  tail: `,"apiVersion":${JSON.stringify(version)},"data":{"product":"WALLET_AS_A_SERVICE","event":${JSON.stringify(n.kind)},"item":${JSON.stringify(deliveryItem(n, version, requestOf))}}}`,
+  tail: `,"apiVersion":${JSON.stringify(version)},"data":{"product":"WALLET_AS_A_SERVICE","event":${JSON.stringify(n.kind)},"item":${JSON.stringify(deliveryItem(n, version, requestOf, toWire))}}}`,
 })
 
 /**

@@ -11,7 +11,7 @@ import type { StoreUnavailable } from "../store/event-store.js"
 import { DueQueue } from "./due-queue.js"
 import { makeHttpTransport, type Transport } from "./http.js"
 import { makeThreadTransport } from "./thread-transport.js"
-import { deliveryBody, notificationParts, type NotificationParts, type RequestLookup } from "./payload.js"
+import { deliveryBody, notificationParts, type AssetIdToWire, type NotificationParts, type RequestLookup } from "./payload.js"
 import { startSharedDispatch, type Grant } from "./shared-dispatch.js"
 import type { ConsumerGroups } from "../store/event-store.js"
 import { OLDEST_API_VERSION, type ApiVersion } from "../domain/api-key/versions.js"
@@ -49,6 +49,8 @@ export interface WebhookWorkerHost {
   readonly outbox: OutboxModel
   /** The transaction requests' recipients, which request items list from 2025-09-23 on (payload.ts). */
   readonly requestOf?: RequestLookup
+  /** The fixture's asset ids, which payloads show for the catalogue's (payload.ts); undefined: none set. */
+  readonly assetIdToWire?: AssetIdToWire
   readonly clock: { readonly now: () => number; readonly isFrozen: () => boolean }
   readonly run: <A, E>(effect: Effect.Effect<A, E, CommandServices>) => Promise<Exit.Exit<A, E>>
   readonly awaitPosition: (position: bigint) => Effect.Effect<void, StoreUnavailable>
@@ -133,7 +135,7 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     let byVersion = parts.get(n)
     if (byVersion === undefined) parts.set(n, (byVersion = new Map()))
     let p = byVersion.get(version)
-    if (p === undefined) byVersion.set(version, (p = notificationParts(n, version, host.requestOf)))
+    if (p === undefined) byVersion.set(version, (p = notificationParts(n, version, host.requestOf, host.assetIdToWire)))
     return p
   }
 

@@ -5,7 +5,7 @@ import type { DeliveryView, SubscriptionView } from "../../projections/outbox.js
 import { subscriptionAt } from "../../projections/outbox-as-of.js"
 import type { AsOf } from "../../projections/projection.js"
 import { parseAsOf } from "../as-of.js"
-import { deliveryBody, notificationParts, type RequestLookup } from "../../webhooks/payload.js"
+import { deliveryBody, notificationParts, type AssetIdToWire, type RequestLookup } from "../../webhooks/payload.js"
 import { API_VERSIONS, OLDEST_API_VERSION, type ApiVersion } from "../../domain/api-key/versions.js"
 import { handshake } from "../../webhooks/verify.js"
 import { checkAttributes, checks, type FieldCheck } from "../body.js"
@@ -68,7 +68,7 @@ export const subscriptionJson = (s: SubscriptionView) => {
 }
 
 /** A delivery as the control plane shows it, its payload in the subscription's version. */
-export const deliveryJsonAt = (version: ApiVersion, requestOf?: RequestLookup) => (d: DeliveryView) => ({
+export const deliveryJsonAt = (version: ApiVersion, requestOf?: RequestLookup, toWire?: AssetIdToWire) => (d: DeliveryView) => ({
   id: d.deliveryId,
   webhookId: d.webhookId,
   idempotencyKey: d.idempotencyKey,
@@ -82,12 +82,15 @@ export const deliveryJsonAt = (version: ApiVersion, requestOf?: RequestLookup) =
   nextAttemptAt: d.nextAttemptAt,
   redeliveries: d.redeliveries,
   attempts: d.attempts,
-  payload: JSON.parse(deliveryBody(d, notificationParts(d.notification, version, requestOf))) as unknown,
+  payload: JSON.parse(deliveryBody(d, notificationParts(d.notification, version, requestOf, toWire))) as unknown,
 })
 
 export const deliveryJson = deliveryJsonAt(OLDEST_API_VERSION)
 
 const requestsOf = (deps: ApiDeps): RequestLookup => (id) => deps.sim.models.txRequests.byId.get(id)?.draft
+
+/** The fixture's asset ids, as the worker's payloads show them. */
+const toWireOf = (deps: ApiDeps): AssetIdToWire | undefined => (deps.sim.assetIds.any ? deps.sim.assetIds.toWire : undefined)
 
 const live = (deps: ApiDeps, id: string | undefined): SubscriptionView | ApiError => {
   const s = deps.sim.models.outbox.subscriptions.get(id ?? "")
@@ -224,7 +227,7 @@ export const webhookRoutes: ReadonlyArray<SimRoute> = [
         list = list.slice(i + 1)
       }
       if (query.status !== undefined) list = list.filter((d) => d.status === query.status)
-      return { status: 200, body: { deliveries: list.slice(0, limit).map(deliveryJsonAt(s.config.apiVersion ?? OLDEST_API_VERSION, requestsOf(deps))), hasMore: list.length > limit } }
+      return { status: 200, body: { deliveries: list.slice(0, limit).map(deliveryJsonAt(s.config.apiVersion ?? OLDEST_API_VERSION, requestsOf(deps), toWireOf(deps))), hasMore: list.length > limit } }
     },
   },
   {
@@ -238,7 +241,7 @@ export const webhookRoutes: ReadonlyArray<SimRoute> = [
       const d = deps.sim.models.outbox.deliveries.get(params.deliveryId ?? "")
       if (d === undefined || d.webhookId !== s.config.webhookId) return errors.resourceNotFound("webhook delivery")
       const r = await runCommand(deps, requestRedelivery({ webhookId: d.webhookId, deliveryId: d.deliveryId, notificationId: d.notification.id }))
-      return isApiError(r) ? r : { status: 200, body: deliveryJsonAt(s.config.apiVersion ?? OLDEST_API_VERSION, requestsOf(deps))(d) }
+      return isApiError(r) ? r : { status: 200, body: deliveryJsonAt(s.config.apiVersion ?? OLDEST_API_VERSION, requestsOf(deps), toWireOf(deps))(d) }
     },
   },
 ]
