@@ -1,5 +1,7 @@
 // Failed authentications per API key and per client address (token buckets, wall time): past the burst, every
 // request from that address or with that key answers 429 until the bucket refills.
+import { createHash } from "node:crypto"
+
 export interface FailureLimit {
   readonly perSecond: number
   readonly burst: number
@@ -21,9 +23,26 @@ interface Bucket {
 }
 
 const MAX_BUCKETS = 100_000
+/** How often buckets that have refilled (which limit nothing) are dropped. */
+const SWEEP_MS = 5_000
+/** Keys come from a header (up to the server's 16 KiB of headers): a longer one is held by its digest. */
+const MAX_KEY_HELD = 64
+
+const keyId = (key: string): string => (key.length <= MAX_KEY_HELD ? `k:${key}` : `k#${createHash("sha256").update(key).digest("base64")}`)
 
 export const makeFailureLimiter = (limit: FailureLimit, nowMs: () => number = () => performance.now()): FailureLimiter => {
   const buckets = new Map<string, Bucket>()
+  let sweepAt = 0
+  // A bucket is looked at again only when the same key or address comes back: without the sweep, every key that
+  // failed once would stay held (and keep the request path off its no-lookup shortcut) until MAX_BUCKETS.
+  const sweep = (now: number) => {
+    if (now < sweepAt) return
+    sweepAt = now + SWEEP_MS
+    for (const [id, b] of buckets) {
+      refill(b, now)
+      if (b.tokens >= limit.burst) buckets.delete(id)
+    }
+  }
   const refill = (b: Bucket, now: number) => {
     b.tokens = Math.min(limit.burst, b.tokens + ((now - b.at) / 1000) * limit.perSecond)
     b.at = now
@@ -48,11 +67,13 @@ export const makeFailureLimiter = (limit: FailureLimit, nowMs: () => number = ()
     active: () => buckets.size > 0,
     blocked: (key, address) => {
       const now = nowMs()
-      return Math.max(key === undefined ? 0 : waitFor(`k:${key}`, now), address === undefined ? 0 : waitFor(`a:${address}`, now))
+      sweep(now)
+      return Math.max(key === undefined || key === "" ? 0 : waitFor(keyId(key), now), address === undefined ? 0 : waitFor(`a:${address}`, now))
     },
     failed: (key, address) => {
       const now = nowMs()
-      if (key !== undefined && key !== "") spend(`k:${key}`, now)
+      sweep(now)
+      if (key !== undefined && key !== "") spend(keyId(key), now)
       if (address !== undefined) spend(`a:${address}`, now)
     },
   }
