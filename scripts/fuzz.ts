@@ -3,13 +3,14 @@
 // and prints: requests, framing errors, 5xx, answers outside the error shape, hangs, events written by refused
 // requests, and the server's memory over the second half of the run. Every SECONDS (default 30) a line on stderr
 // gives the rate and the CPU per request of the server and of this client, so a falling rate shows its side.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { errors as undiciErrors } from "undici"
 import { fuzzPlans, toCall } from "../test/support/fuzz-requests.js"
 import { startSimProcess } from "../test/support/sim-process.js"
+import type { MemorySample } from "./fuzz-memory.js"
 import { framingFault, isApiErrorShape, isSimErrorShape, send, strictConnection } from "../test/support/strict-http.js"
 
 const { values } = parseArgs({
@@ -18,26 +19,29 @@ const { values } = parseArgs({
     connections: { type: "string", default: "8" },
     seed: { type: "string", default: String(Date.now() % 1_000_000) },
     progress: { type: "string", default: "30" },
+    "memory-every": { type: "string", default: "5" },
+    "memory-log": { type: "string" },
   },
 })
 const minutes = Number(values.minutes)
 const connections = Number(values.connections)
 const seed = Number(values.seed)
+const memoryEvery = Number(values["memory-every"])
+const SEMI_SPACE_MIB = 16
 
 const dir = mkdtempSync(join(tmpdir(), "custody-sim-fuzz-"))
-// The server's full garbage collections (--trace-gc): the heap left after each is what it really holds, while its
-// RSS also carries garbage not yet collected, which grows and shrinks with the request rate.
-const fullGcs: Array<{ at: number; heapMiB: number }> = []
+// The server's memory, from inside it (scripts/fuzz-memory.ts): as it runs, and right after a full collection
+// forced at each sample, which is what it holds. Its young generation has a fixed size (both semi-space limits at
+// V8's default maximum): V8 otherwise grows and shrinks it with the allocation rate, and the RSS with it.
+const samples: Array<{ at: number } & MemorySample> = []
+process.env.FUZZ_MEMORY_EVERY_MS = String(memoryEvery * 1_000)
 let partial = ""
 const sim = await startSimProcess(["--data-dir", dir], {
-  nodeArgs: ["--trace-gc"],
+  nodeArgs: [`--min-semi-space-size=${SEMI_SPACE_MIB}`, `--max-semi-space-size=${SEMI_SPACE_MIB}`, "--expose-gc", "--import", "tsx", "--import", "./scripts/fuzz-memory.ts"],
   onOutput: (chunk) => {
     const lines = (partial + chunk).split("\n")
     partial = lines.pop()!
-    for (const line of lines) {
-      const gc = / Mark-Compact [0-9.]+ \([0-9.]+\) -> ([0-9.]+) \([0-9.]+\) MB/.exec(line)
-      if (gc !== null) fullGcs.push({ at: performance.now(), heapMiB: Number(gc[1]) })
-    }
+    for (const line of lines) if (line.startsWith("fuzz-memory ")) samples.push({ at: performance.now(), ...(JSON.parse(line.slice("fuzz-memory ".length)) as MemorySample) })
   },
 })
 const pid = sim.pid ?? NaN
@@ -72,6 +76,12 @@ const clientCpu = (): number => {
   const u = process.cpuUsage()
   return (u.user + u.system) / 1e6
 }
+const memoryNow = (): string => {
+  const m = samples.at(-1)
+  if (m === undefined) return ""
+  const c = m.collected
+  return ` (young ${m.running.young.toFixed(0)}, old ${m.running.old.toFixed(0)}${c === undefined ? "" : `; after a full GC: RSS ${c.rss.toFixed(0)}, heap ${c.oldUsed.toFixed(1)}`})`
+}
 const progressEvery = Number(values.progress) * 1_000
 let last = { at: performance.now(), requests: 0, server: serverCpu(), client: clientCpu() }
 const progress = setInterval(() => {
@@ -79,7 +89,7 @@ const progress = setInterval(() => {
   const s = (now.at - last.at) / 1000
   const n = now.requests - last.requests
   console.error(
-    `${((now.at - started) / 1000).toFixed(0).padStart(5)} s  ${String(Math.round(n / s)).padStart(5)} req/s  server ${(((now.server - last.server) / s) * 100).toFixed(0).padStart(3)}% CPU (${n === 0 ? "-" : Math.round(((now.server - last.server) / n) * 1e6)} µs/req)  client ${(((now.client - last.client) / s) * 100).toFixed(0).padStart(3)}% CPU (${n === 0 ? "-" : Math.round(((now.client - last.client) / n) * 1e6)} µs/req)  server RSS ${((rss() ?? NaN) / 2 ** 20).toFixed(0)} MiB  load ${loadavg()[0]!.toFixed(1)}`,
+    `${((now.at - started) / 1000).toFixed(0).padStart(5)} s  ${String(Math.round(n / s)).padStart(5)} req/s  server ${(((now.server - last.server) / s) * 100).toFixed(0).padStart(3)}% CPU (${n === 0 ? "-" : Math.round(((now.server - last.server) / n) * 1e6)} µs/req)  client ${(((now.client - last.client) / s) * 100).toFixed(0).padStart(3)}% CPU (${n === 0 ? "-" : Math.round(((now.client - last.client) / n) * 1e6)} µs/req)  server RSS ${((rss() ?? NaN) / 2 ** 20).toFixed(0)} MiB${memoryNow()}  load ${loadavg()[0]!.toFixed(1)}`,
   )
   last = now
 }, progressEvery)
@@ -139,6 +149,7 @@ const lane = async (n: number) => {
   await client.close()
 }
 await Promise.all(Array.from({ length: connections }, (_, i) => lane(i)))
+const ended = performance.now()
 clearInterval(sampler)
 clearInterval(progress)
 
@@ -160,28 +171,23 @@ for (let from = before + 1; ; ) {
 await sim.stop()
 rmSync(dir, { recursive: true, force: true })
 
-const secondHalf = memory.filter((m) => m.at >= (minutes * 60_000) / 2).map((m) => m.bytes)
-const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MiB`
-const elapsed = (performance.now() - started) / 1000
-console.log(`fuzz campaign: ${minutes} min, ${connections} connections, seed ${seed}`)
-console.log(`requests            ${figures.requests.toLocaleString("en-US")} (${Math.round(figures.requests / elapsed).toLocaleString("en-US")}/s)`)
-console.log(`statuses            ${[...figures.statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(", ")}`)
-console.log(`framing errors      ${figures.framing}`)
-console.log(`5xx                 ${figures.fiveXX}`)
-console.log(`outside the shape   ${figures.shape}`)
-console.log(`hangs               ${figures.hangs} (and ${figures.transport} other transport errors)`)
-console.log(`events written      ${written}: ${byRefused} by refused requests, ${unexplained} by no accepted request`)
-if (secondHalf.length > 1) {
-  const lo = Math.min(...secondHalf)
-  const hi = Math.max(...secondHalf)
-  const mid = (lo + hi) / 2
-  console.log(`server memory       second half ${mb(lo)} .. ${mb(hi)} (±${(((hi - lo) / 2 / mid) * 100).toFixed(1)}% around the middle; ${secondHalf.length} samples)`)
+const half = (minutes * 60_000) / 2
+// Samples taken while requests were sent (the check of the log after it reads large pages).
+const inSecondHalf = samples.filter((m) => m.at - started >= half && m.at <= ended)
+const spread = (label: string, values: ReadonlyArray<number>, unit = "MiB") => {
+  if (values.length < 2) return console.log(`${label.padEnd(28)}${values.length} samples in the second half`)
+  const lo = Math.min(...values)
+  const hi = Math.max(...values)
+  console.log(`${label.padEnd(28)}${lo.toFixed(1)} .. ${hi.toFixed(1)} ${unit} (±${(((hi - lo) / 2 / ((lo + hi) / 2)) * 100).toFixed(1)}% around the middle; first ${values[0]!.toFixed(1)}, last ${values.at(-1)!.toFixed(1)}; ${values.length} samples)`)
 }
-const gcs = fullGcs.filter((g) => g.at - started >= (minutes * 60_000) / 2).map((g) => g.heapMiB)
-if (gcs.length > 1) {
-  const lo = Math.min(...gcs)
-  const hi = Math.max(...gcs)
-  console.log(`heap after full GC   second half ${lo.toFixed(1)} .. ${hi.toFixed(1)} MiB (±${(((hi - lo) / 2 / ((lo + hi) / 2)) * 100).toFixed(1)}%; ${gcs.length} full collections, first ${gcs[0]!.toFixed(1)}, last ${gcs[gcs.length - 1]!.toFixed(1)})`)
-} else console.log(`heap after full GC   ${gcs.length} full collections in the second half`)
+console.log(`server memory, second half of the run:`)
+spread("  RSS as it runs", memory.filter((m) => m.at >= half).map((m) => m.bytes / 2 ** 20))
+const collected = inSecondHalf.flatMap((m) => (m.collected === undefined ? [] : [m.collected]))
+spread("  RSS after a full GC", collected.map((c) => c.rss))
+spread("  heap after a full GC", collected.map((c) => c.oldUsed))
+spread("  young generation", inSecondHalf.map((m) => m.running.young))
+spread("  old generation as it runs", inSecondHalf.map((m) => m.running.old))
+if (collected.length > 0) console.log(`  forced full GCs            every ${memoryEvery} s, longest ${Math.max(...collected.map((c) => c.gcMs)).toFixed(0)} ms`)
+if (values["memory-log"] !== undefined) writeFileSync(values["memory-log"], samples.map((m) => JSON.stringify({ ...m, at: Math.round(m.at - started) })).join("\n") + "\n")
 for (const f of faults.slice(0, 10)) console.log(`  fault: ${f}`)
 process.exitCode = figures.framing + figures.fiveXX + figures.shape + figures.hangs + byRefused + unexplained === 0 ? 0 : 1
