@@ -3,7 +3,7 @@
 // (utxoFeePreview) is what approximate-fee answers for `transactionType: multiple`.
 import type { Utxo } from "../ledger/state.js"
 import type { VaultId } from "../shared/ids.js"
-import { outpoint, planFromInputs, shortOf, type PlanTerms, type UtxoTransferPlan, type VaultState } from "./explicit-inputs.js"
+import { byAmount, coverage, planFromInputs, shortOf, type Keyed, type PlanTerms, type UtxoTransferPlan, type VaultState } from "./explicit-inputs.js"
 import type { TxRequestError } from "./state.js"
 
 export type PrepareStrategy = "minimize-dust" | "optimize-size"
@@ -20,20 +20,27 @@ export interface MultipleTransferRequest extends PlanTerms {
 export const candidatesOf = (v: VaultState, r: Pick<MultipleTransferRequest, "vaultId" | "vaultAccountId" | "network" | "prepareStrategy">): Array<Utxo> => {
   const n = r.network
   const own = r.vaultAccountId === r.vaultId ? null : r.vaultAccountId
-  const out: Array<Utxo> = []
+  const out: Array<Keyed> = []
+  // Outputs often share an address: whether it is the account's is looked up once per address.
+  const owned = new Map<string, boolean>()
   for (const [key, u] of v.ledger.utxos) {
     if (u.blockchain !== n.blockchain || u.network !== n.network || v.ledger.reservedOutputs.has(key)) continue
-    if ((v.accounts.address(u.blockchain, u.network, u.address)?.vaultAccountId ?? null) === own) out.push(u)
+    let mine = owned.get(u.address)
+    if (mine === undefined) owned.set(u.address, (mine = (v.accounts.address(u.blockchain, u.network, u.address)?.vaultAccountId ?? null) === own))
+    if (mine) out.push({ key, u })
   }
-  const sign = r.prepareStrategy === "optimize-size" ? -1 : 1
-  return out.sort((a, b) => (a.amount < b.amount ? -sign : a.amount > b.amount ? sign : outpoint(a) < outpoint(b) ? -1 : 1))
+  return byAmount(out, r.prepareStrategy === "optimize-size" ? -1 : 1)
 }
 
 /** The plan of a multiple-transfer: outputs added in the strategy's order until they cover the amounts and the fee. */
 export const planMultipleTransfer = (v: VaultState, r: MultipleTransferRequest, changeAddress: string): UtxoTransferPlan | TxRequestError => {
   const chosen: Array<Utxo> = []
+  const need = coverage(r)
+  let sum = 0n
   for (const u of candidatesOf(v, r)) {
     chosen.push(u)
+    sum += u.amount
+    if (!need.covers(sum, chosen.length)) continue
     const plan = planFromInputs(v, r, chosen, changeAddress)
     if (plan !== undefined) return plan
   }

@@ -42,7 +42,18 @@ export interface UtxoTransferPlan {
 
 export type VaultState = { readonly accounts: VaultAccounts; readonly ledger: Ledger }
 
-export const outpoint = (u: { transactionId: string; vout: number }) => `${u.transactionId}:${u.vout}`
+/** An output with its outpoint, the key the ledger holds it under. */
+export interface Keyed {
+  readonly key: string
+  readonly u: Utxo
+}
+
+/**
+ * Outputs by amount (sign 1: smallest first, -1: largest first), ties by outpoint: deterministic. The outpoints are
+ * the ledger's keys, so a tie costs a comparison of two strings already there rather than two new ones.
+ */
+export const byAmount = (xs: Array<Keyed>, sign: 1 | -1): Array<Utxo> =>
+  xs.sort((a, b) => (a.u.amount < b.u.amount ? -sign : a.u.amount > b.u.amount ? sign : a.key < b.key ? -1 : 1)).map((x) => x.u)
 
 /** The named outputs, each the vault's, on the transfer's chain, unspent and not held by an open request. */
 const resolveInputs = (v: VaultState, r: UtxoTransferRequest): Array<Utxo> | TxRequestError => {
@@ -116,24 +127,49 @@ export const planUtxoTransfer = (v: VaultState, r: UtxoTransferRequest, derivedC
   const n = r.network
   const target = changeAddressOf(v, r, named[0]!, derivedChange)
   if (typeof target !== "string") return target
-  const extra: Array<Utxo> = []
+  let extra: Array<Utxo> = []
   if (r.change.kind === "feePayer") {
     const taken = new Set(r.utxoIds)
+    const payer: Array<Keyed> = []
     for (const [key, u] of v.ledger.utxos)
-      if (u.blockchain === n.blockchain && u.network === n.network && u.address === target && !taken.has(key) && !v.ledger.reservedOutputs.has(key)) extra.push(u)
-    extra.sort((a, b) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : outpoint(a) < outpoint(b) ? -1 : 1))
+      if (u.blockchain === n.blockchain && u.network === n.network && u.address === target && !taken.has(key) && !v.ledger.reservedOutputs.has(key)) payer.push({ key, u })
+    extra = byAmount(payer, 1)
   }
-  let inputs = named
+  const inputs = [...named]
+  const need = coverage(r)
+  let sum = amountOf(named)
   for (let added = 0; ; added++) {
     if (added > 0) {
       const u = extra[added - 1]
       if (u === undefined) break
-      inputs = [...inputs, u]
+      inputs.push(u)
+      sum += u.amount
     }
+    if (!need.covers(sum, inputs.length)) continue
     const plan = planFromInputs(v, r, inputs, target)
     if (plan !== undefined) return plan
   }
   return shortOf(r, inputs, r.change.kind === "feePayer" ? target : null)
+}
+
+const amountOf = (xs: ReadonlyArray<{ readonly amount: bigint }>): bigint => {
+  let sum = 0n
+  for (const x of xs) sum += x.amount
+  return sum
+}
+
+/**
+ * When inputs summing to `sum` make planFromInputs plan something (a plan or a refusal) rather than nothing: its
+ * own conditions, with the recipients' total summed once. Inputs are added one at a time until they cover the
+ * transfer, so the plan (a pass over every input and recipient) is built once instead of once per input added.
+ */
+export const coverage = (r: PlanTerms): { readonly covers: (sum: bigint, inputs: number) => boolean } => {
+  const total = amountOf(r.recipients)
+  const outputs = r.recipients.length
+  return {
+    covers: (sum, k) =>
+      r.gross ? sum >= total : sum > total + utxoFee(r.network, k, outputs + 1, r.feePriority) || sum >= total + utxoFee(r.network, k, outputs, r.feePriority),
+  }
 }
 
 export type PlanTerms = Pick<UtxoTransferRequest, "network" | "recipients" | "feePriority" | "maxFee" | "gross">
