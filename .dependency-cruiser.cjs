@@ -1,6 +1,7 @@
 // The architecture as import rules (checked by `npm test`, test/architecture/imports.test.ts). Layers, from the
 // bottom: domain (pure deciders; shared kernel in domain/shared and domain/chains) · chain-sim (the chain's
-// decider, and its use cases in chain-sim/use-cases) · store (the port and its adapters) · commands (use cases
+// decider, and its use cases in chain-sim/use-cases) · store (the port and its adapters) · events (the log's
+// vocabulary: every stored event as one typed union, decoded in one place) · commands (use cases
 // of the other aggregates) · projections (read models) · process-managers (what reacts to appends) · api,
 // webhooks, audit, scenario, runtime · the composition root (simulator.ts, cli). client and api share protocol/.
 const outside = (...allowed) => `^src/(?!${allowed.join("|")})`
@@ -41,21 +42,28 @@ module.exports = {
       severity: "error",
       comment: "Command handlers: read, fold, decide, append. They start no process manager and read no read model.",
       from: { path: "^src/commands/" },
-      to: { path: outside("commands/", "domain/", "chain-sim/(?!use-cases/)", "store/event-store\\.ts$") },
+      to: { path: outside("commands/", "domain/", "chain-sim/(?!use-cases/)", "events/", "store/event-store\\.ts$") },
+    },
+    {
+      name: "events-are-the-logs-vocabulary",
+      severity: "error",
+      comment: "The stored-event union is made of the aggregates' and the chains' event types over the store's envelope; it runs nothing.",
+      from: { path: "^src/events/" },
+      to: { path: outside("events/", "domain/", "chain-sim/(?!use-cases/)", "store/event-store\\.ts$") },
     },
     {
       name: "projections-fold-events",
       severity: "error",
       comment: "Read models fold the domain's and the chains' events; they run no command.",
       from: { path: "^src/projections/" },
-      to: { path: outside("projections/", "domain/", "chain-sim/(?!use-cases/)", "store/event-store\\.ts$") },
+      to: { path: outside("projections/", "domain/", "chain-sim/(?!use-cases/)", "events/", "store/event-store\\.ts$") },
     },
     {
       name: "process-managers-below-the-edges",
       severity: "error",
       comment: "Process managers issue commands on what the read models say; nothing at the edges.",
       from: { path: "^src/process-managers/" },
-      to: { path: outside("process-managers/", "commands/", "chain-sim/", "projections/", "domain/", "store/event-store\\.ts$") },
+      to: { path: outside("process-managers/", "commands/", "chain-sim/", "projections/", "domain/", "events/", "store/event-store\\.ts$") },
     },
     {
       name: "no-process-manager-started-by-hand",

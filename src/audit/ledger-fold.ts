@@ -1,9 +1,9 @@
 // What the audit learns from the log alone: balances from balanceEffects, holdings, chain heights, transfers,
 // and the ledger events that credit deposits or debit withdrawals (by transaction id).
-import type { ChainEvent, ChainTransfer } from "../chain-sim/events.js"
+import type { ChainTransfer } from "../chain-sim/events.js"
 import { balanceEffects, ledgerEventTypes, type BalanceEffect, type LedgerEvent } from "../domain/ledger/index.js"
 import { txRequestEventTypes, type TxRequestEvent } from "../domain/transaction-request/index.js"
-import type { VaultAccountEvent } from "../domain/vault-account/events.js"
+import { storedAs, type StoredOf } from "../events/stored-event.js"
 import type { RecordedEvent } from "../store/event-store.js"
 
 export interface EventRef {
@@ -13,7 +13,19 @@ export interface EventRef {
   readonly position: number
 }
 
-export const refOf = (e: RecordedEvent): EventRef => ({ id: e.id, type: e.type, stream: e.stream, position: Number(e.position) })
+/** The event types the audit folds besides the ledger's: holdings, chain heights and transfers. */
+const foldTypes: ReadonlySet<"AddressDerived" | "AssetAdded" | "ChainConfigured" | "ChainTxSubmitted" | "ChainBlocksMined"> = new Set([
+  "AddressDerived",
+  "AssetAdded",
+  "ChainConfigured",
+  "ChainTxSubmitted",
+  "ChainBlocksMined",
+] as const)
+type LedgerType = (LedgerEvent | TxRequestEvent)["type"]
+/** The ledger's and the transaction requests' event types (balanceEffects answers [] for those that change no balance). */
+const ledgerTypes = new Set([...ledgerEventTypes, ...txRequestEventTypes]) as ReadonlySet<LedgerType>
+
+export const refOf = (e: Pick<RecordedEvent, "id" | "type" | "stream" | "position">): EventRef => ({ id: e.id, type: e.type, stream: e.stream, position: Number(e.position) })
 
 export interface LedgerLine {
   readonly blockchain: string
@@ -87,12 +99,15 @@ export class LedgerFold {
   }
 
   apply(event: RecordedEvent): void {
+    const ledger = storedAs(event, ledgerTypes)
     if (this.asOf !== undefined && event.position > this.asOf) {
-      this.applyLater(event)
+      if (ledger !== undefined) this.applyLater(ledger)
       return
     }
     this.events++
-    const e = event as unknown as ChainEvent | VaultAccountEvent
+    if (ledger !== undefined) return this.applyLedger(ledger)
+    const e = storedAs(event, foldTypes)
+    if (e === undefined) return
     switch (e.type) {
       case "AddressDerived":
         for (const a of e.data.assetIds) this.hold(e.data.blockchain, e.data.network, e.data.address, a)
@@ -119,8 +134,6 @@ export class LedgerFold {
         }
         return
       }
-      default:
-        if (ledgerEventTypes.has(event.type) || txRequestEventTypes.has(event.type)) this.applyLedger(event)
     }
   }
 
@@ -138,15 +151,14 @@ export class LedgerFold {
     return { debit, credit: !debit && typeof data.transactionId === "string" && effects.some((fx) => fx.total > 0n) }
   }
 
-  private applyLater(event: RecordedEvent): void {
-    if (!ledgerEventTypes.has(event.type) && !txRequestEventTypes.has(event.type)) return
+  private applyLater(event: StoredOf<LedgerType>): void {
     const data = event.data as Readonly<Record<string, unknown>>
-    if (typeof data.transactionId === "string" && (event.type === "TxRequestMined" || balanceEffects(event as unknown as LedgerEvent | TxRequestEvent).some((fx) => fx.total !== 0n)))
+    if (typeof data.transactionId === "string" && (event.type === "TxRequestMined" || balanceEffects(event).some((fx) => fx.total !== 0n)))
       this.settledLater.add(data.transactionId)
   }
 
-  private applyLedger(event: RecordedEvent): void {
-    const effects = balanceEffects(event as unknown as LedgerEvent | TxRequestEvent)
+  private applyLedger(event: StoredOf<LedgerType>): void {
+    const effects = balanceEffects(event)
     if (effects.length === 0) return
     const ref = refOf(event)
     for (const fx of effects) {

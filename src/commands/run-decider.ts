@@ -1,7 +1,8 @@
 // Runs a decider against its stream: read, fold, decide, append with the revision read.
 import { Context, Effect } from "effect"
 import { fold, type Decider } from "../domain/shared/decider.js"
-import { EventStore, type AppendResult, type EventMetadata, type JsonValue, type NewEvent, type StreamName } from "../store/event-store.js"
+import { storedOfStream } from "../events/stored-event.js"
+import { EventStore, type AppendResult, type EventMetadata, type JsonValue, type NewEvent, type RecordedEvent, type StreamName } from "../store/event-store.js"
 import { AggregateCache } from "./aggregate-cache.js"
 import { retryOnConflict } from "./retry.js"
 import { Ids, SimClock } from "./services.js"
@@ -21,12 +22,13 @@ export const IdSequence = Context.Reference<{ readonly current: () => number }>(
 
 export const SCHEMA_VERSION = 1
 
-export interface DomainEvent {
+/** The shape of what a decider decides: its events, before the store gives them an envelope. */
+export interface DecidedEvent {
   readonly type: string
   readonly data: unknown
 }
 
-export const toNewEvents = <E extends DomainEvent>(events: ReadonlyArray<E>) =>
+export const toNewEvents = <E extends DecidedEvent>(events: ReadonlyArray<E>) =>
   Effect.gen(function* () {
     const ids = yield* Ids
     const meta = yield* CommandMeta
@@ -51,7 +53,7 @@ export interface DecidedResult<E, S> {
 }
 
 /** The stream's cached state folded up to the store's last event. */
-const caughtUp = <C, E extends DomainEvent, S, X>(decider: Decider<C, E, S, X>, stream: StreamName) =>
+const caughtUp = <C, E extends DecidedEvent, S, X>(decider: Decider<C, E, S, X>, stream: StreamName) =>
   Effect.gen(function* () {
     const store = yield* EventStore
     const cached = (yield* AggregateCache).get(stream, () => decider.initialState)
@@ -62,9 +64,10 @@ const caughtUp = <C, E extends DomainEvent, S, X>(decider: Decider<C, E, S, X>, 
       const start = cached.revision
       const read = yield* store.readStream(stream, start >= 0n ? { fromRevision: start + 1n } : {})
       if (start < 0n || (read.revision !== "no_stream" && read.revision >= start)) {
-        for (const e of read.events) {
+        const events = storedOfStream<E & RecordedEvent>(read.events)
+        for (const e of events) {
           if (e.revision <= cached.revision) continue
-          cached.state = decider.evolve(cached.state as S, e as unknown as E)
+          cached.state = decider.evolve(cached.state as S, e)
           cached.revision = e.revision
         }
         return cached
@@ -75,7 +78,7 @@ const caughtUp = <C, E extends DomainEvent, S, X>(decider: Decider<C, E, S, X>, 
       const whole = yield* store.readStream(stream)
       if (cached.revision !== start) continue
       let state = decider.initialState
-      for (const e of whole.events) state = decider.evolve(state, e as unknown as E)
+      for (const e of storedOfStream<E>(whole.events)) state = decider.evolve(state, e)
       cached.state = state
       cached.revision = whole.events[whole.events.length - 1]?.revision ?? -1n
       return cached
@@ -83,17 +86,17 @@ const caughtUp = <C, E extends DomainEvent, S, X>(decider: Decider<C, E, S, X>, 
   })
 
 /** The aggregate's current state, for a dry run: read and folded, nothing decided or appended. Read it, do not keep it. */
-export const readAggregate = <C, E extends DomainEvent, S, X>(decider: Decider<C, E, S, X>, stream: StreamName) =>
+export const readAggregate = <C, E extends DecidedEvent, S, X>(decider: Decider<C, E, S, X>, stream: StreamName) =>
   Effect.map(caughtUp(decider, stream), (cached) => cached.state as S)
 
-export const runDecider = <C, E extends DomainEvent, S, X>(decider: Decider<C, E, S, X>, stream: StreamName, command: C) =>
+export const runDecider = <C, E extends DecidedEvent, S, X>(decider: Decider<C, E, S, X>, stream: StreamName, command: C) =>
   runDeciderWith(decider, stream, () => Effect.succeed(command))
 
 /**
  * Like runDecider, for commands that need the current state to be built (e.g. the next derivation index). A lost
  * race (another append at the revision read) starts over from the stream: every decider retries by default.
  */
-export const runDeciderWith = <C, E extends DomainEvent, S, X, X2, R>(
+export const runDeciderWith = <C, E extends DecidedEvent, S, X, X2, R>(
   decider: Decider<C, E, S, X>,
   stream: StreamName,
   makeCommand: (state: S) => Effect.Effect<C, X2, R>,

@@ -5,6 +5,7 @@
 // the caller was answered for: it is logged and retried, then left to the clock's settlement pass.
 import { Cause, Context, Effect } from "effect"
 import type { AddressDerivation, Ids, SimClock } from "../commands/services.js"
+import { storedAs } from "../events/stored-event.js"
 import type { EventStore } from "../store/event-store.js"
 import { broadcast } from "./broadcast.js"
 import { creditHeldDeposits } from "./deposits.js"
@@ -41,29 +42,41 @@ export const FollowUpLog = Context.Reference<{ readonly failed: (f: FollowUpFail
 /** Tries a follow-up this many times in all before leaving it to the next settlement pass. */
 export const FOLLOW_UP_ATTEMPTS = 3
 
-type Data = Record<string, unknown>
 interface FollowUp {
   readonly name: string
   readonly run: Effect.Effect<void, unknown, EventStore | SimClock | Ids | AddressDerivation | Models>
 }
 
-const chainEvents = new Set(["ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined", "ChainTxRejected"])
+/** The event types that call for a follow-up. */
+const followedTypes = new Set(["TxRequestProgressed", "AssetAdded", "AddressDerived", "ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined", "ChainTxRejected"] as const)
 
 /** The follow-ups a batch of appended events calls for, in the order they must run. */
 export const followUpsOf = (events: ReadonlyArray<AppendedEvent>) => {
   const out: Array<FollowUp> = []
   const chains = new Set<string>()
-  for (const e of events) {
-    const d = e.data as Data
-    if (e.type === "TxRequestProgressed" && d.status === "broadcasted") {
-      out.push({ name: `broadcast ${String(d.requestId)}`, run: broadcast(String(d.vaultId), String(d.requestId)) })
-    } else if (e.type === "AssetAdded") {
-      out.push({ name: `credit held deposits ${String(d.address)}`, run: creditHeldDeposits(String(d.blockchain), String(d.network), String(d.address), String(d.assetId)) })
-    } else if (e.type === "AddressDerived") {
-      // A UTXO address holds its coin from derivation: deposits it received before are credited now.
-      for (const assetId of d.assetIds as ReadonlyArray<string>)
-        out.push({ name: `credit held deposits ${String(d.address)}`, run: creditHeldDeposits(String(d.blockchain), String(d.network), String(d.address), assetId) })
-    } else if (chainEvents.has(e.type)) chains.add(String(d.chain))
+  for (const appended of events) {
+    const e = storedAs(appended, followedTypes)
+    switch (e?.type) {
+      case "TxRequestProgressed":
+        if (e.data.status === "broadcasted") out.push({ name: `broadcast ${e.data.requestId}`, run: broadcast(e.data.vaultId, e.data.requestId) })
+        break
+      case "AssetAdded":
+        out.push({ name: `credit held deposits ${e.data.address}`, run: creditHeldDeposits(e.data.blockchain, e.data.network, e.data.address, e.data.assetId) })
+        break
+      case "AddressDerived":
+        // A UTXO address holds its coin from derivation: deposits it received before are credited now.
+        for (const assetId of e.data.assetIds)
+          out.push({ name: `credit held deposits ${e.data.address}`, run: creditHeldDeposits(e.data.blockchain, e.data.network, e.data.address, assetId) })
+        break
+      case "ChainConfigured":
+      case "ChainTxSubmitted":
+      case "ChainBlocksMined":
+      case "ChainTxRejected":
+        chains.add(e.data.chain)
+        break
+      case undefined:
+        break
+    }
   }
   for (const chain of chains) out.push({ name: `settle ${chain}`, run: settle(chain) })
   return out

@@ -1,6 +1,6 @@
 // Chains read model: each chain's schedule and height over time, and every transfer with where it was mined.
 import { heightAt, type ChainEvent, type ChainSchedule, type ChainTransfer } from "../chain-sim/index.js"
-import type { RecordedEvent } from "../store/event-store.js"
+import type { StoredOf } from "../events/stored-event.js"
 import type { AddressKeys } from "./address-keys.js"
 import { History, Once } from "./history.js"
 import type { AsOf } from "./projection.js"
@@ -174,11 +174,10 @@ export class ChainsModel {
     return m === undefined ? 0 : Math.max(0, this.heightAt(t.chain, at, asOf) - m.height + 1)
   }
 
-  apply(event: RecordedEvent): void {
-    const e = event as unknown as ChainEvent
-    switch (e.type) {
+  apply(event: StoredOf<(typeof chainsFoldTypes)[number]>): void {
+    switch (event.type) {
       case "ChainConfigured": {
-        const d = e.data
+        const d = event.data
         const [blockchain, network] = this.split(d.chain)
         let c = this.chains.get(d.chain)
         if (c === undefined) this.chains.set(d.chain, (c = { chain: d.chain, blockchain, network, state: new History(), minedDeposits: [], minedWithdrawals: [] }))
@@ -191,12 +190,12 @@ export class ChainsModel {
       }
       case "ChainTxSubmitted": {
         // The view holds the transfer's fields: the event's data is not kept.
-        const transfer: ChainTransfer = e.data
-        const chain = e.data.chain
+        const transfer: ChainTransfer = event.data
+        const chain = event.data.chain
         const [blockchain, network] = this.split(chain)
         // A log written before submissions were taken once may name a transaction again: its records stay found by id.
         const txRecords = this.transfers.get(transfer.transactionId)?.txRecords
-        const view = new Submitted(chain, blockchain, network, transfer, e.data.at, event.position, txRecords)
+        const view = new Submitted(chain, blockchain, network, transfer, event.data.at, event.position, txRecords)
         this.transfers.set(transfer.transactionId, view)
         this.lastSubmitted = view
         if (transfer.kind === "deposit") {
@@ -208,7 +207,7 @@ export class ChainsModel {
         return
       }
       case "ChainBlocksMined": {
-        const d = e.data
+        const d = event.data
         const c = this.chains.get(d.chain)
         const prev = c?.state.latest()
         if (c === undefined || prev === undefined) return

@@ -2,7 +2,7 @@
 import type { VaultAccountEvent } from "../domain/vault-account/index.js"
 import { addressKey, type AddressFacts } from "../domain/vault-account/index.js"
 import { reserveOf } from "../domain/ledger/index.js"
-import type { RecordedEvent } from "../store/event-store.js"
+import type { StoredOf } from "../events/stored-event.js"
 import type { AddressKeys } from "./address-keys.js"
 import { BalanceHistory, ZERO_BALANCE, type Balance } from "./balances.js"
 import { CreationOrder, History } from "./history.js"
@@ -134,11 +134,10 @@ export class HoldingsModel {
     if (!vaults.has(a.facts.vaultId)) vaults.set(a.facts.vaultId, position)
   }
 
-  apply(event: RecordedEvent): void {
-    const e = event as unknown as VaultAccountEvent
-    switch (e.type) {
+  apply(event: StoredOf<(typeof holdingsFoldTypes)[number]>): void {
+    switch (event.type) {
       case "VaultAccountCreated": {
-        const { at, ...rest } = e.data
+        const { at, ...rest } = event.data
         const profile = new History<AccountProfile>()
         profile.set(event.position, { name: rest.name, color: rest.color, isHiddenInDashboard: rest.isHiddenInDashboard, isFavoriteInDashboard: false })
         const view: AccountView = { ...rest, createdAt: at, position: event.position, profile }
@@ -149,15 +148,15 @@ export class HoldingsModel {
         return
       }
       case "VaultAccountEdited": {
-        const { vaultId: _v, vaultAccountId, at: _a, ...changes } = e.data
+        const { vaultId: _v, vaultAccountId, at: _a, ...changes } = event.data
         const view = this.accounts.get(vaultAccountId)
         if (view !== undefined) view.profile.set(event.position, { ...view.profile.latest()!, ...changes })
         return
       }
       case "AddressDerived": {
-        const key = this.keys.of(e.data.blockchain, e.data.network, e.data.address)
+        const key = this.keys.of(event.data.blockchain, event.data.network, event.data.address)
         if (this.addresses.has(key)) return
-        const { at, ...facts } = e.data
+        const { at, ...facts } = event.data
         const view: AddressView = { facts, createdAt: at, position: event.position, assets: new Map() }
         this.addresses.set(key, view)
         let list = this.addressesByVault.get(facts.vaultId)
@@ -168,8 +167,8 @@ export class HoldingsModel {
         return
       }
       case "AssetAdded": {
-        const a = this.addressInLog(e.data.blockchain, e.data.network, e.data.address)
-        if (a !== undefined) this.hold(a, e.data.assetId, event.position)
+        const a = this.addressInLog(event.data.blockchain, event.data.network, event.data.address)
+        if (a !== undefined) this.hold(a, event.data.assetId, event.position)
         return
       }
       default:

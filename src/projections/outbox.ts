@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto"
 import type { NotificationKind } from "../domain/ledger/events.js"
 import type { HttpOutcome, VerificationMode, WebhookConfig, WebhookDeliveryEvent, WebhookEvent } from "../domain/webhook/index.js"
-import type { RecordedEvent } from "../store/event-store.js"
+import type { StoredOf } from "../events/stored-event.js"
 
 export interface Notification {
   /** Id of the NotificationRaised event. */
@@ -95,8 +95,6 @@ export const deliveryIdentity = (webhookId: string, notificationId: string): { d
 const matches = (s: SubscriptionView, n: Notification): boolean =>
   (s.config.events.includes("*") || s.config.events.includes(n.kind)) && (s.config.vaultIds === null || s.config.vaultIds.includes(n.vaultId))
 
-type NotificationData = { vaultId: string; kind: NotificationKind; subject: string; payload: Notification["payload"]; at: number }
-
 export const outboxFoldTypes = [
   "NotificationRaised",
   "WebhookSubscribed",
@@ -125,12 +123,11 @@ export class OutboxModel {
     return [...this.deliveries.values()].filter((d) => d.status === "pending")
   }
 
-  apply(event: RecordedEvent): void {
+  apply(event: StoredOf<(typeof outboxFoldTypes)[number]>): void {
     if (event.type === "NotificationRaised") return this.raise(event)
-    const e = event as unknown as WebhookEvent | WebhookDeliveryEvent
-    switch (e.type) {
+    switch (event.type) {
       case "WebhookSubscribed": {
-        const { at, ...config } = e.data
+        const { at, ...config } = event.data
         this.subscriptions.set(config.webhookId, {
           config,
           status: "pending",
@@ -146,27 +143,27 @@ export class OutboxModel {
       }
       case "WebhookVerified":
       case "WebhookVerificationFailed": {
-        const s = this.subscriptions.get(e.data.webhookId)
+        const s = this.subscriptions.get(event.data.webhookId)
         if (s === undefined || s.status !== "pending") return
-        const ok = e.type === "WebhookVerified"
+        const ok = event.type === "WebhookVerified"
         s.verificationAttempts++
         s.lastVerification = {
-          at: e.data.at,
+          at: event.data.at,
           ok,
-          method: ok ? e.data.method : "request",
-          reason: ok ? null : e.data.reason,
-          outcome: e.data.outcome,
+          method: ok ? event.data.method : "request",
+          reason: ok ? null : event.data.reason,
+          outcome: event.data.outcome,
         }
         if (ok) {
           s.status = "active"
-          s.verifiedAt = e.data.at
+          s.verifiedAt = event.data.at
           this.operational = [...this.subscriptions.values()].filter((x) => x.status === "active")
         }
         noteSubscription(s, event.position)
         return
       }
       case "WebhookDeleted": {
-        const s = this.subscriptions.get(e.data.webhookId)
+        const s = this.subscriptions.get(event.data.webhookId)
         if (s === undefined) return
         s.status = "deleted"
         noteSubscription(s, event.position)
@@ -180,11 +177,11 @@ export class OutboxModel {
         return
       }
       case "WebhookDeliveryAttempted": {
-        const d = this.deliveries.get(e.data.deliveryId)
+        const d = this.deliveries.get(event.data.deliveryId)
         // An attempt number already recorded is the same attempt recorded twice (two nodes, or a record retried
         // after a store failure): the first one counts.
-        if (d === undefined || e.data.attempt <= d.attempts.length) return
-        const { webhookId: _w, deliveryId: _d, notificationId: _n, ...attempt } = e.data
+        if (d === undefined || event.data.attempt <= d.attempts.length) return
+        const { webhookId: _w, deliveryId: _d, notificationId: _n, ...attempt } = event.data
         d.attempts.push(attempt)
         if (d.status !== "cancelled") {
           d.status = attempt.result === "retrying" ? "pending" : attempt.result
@@ -196,10 +193,10 @@ export class OutboxModel {
         return
       }
       case "WebhookRedeliveryRequested": {
-        const d = this.deliveries.get(e.data.deliveryId)
+        const d = this.deliveries.get(event.data.deliveryId)
         if (d === undefined || d.status === "cancelled") return
         d.status = "pending"
-        d.nextAttemptAt = e.data.at
+        d.nextAttemptAt = event.data.at
         d.failuresInRound = 0
         d.redeliveries++
         noteDelivery(d, event.position)
@@ -211,9 +208,9 @@ export class OutboxModel {
     }
   }
 
-  private raise(event: RecordedEvent): void {
+  private raise(event: StoredOf<"NotificationRaised">): void {
     if (this.operational.length === 0) return
-    const data = event.data as unknown as NotificationData
+    const data = event.data
     const n: Notification = { id: event.id, position: event.position, vaultId: data.vaultId, kind: data.kind, subject: data.subject, payload: data.payload, at: event.metadata.at }
     for (const s of this.operational) {
       if (!matches(s, n)) continue

@@ -1,7 +1,7 @@
 // Settings read model: the exchange-rate table over time (defaults from the catalogue until set).
 import { DEFAULT_EXCHANGE_RATES } from "../domain/chains/index.js"
 import type { SettingsEvent } from "../domain/settings/index.js"
-import type { RecordedEvent } from "../store/event-store.js"
+import type { StoredOf } from "../events/stored-event.js"
 import { History } from "./history.js"
 import type { AsOf } from "./projection.js"
 
@@ -18,8 +18,7 @@ export class SettingsModel {
     return this.exchangeRates(asOf)[symbol] ?? "0"
   }
 
-  apply(event: RecordedEvent): void {
-    const e = event as unknown as SettingsEvent
-    if (e.type === "ExchangeRatesSet") this.rates.set(event.position, { ...this.exchangeRates(undefined), ...e.data.rates })
+  apply(event: StoredOf<(typeof settingsFoldTypes)[number]>): void {
+    if (event.type === "ExchangeRatesSet") this.rates.set(event.position, { ...this.exchangeRates(undefined), ...event.data.rates })
   }
 }

@@ -1,7 +1,7 @@
 // Transaction requests read model (endpoint #15 and the withdrawal process manager): status over time.
 import type { TxRequestDraft, TxRequestEvent } from "../domain/transaction-request/index.js"
 import type { TxRequestStatus } from "../domain/transaction-request/index.js"
-import type { RecordedEvent } from "../store/event-store.js"
+import type { StoredOf } from "../events/stored-event.js"
 import { History } from "./history.js"
 import type { AsOf } from "./projection.js"
 
@@ -59,11 +59,10 @@ export class TxRequestsModel {
     this.byId.get(requestId)?.status.set(position, status)
   }
 
-  apply(event: RecordedEvent): void {
-    const e = event as unknown as TxRequestEvent
-    switch (e.type) {
+  apply(event: StoredOf<(typeof txRequestsFoldTypes)[number]>): void {
+    switch (event.type) {
       case "TxRequestCreated": {
-        const { at, ...draft } = e.data
+        const { at, ...draft } = event.data
         const view: RequestView = { draft, createdAt: at, position: event.position, status: new History(), mined: undefined }
         view.status.set(event.position, draft.approvalLevels === 0 ? "Created" : "AwaitingApproval")
         this.byId.set(draft.requestId, view)
@@ -71,32 +70,32 @@ export class TxRequestsModel {
         return
       }
       case "TxRequestApproved": {
-        const r = this.byId.get(e.data.requestId)
-        if (r !== undefined && e.data.level === 1 && r.draft.approvalLevels === 2) this.setStatus(event.position, e.data.requestId, "AwaitingApprovalL2")
+        const r = this.byId.get(event.data.requestId)
+        if (r !== undefined && event.data.level === 1 && r.draft.approvalLevels === 2) this.setStatus(event.position, event.data.requestId, "AwaitingApprovalL2")
         return
       }
       case "TxRequestProgressed":
-        this.setStatus(event.position, e.data.requestId, progressed[e.data.status]!)
+        this.setStatus(event.position, event.data.requestId, progressed[event.data.status]!)
         return
       case "TxRequestRejected":
-        this.setStatus(event.position, e.data.requestId, "Rejected")
+        this.setStatus(event.position, event.data.requestId, "Rejected")
         return
       case "TxRequestFailed":
-        this.setStatus(event.position, e.data.requestId, "Failed")
+        this.setStatus(event.position, event.data.requestId, "Failed")
         return
       case "TxRequestMined": {
-        const r = this.byId.get(e.data.requestId)
+        const r = this.byId.get(event.data.requestId)
         if (r === undefined) return
-        r.mined = { blockHeight: e.data.blockHeight, blockHash: e.data.blockHash, fee: e.data.fee, at: e.data.at }
-        this.setStatus(event.position, e.data.requestId, e.data.withErrors ? "MinedWithErrors" : "Mined")
-        const free = e.data.freeBandwidth
+        r.mined = { blockHeight: event.data.blockHeight, blockHash: event.data.blockHash, fee: event.data.fee, at: event.data.at }
+        this.setStatus(event.position, event.data.requestId, event.data.withErrors ? "MinedWithErrors" : "Mined")
+        const free = event.data.freeBandwidth
         // The free bandwidth used is the payer's: the fee payer when the request names one.
         const payer = r.draft.feePayer ?? r.draft.sender
-        if (free !== undefined && free > 0 && payer !== null) this.tronBandwidth.set(payer, [...(this.tronBandwidth.get(payer) ?? []), { at: e.data.at, units: free, position: event.position }])
+        if (free !== undefined && free > 0 && payer !== null) this.tronBandwidth.set(payer, [...(this.tronBandwidth.get(payer) ?? []), { at: event.data.at, units: free, position: event.position }])
         return
       }
       case "TxRequestSucceeded":
-        this.setStatus(event.position, e.data.requestId, "Success")
+        this.setStatus(event.position, event.data.requestId, "Success")
         return
       default:
         return

@@ -3,7 +3,7 @@ import type { LedgerEvent } from "../domain/ledger/index.js"
 import { addressKey, type VaultAccountEvent } from "../domain/vault-account/index.js"
 import type { ChainEvent } from "../chain-sim/index.js"
 import type { TxRequestEvent } from "../domain/transaction-request/index.js"
-import type { RecordedEvent } from "../store/event-store.js"
+import type { StoredOf } from "../events/stored-event.js"
 import type { TxRequestsModel } from "./transaction-requests.js"
 import type { ChainsModel, TransferView, TxRecord, TxStatus } from "./chains.js"
 import { CreationOrder, History } from "./history.js"
@@ -88,13 +88,12 @@ export class TransactionsModel {
     list.push(position, record)
   }
 
-  apply(event: RecordedEvent): void {
-    const e = event as unknown as ChainEvent | VaultAccountEvent | LedgerEvent | TxRequestEvent
-    switch (e.type) {
+  apply(event: StoredOf<(typeof transactionsFoldTypes)[number]>): void {
+    switch (event.type) {
       case "ChainTxSubmitted": {
-        if (e.data.kind === "withdrawal") {
-          const request = this.txRequests.byTransactionId.get(e.data.transactionId)
-          const view = this.chains.submittedAt(event.position, e.data.transactionId)
+        if (event.data.kind === "withdrawal") {
+          const request = this.txRequests.byTransactionId.get(event.data.transactionId)
+          const view = this.chains.submittedAt(event.position, event.data.transactionId)
           if (request === undefined || view === undefined) return
           const sender = request.draft.vaultId
           const receivers = request.draft.recipients
@@ -105,13 +104,13 @@ export class TransactionsModel {
           for (const a of receivers) if (a!.facts.vaultId !== sender) this.add(a!.facts.vaultId, "incoming", view, "pending", event.position, "client-internal")
           return
         }
-        const view = this.chains.submittedAt(event.position, e.data.transactionId)
+        const view = this.chains.submittedAt(event.position, event.data.transactionId)
         if (view === undefined) return
-        const address = this.holdings.addressInLog(view.blockchain, view.network, e.data.to)
+        const address = this.holdings.addressInLog(view.blockchain, view.network, event.data.to)
         if (address === undefined) return
-        if (address.assets.has(e.data.assetId)) this.add(address.facts.vaultId, "incoming", view, "pending", event.position)
+        if (address.assets.has(event.data.assetId)) this.add(address.facts.vaultId, "incoming", view, "pending", event.position)
         else {
-          const key = `${addressKey(view.blockchain, view.network, e.data.to)}|${e.data.assetId}`
+          const key = `${addressKey(view.blockchain, view.network, event.data.to)}|${event.data.assetId}`
           const list = this.waiting.get(key)
           if (list === undefined) this.waiting.set(key, [view])
           else list.push(view)
@@ -119,24 +118,24 @@ export class TransactionsModel {
         return
       }
       case "AssetAdded": {
-        const key = `${addressKey(e.data.blockchain, e.data.network, e.data.address)}|${e.data.assetId}`
+        const key = `${addressKey(event.data.blockchain, event.data.network, event.data.address)}|${event.data.assetId}`
         for (const view of this.waiting.get(key) ?? [])
-          this.add(e.data.vaultId, "incoming", view, "pending", event.position, null, this.chains.transfers.get(view.transfer.transactionId) ?? view)
+          this.add(event.data.vaultId, "incoming", view, "pending", event.position, null, this.chains.transfers.get(view.transfer.transactionId) ?? view)
         this.waiting.delete(key)
         return
       }
       case "TxRequestMined":
-        this.find(e.data.vaultId, e.data.transactionId, undefined)?.status.set(event.position, e.data.withErrors ? "failed" : "mined")
-        if (e.data.withErrors)
-          for (const r of this.byTx(e.data.transactionId)) if (r.vaultId !== e.data.vaultId) r.status.set(event.position, "failed")
+        this.find(event.data.vaultId, event.data.transactionId, undefined)?.status.set(event.position, event.data.withErrors ? "failed" : "mined")
+        if (event.data.withErrors)
+          for (const r of this.byTx(event.data.transactionId)) if (r.vaultId !== event.data.vaultId) r.status.set(event.position, "failed")
         return
       case "TxRequestSucceeded": {
-        const request = this.txRequests.byId.get(e.data.requestId)
-        if (request !== undefined) this.find(e.data.vaultId, request.draft.transactionId, undefined)?.status.set(event.position, "completed")
+        const request = this.txRequests.byId.get(event.data.requestId)
+        if (request !== undefined) this.find(event.data.vaultId, request.draft.transactionId, undefined)?.status.set(event.position, "completed")
         return
       }
       case "DepositCredited": {
-        const r = this.find(e.data.vaultId, e.data.transactionId, undefined)
+        const r = this.find(event.data.vaultId, event.data.transactionId, undefined)
         // An internal transfer within one vault keeps its outgoing record; its completion is the request's success.
         if (r !== undefined && r.direction === "incoming") r.status.set(event.position, "confirmed")
         return

@@ -3,7 +3,7 @@
 import { findNetwork } from "../domain/chains/index.js"
 import type { ChainEvent } from "../chain-sim/events.js"
 import { applyExecution, EMPTY_LEDGER, type TronExecution, type TronLedger } from "../chain-sim/tron.js"
-import type { RecordedEvent } from "../store/event-store.js"
+import type { StoredOf } from "../events/stored-event.js"
 import { splitChain } from "./chains.js"
 import { History } from "./history.js"
 import type { AsOf } from "./projection.js"
@@ -19,10 +19,9 @@ export class TronModel {
     return this.ledgers.get(chain)?.at(asOf) ?? EMPTY_LEDGER
   }
 
-  apply(event: RecordedEvent): void {
-    const e = event as unknown as ChainEvent
-    if (e.type !== "ChainTxExecuted") return
-    const { chain, at: _at, ...x } = e.data
+  apply(event: StoredOf<(typeof tronFoldTypes)[number]>): void {
+    if (event.type !== "ChainTxExecuted") return
+    const { chain, at: _at, ...x } = event.data
     const n = findNetwork(...splitChain(chain))
     if (n === undefined) return
     let h = this.ledgers.get(chain)

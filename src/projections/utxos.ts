@@ -2,7 +2,7 @@
 // credited, with when it was spent and which open request holds it, as of any position.
 import type { LedgerEvent } from "../domain/ledger/index.js"
 import type { TxRequestEvent } from "../domain/transaction-request/index.js"
-import type { RecordedEvent } from "../store/event-store.js"
+import type { StoredOf } from "../events/stored-event.js"
 import { CreationOrder, History, Once } from "./history.js"
 import type { AsOf } from "./projection.js"
 
@@ -67,12 +67,11 @@ export class UtxosModel {
     return inputs
   }
 
-  apply(event: RecordedEvent): void {
-    const e = event as unknown as LedgerEvent | TxRequestEvent
+  apply(event: StoredOf<(typeof utxosFoldTypes)[number]>): void {
     const position = event.position
-    switch (e.type) {
+    switch (event.type) {
       case "DepositCredited": {
-        const d = e.data
+        const d = event.data
         if (d.vout === null) return
         this.add(position, {
           utxoId: utxoIdOf(d.transactionId, d.vout),
@@ -89,18 +88,18 @@ export class UtxosModel {
         return
       }
       case "TxRequestCreated": {
-        if (e.data.inputs.length === 0) return
-        const ids = e.data.inputs.map((i) => utxoIdOf(i.transactionId, i.vout))
-        this.held.set(e.data.requestId, ids)
-        for (const id of ids) this.byId.get(id)?.reserved.set(position, e.data.requestId)
+        if (event.data.inputs.length === 0) return
+        const ids = event.data.inputs.map((i) => utxoIdOf(i.transactionId, i.vout))
+        this.held.set(event.data.requestId, ids)
+        for (const id of ids) this.byId.get(id)?.reserved.set(position, event.data.requestId)
         return
       }
       case "TxRequestRejected":
       case "TxRequestFailed":
-        this.release(position, e.data.requestId)
+        this.release(position, event.data.requestId)
         return
       case "TxRequestMined": {
-        const d = e.data
+        const d = event.data
         const inputs = this.release(position, d.requestId)
         if (!d.withErrors) for (const id of inputs) this.byId.get(id)?.spent.set(position, d.transactionId)
         for (const c of d.credits)

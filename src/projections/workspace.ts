@@ -3,7 +3,7 @@ import type { ApiKeyEvent, ApiKeyGrant } from "../domain/api-key/index.js"
 import type { VaultId } from "../domain/shared/ids.js"
 import type { ApprovalPolicy } from "../domain/vault/index.js"
 import type { VaultEvent, VaultProfile } from "../domain/vault/index.js"
-import type { RecordedEvent } from "../store/event-store.js"
+import type { StoredOf } from "../events/stored-event.js"
 import { CreationOrder, History } from "./history.js"
 import type { AsOf } from "./projection.js"
 
@@ -57,11 +57,10 @@ export class WorkspaceModel {
     )
   }
 
-  apply(event: RecordedEvent): void {
-    const e = event as unknown as VaultEvent | ApiKeyEvent
-    switch (e.type) {
+  apply(event: StoredOf<(typeof workspaceFoldTypes)[number]>): void {
+    switch (event.type) {
       case "VaultCreated": {
-        const { at, ...profile } = e.data
+        const { at, ...profile } = event.data
         if (this.vaultsById.has(profile.vaultId)) return
         const counters = new History<VaultCounters>()
         counters.set(event.position, { depositAddressesCount: 0, changeAddressesCount: 0 })
@@ -73,15 +72,15 @@ export class WorkspaceModel {
         return
       }
       case "VaultApprovalPolicySet":
-        this.vaultsById.get(e.data.vaultId)?.policy.set(event.position, { mode: e.data.mode, levels: e.data.levels })
+        this.vaultsById.get(event.data.vaultId)?.policy.set(event.position, { mode: event.data.mode, levels: event.data.levels })
         return
       case "ApiKeyCreated": {
-        const { at: _at, ...grant } = e.data
+        const { at: _at, ...grant } = event.data
         this.apiKeys.set(grant.key, { grant, secretBytes: Buffer.from(grant.secret, "base64"), revoked: false, position: event.position, revokedPosition: undefined })
         return
       }
       case "ApiKeyRevoked": {
-        const k = this.apiKeys.get(e.data.key)
+        const k = this.apiKeys.get(event.data.key)
         if (k !== undefined && !k.revoked) {
           k.revoked = true
           k.revokedPosition = event.position

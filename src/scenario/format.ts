@@ -1,7 +1,7 @@
 // The scenario file: JSON lines, a header then one event per line in log order; written and checked here.
 import { Data, Result, Schema } from "effect"
 import type { EventMetadata, JsonValue, NewEvent, RecordedEvent } from "../store/event-store.js"
-import { knownEventTypes } from "./event-types.js"
+import { knownEventTypes } from "../events/event-types.js"
 
 export const LOG_FORMAT = "custody-sim/events@1"
 

@@ -6,6 +6,7 @@
 import type { ConsumerGroupMember, ConsumerGroups, GroupMessage } from "../store/event-store.js"
 import type { RecordedEvent } from "../store/event-store.js"
 import { deliveryIdentity, type DeliveryView, type OutboxModel } from "../projections/outbox.js"
+import { storedAs } from "../events/stored-event.js"
 
 /** A node's right to attempt one delivery, given by a message it holds; settling acknowledges the message. */
 export interface Grant {
@@ -31,14 +32,17 @@ export interface SharedDispatchOptions {
 }
 
 export const DUE_EVENT_TYPES = ["NotificationRaised", "WebhookDeliveryAttempted", "WebhookRedeliveryRequested"] as const
+const dueTypes: ReadonlySet<(typeof DUE_EVENT_TYPES)[number]> = new Set(DUE_EVENT_TYPES)
+const attemptTypes = new Set(["WebhookDeliveryAttempted"] as const)
 
 export const groupName = (webhookId: string) => `custody-sim-webhook-${webhookId}`
 
 /** The delivery of this subscription the event made due, if any. */
 const deliveryOf = (outbox: OutboxModel, webhookId: string, e: RecordedEvent): DeliveryView | undefined => {
-  if (e.type === "NotificationRaised") return outbox.deliveries.get(deliveryIdentity(webhookId, e.id).deliveryId)
-  const data = e.data as { webhookId?: string; deliveryId?: string }
-  return data.webhookId === webhookId && data.deliveryId !== undefined ? outbox.deliveries.get(data.deliveryId) : undefined
+  const due = storedAs(e, dueTypes)
+  if (due === undefined) return undefined
+  if (due.type === "NotificationRaised") return outbox.deliveries.get(deliveryIdentity(webhookId, e.id).deliveryId)
+  return due.data.webhookId === webhookId ? outbox.deliveries.get(due.data.deliveryId) : undefined
 }
 
 /** The message is the delivery's latest change: anything recorded since (by any node) makes it stale. */
@@ -57,7 +61,8 @@ export const startSharedDispatch = (o: SharedDispatchOptions): { readonly stop: 
 
   const handle = async (webhookId: string, m: GroupMessage, member: ConsumerGroupMember) => {
     // An attempt that delivered or gave up makes nothing due (only a retry does): done without waiting to read it.
-    if (m.event.type === "WebhookDeliveryAttempted" && (m.event.data as { result?: string }).result !== "retrying") return member.ack(m)
+    const attempt = storedAs(m.event, attemptTypes)
+    if (attempt !== undefined && attempt.data.result !== "retrying") return member.ack(m)
     if (!(await o.caughtUp(m.event.position))) return member.release(m, "read models behind")
     const d = deliveryOf(o.outbox, webhookId, m.event)
     if (d === undefined || !isCurrent(d, m.event)) return member.ack(m)

@@ -3,6 +3,7 @@ import { Effect, Exit } from "effect"
 import { mergeChanges, pageChanges, selectSeries, type Change, type HistoryFilter } from "../../audit/balance-history.js"
 import { findAsset } from "../../domain/chains/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
+import { storedAs } from "../../events/stored-event.js"
 import type { EventStoreShape, RecordedEvent } from "../../store/event-store.js"
 import { parseAsOf } from "../as-of.js"
 import { errors, isApiError } from "../errors.js"
@@ -17,16 +18,20 @@ const eventAt = async (store: EventStoreShape, position: bigint): Promise<Record
   return e?.position === position ? e : undefined
 }
 
+/** The events that change a balance at a block height: a credited deposit, a mined request. */
+const minedTypes = new Set(["DepositCredited", "TxRequestMined"] as const)
+
 const changeJson = (c: Change, e: RecordedEvent | undefined) => {
   const decimals = findAsset(c.series.assetId)?.decimals ?? 0
   const f = c.series.address.facts
   const at = e?.metadata.at
-  const height = (e?.data as { blockHeight?: unknown } | undefined)?.blockHeight
+  const mined = e === undefined ? undefined : storedAs(e, minedTypes)
+  const height = mined?.data.blockHeight
   return {
     position: Number(c.position),
     time: at === undefined ? null : Math.floor(at / 1000),
     timeMs: at ?? null,
-    blockHeight: typeof height === "number" ? height : null,
+    blockHeight: height ?? null,
     vaultId: f.vaultId,
     vaultAccountId: f.vaultAccountId,
     blockchain: f.blockchain,

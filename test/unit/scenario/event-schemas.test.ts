@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest"
 import { generate, OUTPUT } from "../../../scripts/event-schemas.js"
 import { checkData } from "../../../src/scenario/check.js"
 import { eventDataSchemas } from "../../../src/scenario/event-schemas.js"
-import { knownEventTypes } from "../../../src/scenario/event-types.js"
+import { knownEventTypes } from "../../../src/events/event-types.js"
 
 const types = Object.keys(eventDataSchemas) as Array<keyof typeof eventDataSchemas>
 
