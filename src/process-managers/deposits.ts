@@ -68,7 +68,7 @@ export const settleDeposits = (chain: string) =>
     let i = cursors.get(chain) ?? 0
     const due: Array<Deposit> = []
     while (i < view.minedDeposits.length) {
-      const t = view.minedDeposits[i]!
+      const t = view.minedDeposits.at(i)
       const mined = t.mined.latest()!
       const confirmations = height - mined.height + 1
       if (confirmations < schedule.confirmations) break
@@ -87,7 +87,7 @@ export const creditHeldDeposits = (blockchain: string, network: string, address:
     const now = yield* (yield* SimClock).now
     const required = models.chains.chain(`${blockchain}.${network}`)?.state.latest()?.schedule.confirmations
     if (required === undefined) return
-    const due = (models.chains.depositsTo.get(addressKey(blockchain, network, address)) ?? []).flatMap((t) => {
+    const due = models.chains.depositsTo(addressKey(blockchain, network, address)).flatMap((t) => {
       const c = models.chains.confirmations(t, now)
       if (t.transfer.assetId !== assetId || c < required) return []
       const d = depositOf(models, t, c)

@@ -39,7 +39,7 @@ export const settleWithdrawals = (chain: string) =>
     const key = `withdrawals:${chain}`
     let i = cursors.get(key) ?? 0
     while (i < view.minedWithdrawals.length) {
-      const t = view.minedWithdrawals[i]!
+      const t = view.minedWithdrawals.at(i)
       const r = models.txRequests.byTransactionId.get(t.transfer.transactionId)
       const mined = t.mined.latest()!
       if (r === undefined) {

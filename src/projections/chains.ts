@@ -2,7 +2,8 @@
 import { heightAt, type ChainEvent, type ChainSchedule, type ChainTransfer } from "../chain-sim/index.js"
 import type { StoredOf } from "../events/stored-event.js"
 import type { AddressKeys } from "./address-keys.js"
-import { History, Once } from "./history.js"
+import { IntColumn, NumberColumn, RowByString, StringTable } from "./columns.js"
+import { History } from "./history.js"
 import type { AsOf } from "./projection.js"
 
 /** Wire statuses of transactions (the spec gives examples, not the list; the README documents these). */
@@ -14,8 +15,15 @@ export interface TxRecord {
   /** Between addresses of this workspace: "vault-internal" within one vault, "client-internal" across vaults. */
   readonly internal: "vault-internal" | "client-internal" | null
   readonly view: TransferView
-  readonly status: History<TxStatus>
+  readonly status: Status
   readonly position: bigint
+}
+
+/** A record's status over time (History's reading interface). */
+export interface Status {
+  latest(): TxStatus | undefined
+  at(asOf: bigint | undefined): TxStatus | undefined
+  entries(): ReadonlyArray<readonly [bigint, TxStatus]>
 }
 
 export interface Mined {
@@ -24,25 +32,29 @@ export interface Mined {
   readonly blockAt: number
 }
 
+/** Where a transfer was mined, as of a position (Once's reading interface). */
+export interface MinedAt {
+  latest(): Mined | undefined
+  at(asOf: bigint | undefined): Mined | undefined
+}
+
+/** A transfer as read: made from the model's columns when read, so it reflects them as they are then. */
 export interface TransferView {
+  /** The transfer's row in the chains model's columns. */
+  readonly row: number
   readonly chain: string
   readonly blockchain: string
   readonly network: string
   readonly transfer: ChainTransfer
   readonly submittedAt: number
   readonly position: bigint
-  readonly mined: Once<Mined>
-  /**
-   * The transactions model's records of this transfer, one per vault that lists it (kept here: no second map by id);
-   * the usual single record is held as it is, without an array.
-   */
-  txRecords: TxRecord | Array<TxRecord> | undefined
+  readonly mined: MinedAt
 }
 
 /**
- * Every field of a ChainTransfer, and only those: a view holds them itself (below). The type makes each one listed —
- * a field added to ChainTransfer fails to compile here until it is listed, and the view test checks that each listed
- * field is copied — so that no field is silently left behind.
+ * Every field of a ChainTransfer, and only those, in the order a transfer reads back with: the type makes each one
+ * listed — a field added to ChainTransfer fails to compile here until it is listed, and the view test checks that
+ * each listed field reads back — so that no field is silently left behind.
  */
 export const transferFields: { readonly [K in keyof Required<ChainTransfer>]: true } = {
   transactionId: true,
@@ -60,64 +72,96 @@ export const transferFields: { readonly [K in keyof Required<ChainTransfer>]: tr
   failsInExecution: true,
 }
 
+const WITHDRAWAL = 1
+const VOUT_NULL = 2
+const VOUT_ABSENT = 4
+const FAILS_STATED = 8
+const FAILS = 16
+
 /**
- * A transfer's view is its own `mined` record and its own transfer: a rebuild (and a restart from a checkpoint)
- * makes one object per transfer here, not three (the view, its Once, the event's data). Its position is kept as a
- * number (as History keeps positions: no bigint object per transfer). A field the event's data lacks is undefined
- * here: the transfer is read field by field, never spread or listed.
+ * The transfers, a row each, as columns: numbers in typed arrays, strings as references into the model's string
+ * table (-1: absent). What is rare and nested (a batch's calls, a Tron operation) is kept as the event gave it, by row.
  */
-export class Submitted extends Once<Mined> implements TransferView, ChainTransfer {
-  readonly transactionId: string
-  readonly recordId: string
-  readonly kind: ChainTransfer["kind"]
-  readonly assetId: string
-  readonly from: string
-  readonly to: string
-  readonly amount: string
-  readonly fee: string
-  readonly feePayer: ChainTransfer["feePayer"]
-  readonly calls: ChainTransfer["calls"]
-  readonly operation: ChainTransfer["operation"]
-  readonly vout: ChainTransfer["vout"]
-  readonly failsInExecution: ChainTransfer["failsInExecution"]
-  private readonly submittedPosition: number
+export class TransferRows {
+  readonly chain = new IntColumn()
+  readonly position = new NumberColumn()
+  readonly submittedAt = new NumberColumn()
+  readonly transactionId = new IntColumn()
+  readonly recordId = new IntColumn()
+  readonly assetId = new IntColumn()
+  readonly from = new IntColumn()
+  readonly to = new IntColumn()
+  readonly amount = new IntColumn()
+  readonly fee = new IntColumn()
+  readonly feePayer = new IntColumn()
+  readonly flags = new IntColumn()
+  readonly vout = new NumberColumn()
+  /** Where it was mined: the position of the block's event (NaN until then), height, hash and time. */
+  readonly minedAt = new NumberColumn()
+  readonly minedHeight = new NumberColumn()
+  readonly minedHash = new IntColumn()
+  readonly minedBlockAt = new NumberColumn()
+  /** The transactions model's first record of it (-1: none); records link on from there. */
+  readonly firstRecord = new IntColumn()
+  /** The previous deposit to the same address (-1: none). */
+  readonly previousDeposit = new IntColumn()
+  readonly nested = new Map<number, { readonly calls: ChainTransfer["calls"]; readonly operation: ChainTransfer["operation"] }>()
 
+  get length(): number {
+    return this.position.length
+  }
+}
+
+class TransferRef implements TransferView, MinedAt {
   constructor(
-    readonly chain: string,
-    readonly blockchain: string,
-    readonly network: string,
-    t: ChainTransfer,
-    readonly submittedAt: number,
-    position: bigint,
-    public txRecords: TxRecord | Array<TxRecord> | undefined,
-  ) {
-    super()
-    this.transactionId = t.transactionId
-    this.recordId = t.recordId
-    this.kind = t.kind
-    this.assetId = t.assetId
-    this.from = t.from
-    this.to = t.to
-    this.amount = t.amount
-    this.fee = t.fee
-    this.feePayer = t.feePayer
-    this.calls = t.calls
-    this.operation = t.operation
-    this.vout = t.vout
-    this.failsInExecution = t.failsInExecution
-    this.submittedPosition = Number(position)
-  }
+    private readonly model: ChainsModel,
+    readonly row: number,
+  ) {}
 
-  get transfer(): ChainTransfer {
-    return this
+  get chain(): string {
+    return this.model.strings.at(this.model.rows.chain.values[this.row]!)
   }
-
+  get blockchain(): string {
+    return this.model.names(this.model.rows.chain.values[this.row]!)[0]
+  }
+  get network(): string {
+    return this.model.names(this.model.rows.chain.values[this.row]!)[1]
+  }
+  get submittedAt(): number {
+    return this.model.rows.submittedAt.values[this.row]!
+  }
   get position(): bigint {
-    return BigInt(this.submittedPosition)
+    return BigInt(this.model.rows.position.values[this.row]!)
+  }
+  get mined(): MinedAt {
+    return this
+  }
+  get transfer(): ChainTransfer {
+    return this.model.transferAt(this.row)
+  }
+  latest(): Mined | undefined {
+    return this.at(undefined)
+  }
+  at(asOf: bigint | undefined): Mined | undefined {
+    const r = this.model.rows
+    const at = r.minedAt.values[this.row]!
+    if (Number.isNaN(at) || (asOf !== undefined && at > Number(asOf))) return undefined
+    return { height: r.minedHeight.values[this.row]!, blockHash: this.model.strings.at(r.minedHash.values[this.row]!), blockAt: r.minedBlockAt.values[this.row]! }
+  }
+}
+
+/** Transfers in the order they were mined, as rows (the process managers walk these by index). */
+export class TransferList {
+  readonly rows = new IntColumn()
+  constructor(private readonly model: ChainsModel) {}
+
+  get length(): number {
+    return this.rows.length
   }
 
-  get mined(): Once<Mined> {
-    return this
+  at(i: number): TransferView {
+    if (!(i >= 0 && i < this.rows.length)) throw new RangeError(`no transfer ${i} of ${this.rows.length}`)
+    return this.model.view(this.rows.values[i]!)
   }
 }
 
@@ -128,35 +172,110 @@ export interface ChainView {
   /** Schedule and recorded height, as of each change. */
   readonly state: History<{ readonly schedule: ChainSchedule; readonly height: number }>
   /** Deposits in the order they were mined (the confirmation process manager walks this). */
-  readonly minedDeposits: Array<TransferView>
+  readonly minedDeposits: TransferList
   /** Withdrawals in the order they were mined (the withdrawal process manager walks this). */
-  readonly minedWithdrawals: Array<TransferView>
+  readonly minedWithdrawals: TransferList
+}
+
+/** The transfers by transaction id (a Map's reading interface over the rows: the latest submission of each id). */
+export interface TransfersById {
+  get(transactionId: string): TransferView | undefined
+  has(transactionId: string): boolean
+  values(): IterableIterator<TransferView>
 }
 
 export const chainsFoldTypes = ["ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined"] as const satisfies ReadonlyArray<ChainEvent["type"]>
 
 export class ChainsModel {
   readonly chains = new Map<string, ChainView>()
-  readonly transfers = new Map<string, TransferView>()
-  /** Deposits by destination (addressKey): the retroactive crediting looks here when an asset is added. */
-  readonly depositsTo = new Map<string, Array<TransferView>>()
-
-  private readonly names = new Map<string, readonly [string, string]>()
-  /** The view made for the last ChainTxSubmitted: the transactions fold, next for that event, needs no lookup by id. */
-  private lastSubmitted: TransferView | undefined = undefined
+  /** Every string the transfers (and the transactions model's records) name, interned. */
+  readonly strings = new StringTable()
+  readonly rows = new TransferRows()
+  /** Transaction id (its reference) → its latest row. */
+  private readonly byId = new RowByString()
+  /** Address key (its reference) → the last deposit to it; earlier ones link back from there. */
+  private readonly lastDeposit = new RowByString()
+  /** Chain (its reference) → its blockchain and network. */
+  private readonly split = new Map<number, readonly [string, string]>()
 
   constructor(private readonly keys: AddressKeys) {}
 
-  private split(chain: string): readonly [string, string] {
-    let n = this.names.get(chain)
-    if (n === undefined) this.names.set(chain, (n = splitChain(chain)))
+  names(chainRef: number): readonly [string, string] {
+    let n = this.split.get(chainRef)
+    if (n === undefined) this.split.set(chainRef, (n = splitChain(this.strings.at(chainRef))))
     return n
   }
 
-  /** The view of the transfer the ChainTxSubmitted at `position` recorded (kept under its transaction id). */
-  submittedAt(position: bigint, transactionId: string): TransferView | undefined {
-    const last = this.lastSubmitted
-    return last !== undefined && last.position === position ? last : this.transfers.get(transactionId)
+  view(row: number): TransferView {
+    return new TransferRef(this, row)
+  }
+
+  /** The row now kept under a transaction id (-1: none). */
+  rowOf(transactionId: string): number {
+    return this.byId.get(this.strings.find(transactionId))
+  }
+
+  /** The row now kept under the transaction id of a row (-1: none). */
+  byIdOfRow(row: number): number {
+    return this.byId.get(this.rows.transactionId.values[row]!)
+  }
+
+  get transfers(): TransfersById {
+    return {
+      get: (id) => {
+        const row = this.rowOf(id)
+        return row < 0 ? undefined : this.view(row)
+      },
+      has: (id) => this.rowOf(id) >= 0,
+      values: () => this.latestViews(),
+    }
+  }
+
+  private *latestViews(): IterableIterator<TransferView> {
+    const ids = this.rows.transactionId.values
+    for (let row = 0; row < this.rows.length; row++) if (this.byId.get(ids[row]!) === row) yield this.view(row)
+  }
+
+  /** The transfer of a row, as the event recorded it (a field it lacked reads undefined). */
+  transferAt(row: number): ChainTransfer {
+    const r = this.rows
+    const s = this.strings
+    const flags = r.flags.values[row]!
+    const feePayer = r.feePayer.values[row]!
+    const nested = r.nested.get(row)
+    return {
+      transactionId: s.at(r.transactionId.values[row]!),
+      recordId: s.at(r.recordId.values[row]!),
+      kind: flags & WITHDRAWAL ? "withdrawal" : "deposit",
+      assetId: s.at(r.assetId.values[row]!),
+      from: s.at(r.from.values[row]!),
+      to: s.at(r.to.values[row]!),
+      amount: s.at(r.amount.values[row]!),
+      fee: s.at(r.fee.values[row]!),
+      feePayer: feePayer < 0 ? undefined : s.at(feePayer),
+      calls: nested?.calls,
+      operation: nested?.operation,
+      vout: flags & VOUT_NULL ? null : flags & VOUT_ABSENT ? (undefined as unknown as null) : r.vout.values[row]!,
+      failsInExecution: flags & FAILS_STATED ? (flags & FAILS) !== 0 : undefined,
+    }
+  }
+
+  /** Whether a row is a deposit (without reading the transfer). */
+  isDeposit(row: number): boolean {
+    return (this.rows.flags.values[row]! & WITHDRAWAL) === 0
+  }
+
+  /** Deposits to an address (by its addressKey) in the order they were submitted. */
+  depositsTo(key: string): Array<TransferView> {
+    const out: Array<TransferView> = []
+    for (let row = this.lastDeposit.get(this.strings.find(key)); row >= 0; row = this.rows.previousDeposit.values[row]!) out.push(this.view(row))
+    return out.reverse()
+  }
+
+  /** The row of the transfer the ChainTxSubmitted at `position` recorded (kept under its transaction id); -1: none. */
+  submittedAt(position: bigint, transactionId: string): number {
+    const last = this.rows.length - 1
+    return last >= 0 && this.rows.position.values[last] === Number(position) ? last : this.rowOf(transactionId)
   }
 
   chain(chain: string): ChainView | undefined {
@@ -174,13 +293,55 @@ export class ChainsModel {
     return m === undefined ? 0 : Math.max(0, this.heightAt(t.chain, at, asOf) - m.height + 1)
   }
 
+  private submit(event: { readonly position: bigint }, d: ChainTransfer & { readonly chain: string; readonly at: number }): void {
+    const r = this.rows
+    const s = this.strings
+    const row = r.length
+    const chainRef = s.intern(d.chain)
+    const [blockchain, network] = this.names(chainRef)
+    const idRef = s.intern(d.transactionId)
+    r.chain.push(chainRef)
+    r.position.push(Number(event.position))
+    r.submittedAt.push(d.at)
+    r.transactionId.push(idRef)
+    r.recordId.push(s.intern(d.recordId))
+    r.assetId.push(s.intern(d.assetId))
+    r.from.push(s.intern(d.from))
+    r.to.push(s.intern(d.to))
+    r.amount.push(s.intern(d.amount))
+    r.fee.push(s.intern(d.fee))
+    r.feePayer.push(d.feePayer === undefined ? -1 : s.intern(d.feePayer))
+    const vout = d.vout
+    r.flags.push(
+      (d.kind === "withdrawal" ? WITHDRAWAL : 0) |
+        (vout === null ? VOUT_NULL : vout === undefined ? VOUT_ABSENT : 0) |
+        (d.failsInExecution === undefined ? 0 : FAILS_STATED | (d.failsInExecution ? FAILS : 0)),
+    )
+    r.vout.push(typeof vout === "number" ? vout : NaN)
+    if (d.calls !== undefined || d.operation !== undefined) r.nested.set(row, { calls: d.calls, operation: d.operation })
+    r.minedAt.push(NaN)
+    r.minedHeight.push(NaN)
+    r.minedHash.push(-1)
+    r.minedBlockAt.push(NaN)
+    // A log written before submissions were taken once may name a transaction again: its records stay found by id.
+    const before = this.byId.get(idRef)
+    r.firstRecord.push(before < 0 ? -1 : r.firstRecord.values[before]!)
+    this.byId.set(idRef, row)
+    if (d.kind === "deposit") {
+      const key = s.intern(this.keys.of(blockchain, network, d.to))
+      r.previousDeposit.push(this.lastDeposit.get(key))
+      this.lastDeposit.set(key, row)
+    } else r.previousDeposit.push(-1)
+  }
+
   apply(event: StoredOf<(typeof chainsFoldTypes)[number]>): void {
     switch (event.type) {
       case "ChainConfigured": {
         const d = event.data
-        const [blockchain, network] = this.split(d.chain)
+        const [blockchain, network] = splitChain(d.chain)
         let c = this.chains.get(d.chain)
-        if (c === undefined) this.chains.set(d.chain, (c = { chain: d.chain, blockchain, network, state: new History(), minedDeposits: [], minedWithdrawals: [] }))
+        if (c === undefined)
+          this.chains.set(d.chain, (c = { chain: d.chain, blockchain, network, state: new History(), minedDeposits: new TransferList(this), minedWithdrawals: new TransferList(this) }))
         const prev = c.state.latest()
         c.state.set(event.position, {
           schedule: { mode: d.mode, intervalSeconds: d.intervalSeconds, confirmations: d.confirmations, anchorHeight: d.anchorHeight, anchorAt: d.anchorAt },
@@ -188,39 +349,30 @@ export class ChainsModel {
         })
         return
       }
-      case "ChainTxSubmitted": {
-        // The view holds the transfer's fields: the event's data is not kept.
-        const transfer: ChainTransfer = event.data
-        const chain = event.data.chain
-        const [blockchain, network] = this.split(chain)
-        // A log written before submissions were taken once may name a transaction again: its records stay found by id.
-        const txRecords = this.transfers.get(transfer.transactionId)?.txRecords
-        const view = new Submitted(chain, blockchain, network, transfer, event.data.at, event.position, txRecords)
-        this.transfers.set(transfer.transactionId, view)
-        this.lastSubmitted = view
-        if (transfer.kind === "deposit") {
-          const key = this.keys.of(blockchain, network, transfer.to)
-          const list = this.depositsTo.get(key)
-          if (list === undefined) this.depositsTo.set(key, [view])
-          else list.push(view)
-        }
-        return
-      }
+      case "ChainTxSubmitted":
+        return this.submit(event, event.data)
       case "ChainBlocksMined": {
         const d = event.data
         const c = this.chains.get(d.chain)
         const prev = c?.state.latest()
         if (c === undefined || prev === undefined) return
         c.state.set(event.position, { schedule: { ...prev.schedule, anchorHeight: d.toHeight, anchorAt: d.blockAt }, height: Math.max(prev.height, d.toHeight) })
-        const blockAt = d.blockAt - (d.toHeight - d.fromHeight) * prev.schedule.intervalSeconds * 1000
-        // One record of where they were mined, shared by the block's transfers (it is never changed).
-        const mined: Mined = { height: d.fromHeight, blockHash: d.blockHash, blockAt: d.toHeight === d.fromHeight ? d.blockAt : blockAt }
+        const blockAt = d.toHeight === d.fromHeight ? d.blockAt : d.blockAt - (d.toHeight - d.fromHeight) * prev.schedule.intervalSeconds * 1000
+        const r = this.rows
+        const hash = this.strings.intern(d.blockHash)
+        const position = Number(event.position)
         for (const id of d.transactionIds) {
-          const t = this.transfers.get(id)
-          if (t === undefined) continue
-          t.mined.set(event.position, mined)
-          if (t.transfer.kind === "deposit") c.minedDeposits.push(t)
-          else c.minedWithdrawals.push(t)
+          const row = this.rowOf(id)
+          if (row < 0) continue
+          // Mined once: a transaction named by a later block again keeps where it was first mined.
+          if (Number.isNaN(r.minedAt.values[row]!)) {
+            r.minedAt.values[row] = position
+            r.minedHeight.values[row] = d.fromHeight
+            r.minedHash.values[row] = hash
+            r.minedBlockAt.values[row] = blockAt
+          }
+          if (this.isDeposit(row)) c.minedDeposits.rows.push(row)
+          else c.minedWithdrawals.rows.push(row)
         }
         return
       }

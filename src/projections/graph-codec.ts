@@ -35,6 +35,11 @@ export interface EncodedGraph {
   readonly values: Uint32Array
   /** The numbers that are not integers of 32 bits (and the bigints that are safe integers), in the order met. */
   readonly floats: Float64Array
+  /**
+   * The bytes of every typed array of numbers (the models' columns), each starting at a multiple of 8: a column is
+   * saved and loaded as one copy of its buffer, not value by value.
+   */
+  readonly blobs: Uint8Array
 }
 
 export class UnsupportedValue extends Error {}
@@ -61,11 +66,19 @@ const T_BUFFER = 9
 const T_BYTES = 10
 /** Any other number: an index into `floats`. */
 const T_FLOAT = 11
+/** A typed array of numbers, as a value: an index into the table's `typed` (its type, offset in `blobs`, length). */
+const T_TYPED = 12
+
+/** The typed arrays a graph may hold, by the code the table records. */
+const typedArrays = [Float64Array, Int32Array, Uint32Array, Uint16Array] as const
+const typedCode = (v: ArrayBufferView): number => typedArrays.findIndex((t) => v instanceof t)
 
 interface Table {
   readonly classes: Array<string>
   /** [class index, frozen 0|1, keys…] */
   readonly shapes: Array<Array<string | number>>
+  /** [type code, byte offset in `blobs`, length] of each typed array. */
+  readonly typed: Array<[number, number, number]>
 }
 
 class Growing<A extends Uint8Array | Float64Array | Int32Array | Uint32Array> {
@@ -82,6 +95,18 @@ class Growing<A extends Uint8Array | Float64Array | Int32Array | Uint32Array> {
     }
     this.array[this.length++] = x
   }
+  /** Appends many at once (Uint8Array only). */
+  append(bytes: Uint8Array): void {
+    let n = this.array.length
+    while (n < this.length + bytes.length) n *= 2
+    if (n !== this.array.length) {
+      const bigger = this.make(n)
+      bigger.set(this.array as never)
+      this.array = bigger
+    }
+    ;(this.array as Uint8Array).set(bytes, this.length)
+    this.length += bytes.length
+  }
   done(): A {
     return this.array.subarray(0, this.length) as A
   }
@@ -92,7 +117,8 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
     [Object.prototype, 0],
     [null, 1],
   ])
-  const table: Table = { classes: ["Object", "null"], shapes: [] }
+  const table: Table = { classes: ["Object", "null"], shapes: [], typed: [] }
+  const blobs = new Growing(new Uint8Array(4096), (n) => new Uint8Array(n))
   const strings: Array<string> = []
   const ends = new Growing(new Uint32Array(1024), (n) => new Uint32Array(n))
   let textLength = 0
@@ -145,6 +171,16 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
         return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? float(T_SMALL_BIGINT, Number(v)) : put(T_BIGINT, str(v.toString()))
       case "object": {
         if (v === null) return put(T_NULL, 0)
+        if (ArrayBuffer.isView(v) && !(v instanceof Uint8Array)) {
+          const code = typedCode(v)
+          if (code < 0) throw new UnsupportedValue(`${owner} ${String(key)}: a ${v.constructor.name} cannot be saved`)
+          while (blobs.length % 8 !== 0) blobs.push(0)
+          const offset = blobs.length
+          blobs.append(new Uint8Array(v.buffer, v.byteOffset, v.byteLength))
+          put(T_TYPED, table.typed.length)
+          table.typed.push([code, offset, (v as Float64Array).length])
+          return
+        }
         if (v instanceof Uint8Array) return put(Buffer.isBuffer(v) ? T_BUFFER : T_BYTES, str(Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64")))
         let id = ids.get(v)
         if (id === undefined) {
@@ -205,7 +241,7 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
       }
     }
   }
-  return { table: JSON.stringify(table), text: strings.join(""), ends: ends.done(), kinds: kinds.done(), tags: tags.done(), values: values.done(), floats: floats.done() }
+  return { table: JSON.stringify(table), text: strings.join(""), ends: ends.done(), kinds: kinds.done(), tags: tags.done(), values: values.done(), floats: floats.done(), blobs: blobs.done() }
 }
 
 export class CorruptGraph extends Error {}
@@ -240,7 +276,22 @@ const BIGINT_SLOTS = 1 << 20
 
 export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unknown => {
   const table = JSON.parse(encoded.table) as Table
-  const { kinds, tags, values, floats, text, ends } = encoded
+  const { kinds, tags, values, floats, text, ends, blobs } = encoded
+  const typed = Array.isArray(table.typed) ? table.typed : []
+  const typedAt = (k: number): unknown => {
+    const t = typed[k]
+    if (t === undefined) throw new CorruptGraph(`no typed array ${k}`)
+    const [code, offset, length] = t
+    const make = typedArrays[code]
+    if (make === undefined || !Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0) throw new CorruptGraph(`typed array ${k} is damaged`)
+    const bytes = length * make.BYTES_PER_ELEMENT
+    if (offset + bytes > blobs.byteLength) throw new CorruptGraph(`typed array ${k} runs past the blobs`)
+    // One copy of its bytes into a buffer of its own (aligned, and free of the file's buffer). Not `slice`: on a
+    // Buffer (a file's bytes) that is a view, not a copy.
+    const own = new Uint8Array(bytes)
+    own.set(blobs.subarray(offset, offset + bytes))
+    return new make(own.buffer)
+  }
   for (let k = 0, start = 0; k < ends.length; k++) {
     const stop = ends[k]!
     if (stop < start || stop > text.length) throw new CorruptGraph("a string runs past the text")
@@ -320,6 +371,8 @@ export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unk
         return Buffer.from(sliceOf(v), "base64")
       case T_BYTES:
         return new Uint8Array(Buffer.from(sliceOf(v), "base64"))
+      case T_TYPED:
+        return typedAt(v)
       default:
         throw new CorruptGraph(`unknown value tag ${tags[i - 1]}`)
     }

@@ -16,9 +16,10 @@ import { TronModel, tronFoldTypes } from "./tron.js"
 import { WorkspaceModel, workspaceFoldTypes } from "./workspace.js"
 import { cloneGraph } from "./clone-graph.js"
 import { BalanceHistory } from "./balances.js"
-import { Submitted } from "./chains.js"
+import { TransferList, TransferRows } from "./chains.js"
+import { IntColumn, NumberColumn, RowByString, StringTable } from "./columns.js"
 import { CreationOrder, History, Once } from "./history.js"
-import { Listed } from "./transactions.js"
+import { RecordRows } from "./transactions.js"
 import { classRegistry, CorruptGraph, decodeGraph, encodeGraph, type EncodedGraph } from "./graph-codec.js"
 
 type Fold = (event: RecordedEvent) => void
@@ -45,10 +46,15 @@ export const modelClasses = classRegistry([
   BalanceHistory,
   SettingsModel,
   ChainsModel,
-  Submitted,
+  TransferRows,
+  TransferList,
+  StringTable,
+  IntColumn,
+  NumberColumn,
+  RowByString,
   TxRequestsModel,
   TransactionsModel,
-  Listed,
+  RecordRows,
   OutboxModel,
   UtxosModel,
   TronModel,

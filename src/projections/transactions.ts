@@ -5,8 +5,8 @@ import type { ChainEvent } from "../chain-sim/index.js"
 import type { TxRequestEvent } from "../domain/transaction-request/index.js"
 import type { StoredOf } from "../events/stored-event.js"
 import type { TxRequestsModel } from "./transaction-requests.js"
-import type { ChainsModel, TransferView, TxRecord, TxStatus } from "./chains.js"
-import { CreationOrder, History } from "./history.js"
+import type { ChainsModel, Status, TransferView, TxRecord, TxStatus } from "./chains.js"
+import { IntColumn, NumberColumn, RowByString } from "./columns.js"
 import type { HoldingsModel } from "./holdings.js"
 import type { AsOf } from "./projection.js"
 
@@ -16,43 +16,87 @@ export const transactionsFoldTypes = ["ChainTxSubmitted", "AssetAdded", "TxReque
   (ChainEvent | VaultAccountEvent | LedgerEvent | TxRequestEvent)["type"]
 >
 
+const statuses: ReadonlyArray<TxStatus> = ["pending", "confirmed", "broadcasted", "mined", "completed", "failed"]
+const OUTGOING = 1
+/** internal: 0 none, 1 vault-internal, 2 client-internal, shifted by one. */
+const internals: ReadonlyArray<TxRecord["internal"]> = [null, "vault-internal", "client-internal"]
+
 /**
- * A record is its own status history: one allocation per record instead of two. It was listed with its first
- * status, so the position it was listed at is that of its history's first entry (not a field of its own).
+ * The records, a row each, as columns; each record's status history is a chain of entries (position, status), its
+ * first and last entry named by the record. Records of one transfer link on from the transfer's row (the chains
+ * model's `firstRecord`), records of one vault from its first (`firstOfVault`), in creation order.
  */
-export class Listed extends History<TxStatus> implements TxRecord {
-  constructor(
-    readonly vaultId: string,
-    readonly direction: TxRecord["direction"],
-    readonly internal: TxRecord["internal"],
-    readonly view: TransferView,
-    position: bigint,
-    status: TxStatus,
-  ) {
-    super()
-    this.set(position, status)
-  }
+export class RecordRows {
+  readonly transfer = new IntColumn()
+  /** The vault's id, a reference into the chains model's string table. */
+  readonly vault = new IntColumn()
+  readonly kind = new IntColumn()
+  readonly nextOfTransfer = new IntColumn()
+  readonly nextOfVault = new IntColumn()
+  readonly firstStatus = new IntColumn()
+  readonly lastStatus = new IntColumn()
+  readonly statusAt = new NumberColumn()
+  readonly status = new IntColumn()
+  readonly nextStatus = new IntColumn()
 
-  get status(): History<TxStatus> {
-    return this
-  }
-
-  get position(): bigint {
-    return this.firstAt()!
+  get length(): number {
+    return this.transfer.length
   }
 }
 
-const recordOf = (records: TransferView["txRecords"], vaultId: string): TxRecord | undefined => {
-  if (records === undefined) return undefined
-  if (!Array.isArray(records)) return records.vaultId === vaultId ? records : undefined
-  for (const r of records) if (r.vaultId === vaultId) return r
-  return undefined
+class RecordRef implements TxRecord, Status {
+  constructor(
+    private readonly model: TransactionsModel,
+    readonly row: number,
+  ) {}
+  private get rows(): RecordRows {
+    return this.model.records
+  }
+  get vaultId(): string {
+    return this.model.vaultOf(this.row)
+  }
+  get direction(): TxRecord["direction"] {
+    return this.rows.kind.values[this.row]! & OUTGOING ? "outgoing" : "incoming"
+  }
+  get internal(): TxRecord["internal"] {
+    return internals[this.rows.kind.values[this.row]! >>> 1]!
+  }
+  get view(): TransferView {
+    return this.model.transferOf(this.row)
+  }
+  get status(): Status {
+    return this
+  }
+  /** Listed with its first status: the position of that. */
+  get position(): bigint {
+    return BigInt(this.rows.statusAt.values[this.rows.firstStatus.values[this.row]!]!)
+  }
+  latest(): TxStatus | undefined {
+    return statuses[this.rows.status.values[this.rows.lastStatus.values[this.row]!]!]
+  }
+  at(asOf: bigint | undefined): TxStatus | undefined {
+    if (asOf === undefined) return this.latest()
+    const p = Number(asOf)
+    const r = this.rows
+    let found: TxStatus | undefined = undefined
+    for (let k = r.firstStatus.values[this.row]!; k >= 0 && r.statusAt.values[k]! <= p; k = r.nextStatus.values[k]!) found = statuses[r.status.values[k]!]
+    return found
+  }
+  entries(): ReadonlyArray<readonly [bigint, TxStatus]> {
+    const r = this.rows
+    const out: Array<readonly [bigint, TxStatus]> = []
+    for (let k = r.firstStatus.values[this.row]!; k >= 0; k = r.nextStatus.values[k]!) out.push([BigInt(r.statusAt.values[k]!), statuses[r.status.values[k]!]!])
+    return out
+  }
 }
 
 export class TransactionsModel {
-  private readonly byVault = new Map<string, CreationOrder<TxRecord>>()
-  /** Deposits to a vault address that does not hold the asset yet: listed once it is added (the spec's rule). */
-  private readonly waiting = new Map<string, Array<TransferView>>()
+  readonly records = new RecordRows()
+  /** Vault (its reference) → its first and its last record. */
+  private readonly firstOfVault = new RowByString()
+  private readonly lastOfVault = new RowByString()
+  /** Deposits (their rows) to a vault address that does not hold the asset yet: listed once it is added (the spec's rule). */
+  private readonly waiting = new Map<string, Array<number>>()
 
   constructor(
     private readonly holdings: HoldingsModel,
@@ -60,32 +104,94 @@ export class TransactionsModel {
     private readonly txRequests: TxRequestsModel,
   ) {}
 
-  list(vaultId: string, asOf: AsOf): ReadonlyArray<TxRecord> {
-    return this.byVault.get(vaultId)?.upTo(asOf) ?? []
+  vaultOf(record: number): string {
+    return this.chains.strings.at(this.records.vault.values[record]!)
   }
 
-  /** The records of a transaction, one per vault that lists it (kept on the chains model's view of the transfer). */
-  private byTx(transactionId: string): ReadonlyArray<TxRecord> {
-    const records = this.chains.transfers.get(transactionId)?.txRecords
-    return records === undefined ? [] : Array.isArray(records) ? records : [records]
+  transferOf(record: number): TransferView {
+    return this.chains.view(this.records.transfer.values[record]!)
+  }
+
+  list(vaultId: string, asOf: AsOf): ReadonlyArray<TxRecord> {
+    const r = this.records
+    const p = asOf === undefined ? Infinity : Number(asOf)
+    const out: Array<TxRecord> = []
+    for (let k = this.firstOfVault.get(this.chains.strings.find(vaultId)); k >= 0; k = r.nextOfVault.values[k]!) {
+      if (r.statusAt.values[r.firstStatus.values[k]!]! > p) break
+      out.push(new RecordRef(this, k))
+    }
+    return out
+  }
+
+  /** The record of a transfer's row listed for a vault (by its reference); -1: none. */
+  private recordOf(transferRow: number, vaultRef: number): number {
+    if (transferRow < 0 || vaultRef < 0) return -1
+    const r = this.records
+    for (let k = this.chains.rows.firstRecord.values[transferRow]!; k >= 0; k = r.nextOfTransfer.values[k]!) if (r.vault.values[k] === vaultRef) return k
+    return -1
+  }
+
+  /** The records of a transaction, one per vault that lists it. */
+  private byTx(transactionId: string): Array<number> {
+    const out: Array<number> = []
+    const row = this.chains.rowOf(transactionId)
+    if (row < 0) return out
+    for (let k = this.chains.rows.firstRecord.values[row]!; k >= 0; k = this.records.nextOfTransfer.values[k]!) out.push(k)
+    return out
+  }
+
+  private findRow(vaultId: string, transactionId: string): number {
+    return this.recordOf(this.chains.rowOf(transactionId), this.chains.strings.find(vaultId))
   }
 
   find(vaultId: string, transactionId: string, asOf: AsOf): TxRecord | undefined {
-    const r = recordOf(this.chains.transfers.get(transactionId)?.txRecords, vaultId)
-    return r !== undefined && (asOf === undefined || r.position <= asOf) ? r : undefined
+    const k = this.findRow(vaultId, transactionId)
+    if (k < 0) return undefined
+    const r = this.records
+    return asOf === undefined || r.statusAt.values[r.firstStatus.values[k]!]! <= Number(asOf) ? new RecordRef(this, k) : undefined
   }
 
-  /** `holder` is the view the chains model now keeps under the transaction's id (`view` itself unless it was submitted again). */
-  private add(vaultId: string, direction: TxRecord["direction"], view: TransferView, status: TxStatus, position: bigint, internal: TxRecord["internal"] = null, holder = view): void {
-    const records = holder.txRecords
-    if (recordOf(records, vaultId) !== undefined) return
-    const record = new Listed(vaultId, direction, internal, view, position, status)
-    if (records === undefined) holder.txRecords = record
-    else if (Array.isArray(records)) records.push(record)
-    else holder.txRecords = [records, record]
-    let list = this.byVault.get(vaultId)
-    if (list === undefined) this.byVault.set(vaultId, (list = new CreationOrder()))
-    list.push(position, record)
+  private setStatus(record: number, position: bigint, status: TxStatus): void {
+    const r = this.records
+    const p = Number(position)
+    const code = statuses.indexOf(status)
+    const last = r.lastStatus.values[record]!
+    if (last >= 0 && r.statusAt.values[last] === p) {
+      r.status.values[last] = code
+      return
+    }
+    const k = r.statusAt.push(p)
+    r.status.push(code)
+    r.nextStatus.push(-1)
+    if (last < 0) r.firstStatus.values[record] = k
+    else r.nextStatus.values[last] = k
+    r.lastStatus.values[record] = k
+  }
+
+  /** `holder` is the row the chains model now keeps under the transaction's id (`row` itself unless it was submitted again). */
+  private add(vaultId: string, direction: TxRecord["direction"], row: number, status: TxStatus, position: bigint, internal: TxRecord["internal"] = null, holder = row): void {
+    const vault = this.chains.strings.intern(vaultId)
+    if (this.recordOf(holder, vault) >= 0) return
+    const r = this.records
+    const k = r.transfer.push(row)
+    r.vault.push(vault)
+    r.kind.push((direction === "outgoing" ? OUTGOING : 0) | (internals.indexOf(internal) << 1))
+    r.nextOfTransfer.push(-1)
+    r.nextOfVault.push(-1)
+    r.firstStatus.push(-1)
+    r.lastStatus.push(-1)
+    this.setStatus(k, position, status)
+    const firstRecord = this.chains.rows.firstRecord.values
+    let tail = firstRecord[holder]!
+    if (tail < 0) firstRecord[holder] = k
+    else {
+      while (r.nextOfTransfer.values[tail]! >= 0) tail = r.nextOfTransfer.values[tail]!
+      r.nextOfTransfer.values[tail] = k
+    }
+    const last = this.lastOfVault.get(vault)
+    if (last < 0) this.firstOfVault.set(vault, k)
+    else r.nextOfVault.values[last] = k
+    this.lastOfVault.set(vault, k)
   }
 
   apply(event: StoredOf<(typeof transactionsFoldTypes)[number]>): void {
@@ -93,51 +199,61 @@ export class TransactionsModel {
       case "ChainTxSubmitted": {
         if (event.data.kind === "withdrawal") {
           const request = this.txRequests.byTransactionId.get(event.data.transactionId)
-          const view = this.chains.submittedAt(event.position, event.data.transactionId)
-          if (request === undefined || view === undefined) return
+          const row = this.chains.submittedAt(event.position, event.data.transactionId)
+          if (request === undefined || row < 0) return
+          const [blockchain, network] = this.chains.names(this.chains.rows.chain.values[row]!)
           const sender = request.draft.vaultId
           const receivers = request.draft.recipients
-            .map((r) => this.holdings.addressInLog(view.blockchain, view.network, r.address))
+            .map((r) => this.holdings.addressInLog(blockchain, network, r.address))
             .filter((a, i) => a !== undefined && a.assets.has(request.draft.recipients[i]!.assetId ?? request.draft.assetId))
           const internal = receivers.length === 0 ? null : receivers.some((a) => a!.facts.vaultId === sender) ? "vault-internal" : "client-internal"
-          this.add(sender, "outgoing", view, "broadcasted", event.position, internal)
-          for (const a of receivers) if (a!.facts.vaultId !== sender) this.add(a!.facts.vaultId, "incoming", view, "pending", event.position, "client-internal")
+          this.add(sender, "outgoing", row, "broadcasted", event.position, internal)
+          for (const a of receivers) if (a!.facts.vaultId !== sender) this.add(a!.facts.vaultId, "incoming", row, "pending", event.position, "client-internal")
           return
         }
-        const view = this.chains.submittedAt(event.position, event.data.transactionId)
-        if (view === undefined) return
-        const address = this.holdings.addressInLog(view.blockchain, view.network, event.data.to)
+        const row = this.chains.submittedAt(event.position, event.data.transactionId)
+        if (row < 0) return
+        const [blockchain, network] = this.chains.names(this.chains.rows.chain.values[row]!)
+        const address = this.holdings.addressInLog(blockchain, network, event.data.to)
         if (address === undefined) return
-        if (address.assets.has(event.data.assetId)) this.add(address.facts.vaultId, "incoming", view, "pending", event.position)
+        if (address.assets.has(event.data.assetId)) this.add(address.facts.vaultId, "incoming", row, "pending", event.position)
         else {
-          const key = `${addressKey(view.blockchain, view.network, event.data.to)}|${event.data.assetId}`
+          const key = `${addressKey(blockchain, network, event.data.to)}|${event.data.assetId}`
           const list = this.waiting.get(key)
-          if (list === undefined) this.waiting.set(key, [view])
-          else list.push(view)
+          if (list === undefined) this.waiting.set(key, [row])
+          else list.push(row)
         }
         return
       }
       case "AssetAdded": {
         const key = `${addressKey(event.data.blockchain, event.data.network, event.data.address)}|${event.data.assetId}`
-        for (const view of this.waiting.get(key) ?? [])
-          this.add(event.data.vaultId, "incoming", view, "pending", event.position, null, this.chains.transfers.get(view.transfer.transactionId) ?? view)
+        for (const row of this.waiting.get(key) ?? []) {
+          const holder = this.chains.byIdOfRow(row)
+          this.add(event.data.vaultId, "incoming", row, "pending", event.position, null, holder < 0 ? row : holder)
+        }
         this.waiting.delete(key)
         return
       }
       case "TxRequestMined":
-        this.find(event.data.vaultId, event.data.transactionId, undefined)?.status.set(event.position, event.data.withErrors ? "failed" : "mined")
-        if (event.data.withErrors)
-          for (const r of this.byTx(event.data.transactionId)) if (r.vaultId !== event.data.vaultId) r.status.set(event.position, "failed")
+      {
+        const k = this.findRow(event.data.vaultId, event.data.transactionId)
+        if (k >= 0) this.setStatus(k, event.position, event.data.withErrors ? "failed" : "mined")
+        if (event.data.withErrors) {
+          const vault = this.chains.strings.find(event.data.vaultId)
+          for (const r of this.byTx(event.data.transactionId)) if (this.records.vault.values[r] !== vault) this.setStatus(r, event.position, "failed")
+        }
         return
+      }
       case "TxRequestSucceeded": {
         const request = this.txRequests.byId.get(event.data.requestId)
-        if (request !== undefined) this.find(event.data.vaultId, request.draft.transactionId, undefined)?.status.set(event.position, "completed")
+        const k = request === undefined ? -1 : this.findRow(event.data.vaultId, request.draft.transactionId)
+        if (k >= 0) this.setStatus(k, event.position, "completed")
         return
       }
       case "DepositCredited": {
-        const r = this.find(event.data.vaultId, event.data.transactionId, undefined)
+        const k = this.findRow(event.data.vaultId, event.data.transactionId)
         // An internal transfer within one vault keeps its outgoing record; its completion is the request's success.
-        if (r !== undefined && r.direction === "incoming") r.status.set(event.position, "confirmed")
+        if (k >= 0 && (this.records.kind.values[k]! & OUTGOING) === 0) this.setStatus(k, event.position, "confirmed")
         return
       }
       default:

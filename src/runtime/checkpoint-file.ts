@@ -9,7 +9,7 @@ import { crc32 } from "node:zlib"
 import type { EncodedGraph } from "../projections/graph-codec.js"
 import type { RecordedEvent } from "../store/event-store.js"
 
-const MAGIC = "custody-sim read-model checkpoint 3\n"
+const MAGIC = "custody-sim read-model checkpoint 4\n"
 
 export interface CheckpointHeader {
   /** Fingerprint of the read-model code that wrote it. */
@@ -41,9 +41,10 @@ const bytesOf = (encoded: EncodedGraph): Record<keyof EncodedGraph, Uint8Array> 
   tags: encoded.tags,
   values: new Uint8Array(encoded.values.buffer, encoded.values.byteOffset, encoded.values.byteLength),
   floats: new Uint8Array(encoded.floats.buffer, encoded.floats.byteOffset, encoded.floats.byteLength),
+  blobs: encoded.blobs,
 })
 
-const order: ReadonlyArray<keyof EncodedGraph> = ["table", "text", "ends", "kinds", "tags", "values", "floats"]
+const order: ReadonlyArray<keyof EncodedGraph> = ["table", "text", "ends", "kinds", "tags", "values", "floats", "blobs"]
 
 /**
  * Writes the file atomically: a temporary file (0600) written and fsynced, renamed over the final name, and the
@@ -136,6 +137,7 @@ export const readCheckpointFile = (file: string): { header: CheckpointHeader; en
       tags: out.tags!,
       values: typed(out.values!, 4, (b, o, n) => new Uint32Array(b, o, n)),
       floats: typed(out.floats!, 8, (b, o, n) => new Float64Array(b, o, n)),
+      blobs: out.blobs!,
     },
   }
 }

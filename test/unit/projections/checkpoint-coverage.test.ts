@@ -12,7 +12,7 @@ const covered = ["keys", "timeline", "workspace", "holdings", "settings", "chain
 const bytesOf = (models: ReadModels) => {
   const e = models.encode()
   const b64 = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("base64")
-  return [e.table, e.text, b64(e.ends), b64(e.kinds), b64(e.tags), b64(e.values)]
+  return [e.table, e.text, b64(e.ends), b64(e.kinds), b64(e.tags), b64(e.values), b64(e.floats), b64(e.blobs)]
 }
 
 describe("read-model checkpoints cover", () => {

@@ -45,13 +45,14 @@ describe("fold types", () => {
   })
 })
 
-/** Every field, Maps and bigints included; a transaction record names its transfer by id (the transfer lists its records). */
+/** Every field, Maps, bigints and columns included; a list of transfers names its model (the chains model holds it). */
 const snapshot = (value: unknown): string =>
   JSON.stringify(value, (key, v: unknown) => {
     if (typeof v === "bigint") return `${v}n`
     if (v instanceof Map) return { "<map>": [...v.entries()] }
     if (typeof v === "function") return `<fn ${v.name}>`
-    if (key === "view" && typeof v === "object" && v !== null && "transfer" in v) return `<transfer ${(v as { transfer: { transactionId: string } }).transfer.transactionId}>`
+    if (ArrayBuffer.isView(v)) return Array.from(v as Float64Array)
+    if (key === "model" && typeof v === "object" && v !== null) return "<model>"
     return v
   })
 
