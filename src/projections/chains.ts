@@ -2,7 +2,7 @@
 import { heightAt, type ChainEvent, type ChainSchedule, type ChainTransfer } from "../chain-sim/index.js"
 import type { StoredOf } from "../events/stored-event.js"
 import type { AddressKeys } from "./address-keys.js"
-import { IntColumn, NumberColumn, RowByString, StringTable } from "./columns.js"
+import { compactColumns, IntColumn, NumberColumn, RowByString, StringTable } from "./columns.js"
 import { History } from "./history.js"
 import type { AsOf } from "./projection.js"
 
@@ -199,6 +199,16 @@ export class ChainsModel {
   private readonly split = new Map<number, readonly [string, string]>()
 
   constructor(private readonly keys: AddressKeys) {}
+
+  /** Drops the columns' room for growth (before a checkpoint is written). */
+  compact(): void {
+    this.strings.compact()
+    compactColumns(this.rows)
+    for (const c of this.chains.values()) {
+      c.minedDeposits.rows.compact()
+      c.minedWithdrawals.rows.compact()
+    }
+  }
 
   names(chainRef: number): readonly [string, string] {
     let n = this.split.get(chainRef)

@@ -3,10 +3,10 @@
 // buffers instead of an object (and several strings) per row, so a checkpoint saves and loads them as whole buffers
 // and a rebuild appends numbers instead of allocating objects.
 
-type Typed = Float64Array | Int32Array | Uint32Array | Uint16Array
+type Typed = Float64Array | Int32Array | Uint32Array | Uint8Array
 
 const grow = <A extends Typed>(array: A, need: number, make: (n: number) => A): A => {
-  let n = array.length
+  let n = Math.max(16, array.length)
   while (n < need) n *= 2
   const bigger = make(n)
   bigger.set(array as never)
@@ -23,6 +23,11 @@ export class NumberColumn {
     this.values[this.length] = x
     return this.length++
   }
+
+  /** Drops the room kept for growth (before a checkpoint is written). */
+  compact(): void {
+    if (this.values.length !== this.length) this.values = this.values.slice(0, this.length)
+  }
 }
 
 /** A growable column of integers that fit 32 bits signed (row numbers, string references; -1 where none). */
@@ -34,6 +39,11 @@ export class IntColumn {
     if (this.length === this.values.length) this.values = grow(this.values, this.length + 1, (n) => new Int32Array(n))
     this.values[this.length] = x
     return this.length++
+  }
+
+  /** Drops the room kept for growth (before a checkpoint is written). */
+  compact(): void {
+    if (this.values.length !== this.length) this.values = this.values.slice(0, this.length)
   }
 }
 
@@ -48,11 +58,12 @@ const CHUNK = 4_096
 
 /**
  * Interned strings: each distinct string is stored once and named by its index (a "reference"). `intern` adds,
- * `find` only looks; `at` makes the string again from its code units (a fresh string per read: reads are few, rows
- * are many).
+ * `find` only looks; `at` makes the string again from its characters (a fresh string per read: reads are few, rows
+ * are many). Characters are kept a byte each (ids, addresses and amounts are ASCII); a string with a character
+ * beyond U+00FF is kept whole in `wide` instead.
  */
 export class StringTable {
-  chars = new Uint16Array(1 << 12)
+  chars = new Uint8Array(1 << 12)
   charCount = 0
   /** Where string k ends in `chars` (it starts where k - 1 ends). */
   ends = new Uint32Array(256)
@@ -60,6 +71,7 @@ export class StringTable {
   count = 0
   /** Open addressing: string index + 1 per slot, 0 for an empty slot. */
   slots = new Int32Array(512)
+  readonly wide = new Map<number, string>()
 
   find(s: string): number {
     return this.lookup(s, hashOf(s))
@@ -70,10 +82,14 @@ export class StringTable {
     const found = this.lookup(s, h)
     if (found >= 0) return found
     const k = this.count
-    const need = this.charCount + s.length
-    if (need > this.chars.length) this.chars = grow(this.chars, need, (n) => new Uint16Array(n))
-    const chars = this.chars
-    for (let i = 0, at = this.charCount; i < s.length; i++) chars[at + i] = s.charCodeAt(i)
+    let narrow = true
+    for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) narrow = false
+    const need = this.charCount + (narrow ? s.length : 0)
+    if (need > this.chars.length) this.chars = grow(this.chars, need, (n) => new Uint8Array(n))
+    if (narrow) {
+      const chars = this.chars
+      for (let i = 0, at = this.charCount; i < s.length; i++) chars[at + i] = s.charCodeAt(i)
+    } else this.wide.set(k, s)
     this.charCount = need
     if (k === this.ends.length) {
       this.ends = grow(this.ends, k + 1, (n) => new Uint32Array(n))
@@ -88,6 +104,10 @@ export class StringTable {
   }
 
   at(k: number): string {
+    if (this.wide.size > 0) {
+      const w = this.wide.get(k)
+      if (w !== undefined) return w
+    }
     const start = k === 0 ? 0 : this.ends[k - 1]!
     const end = this.ends[k]!
     if (end - start <= CHUNK) return String.fromCharCode.apply(null, this.chars.subarray(start, end) as unknown as Array<number>)
@@ -106,7 +126,17 @@ export class StringTable {
     }
   }
 
+  /** Drops the room kept for growth (before a checkpoint is written); the hash index keeps its size. */
+  compact(): void {
+    if (this.chars.length !== this.charCount) this.chars = this.chars.slice(0, this.charCount)
+    if (this.ends.length !== this.count) {
+      this.ends = this.ends.slice(0, this.count)
+      this.hashes = this.hashes.slice(0, this.count)
+    }
+  }
+
   private equals(k: number, s: string): boolean {
+    if (this.wide.size > 0 && this.wide.has(k)) return this.wide.get(k) === s
     const start = k === 0 ? 0 : this.ends[k - 1]!
     if (this.ends[k]! - start !== s.length) return false
     const chars = this.chars
@@ -144,4 +174,9 @@ export class RowByString {
     }
     this.rows[ref] = row
   }
+}
+
+/** Compacts every column held in a field of `holder` (a model's rows). */
+export const compactColumns = (holder: object): void => {
+  for (const v of Object.values(holder)) if (v instanceof IntColumn || v instanceof NumberColumn || v instanceof StringTable) v.compact()
 }

@@ -61,7 +61,7 @@ const T_FALSE = 6
 const T_SMALL_BIGINT = 7
 /** Any other bigint: an index into `strings` of its decimal text. */
 const T_BIGINT = 8
-/** Bytes (a Buffer, or another Uint8Array) as a value, not a node: an index into `strings` of their base64. */
+/** A Buffer as a value, not a node: an index into `strings` of its base64 (T_BYTES: a Uint8Array, in older graphs). */
 const T_BUFFER = 9
 const T_BYTES = 10
 /** Any other number: an index into `floats`. */
@@ -70,7 +70,7 @@ const T_FLOAT = 11
 const T_TYPED = 12
 
 /** The typed arrays a graph may hold, by the code the table records. */
-const typedArrays = [Float64Array, Int32Array, Uint32Array, Uint16Array] as const
+const typedArrays = [Float64Array, Int32Array, Uint32Array, Uint16Array, Uint8Array] as const
 const typedCode = (v: ArrayBufferView): number => typedArrays.findIndex((t) => v instanceof t)
 
 interface Table {
@@ -171,7 +171,7 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
         return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? float(T_SMALL_BIGINT, Number(v)) : put(T_BIGINT, str(v.toString()))
       case "object": {
         if (v === null) return put(T_NULL, 0)
-        if (ArrayBuffer.isView(v) && !(v instanceof Uint8Array)) {
+        if (ArrayBuffer.isView(v) && !Buffer.isBuffer(v)) {
           const code = typedCode(v)
           if (code < 0) throw new UnsupportedValue(`${owner} ${String(key)}: a ${v.constructor.name} cannot be saved`)
           while (blobs.length % 8 !== 0) blobs.push(0)

@@ -158,6 +158,9 @@ export class ReadModels {
   /** Every model as flat columns (a checkpoint's payload); the delivery listener is wiring, not state, and stays out. */
   encode(): EncodedGraph {
     const listener = this.outbox.listen(undefined)
+    // Columns are saved as they are: without the room they keep for growth, a decoded model encodes to the same bytes.
+    this.chains.compact()
+    this.transactions.compact()
     try {
       return encodeGraph(this.parts(), modelClasses)
     } finally {

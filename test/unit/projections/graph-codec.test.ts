@@ -73,7 +73,7 @@ describe("graph codec", () => {
   it("keeps typed arrays of numbers (the models' columns) as whole buffers, each its own copy, and refuses other kinds", () => {
     const floats = new Float64Array([1.5, NaN, -0, 2 ** 60])
     const backing = new Int32Array([9, -1, 2 ** 31 - 1, 4])
-    const root = { floats, ints: backing.subarray(1, 3), again: backing.subarray(1, 3), words: new Uint32Array([2 ** 32 - 1]), chars: new Uint16Array([104, 105]), none: new Float64Array(0) }
+    const root = { floats, ints: backing.subarray(1, 3), again: backing.subarray(1, 3), words: new Uint32Array([2 ** 32 - 1]), chars: new Uint16Array([104, 105]), bytes: new Uint8Array([255, 0, 7]), none: new Float64Array(0) }
     const encoded = encodeGraph(root, registry)
     const back = decodeGraph(encoded, registry) as typeof root
     expect(back.floats).toBeInstanceOf(Float64Array)
@@ -85,6 +85,7 @@ describe("graph codec", () => {
     expect(back.again[0]).toBe(-1)
     expect(back.words).toEqual(new Uint32Array([2 ** 32 - 1]))
     expect(back.chars).toEqual(new Uint16Array([104, 105]))
+    expect(back.bytes).toEqual(new Uint8Array([255, 0, 7]))
     expect(back.none).toEqual(new Float64Array(0))
     expect(encodeGraph(back, registry).blobs.byteLength).toBe(encoded.blobs.byteLength)
     // Blobs read from a file are a Buffer at some offset of a larger one: each column is still its own copy of its bytes.

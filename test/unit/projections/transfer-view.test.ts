@@ -12,7 +12,8 @@ describe("a transfer's view", () => {
   it("reads back every field of the transfer it was made from", () => {
     // A distinct value per field: a field not kept reads undefined, one read from the wrong column differs.
     const values: Record<string, unknown> = Object.fromEntries(Object.keys(transferFields).map((k, i) => [k, `${k}-${i}`]))
-    Object.assign(values, { kind: "withdrawal", vout: 3, failsInExecution: true, calls: [{ to: "c", assetId: "ETH_TEST5", amount: "2" }], operation: { type: "stake" } })
+    // A string with a character beyond U+00FF is kept whole, the others a byte per character: both read back.
+    Object.assign(values, { from: "frøm ✓", to: "tø", kind: "withdrawal", vout: 3, failsInExecution: true, calls: [{ to: "c", assetId: "ETH_TEST5", amount: "2" }], operation: { type: "stake" } })
     const data = values as unknown as ChainTransfer
     const model = new ChainsModel(new AddressKeys())
     submitted(model, data, 1_000, 42n)
