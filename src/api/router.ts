@@ -17,6 +17,8 @@ interface Ordered<T> {
   readonly handler: T
 }
 
+/** Answers kept at most (a read of a vault's resource repeats its path; ids make the paths many). */
+const MAX_KEPT = 4096
 const PARAM = /^:[A-Za-z0-9_]+$/
 const LITERAL = /^[^:*{}?]*$/
 
@@ -35,12 +37,16 @@ export class OperationRouter<T> implements Router<T> {
   #fallbackFirst: Set<string> | null = new Set()
   #fallbackEmpty = true
   #order = 0
-  /** Per method, the paths of its parameterless routes; their answers are kept once computed (until a route is added). */
-  readonly #literalPaths = new Map<string, Set<string>>()
+  /**
+   * Answers per method and path, kept once computed (until a route is added): a path's answer depends on nothing
+   * else. At most MAX_KEPT of them: paths carry ids, so any number of distinct ones may come.
+   */
   readonly #answers = new Map<string, Map<string, Result<T>>>()
+  #kept = 0
 
   add(method: string, path: string, handler: T): void {
     this.#answers.clear()
+    this.#kept = 0
     const order = ++this.#order
     const parts = segments(path)
     const simple = method !== "ALL" && parts.every((p) => PARAM.test(p) || LITERAL.test(p))
@@ -58,10 +64,6 @@ export class OperationRouter<T> implements Router<T> {
       literals: parts.flatMap((p, i) => (PARAM.test(p) ? [] : [[i, p] as const])),
       params: parts.flatMap((p, i) => (PARAM.test(p) ? [[i, p.slice(1)] as const] : [])),
     }
-    if (route.params.length === 0) {
-      const paths = this.#literalPaths.get(method) ?? new Set<string>()
-      this.#literalPaths.set(method, paths.add(path))
-    }
     let byLength = this.#table.get(method)
     if (byLength === undefined) this.#table.set(method, (byLength = new Map()))
     const list = byLength.get(parts.length)
@@ -73,10 +75,13 @@ export class OperationRouter<T> implements Router<T> {
     const known = this.#answers.get(method)?.get(path)
     if (known !== undefined) return known
     const answer = this.#search(method, path)
-    if (this.#literalPaths.get(method)?.has(path) === true) {
-      const answers = this.#answers.get(method) ?? new Map<string, Result<T>>()
-      this.#answers.set(method, answers.set(path, answer))
+    if (this.#kept >= MAX_KEPT) {
+      this.#answers.clear()
+      this.#kept = 0
     }
+    const answers = this.#answers.get(method) ?? new Map<string, Result<T>>()
+    this.#answers.set(method, answers.set(path, answer))
+    this.#kept++
     return answer
   }
 

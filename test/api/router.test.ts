@@ -70,4 +70,13 @@ describe("OperationRouter", () => {
     list.push(["GET", "/:any"])
     for (const p of ["/vaults", "/vaults/main", "/other"]) expect(ours.match("GET", p)).toEqual(build(list).trie.match("GET", p))
   })
+
+  it("answers paths with parameters the same when asked again, past the number of answers it keeps", () => {
+    const { ours, trie } = build(routes)
+    const paths = Array.from({ length: 6_000 }, (_, i) => `/vaults/${i.toString(16).padStart(24, "0")}/assets`)
+    for (const p of paths) expect(ours.match("GET", p)).toEqual(trie.match("GET", p))
+    for (const p of [...paths.slice(0, 10), ...paths.slice(-10)]) expect(ours.match("GET", p)).toEqual(trie.match("GET", p))
+    const again = ours.match("GET", paths.at(-1)!)
+    expect(ours.match("GET", paths.at(-1)!)).toEqual(again)
+  })
 })
