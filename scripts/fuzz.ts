@@ -1,8 +1,10 @@
-// The fuzz campaign: `npm run fuzz -- [--minutes N] [--connections C] [--seed S] [--progress SECONDS]`. Starts
-// `custody-sim serve` (SQLite, a fresh data dir), sends fuzzed requests on C kept-alive connections for N minutes
-// and prints: requests, framing errors, 5xx, answers outside the error shape, hangs, events written by refused
-// requests, and the server's memory over the second half of the run. Every SECONDS (default 30) a line on stderr
-// gives the rate and the CPU per request of the server and of this client, so a falling rate shows its side.
+// The fuzz campaign: `npm run fuzz -- [--minutes N] [--connections C] [--seed S] [--progress SECONDS]
+// [--memory-every SECONDS] [--memory-log FILE]`. Starts `custody-sim serve` (SQLite, a fresh data dir), sends fuzzed
+// requests on C kept-alive connections for N minutes and prints: requests, framing errors, 5xx, answers outside the
+// error shape, hangs, events written by refused requests, and the server's memory over the second half of the run
+// (as it runs, and right after a full collection forced every --memory-every seconds, default 5; FILE gets every
+// sample as a JSON line). Every --progress seconds (default 30) a line on stderr gives the rate and the CPU per
+// request of the server and of this client, so a falling rate shows its side.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -171,6 +173,15 @@ for (let from = before + 1; ; ) {
 await sim.stop()
 rmSync(dir, { recursive: true, force: true })
 
+const elapsed = (ended - started) / 1000
+console.log(`fuzz campaign: ${minutes} min, ${connections} connections, seed ${seed}`)
+console.log(`requests            ${figures.requests.toLocaleString("en-US")} (${Math.round(figures.requests / elapsed).toLocaleString("en-US")}/s)`)
+console.log(`statuses            ${[...figures.statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(", ")}`)
+console.log(`framing errors      ${figures.framing}`)
+console.log(`5xx                 ${figures.fiveXX}`)
+console.log(`outside the shape   ${figures.shape}`)
+console.log(`hangs               ${figures.hangs} (and ${figures.transport} other transport errors)`)
+console.log(`events written      ${written}: ${byRefused} by refused requests, ${unexplained} by no accepted request`)
 const half = (minutes * 60_000) / 2
 // Samples taken while requests were sent (the check of the log after it reads large pages).
 const inSecondHalf = samples.filter((m) => m.at - started >= half && m.at <= ended)
