@@ -21,15 +21,29 @@ export const MAX_SENDERS = 500
 
 const isObject = (u: unknown): u is JsonObject => typeof u === "object" && u !== null && !Array.isArray(u)
 
+/** How many own keys an object has, at most `max + 1` counted (no array of them per object, as Object.keys makes). */
+const keyCount = (o: JsonObject, max: number): number => {
+  let n = 0
+  for (const k in o) if (Object.hasOwn(o, k) && ++n > max) break
+  return n
+}
+
+/** Each of 1 to `max` items passes `ok` (a loop: a body names up to hundreds of them). */
+const everyOf = (v: unknown, max: number, ok: (item: JsonObject) => boolean): boolean => {
+  if (!Array.isArray(v) || v.length < 1 || v.length > max) return false
+  for (const x of v) if (!isObject(x) || !ok(x)) return false
+  return true
+}
+
 export const recipientsCheck = (max: number): FieldCheck =>
   typed(shapes.list(shapes.strings(["address", "amount"]), 1, max), (v) =>
-    Array.isArray(v) && v.length >= 1 && v.length <= max && v.every((r) => isObject(r) && typeof r.address === "string" && typeof r.amount === "string" && Object.keys(r).every((k) => k === "address" || k === "amount"))
+    everyOf(v, max, (r) => typeof r.address === "string" && typeof r.amount === "string" && keyCount(r, 2) === 2)
       ? undefined
       : `must be 1 to ${max} objects { address, amount } with string values`,
   )
 
 const sendersCheck: FieldCheck = typed(shapes.list(Schema.Struct({ utxoId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)) }), 1, MAX_SENDERS), (v) =>
-  Array.isArray(v) && v.length >= 1 && v.length <= MAX_SENDERS && v.every((s) => isObject(s) && typeof s.utxoId === "string" && s.utxoId.length > 0 && s.utxoId.length <= 200 && Object.keys(s).length === 1)
+  everyOf(v, MAX_SENDERS, (s) => typeof s.utxoId === "string" && s.utxoId.length > 0 && s.utxoId.length <= 200 && keyCount(s, 1) === 1)
     ? undefined
     : `must be 1 to ${MAX_SENDERS} objects { utxoId }`,
 )
@@ -130,7 +144,8 @@ const previewJson = (r: UtxoTransferRequest, item: JsonObject, p: Planned) => {
     amountUnit: asset.symbol,
     feePriority: r.feePriority,
     gross: r.gross,
-    senders: p.inputs.map((i) => ({ utxoId: `${i.transactionId}:${i.vout}`, address: i.address, vaultAccountId: i.vaultAccountId ?? r.vaultId, amount: formatDigits(i.amount, asset.decimals) })),
+    // The named inputs come first, in the caller's order: their names are the request's own strings.
+    senders: p.inputs.map((i, k) => ({ utxoId: r.utxoIds[k] ?? `${i.transactionId}:${i.vout}`, address: i.address, vaultAccountId: i.vaultAccountId ?? r.vaultId, amount: formatDigits(i.amount, asset.decimals) })),
     recipients: p.recipients.map((x) => ({ address: x.address, amount: fmt(x.amount) })),
     ...(p.change !== null ? { change: { address: p.change.address, amount: fmt(p.change.amount) } } : {}),
     ...(r.change.kind === "feePayer" ? { feePayer: r.change.address } : {}),
@@ -189,7 +204,7 @@ export const utxoTransferOperations: ReadonlyArray<Operation> = [
       if (isApiError(request)) return request
       const plan = exitToResult(await deps.sim.run(previewUtxoTransfer(request)))
       if (isApiError(plan)) return plan
-      return { status: 200, item: { isValid: true, ...previewJson(request, item, { ...plan, inputs: plan.inputs }) } }
+      return { status: 200, item: { isValid: true, ...previewJson(request, item, plan) } }
     },
   },
 ]
