@@ -8,11 +8,14 @@ import { simInstant } from "../domain/shared/sim-time.js"
 import type { DeliveryView, OutboxModel } from "../projections/outbox.js"
 import type { CommandServices } from "../commands/services.js"
 import type { StoreUnavailable } from "../store/event-store.js"
-import { DueQueue } from "./due-queue.js"
+import { Grants } from "./grants.js"
+import { Lanes, type Lane } from "./lanes.js"
+import { Pacer } from "./pacer.js"
+import { TickLoop } from "./tick-loop.js"
 import { makeHttpTransport, type Transport } from "./http.js"
 import { makeThreadTransport } from "./thread-transport.js"
 import { deliveryBody, notificationParts, type AssetIdToWire, type NotificationParts, type RequestLookup } from "./payload.js"
-import { startSharedDispatch, type Grant } from "./shared-dispatch.js"
+import { startSharedDispatch } from "./shared-dispatch.js"
 import type { ConsumerGroups } from "../store/event-store.js"
 import { OLDEST_API_VERSION, type ApiVersion } from "../domain/api-key/versions.js"
 
@@ -68,11 +71,6 @@ export interface WebhookWorker {
   readonly stop: () => Promise<void>
 }
 
-interface Lane {
-  readonly queue: DueQueue
-  inFlight: number
-}
-
 interface Finished {
   readonly delivery: DeliveryView
   /** Simulated time the attempt started. */
@@ -82,8 +80,8 @@ interface Finished {
   readonly attempt: number
 }
 
-// While busy the worker runs in ticks: each records the attempts finished since the last one in one append
-// batch and starts what is due, so its cost per delivery stays low and its work never monopolises the event loop.
+// While busy the worker runs in ticks (tick-loop.ts): each records the attempts finished since the last one in one
+// append batch and starts what is due.
 const TICK_MS = 10
 
 export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWorkerOptions = {}): WebhookWorker => {
@@ -93,30 +91,20 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   const rate = options.maxPerSecond ?? 2_500
   const transport = options.transport ?? (options.thread === true ? makeThreadTransport : makeHttpTransport)({ maxSockets: concurrency })
   const { outbox, clock } = host
-  // One lane per subscription: its due deliveries and its attempts in flight.
-  const lanes = new Map<string, Lane>()
-  const laneOf = (webhookId: string): Lane => {
-    let lane = lanes.get(webhookId)
-    if (lane === undefined) lanes.set(webhookId, (lane = { queue: new DueQueue(), inFlight: 0 }))
-    return lane
-  }
-  const enqueue = (d: DeliveryView) => laneOf(d.webhookId).queue.push(d)
   // Attempted and not yet recorded: such a delivery is never attempted again meanwhile.
   const busy = new Set<string>()
-  // Shared: the deliveries this node may attempt, each with the message that gave it (undefined: all are ours).
-  const grants = options.shared === undefined ? undefined : new Map<string, Grant>()
-  // Shared: a message that came while its delivery was busy here, kept until that attempt is recorded: it may be the
-  // event of that very attempt, which makes the next one due.
-  const afterRecord = new Map<string, Grant>()
+  // Shared: the deliveries this node may attempt (undefined: all are ours).
+  const grants =
+    options.shared === undefined
+      ? undefined
+      : new Grants(busy, (d) => {
+          lanes.enqueue(d)
+          loop.wake()
+        })
+  const lanes = new Lanes(({ delivery: d, at }) => d.status === "pending" && d.nextAttemptAt === at && !busy.has(d.deliveryId) && (grants === undefined || grants.has(d.deliveryId)))
+  const pacer = new Pacer(rate, Math.max(1, (rate * 4 * TICK_MS) / 1000))
   let requests = 0
   let finished: Array<Finished> = []
-  // Pacing is a token bucket on wall time; when an attempt is due is the simulated clock's business.
-  const burst = Math.max(1, (rate * 4 * TICK_MS) / 1000)
-  let tokens = burst
-  let refilledAt = performance.now()
-  let state: "idle" | "scheduled" | "running" = "idle"
-  let current: Promise<void> | undefined
-  let stopped = false
   let timer: ReturnType<typeof setTimeout> | undefined
   let idleWaiters: Array<() => void> = []
   const counts = { attempts: 0, delivered: 0 }
@@ -139,77 +127,43 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     return p
   }
 
-  /** The lane's first live entry (stale ones dropped on the way). */
-  const head = (lane: Lane) => {
-    for (let top = lane.queue.peek(); top !== undefined; top = lane.queue.peek()) {
-      const d = top.delivery
-      if (d.status === "pending" && d.nextAttemptAt === top.at && !busy.has(d.deliveryId) && (grants === undefined || grants.has(d.deliveryId))) return top
-      lane.queue.pop()
-    }
-    return undefined
-  }
-  /** When the next delivery of any lane is due (undefined: none queued); empty, idle lanes are dropped. */
-  const nextDue = (): number | undefined => {
-    let at: number | undefined
-    for (const [id, lane] of lanes) {
-      const top = head(lane)
-      if (top === undefined) {
-        if (lane.inFlight === 0) lanes.delete(id)
-        continue
-      }
-      if (at === undefined || top.at < at) at = top.at
-    }
-    return at
-  }
   const dueNow = () => {
-    const at = nextDue()
+    const at = lanes.nextDue()
     return at !== undefined && at <= clock.now()
   }
   const checkIdle = () => {
-    if (idleWaiters.length === 0 || state !== "idle" || requests > 0 || finished.length > 0 || dueNow()) return
+    if (idleWaiters.length === 0 || !loop.idle || requests > 0 || finished.length > 0 || dueNow()) return
     const waiters = idleWaiters
     idleWaiters = []
     for (const w of waiters) w()
   }
 
-  const wake = () => {
-    if (state !== "idle" || stopped) return
-    state = "scheduled"
-    setImmediate(() => (current = tick()))
-  }
-
-  const tick = async (): Promise<void> => {
-    state = "running"
+  /** One tick: record what finished, start what is due; busy while anything is in flight, unrecorded or held back. */
+  const step = async (): Promise<"busy" | "rested"> => {
     if (finished.length > 0) await record()
-    if (stopped) return
+    if (loop.stopped) return "rested"
     const throttled = start()
-    if (requests > 0 || finished.length > 0 || throttled) {
-      state = "scheduled"
-      setTimeout(() => (current = tick()), TICK_MS)
-      return
-    }
-    state = "idle"
+    return requests > 0 || finished.length > 0 || throttled ? "busy" : "rested"
+  }
+  const loop = new TickLoop(step, TICK_MS, () => {
     armTimer()
     checkIdle()
-  }
+  })
 
   /**
    * Starts what is due, one delivery per lane in turn (a backlog in one lane does not take every token), each
    * lane within its own slots; true when the pace held some back.
    */
   const start = (): boolean => {
-    const t = performance.now()
-    tokens = Math.min(burst, tokens + ((t - refilledAt) * rate) / 1000)
-    refilledAt = t
+    pacer.refill()
     const now = clock.now()
     for (let started = true; started; ) {
       started = false
-      for (const lane of lanes.values()) {
+      for (const lane of lanes.all()) {
         if (lane.inFlight >= concurrency) continue
-        const top = head(lane)
+        const top = lanes.head(lane)
         if (top === undefined || top.at > now) continue
-        if (tokens < 1) return true
-        tokens--
+        if (!pacer.take()) return true
         lane.queue.pop()
         if (attempt(top.delivery, now, lane)) started = true
       }
@@ -221,9 +175,9 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   const armTimer = () => {
     if (timer !== undefined) clearTimeout(timer)
     timer = undefined
-    const at = nextDue()
+    const at = lanes.nextDue()
     if (at === undefined || clock.isFrozen()) return
-    timer = setTimeout(wake, Math.min(Math.max(at - clock.now(), 5), 1_000))
+    timer = setTimeout(() => loop.wake(), Math.min(Math.max(at - clock.now(), 5), 1_000))
     timer.unref()
   }
 
@@ -238,7 +192,7 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     const done = (outcome: HttpOutcome) => {
       requests--
       lane.inFlight--
-      if (!stopped) finished.push({ delivery: d, at, outcome, attempt: number })
+      if (!loop.stopped) finished.push({ delivery: d, at, outcome, attempt: number })
     }
     transport.post({ url: sub.config.url, body, secret: sub.config.secret, encoding: sub.config.signatureEncoding, timeoutMs }, done)
     return true
@@ -275,35 +229,16 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     if (Exit.isFailure(exit)) {
       host.logError?.({ webhooks: "recording delivery attempts failed; retrying in 1 s", cause: String(exit.cause) })
       finished = [...batch, ...finished]
-      if (!stopped) await new Promise((resolve) => setTimeout(resolve, 1_000))
+      if (!loop.stopped) await new Promise((resolve) => setTimeout(resolve, 1_000))
       return
     }
     counts.attempts += events.length
     counts.delivered += events.filter((e) => e.type === "WebhookDeliveryAttempted" && e.data.result === "delivered").length
     for (const { delivery } of batch) {
       busy.delete(delivery.deliveryId)
-      if (grants === undefined) {
-        if (delivery.status === "pending") enqueue(delivery)
-        continue
-      }
-      // Recorded and visible here: the message is done; a retry comes back as the message of this attempt.
-      const g = grants.get(delivery.deliveryId)
-      grants.delete(delivery.deliveryId)
-      g?.settle()
-      const next = afterRecord.get(delivery.deliveryId)
-      afterRecord.delete(delivery.deliveryId)
-      if (next !== undefined) grantNow(delivery, next)
+      if (grants !== undefined) grants.recorded(delivery)
+      else if (delivery.status === "pending") lanes.enqueue(delivery)
     }
-  }
-
-  /** Shared: the delivery is this node's to attempt while the message lasts; done at once when nothing is due. */
-  const grantNow = (d: DeliveryView, g: Grant) => {
-    if (d.status !== "pending") return g.settle()
-    const before = grants!.get(d.deliveryId)
-    grants!.set(d.deliveryId, g)
-    if (before !== undefined && before !== g) before.settle()
-    enqueue(d)
-    wake()
   }
 
   const shared =
@@ -316,56 +251,35 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
           window: concurrency,
           caughtUp: async (position) => Exit.isSuccess(await host.run(caughtUp(position))),
           logError: host.logError,
-          target: {
-            grant: (d, g) => {
-              // While an attempt is in flight or being recorded, the message waits for its record: the store may
-              // give the attempt's own event (a retry now due) to this node before the attempt is recorded here.
-              if (busy.has(d.deliveryId)) {
-                const before = afterRecord.get(d.deliveryId)
-                afterRecord.set(d.deliveryId, g)
-                if (before !== undefined && before !== g) before.settle()
-                return
-              }
-              grantNow(d, g)
-            },
-            revoke: (deliveryId, g) => {
-              if (afterRecord.get(deliveryId) === g) {
-                afterRecord.delete(deliveryId)
-                return true
-              }
-              if (grants.get(deliveryId) !== g || busy.has(deliveryId)) return false
-              grants.delete(deliveryId)
-              return true
-            },
-          },
+          target: grants,
         })
   if (shared === undefined) {
     outbox.listen((d) => {
-      enqueue(d)
-      wake()
+      lanes.enqueue(d)
+      loop.wake()
     })
-    for (const d of outbox.pending()) enqueue(d)
+    for (const d of outbox.pending()) lanes.enqueue(d)
   } else {
-    outbox.listen(() => wake())
+    outbox.listen(() => loop.wake())
   }
-  wake()
+  loop.wake()
 
   return {
-    wake,
+    wake: () => loop.wake(),
     idle: () =>
       new Promise<void>((resolve) => {
         idleWaiters.push(resolve)
-        if (state === "idle") checkIdle()
-        wake()
+        if (loop.idle) checkIdle()
+        loop.wake()
       }),
     stats: () => ({ inFlight: requests, ...counts }),
     stop: async () => {
-      if (stopped) return
-      stopped = true
+      if (loop.stopped) return
+      const running = loop.stop()
       outbox.listen(undefined)
       await shared?.stop()
       if (timer !== undefined) clearTimeout(timer)
-      await current
+      await running
       // Attempts already answered are recorded; those still in flight are abandoned and attempted after a restart.
       if (finished.length > 0) await record()
       transport.close()
