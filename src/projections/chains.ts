@@ -113,6 +113,9 @@ export class TransferRows {
 }
 
 class TransferRef implements TransferView, MinedAt {
+  /** The transfer, made once per view (a caller reading several fields makes its strings once). */
+  private read: ChainTransfer | undefined = undefined
+
   constructor(
     private readonly model: ChainsModel,
     readonly row: number,
@@ -137,7 +140,7 @@ class TransferRef implements TransferView, MinedAt {
     return this
   }
   get transfer(): ChainTransfer {
-    return this.model.transferAt(this.row)
+    return (this.read ??= this.model.transferAt(this.row))
   }
   latest(): Mined | undefined {
     return this.at(undefined)
@@ -146,7 +149,7 @@ class TransferRef implements TransferView, MinedAt {
     const r = this.model.rows
     const at = r.minedAt.values[this.row]!
     if (Number.isNaN(at) || (asOf !== undefined && at > Number(asOf))) return undefined
-    return { height: r.minedHeight.values[this.row]!, blockHash: this.model.strings.at(r.minedHash.values[this.row]!), blockAt: r.minedBlockAt.values[this.row]! }
+    return { height: r.minedHeight.values[this.row]!, blockHash: this.model.text.at(r.minedHash.values[this.row]!), blockAt: r.minedBlockAt.values[this.row]! }
   }
 }
 
@@ -188,8 +191,10 @@ export const chainsFoldTypes = ["ChainConfigured", "ChainTxSubmitted", "ChainBlo
 
 export class ChainsModel {
   readonly chains = new Map<string, ChainView>()
-  /** Every string the transfers (and the transactions model's records) name, interned. */
+  /** The strings the transfers (and the transactions model's records) are looked up by, interned… */
   readonly strings = new StringTable()
+  /** …and those only read back (record ids, addresses, amounts, block hashes), appended without a hash. */
+  readonly text = new StringTable(false)
   readonly rows = new TransferRows()
   /** Transaction id (its reference) → its latest row. */
   private readonly byId = new RowByString()
@@ -203,6 +208,7 @@ export class ChainsModel {
   /** Drops the columns' room for growth (before a checkpoint is written). */
   compact(): void {
     this.strings.compact()
+    this.text.compact()
     compactColumns(this.rows)
     for (const c of this.chains.values()) {
       c.minedDeposits.rows.compact()
@@ -253,15 +259,16 @@ export class ChainsModel {
     const flags = r.flags.values[row]!
     const feePayer = r.feePayer.values[row]!
     const nested = r.nested.get(row)
+    const text = this.text
     return {
       transactionId: s.at(r.transactionId.values[row]!),
-      recordId: s.at(r.recordId.values[row]!),
+      recordId: text.at(r.recordId.values[row]!),
       kind: flags & WITHDRAWAL ? "withdrawal" : "deposit",
       assetId: s.at(r.assetId.values[row]!),
-      from: s.at(r.from.values[row]!),
-      to: s.at(r.to.values[row]!),
-      amount: s.at(r.amount.values[row]!),
-      fee: s.at(r.fee.values[row]!),
+      from: text.at(r.from.values[row]!),
+      to: text.at(r.to.values[row]!),
+      amount: text.at(r.amount.values[row]!),
+      fee: text.at(r.fee.values[row]!),
       feePayer: feePayer < 0 ? undefined : s.at(feePayer),
       calls: nested?.calls,
       operation: nested?.operation,
@@ -314,12 +321,13 @@ export class ChainsModel {
     r.position.push(Number(event.position))
     r.submittedAt.push(d.at)
     r.transactionId.push(idRef)
-    r.recordId.push(s.intern(d.recordId))
+    const text = this.text
+    r.recordId.push(text.append(d.recordId))
     r.assetId.push(s.intern(d.assetId))
-    r.from.push(s.intern(d.from))
-    r.to.push(s.intern(d.to))
-    r.amount.push(s.intern(d.amount))
-    r.fee.push(s.intern(d.fee))
+    r.from.push(text.append(d.from))
+    r.to.push(text.append(d.to))
+    r.amount.push(text.append(d.amount))
+    r.fee.push(text.append(d.fee))
     r.feePayer.push(d.feePayer === undefined ? -1 : s.intern(d.feePayer))
     const vout = d.vout
     r.flags.push(
@@ -369,13 +377,14 @@ export class ChainsModel {
         c.state.set(event.position, { schedule: { ...prev.schedule, anchorHeight: d.toHeight, anchorAt: d.blockAt }, height: Math.max(prev.height, d.toHeight) })
         const blockAt = d.toHeight === d.fromHeight ? d.blockAt : d.blockAt - (d.toHeight - d.fromHeight) * prev.schedule.intervalSeconds * 1000
         const r = this.rows
-        const hash = this.strings.intern(d.blockHash)
+        let hash = -1
         const position = Number(event.position)
         for (const id of d.transactionIds) {
           const row = this.rowOf(id)
           if (row < 0) continue
           // Mined once: a transaction named by a later block again keeps where it was first mined.
           if (Number.isNaN(r.minedAt.values[row]!)) {
+            if (hash < 0) hash = this.text.append(d.blockHash)
             r.minedAt.values[row] = position
             r.minedHeight.values[row] = d.fromHeight
             r.minedHash.values[row] = hash

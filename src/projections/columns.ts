@@ -57,12 +57,21 @@ const hashOf = (s: string): number => {
 const CHUNK = 4_096
 
 /**
+ * Per table, the strings interned since its hash index was last brought up to date, by text: V8 hashes a string once
+ * and keeps it, so a fold looks its strings up here at a Map's cost. Not part of the table's state (a WeakMap: a copy
+ * or a decoded table has none, and indexes what it lacks before its first lookup).
+ */
+const recentOf = new WeakMap<StringTable, Map<string, number>>()
+
+/**
  * Interned strings: each distinct string is stored once and named by its index (a "reference"). `intern` adds,
  * `find` only looks; `at` makes the string again from its characters (a fresh string per read: reads are few, rows
  * are many). Characters are kept a byte each (ids, addresses and amounts are ASCII); a string with a character
  * beyond U+00FF is kept whole in `wide` instead.
  */
 export class StringTable {
+  /** Strings [0, indexed) are in the hash index; later ones in the recent Map until the next `compact`. */
+  indexed = 0
   chars = new Uint8Array(1 << 12)
   charCount = 0
   /** Where string k ends in `chars` (it starts where k - 1 ends). */
@@ -73,14 +82,55 @@ export class StringTable {
   slots = new Int32Array(512)
   readonly wide = new Map<number, string>()
 
+  /** `searchable`: strings are looked up (interned); otherwise only appended and read back, and never indexed. */
+  constructor(readonly searchable = true) {}
+
   find(s: string): number {
-    return this.lookup(s, hashOf(s))
+    const k = this.recent().get(s)
+    if (k !== undefined) return k
+    return this.indexed === 0 ? -1 : this.lookup(s, hashOf(s))
   }
 
   intern(s: string): number {
-    const h = hashOf(s)
-    const found = this.lookup(s, h)
+    const found = this.find(s)
     if (found >= 0) return found
+    const k = this.add(s)
+    this.recent().set(s, k)
+    return k
+  }
+
+  private recent(): Map<string, number> {
+    let m = recentOf.get(this)
+    if (m === undefined) {
+      this.index()
+      recentOf.set(this, (m = new Map()))
+    }
+    return m
+  }
+
+  /** Brings the hash index up to date (before a checkpoint is written, or a copy's first lookup). */
+  private index(): void {
+    if (!this.searchable || this.indexed === this.count) return
+    let size = this.slots.length
+    while (this.count * 2 > size) size *= 2
+    if (size !== this.slots.length) this.rehash(size)
+    for (let k = this.indexed; k < this.count; k++) {
+      const h = hashOf(this.at(k))
+      this.hashes[k] = h
+      this.place(k, h)
+    }
+    this.indexed = this.count
+  }
+
+  /**
+   * Adds a string that is only ever read back, never looked up (a record id, an amount): no hash to compute. A table
+   * is used either way, never both: one whose strings were appended has none of them in its index.
+   */
+  append(s: string): number {
+    return this.add(s)
+  }
+
+  private add(s: string): number {
     const k = this.count
     let narrow = true
     for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) narrow = false
@@ -96,10 +146,8 @@ export class StringTable {
       this.hashes = grow(this.hashes, k + 1, (n) => new Int32Array(n))
     }
     this.ends[k] = need
-    this.hashes[k] = h
+    this.hashes[k] = 0
     this.count = k + 1
-    if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2)
-    else this.place(k, h)
     return k
   }
 
@@ -128,6 +176,7 @@ export class StringTable {
 
   /** Drops the room kept for growth (before a checkpoint is written); the hash index keeps its size. */
   compact(): void {
+    this.index()
     if (this.chars.length !== this.charCount) this.chars = this.chars.slice(0, this.charCount)
     if (this.ends.length !== this.count) {
       this.ends = this.ends.slice(0, this.count)
@@ -154,7 +203,7 @@ export class StringTable {
 
   private rehash(size: number): void {
     this.slots = new Int32Array(size)
-    for (let k = 0; k < this.count; k++) this.place(k, this.hashes[k]!)
+    for (let k = 0; k < this.indexed; k++) this.place(k, this.hashes[k]!)
   }
 }
 

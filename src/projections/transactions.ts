@@ -45,6 +45,9 @@ export class RecordRows {
 }
 
 class RecordRef implements TxRecord, Status {
+  /** The transfer's view, made once per record read. */
+  private transferView: TransferView | undefined = undefined
+
   constructor(
     private readonly model: TransactionsModel,
     readonly row: number,
@@ -62,7 +65,7 @@ class RecordRef implements TxRecord, Status {
     return internals[this.rows.kind.values[this.row]! >>> 1]!
   }
   get view(): TransferView {
-    return this.model.transferOf(this.row)
+    return (this.transferView ??= this.model.transferOf(this.row))
   }
   get status(): Status {
     return this
