@@ -138,5 +138,5 @@ describe("a deposit-crediting service fed by webhooks", () => {
         }
       }),
     )
-  }, 180_000) // fast-check's 100 runs of a simulator, a receiver and retries each: well past vitest's 5 s default
+  }, 1_800 * (fc.readConfigureGlobal().numRuns ?? 100)) // a hang guard of 1.8 s per run (fast-check's default: 100) of a simulator, a receiver and retries
 })
