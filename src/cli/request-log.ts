@@ -29,17 +29,37 @@ export interface RequestLogEntry {
 
 const REFUSED_SIGNATURE = "invalid_api_sign"
 
-/** The value of `"name":"…"` in the first KiB of an answer's body (envelopes put both fields up front). */
-const field = (head: string, marker: string): string | undefined => {
-  const i = head.indexOf(marker)
-  if (i < 0) return undefined
-  const start = i + marker.length
-  const end = head.indexOf('"', start)
-  return end < 0 ? undefined : head.slice(start, end)
-}
+/** How far into an answer's body its request id and error code are looked for (envelopes put both up front). */
+const HEAD = 1024
 
-const headOf = (chunk: unknown): string | undefined =>
-  typeof chunk === "string" ? chunk.slice(0, 1024) : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, Math.min(chunk.byteLength, 1024)).toString("utf8") : undefined
+/** A marker searched for in a body's bytes, and its length. */
+interface Marker {
+  readonly text: string
+  readonly bytes: Buffer
+}
+const marker = (text: string): Marker => ({ text, bytes: Buffer.from(text, "latin1") })
+const REQUEST_ID = marker('"requestId":"')
+const CODE = marker('"code":"')
+
+/**
+ * The value of `"name":"…"` in the first KiB of an answer's body, found in its bytes without decoding them (the
+ * values are ASCII: a request id, an error code).
+ */
+const field = (body: string | Uint8Array, m: Marker): string | undefined => {
+  if (typeof body === "string") {
+    const i = (body.length > HEAD ? body.slice(0, HEAD) : body).indexOf(m.text)
+    if (i < 0) return undefined
+    const start = i + m.text.length
+    const end = body.indexOf('"', start)
+    return end < 0 ? undefined : body.slice(start, end)
+  }
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+  const i = (bytes.length > HEAD ? bytes.subarray(0, HEAD) : bytes).indexOf(m.bytes)
+  if (i < 0) return undefined
+  const start = i + m.bytes.length
+  const end = bytes.indexOf(0x22, start)
+  return end < 0 ? undefined : bytes.toString("latin1", start, end)
+}
 
 /** Query values named token (the audit report's link) are never written out. */
 const redact = (url: string): string => (url.includes("token=") ? url.replace(/([?&]token=)[^&]*/g, "$1…") : url)
@@ -83,21 +103,22 @@ export const loggedResponse = (options: RequestLogOptions): typeof ServerRespons
     pending = ""
     write(out)
   }
-  const log = (req: IncomingMessage, status: number, started: number, head: string | undefined) => {
-    const error = status >= 400 && head !== undefined ? field(head, '"code":"') : undefined
+  const log = (req: IncomingMessage, status: number, started: number, body: string | Uint8Array | undefined) => {
+    const error = status >= 400 && body !== undefined ? field(body, CODE) : undefined
     const key = header(req, "x-api-key")
-    const requestId = head !== undefined ? field(head, '"requestId":"') : undefined
-    const entry: RequestLogEntry = {
+    const requestId = body !== undefined ? field(body, REQUEST_ID) : undefined
+    // Fields in this order, the optional ones only when present (a JSON line names no undefined field).
+    const entry: { -readonly [K in keyof RequestLogEntry]: RequestLogEntry[K] } = {
       time: new Date().toISOString(),
       method: req.method ?? "",
       path: redact(req.url ?? "/"),
       status,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      ...(key !== undefined && key !== "" ? { key } : {}),
-      ...(requestId !== undefined ? { requestId } : {}),
-      ...(error !== undefined ? { error } : {}),
-      ...(error === REFUSED_SIGNATURE ? { signed: signedString(req) } : {}),
     }
+    if (key !== undefined && key !== "") entry.key = key
+    if (requestId !== undefined) entry.requestId = requestId
+    if (error !== undefined) entry.error = error
+    if (error === REFUSED_SIGNATURE) entry.signed = signedString(req)
     if (pending.length === 0) setImmediate(flush)
     pending += `${formatEntry(entry, options.format)}\n`
   }
@@ -109,7 +130,7 @@ export const loggedResponse = (options: RequestLogOptions): typeof ServerRespons
       if (!this.logged) {
         this.logged = true
         const chunk = args[0]
-        log(this.req, this.statusCode, this.started, typeof chunk === "function" ? undefined : headOf(chunk))
+        log(this.req, this.statusCode, this.started, typeof chunk === "string" || chunk instanceof Uint8Array ? chunk : undefined)
       }
       return (super.end as (...a: Array<unknown>) => this)(...args)
     }
