@@ -1,6 +1,6 @@
 // Balance histories of (address, asset) pairs picked by vault, vault account, address and asset: every change.
-import type { Balance } from "../projections/holdings.js"
-import type { AddressView } from "../projections/holdings.js"
+import type { Balance } from "../projections/balances/holdings.js"
+import type { AddressView } from "../projections/balances/holdings.js"
 import type { AsOf } from "../projections/projection.js"
 import type { ReadModels } from "../projections/read-models.js"
 

@@ -2,8 +2,8 @@
 // deposit credited once and as the chain carried it, every mined withdrawal debited once and by what it moved.
 import { findNetwork } from "../domain/chains/index.js"
 import { reserveOf } from "../domain/ledger/index.js"
-import { balanceOf } from "../projections/balances.js"
-import type { Balance } from "../projections/holdings.js"
+import { balanceOf } from "../projections/balances/histories.js"
+import type { Balance } from "../projections/balances/holdings.js"
 import type { ReadModels } from "../projections/read-models.js"
 import { balanceKey, type EventRef, type LedgerFold, type LedgerLine, type Settlement, type Transfer } from "./ledger-fold.js"
 

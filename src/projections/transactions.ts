@@ -7,7 +7,7 @@ import type { StoredOf } from "../events/stored-event.js"
 import type { TxRequestsModel } from "./transaction-requests.js"
 import type { ChainsModel, Status, TransferView, TxRecord, TxStatus } from "./chains.js"
 import { compactColumns, IntColumn, NumberColumn, RowByString } from "./columns.js"
-import type { HoldingsModel } from "./holdings.js"
+import type { HoldingsModel } from "./balances/holdings.js"
 import type { AsOf } from "./projection.js"
 
 export type { TxRecord, TxStatus } from "./chains.js"

@@ -25,7 +25,7 @@ const backImports: ReadonlyArray<readonly [rule: string, from: string, imports: 
   ["domain-is-pure", "src/domain/vault/decide.ts", "../../store/event-store.js"],
   ["chain-decider-knows-the-shared-kernel-only", "src/chain-sim/decide.ts", "../domain/vault/decide.js"],
   ["commands-sit-on-domain-and-chain-decider", "src/commands/vaults.ts", "../projections/balances.js"],
-  ["projections-fold-events", "src/projections/balances.ts", "../commands/vaults.js"],
+  ["projections-fold-events", "src/projections/balances/histories.ts", "../../commands/vaults.js"],
   ["events-are-the-logs-vocabulary", "src/events/stored-event.ts", "../projections/balances.js"],
   ["store-knows-no-domain", "src/store/event-store.ts", "../domain/shared/money.js"],
   ["no-process-manager-started-by-hand", "src/api/routes/withdraw.ts", "../../process-managers/broadcast.js"],

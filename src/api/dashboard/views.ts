@@ -3,7 +3,7 @@
 import { allAssets, allNetworks, findAsset, findNetwork } from "../../domain/chains/index.js"
 import { chainKey } from "../../chain-sim/index.js"
 import type { AsOf } from "../../projections/projection.js"
-import type { AddressView } from "../../projections/holdings.js"
+import type { AddressView } from "../../projections/balances/holdings.js"
 import { parseAsOf } from "../as-of.js"
 import type { ApiDeps } from "../deps.js"
 import { errors, isApiError, type ApiError } from "../errors.js"

@@ -1,8 +1,8 @@
 // Wire shapes shared by the asset and address endpoints: amounts as decimal strings, booleans as the spec says.
 import type { AssetInfo } from "../../domain/chains/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
-import type { Balance } from "../../projections/holdings.js"
-import { ZERO_BALANCE } from "../../projections/holdings.js"
+import type { Balance } from "../../projections/balances/holdings.js"
+import { ZERO_BALANCE } from "../../projections/balances/holdings.js"
 
 export const amounts = (b: Balance, decimals: number) => ({
   totalAmount: formatAmount(b.total, decimals),

@@ -1,7 +1,7 @@
 // Compact histories answer exactly what a list of (position, value) pairs answers, at every position.
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { BalanceHistory, balanceOf } from "../../../src/projections/balances.js"
+import { BalanceHistory, balanceOf } from "../../../src/projections/balances/histories.js"
 import { History } from "../../../src/projections/history.js"
 
 /** Ascending positions with repeats (several changes by one event), each with a value. */

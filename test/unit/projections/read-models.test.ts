@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest"
 import { balanceEffects, ledgerEventTypes } from "../../../src/domain/ledger/index.js"
 import { txRequestEventTypes } from "../../../src/domain/transaction-request/index.js"
 import { chainsFoldTypes } from "../../../src/projections/chains.js"
-import { holdingsFoldTypes } from "../../../src/projections/holdings.js"
-import { applyLedger, ledgerFoldTypes } from "../../../src/projections/ledger.js"
+import { holdingsFoldTypes } from "../../../src/projections/balances/holdings.js"
+import { applyLedger, ledgerFoldTypes } from "../../../src/projections/balances/ledger.js"
 import { outboxFoldTypes } from "../../../src/projections/outbox.js"
 import { ReadModels } from "../../../src/projections/read-models.js"
 import { settingsFoldTypes } from "../../../src/projections/settings.js"
@@ -19,7 +19,7 @@ import { runScenario, scenarioFixture } from "../../support/scenario.js"
 
 const folds = {
   "workspace.ts": workspaceFoldTypes,
-  "holdings.ts": holdingsFoldTypes,
+  "balances/holdings.ts": holdingsFoldTypes,
   "settings.ts": settingsFoldTypes,
   "chains.ts": chainsFoldTypes,
   "transaction-requests.ts": txRequestsFoldTypes,

@@ -1,15 +1,15 @@
 // Holdings read model: vault accounts, addresses, the assets each address holds, and balance histories.
-import type { VaultAccountEvent } from "../domain/vault-account/index.js"
-import { addressKey, type AddressFacts } from "../domain/vault-account/index.js"
-import { reserveOf } from "../domain/ledger/index.js"
-import type { StoredOf } from "../events/stored-event.js"
-import type { AddressKeys } from "./address-keys.js"
-import { BalanceHistory, ZERO_BALANCE, type Balance } from "./balances.js"
-import { CreationOrder, History } from "./history.js"
-import type { AsOf } from "./projection.js"
-import type { WorkspaceModel } from "./workspace.js"
+import type { VaultAccountEvent } from "../../domain/vault-account/index.js"
+import { addressKey, type AddressFacts } from "../../domain/vault-account/index.js"
+import { reserveOf } from "../../domain/ledger/index.js"
+import type { StoredOf } from "../../events/stored-event.js"
+import type { AddressKeys } from "../address-keys.js"
+import { BalanceHistory, ZERO_BALANCE, type Balance } from "./histories.js"
+import { CreationOrder, History } from "../history.js"
+import type { AsOf } from "../projection.js"
+import type { WorkspaceModel } from "../workspace.js"
 
-export { ZERO_BALANCE, type Balance } from "./balances.js"
+export { ZERO_BALANCE, type Balance } from "./histories.js"
 
 export interface AccountProfile {
   readonly name: string

@@ -1,10 +1,10 @@
 // Ledger projection: balance changes per (address, asset) into the holdings model, from the ledger's effects.
-import { balanceEffects, type LedgerEvent } from "../domain/ledger/index.js"
-import type { TxRequestEvent } from "../domain/transaction-request/index.js"
-import type { StoredOf } from "../events/stored-event.js"
+import { balanceEffects, type LedgerEvent } from "../../domain/ledger/index.js"
+import type { TxRequestEvent } from "../../domain/transaction-request/index.js"
+import type { StoredOf } from "../../events/stored-event.js"
 import type { HoldingsModel } from "./holdings.js"
 
-export { balanceOf } from "./balances.js"
+export { balanceOf } from "./histories.js"
 
 /** The event types that change balances (balanceEffects answers [] for the others). */
 export const ledgerFoldTypes = ["DepositCredited", "TxRequestCreated", "TxRequestRejected", "TxRequestFailed", "TxRequestMined"] as const satisfies ReadonlyArray<(LedgerEvent | TxRequestEvent)["type"]>
