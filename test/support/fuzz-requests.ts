@@ -2,7 +2,7 @@
 // over the spec's operations and the control plane.
 import fc from "fast-check"
 import { signRequest, type Credentials } from "../../src/client/signing.js"
-import type { Call } from "./strict-http.js"
+import type { Answer, Call } from "./strict-http.js"
 
 export interface FuzzTarget {
   readonly testVaultId: string
@@ -129,3 +129,20 @@ export const toCall = (t: FuzzTarget, plan: Plan): Call => {
 /** Three fuzzed requests for one valid one. */
 export const fuzzPlans = (count: number, seed: number): Array<Plan> =>
   fc.sample(fc.oneof({ arbitrary: randomPlan, weight: 3 }, { arbitrary: validPlan, weight: 1 }), { numRuns: count, seed })
+
+/**
+ * The documented answer to an `x-sim-min-position` this node has not reached: 503 `service_unavailable` after the
+ * wait, with `retry-after` and the node's `x-sim-position` below the position asked for (a fuzzed digit string can
+ * name a position the log has not reached yet). Not a fault; any other 5xx is.
+ */
+export const isUnreachedPosition = (call: Call, answer: Answer): boolean => {
+  const wanted = call.headers?.["x-sim-min-position"]?.trim()
+  const at = answer.headers["x-sim-position"]
+  if (answer.status !== 503 || wanted === undefined || !/^(0|[1-9][0-9]{0,19})$/.test(wanted) || typeof at !== "string" || !/^-?[0-9]+$/.test(at)) return false
+  if (answer.headers["retry-after"] !== "1" || BigInt(at) >= BigInt(wanted)) return false
+  try {
+    return (JSON.parse(answer.text) as { error?: { code?: unknown } }).error?.code === "service_unavailable"
+  } catch {
+    return false
+  }
+}
