@@ -3,7 +3,8 @@
 // decider, and its use cases in chain-sim/use-cases) · store (the port and its adapters) · events (the log's
 // vocabulary: every stored event as one typed union, decoded in one place) · commands (use cases
 // of the other aggregates) · projections (read models) · process-managers (what reacts to appends) · api,
-// webhooks, audit, scenario, runtime · the composition root (simulator.ts, cli). client and api share protocol/.
+// webhooks, audit, event-log (export, load, replay), checkpoints, snapshots, workspace (start-up), adapters (the
+// services' implementations on the machine) · the composition root (simulator.ts, cli). client and api share protocol/.
 const outside = (...allowed) => `^src/(?!${allowed.join("|")})`
 
 module.exports = {
@@ -69,7 +70,7 @@ module.exports = {
       name: "no-process-manager-started-by-hand",
       severity: "error",
       comment: "Routes run use cases through the edge; follow-ups run by process-managers/after-append.ts only.",
-      from: { path: "^src/(api|webhooks|audit|scenario|cli)" },
+      from: { path: "^src/(api|webhooks|audit|event-log|cli)" },
       to: { path: "^src/process-managers/(?!after-append\\.ts$|read-models\\.ts$)" },
     },
     {
@@ -95,11 +96,32 @@ module.exports = {
     { name: "client-does-not-import-the-api", severity: "error", from: { path: "^src/client/" }, to: { path: outside("client/", "protocol/") } },
     { name: "api-does-not-import-the-client", severity: "error", from: { path: "^src/api/" }, to: { path: "^src/client/" } },
     {
-      name: "runtime-below-the-api",
+      name: "adapters-implement-the-ports",
       severity: "error",
-      comment: "The services' adapters, checkpoints and snapshots serve the API; what only the CLI needs lives in cli/.",
-      from: { path: "^src/runtime/" },
-      to: { path: "^src/(api/|cli/|cli\\.ts$)" },
+      comment: "The clock, ids, derivation and stores as the machine provides them: the core's service tags, the shared kernel and the store, nothing above.",
+      from: { path: "^src/adapters/" },
+      to: { path: outside("adapters/", "commands/services\\.ts$", "domain/shared/", "domain/chains/", "store/") },
+    },
+    {
+      name: "checkpoints-save-the-read-models",
+      severity: "error",
+      comment: "A checkpoint is the read models encoded at a log position: it knows the read models and the store, not the API nor the commands.",
+      from: { path: "^src/checkpoints/" },
+      to: { path: outside("checkpoints/", "projections/", "store/") },
+    },
+    {
+      name: "snapshots-below-the-api",
+      severity: "error",
+      comment: "Snapshot, revert and reset cut the log and set the read models and services back; the API and the testing helper call them.",
+      from: { path: "^src/snapshots/" },
+      to: { path: outside("snapshots/", "adapters/", "projections/", "store/", "commands/services\\.ts$", "domain/shared/") },
+    },
+    {
+      name: "workspace-is-a-use-case",
+      severity: "error",
+      comment: "The start-up workspace (seed, bootstrap, credentials file) is made with commands like any other write.",
+      from: { path: "^src/workspace/" },
+      to: { path: outside("workspace/", "commands/", "domain/", "adapters/", "store/") },
     },
     {
       name: "audit-below-the-api",
@@ -133,7 +155,7 @@ module.exports = {
       name: "core-does-not-import-the-composition-root",
       severity: "error",
       comment: "simulator.ts and cli.ts assemble the layers; nothing below the edges imports them.",
-      from: { path: "^src/(domain|chain-sim|commands|projections|process-managers|store|webhooks|client|protocol)/" },
+      from: { path: "^src/(domain|chain-sim|commands|projections|process-managers|store|webhooks|client|protocol|adapters|checkpoints|snapshots|workspace)/" },
       to: { path: "^src/(simulator|cli)\\.ts$|^src/cli/" },
     },
   ],

@@ -1,11 +1,11 @@
-// Writes src/scenario/event-schemas.ts: an Effect Schema of every event type's data, derived from the event type
+// Writes src/event-log/event-schemas.ts: an Effect Schema of every event type's data, derived from the event type
 // declarations by the TypeScript compiler (npm run event-schemas; a test fails when the file is stale).
 import { writeFileSync } from "node:fs"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import ts from "typescript"
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url))
-export const OUTPUT = "src/scenario/event-schemas.ts"
+export const OUTPUT = "src/event-log/event-schemas.ts"
 
 /** The unions of every event the simulator writes, as their modules export them. */
 const UNIONS: ReadonlyArray<readonly [file: string, type: string]> = [

@@ -20,6 +20,6 @@ export {
   type MiningSettings,
   type TestAsset,
 } from "./testing/arbitraries.js"
-export { RevertNotSupported, SnapshotNotFound, type SnapshotInfo } from "./runtime/snapshots.js"
+export { RevertNotSupported, SnapshotNotFound, type SnapshotInfo } from "./snapshots/snapshots.js"
 export { CustodyClient, verifyWebhookSignature, type Credentials } from "./client/index.js"
 export { formatAmount, parseAmount } from "./domain/shared/money.js"

@@ -3,7 +3,7 @@
 // (deterministic: same events for the same length).
 // Run: `node --max-old-space-size=6000 --import tsx scripts/bench/log-digest.ts [--events N]` (1,000,000 by default).
 import { digestOf } from "../../src/api/digest/digest.js"
-import { openReplayed } from "../../src/scenario/replay.js"
+import { openReplayed } from "../../src/event-log/replay.js"
 import { makeMemoryStore } from "../../src/store/memory.js"
 import { LOG_SEED, planLedgerLog, writeLedgerLog } from "./lib/ledger-log.js"
 

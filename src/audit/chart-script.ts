@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { UI_DIR } from "../runtime/package-root.js"
+import { UI_DIR } from "../adapters/package-root.js"
 
 export interface ChartScript {
   readonly js: string

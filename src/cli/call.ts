@@ -2,7 +2,7 @@
 // Sent with node:http rather than fetch: loading fetch's client costs a command that runs once ~0.1-1 s of start-up.
 import { request } from "node:http"
 import { signRequest, type Credentials } from "../client/signing.js"
-import { credentialsPath, readCredentialsFile, type CredentialsFile } from "../runtime/credentials-file.js"
+import { credentialsPath, readCredentialsFile, type CredentialsFile } from "../workspace/credentials-file.js"
 import { CliFailure, UsageError } from "./failure.js"
 
 interface CredentialOptions {

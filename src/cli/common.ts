@@ -1,7 +1,7 @@
 // Shared by the export, replay and audit commands: opening an existing store, progress on a terminal.
 import { existsSync } from "node:fs"
 import { join } from "node:path"
-import { openStore, type OpenedStore } from "../runtime/stores.js"
+import { openStore, type OpenedStore } from "../adapters/stores.js"
 import { CliFailure, UsageError } from "./failure.js"
 
 /** Opens the log a command reads: the SQLite file of a data directory (which must exist) or an EventStoreDB. */

@@ -3,10 +3,10 @@ import { createWriteStream } from "node:fs"
 import { once } from "node:events"
 import type { Writable } from "node:stream"
 import { API_VERSIONS } from "../api/envelope.js"
-import { exportLines } from "../scenario/export.js"
+import { exportLines } from "../event-log/export.js"
 import type { EventStoreShape } from "../store/event-store.js"
 import { Effect } from "effect"
-import { LEGACY_SEED, readSeedFile, sharedStoreSeed } from "../runtime/seed.js"
+import { LEGACY_SEED, readSeedFile, sharedStoreSeed } from "../workspace/seed.js"
 import { openExisting } from "./common.js"
 
 /** Writes the file to `out` in chunks, waiting when the stream asks; returns the number of events written. */

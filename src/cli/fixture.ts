@@ -2,7 +2,7 @@
 import { checkAttributes, checks } from "../api/body.js"
 import { errors } from "../api/errors.js"
 import { apiKeySpec, vaultSpec } from "../api/sim/workspace.js"
-import type { Fixture } from "../runtime/bootstrap.js"
+import type { Fixture } from "../workspace/bootstrap.js"
 
 export const loadFixture = (text: string): Fixture => {
   const parsed: unknown = JSON.parse(text)

@@ -1,4 +1,4 @@
-// Service tags the deterministic core depends on: simulated time and seeded ids. Adapters live in src/runtime.
+// Service tags the deterministic core depends on: simulated time and seeded ids. Adapters live in src/adapters.
 import { Context } from "effect"
 import type { Effect } from "effect"
 import type { IdKind } from "../domain/shared/ids.js"

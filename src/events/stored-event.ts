@@ -1,7 +1,7 @@
 // The log's vocabulary: every event the simulator writes, as one union, and the one place a stored event gets it.
 // A stored event's type names its data's shape: the simulator writes only events typed by their aggregate's
 // union, and an import checks each event against its type's schema before anything is appended
-// (scenario/check.ts). So the data of an event whose type is known is trusted here, once, by name; what a fold
+// (event-log/check.ts). So the data of an event whose type is known is trusted here, once, by name; what a fold
 // cannot apply anyway stops the read models with the event's position (projections/runner.ts).
 import type { ChainEvent } from "../chain-sim/events.js"
 import type { ApiKeyEvent } from "../domain/api-key/events.js"

@@ -5,7 +5,7 @@ import { createApp, type AppOptions } from "../api/app.js"
 import { CustodyClient, type Credentials } from "../client/index.js"
 import { createSimulator, type Fixture, type Simulator, type SimulatorOptions } from "../simulator.js"
 import { makeMemoryStore } from "../store/memory.js"
-import type { SnapshotInfo } from "../runtime/snapshots.js"
+import type { SnapshotInfo } from "../snapshots/snapshots.js"
 
 /** 2026-01-01T00:00:00Z: the simulated start when none is given. */
 export const DEFAULT_START = Date.UTC(2026, 0, 1)

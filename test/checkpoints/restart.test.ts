@@ -3,7 +3,7 @@
 import { copyFileSync, readdirSync, statSync, unlinkSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { listCheckpoints } from "../../src/runtime/checkpoint-dir.js"
+import { listCheckpoints } from "../../src/checkpoints/directory.js"
 import type { Simulator } from "../../src/simulator.js"
 import { makeSqliteStore } from "../../src/store/sqlite.js"
 import { assetId } from "../support/catalogue.js"

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { listCheckpoints } from "../../src/runtime/checkpoint-dir.js"
+import { listCheckpoints } from "../../src/checkpoints/directory.js"
 import { startSimProcess } from "../support/sim-process.js"
 
 const dir = () => mkdtempSync(join(tmpdir(), "custody-sim-ckpt-serve-"))

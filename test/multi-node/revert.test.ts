@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createApp } from "../../src/api/app.js"
 import { digestOf } from "../../src/api/digest/digest.js"
-import { RevertNotSupported } from "../../src/runtime/snapshots.js"
+import { RevertNotSupported } from "../../src/snapshots/snapshots.js"
 import { createSimulator, type Simulator } from "../../src/simulator.js"
 import { makeEsdbStore } from "../../src/store/esdb.js"
 import { makeMemoryStore } from "../../src/store/memory.js"

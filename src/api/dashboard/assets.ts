@@ -1,7 +1,7 @@
 // The dashboard's built files (npm run build:ui writes them to dist/ui of the package).
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
-import { UI_DIR } from "../../runtime/package-root.js"
+import { UI_DIR } from "../../adapters/package-root.js"
 
 export { UI_DIR }
 

@@ -1,5 +1,5 @@
 // Control plane: snapshots of the world, reverts to them, and a reset to the world at start-up.
-import { RevertNotSupported, SnapshotNotFound, type SnapshotInfo } from "../../runtime/snapshots.js"
+import { RevertNotSupported, SnapshotNotFound, type SnapshotInfo } from "../../snapshots/snapshots.js"
 import { ApiError } from "../errors.js"
 import type { SimResult, SimRoute } from "./common.js"
 

@@ -1,7 +1,7 @@
 // The gate that serializes snapshot/revert with requests: a request answered at once stays synchronous when no
 // world-replacing task is about, and waits for one that is.
 import { describe, expect, it } from "vitest"
-import { makeGate } from "../../../src/runtime/gate.js"
+import { makeGate } from "../../../src/snapshots/gate.js"
 
 describe("the request gate", () => {
   it("answers a synchronous task at once, without a promise, when nothing exclusive waits or runs", () => {

@@ -18,7 +18,7 @@ export interface SeededIds {
   readonly node: string
 }
 
-/** Explicit node ids (`--node-id`); automatic ones are `~<slot>` (src/runtime/node-claim.ts), so the two never meet. */
+/** Explicit node ids (`--node-id`); automatic ones are `~<slot>` (src/adapters/node-claim.ts), so the two never meet. */
 export const NODE_ID = /^[A-Za-z0-9_.-]{1,64}$/
 
 export const seedBytes = (seed: string): Uint8Array => new Uint8Array(createHash("sha256").update(`custody-sim seed:${seed}`).digest())

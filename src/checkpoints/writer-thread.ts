@@ -7,8 +7,8 @@ import { setPriority } from "node:os"
 import { parentPort, workerData } from "node:worker_threads"
 import { ReadModels } from "../projections/read-models.js"
 import type { RecordedEvent } from "../store/event-store.js"
-import { eventDigest, readCheckpointFile, writeCheckpointFile } from "./checkpoint-file.js"
-import { checkpointFile, dropCheckpointsAfter, pruneCheckpoints } from "./checkpoint-dir.js"
+import { eventDigest, readCheckpointFile, writeCheckpointFile } from "./file.js"
+import { checkpointFile, dropCheckpointsAfter, pruneCheckpoints } from "./directory.js"
 
 export interface ThreadConfig {
   readonly dir: string

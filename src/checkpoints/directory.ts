@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import type { EncodedGraph } from "../projections/graph-codec.js"
 import type { EventStoreShape } from "../store/event-store.js"
-import { CheckpointRefused, eventDigest, readCheckpointFile, readCheckpointHeader, type CheckpointHeader } from "./checkpoint-file.js"
+import { CheckpointRefused, eventDigest, readCheckpointFile, readCheckpointHeader, type CheckpointHeader } from "./file.js"
 
 const NAME = /^read-models\.(\d+)\.checkpoint$/
 

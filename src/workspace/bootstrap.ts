@@ -6,7 +6,7 @@ import { createApiKey, createVault } from "../commands/workspace.js"
 import type { CommandServices } from "../commands/services.js"
 import type { CreateApiKeyInput, CreateVaultInput } from "../commands/workspace.js"
 import type { AssetAlias } from "../domain/chains/index.js"
-import { idsLayer, makeIds, type SeededIds } from "./ids.js"
+import { idsLayer, makeIds, type SeededIds } from "../adapters/ids.js"
 
 export interface Fixture {
   readonly seed?: string

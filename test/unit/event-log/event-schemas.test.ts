@@ -4,8 +4,8 @@ import { readFileSync } from "node:fs"
 import { Arbitrary, Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { generate, OUTPUT } from "../../../scripts/event-schemas.js"
-import { checkData } from "../../../src/scenario/check.js"
-import { eventDataSchemas } from "../../../src/scenario/event-schemas.js"
+import { checkData } from "../../../src/event-log/check.js"
+import { eventDataSchemas } from "../../../src/event-log/event-schemas.js"
 import { knownEventTypes } from "../../../src/events/event-types.js"
 
 const types = Object.keys(eventDataSchemas) as Array<keyof typeof eventDataSchemas>

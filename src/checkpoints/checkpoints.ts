@@ -6,8 +6,8 @@ import { Worker } from "node:worker_threads"
 import { Effect } from "effect"
 import type { ReadModels } from "../projections/read-models.js"
 import type { EventStoreShape, RecordedEvent } from "../store/event-store.js"
-import { chooseCheckpoint, dropCheckpointsAfter, dropInterruptedWrites } from "./checkpoint-dir.js"
-import type { FromThread, ThreadConfig, ToThread } from "./checkpoint-thread.js"
+import { chooseCheckpoint, dropCheckpointsAfter, dropInterruptedWrites } from "./directory.js"
+import type { FromThread, ThreadConfig, ToThread } from "./writer-thread.js"
 import { modelCodeFingerprint } from "./model-code.js"
 
 export interface CheckpointOptions {
@@ -79,7 +79,7 @@ const TURN_MS = 2
 const MIN_PAGE = 16
 const MAX_PAGE = 1_000
 const KEPT = 4_096
-const threadModule = new URL(import.meta.url.endsWith(".ts") ? "./checkpoint-thread.ts" : "./checkpoint-thread.js", import.meta.url)
+const threadModule = new URL(import.meta.url.endsWith(".ts") ? "./writer-thread.ts" : "./writer-thread.js", import.meta.url)
 
 const startThread = (config: ThreadConfig): Worker => {
   const workerData = { checkpointThread: config }

@@ -4,9 +4,9 @@
 import type { Effect } from "effect"
 import type { ModelsImage, ReadModels } from "../projections/read-models.js"
 import type { EventStoreShape, StoreUnavailable } from "../store/event-store.js"
-import type { ControllableClock } from "./clock.js"
+import type { ControllableClock } from "../adapters/clock.js"
 import type { Gate } from "./gate.js"
-import type { SeededIds } from "./ids.js"
+import type { SeededIds } from "../adapters/ids.js"
 
 export interface SnapshotInfo {
   readonly id: string
