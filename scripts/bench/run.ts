@@ -12,7 +12,7 @@ import { dashboard } from "./dashboard.js"
 import { depositsMined } from "./deposits-mined.js"
 import { httpGetVaults, httpGetVaults2026, httpGetVaults2026Vs2024 } from "./http-get-vaults.js"
 import { httpGetAddressAssets, httpGetAddressBalance2026, httpGetVaultAssets, httpGetVaultAssets2026 } from "./http-reads.js"
-import { requestLogJson, requestLogText } from "./request-log.js"
+import { requestLog } from "./request-log.js"
 import { commandThroughput, httpPostSingleTransfer, httpPostSingleTransfer2026, httpPostSingleTransfer2026Vs2024, singleTransfer2026Vs2024InProcess } from "./single-transfer.js"
 import { fmt } from "./lib/stats.js"
 import type { Benchmark, Budget, Measurement, RunOptions } from "./lib/types.js"
@@ -31,8 +31,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   httpGetVaults,
   httpGetVaults2026,
   httpGetVaults2026Vs2024,
-  requestLogText,
-  requestLogJson,
+  requestLog,
   storeAppendMemoryVsEmmett,
   storeAppendSqliteSingle,
   storeAppendSqliteBatch100,
