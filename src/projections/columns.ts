@@ -8,6 +8,9 @@ type Typed = Float64Array | Int32Array | Uint32Array | Uint8Array
 const grow = <A extends Typed>(array: A, need: number, make: (n: number) => A): A => {
   let n = Math.max(16, array.length)
   while (n < need) n *= 2
+  // A decoded column keeps room behind it in its buffer (graph-codec.ts): it grows into that without a copy.
+  const room = (array.buffer.byteLength - array.byteOffset) / array.BYTES_PER_ELEMENT
+  if (room >= need) return new (array.constructor as new (buffer: ArrayBufferLike, offset: number, length: number) => A)(array.buffer, array.byteOffset, Math.min(n, room))
   const bigger = make(n)
   bigger.set(array as never)
   return bigger

@@ -287,10 +287,11 @@ export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unk
     const bytes = length * make.BYTES_PER_ELEMENT
     if (offset + bytes > blobs.byteLength) throw new CorruptGraph(`typed array ${k} runs past the blobs`)
     // One copy of its bytes into a buffer of its own (aligned, and free of the file's buffer). Not `slice`: on a
-    // Buffer (a file's bytes) that is a view, not a copy.
-    const own = new Uint8Array(bytes)
+    // Buffer (a file's bytes) that is a view, not a copy. The buffer keeps an eighth more behind the array: a column
+    // that goes on growing after a restart (columns.ts) grows into it instead of copying itself whole at its first row.
+    const own = new Uint8Array(bytes + (Math.ceil(length / 8) + 64) * make.BYTES_PER_ELEMENT)
     own.set(blobs.subarray(offset, offset + bytes))
-    return new make(own.buffer)
+    return new make(own.buffer, 0, length)
   }
   for (let k = 0, start = 0; k < ends.length; k++) {
     const stop = ends[k]!
