@@ -12,6 +12,7 @@ import { SimClock } from "../commands/services.js"
 import { Models } from "./read-models.js"
 import type { TransferView } from "../projections/chains.js"
 import type { ReadModels } from "../projections/read-models.js"
+import { utxoIdOf } from "../projections/utxos.js"
 
 export type Deposit = LedgerCommand["deposits"][number]
 
@@ -38,6 +39,21 @@ const depositOf = (models: ReadModels, t: TransferView, confirmations: number): 
     unit: asset.unit,
     decimalsAmount: formatAmount(BigInt(t.transfer.amount), asset.decimals),
   }
+}
+
+/**
+ * Whether the read models show the deposit credited already: its DepositCredited is in the log, so the vault's
+ * decider would skip it. Such a deposit is not offered again: after a start the decider has no cached state, and
+ * deciding would fold the vault's whole stream (seconds on a long log) to credit nothing. Whatever the models cannot
+ * vouch for is offered, and the decider decides as before.
+ * - An output of a UTXO chain (a numbered vout): the UTXO model lists every output credited, with its vault.
+ * - Otherwise the vault's record of the transaction: only a DepositCredited makes an incoming record "confirmed", and
+ *   a transaction id names one transfer (no vout: one credit per vault).
+ */
+export const creditedInModels = (models: ReadModels, d: Deposit): boolean => {
+  if (typeof d.vout === "number") return models.utxos.byId.get(utxoIdOf(d.transactionId, d.vout))?.vaultId === d.vaultId
+  const record = models.transactions.find(d.vaultId, d.transactionId, undefined)
+  return record !== undefined && record.direction === "incoming" && record.status.latest() === "confirmed"
 }
 
 export const creditByVault = (deposits: ReadonlyArray<Deposit>) =>
@@ -73,7 +89,7 @@ export const settleDeposits = (chain: string) =>
       const confirmations = height - mined.height + 1
       if (confirmations < schedule.confirmations) break
       const d = depositOf(models, t, confirmations)
-      if (d !== undefined) due.push(d)
+      if (d !== undefined && !creditedInModels(models, d)) due.push(d)
       i++
     }
     yield* creditByVault(due)
@@ -91,7 +107,7 @@ export const creditHeldDeposits = (blockchain: string, network: string, address:
       const c = models.chains.confirmations(t, now)
       if (t.transfer.assetId !== assetId || c < required) return []
       const d = depositOf(models, t, c)
-      return d === undefined ? [] : [d]
+      return d === undefined || creditedInModels(models, d) ? [] : [d]
     })
     yield* creditByVault(due)
   })
