@@ -17,7 +17,6 @@ import { envelopeWith, makeReadCache, makeResponder } from "./respond.js"
 import type { Present, Shape } from "./wire/shape.js"
 import { mapAssetIds } from "../domain/chains/index.js"
 
-export { respond } from "./respond.js"
 
 export interface OperationContext {
   readonly params: Readonly<Record<string, string>>

@@ -8,7 +8,6 @@ import { stakedUse, tronCost, type StakedUnits, type TronTxKind } from "../domai
 export type { TronOperation, TronResource } from "../domain/chains/tron-operation.js"
 import { tronTxKind, type TronOperation, type TronResource } from "../domain/chains/tron-operation.js"
 
-export const TRON_RESOURCES: ReadonlyArray<TronResource> = ["bandwidth", "energy"]
 
 export interface Usage {
   readonly used: number
@@ -65,7 +64,6 @@ export interface TronExecution {
 export const SUN_PER_TRX = 1_000_000n
 /** 24 hours: the window over which used resources regenerate. */
 export const WINDOW_MS = 86_400_000
-export const BLOCKS_PER_DAY = 28_800
 export const MAX_LOCK_PERIOD = 864_000
 /** lockPeriod given when lock is asked for without one (3 days of blocks). */
 export const DEFAULT_LOCK_PERIOD = 86_400

@@ -170,4 +170,3 @@ export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
   await buildProgram().parseAsync([...argv])
 }
 
-export { UsageError }

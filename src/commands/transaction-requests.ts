@@ -83,5 +83,4 @@ export const failTxRequest = (vaultId: VaultId, requestId: string, reason: strin
     return yield* runDecider(vaultDecider, vaultStream(vaultId), { type: "FailTxRequest", requestId, reason, now })
   })
 
-export type { TxRequestDraft }
 export { maxFeeOf, type CreateRequestInput } from "../domain/transaction-request/draft.js"

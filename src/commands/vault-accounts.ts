@@ -88,4 +88,3 @@ export const generateAddress = Effect.fn("generateAddress")(
   },
 )
 
-export type { WrongExpectedVersion }

@@ -2,10 +2,9 @@
 export * from "./types.js"
 export { assetIdOf } from "./asset-id.js"
 export {
-  allAssets, allNetworks, assetsOf, familyOf, findAsset, findAssetByContract, findNetwork, isUtxo, nativeAsset, networksOf,
+  allAssets, allNetworks, assetsOf, findAsset, findAssetByContract, findNetwork, isUtxo, nativeAsset, networksOf,
 } from "./catalogue.js"
-export type { AssetFilter } from "./catalogue.js"
-export { makeAssetIds, NO_ALIASES, mapAssetIds } from "./asset-aliases.js"
+export { makeAssetIds, mapAssetIds } from "./asset-aliases.js"
 export type { AssetAlias, AssetIds } from "./asset-aliases.js"
 export { DEFAULT_EXCHANGE_RATES, exchangeRateOf } from "./exchange-rates.js"
 export * from "./addresses/index.js"

@@ -1,10 +1,7 @@
 // Branded identifiers. Resource ids are 24 lowercase hex characters, like the real service's.
 export type VaultId = string & { readonly VaultId: unique symbol }
 export type VaultAccountId = string & { readonly VaultAccountId: unique symbol }
-export type ApiKeyId = string & { readonly ApiKeyId: unique symbol }
 export type AssetId = string & { readonly AssetId: unique symbol }
-export type TxRequestId = string & { readonly TxRequestId: unique symbol }
-export type TransactionRecordId = string & { readonly TransactionRecordId: unique symbol }
 
 /** The kinds of id the Ids service hands out; each has its own deterministic sequence. */
 export type IdKind = "vault" | "vaultAccount" | "apiKey" | "txRequest" | "transaction" | "webhook" | "delivery" | "request"

@@ -2,5 +2,5 @@
 export * from "./commands.js"
 export * from "./events.js"
 export * from "./state.js"
-export { decideTxRequest, type VaultView } from "./decide.js"
+export { decideTxRequest } from "./decide.js"
 export { evolveTxRequest } from "./evolve.js"

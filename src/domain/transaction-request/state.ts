@@ -39,8 +39,6 @@ export const transitions: { readonly [S in TxRequestStatus]: ReadonlyArray<TxReq
   Rejected: [],
 }
 
-export const isTerminal = (s: TxRequestStatus) => transitions[s].length === 0
-
 export type TxRequestError =
   | { readonly _tag: "TxRequestNotFound"; readonly requestId: string }
   | { readonly _tag: "IllegalTxTransition"; readonly from: TxRequestStatus; readonly command: string }

@@ -9,7 +9,7 @@ import type { WebhookError, WebhookState } from "./state.js"
 export * from "./commands.js"
 export * from "./events.js"
 export * from "./state.js"
-export { DEFAULT_RETRY_SCHEDULE, decideAttempt, isDelivered } from "./decide.js"
+export { DEFAULT_RETRY_SCHEDULE, decideAttempt } from "./decide.js"
 
 export const webhookStream = (webhookId: string) => `webhook-${webhookId}`
 export const webhookDeliveryStream = (deliveryId: string) => `webhookDelivery-${deliveryId}`

@@ -4,7 +4,6 @@ import type { TxRequestEvent } from "../../domain/transaction-request/index.js"
 import type { StoredOf } from "../../events/stored-event.js"
 import type { HoldingsModel } from "./holdings.js"
 
-export { balanceOf } from "./histories.js"
 
 /** The event types that change balances (balanceEffects answers [] for the others). */
 export const ledgerFoldTypes = ["DepositCredited", "TxRequestCreated", "TxRequestRejected", "TxRequestFailed", "TxRequestMined"] as const satisfies ReadonlyArray<(LedgerEvent | TxRequestEvent)["type"]>
