@@ -19,15 +19,15 @@ afterAll(async () => {
   await h.close()
 })
 
-/** Serves the harness's app with the log; `lines()` waits for the batch of the turn to be written. */
+/** Serves the harness's app with the log; `lines(n)` waits until n lines are written (they are written in batches). */
 const serveLogged = async (format: LogFormat) => {
   let written = ""
   const server = createServer({ ServerResponse: loggedResponse({ format, write: (chunk) => void (written += chunk) }) }, getRequestListener(h.app.fetch))
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const lines = async () => {
-    await new Promise((resolve) => setTimeout(resolve, 20))
+  const lines = async (count = 1) => {
+    await expect.poll(() => written.split("\n").length - 1).toBeGreaterThanOrEqual(count)
     const out = written.split("\n").filter((l) => l.length > 0)
     written = ""
     return out
@@ -82,8 +82,19 @@ describe("request log, JSON", () => {
     const ok = await send(url, "GET", "/vaults", signRequest(h.creds, { method: "GET", url: "/vaults" }))
     const missing = await send(url, "GET", "/vaults", { "content-type": "application/json" })
     expect([ok.status, missing.status]).toEqual([200, 401])
-    const [first, second] = (await lines()).map((l) => JSON.parse(l) as Record<string, unknown>)
+    const [first, second] = (await lines(2)).map((l) => JSON.parse(l) as Record<string, unknown>)
     expect(first).toEqual({ time: expect.any(String), method: "GET", path: "/vaults", status: 200, durationMs: expect.any(Number), key: h.creds.key, requestId: JSON.parse(ok.text).requestId })
     expect(second).toEqual({ time: expect.any(String), method: "GET", path: "/vaults", status: 401, durationMs: expect.any(Number), requestId: JSON.parse(missing.text).requestId, error: JSON.parse(missing.text).error.code })
+  })
+
+  it("a key and a path that need escaping: the line is JSON that parses back to them, written as JSON.stringify writes it", async () => {
+    const { url, lines } = await serveLogged("json")
+    const key = 'k"\\\t\u00e9'
+    const res = await send(url, "GET", "/vaults?name=%22a%22&b=\\", { "content-type": "application/json", "x-api-key": key, "x-api-timestamp": "1", "x-api-sign": "x", "x-api-passphrase": "p" })
+    expect(res.status).toBe(401)
+    const [line] = await lines()
+    const entry = JSON.parse(line!) as Record<string, unknown>
+    expect([entry.key, entry.path]).toEqual([key, "/vaults?name=%22a%22&b=\\"])
+    expect(line).toBe(JSON.stringify(entry))
   })
 })
