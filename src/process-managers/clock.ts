@@ -11,8 +11,12 @@ export const settleAll = Effect.gen(function* () {
   for (const chain of [...models.chains.chains.keys()]) {
     const n = networkOfChain(chain)
     if (n === undefined) continue
-    const r = yield* tickChain(n)
-    yield* sync(r.position)
+    // Only an interval schedule mines with time: a chain mined by hand or at each submission has no block due, and
+    // its decider would fold the chain's whole stream (the first time after a start) to decide nothing.
+    if (models.chains.chain(chain)?.state.latest()?.schedule.mode === "interval") {
+      const r = yield* tickChain(n)
+      yield* sync(r.position)
+    }
     yield* settle(chain)
   }
   yield* resumeBroadcasts
