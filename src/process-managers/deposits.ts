@@ -81,7 +81,8 @@ export const settleDeposits = (chain: string) =>
     if (view === undefined || schedule === undefined) return
     const now = yield* (yield* SimClock).now
     const height = models.chains.heightAt(chain, now)
-    let i = cursors.get(chain) ?? 0
+    // After a start (or a revert) the walk begins past the deposits the log shows credited, all of them from the first.
+    let i = cursors.get(chain) ?? models.settledDeposits.through(chain)
     const due: Array<Deposit> = []
     while (i < view.minedDeposits.length) {
       const t = view.minedDeposits.at(i)

@@ -13,6 +13,7 @@ import { UtxosModel, utxosFoldTypes } from "./utxos.js"
 import { SettingsModel, settingsFoldTypes } from "./settings.js"
 import { Timeline } from "./timeline.js"
 import { TronModel, tronFoldTypes } from "./tron.js"
+import { SettledDeposits, settledDepositsFoldTypes } from "./settled-deposits.js"
 import { WorkspaceModel, workspaceFoldTypes } from "./workspace.js"
 import { cloneGraph } from "./clone-graph.js"
 import { BalanceHistory } from "./balances/histories.js"
@@ -58,6 +59,7 @@ export const modelClasses = classRegistry([
   OutboxModel,
   UtxosModel,
   TronModel,
+  SettledDeposits,
   History,
   Once,
   CreationOrder,
@@ -75,6 +77,7 @@ interface ModelParts {
   outbox: OutboxModel
   utxos: UtxosModel
   tron: TronModel
+  settledDeposits: SettledDeposits
   lastSeq: number
 }
 
@@ -91,6 +94,8 @@ export class ReadModels {
   outbox = new OutboxModel()
   utxos = new UtxosModel()
   tron = new TronModel()
+  /** Per chain, how far its mined deposits are all credited (where the deposit process manager's walk starts). */
+  settledDeposits = new SettledDeposits(this.chains)
   private readonly extra: Array<Fold> = []
   /** Event type → the folds that handle it, in the order the models are listed above (later ones read earlier ones). */
   private readonly routes = new Map<string, Array<Fold>>()
@@ -115,6 +120,7 @@ export class ReadModels {
     route(outboxFoldTypes, (e) => this.outbox.apply(e))
     route(utxosFoldTypes, (e) => this.utxos.apply(e))
     route(tronFoldTypes, (e) => this.tron.apply(e))
+    route(settledDepositsFoldTypes, (e) => this.settledDeposits.apply(e))
   }
 
   /** Registers another fold, fed every event; read models that depend on others register in the composition root. */

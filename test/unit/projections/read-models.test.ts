@@ -10,6 +10,7 @@ import { applyLedger, ledgerFoldTypes } from "../../../src/projections/balances/
 import { outboxFoldTypes } from "../../../src/projections/outbox.js"
 import { ReadModels } from "../../../src/projections/read-models.js"
 import { settingsFoldTypes } from "../../../src/projections/settings.js"
+import { settledDepositsFoldTypes } from "../../../src/projections/settled-deposits.js"
 import { txRequestsFoldTypes } from "../../../src/projections/transaction-requests.js"
 import { transactionsFoldTypes } from "../../../src/projections/transactions.js"
 import { workspaceFoldTypes } from "../../../src/projections/workspace.js"
@@ -25,6 +26,7 @@ const folds = {
   "transaction-requests.ts": txRequestsFoldTypes,
   "transactions.ts": transactionsFoldTypes,
   "outbox.ts": outboxFoldTypes,
+  "settled-deposits.ts": settledDepositsFoldTypes,
 }
 
 describe("fold types", () => {
@@ -78,6 +80,7 @@ describe("ReadModels.apply", () => {
         everyFold.transactions.apply(any)
         everyFold.outbox.apply(any)
         everyFold.utxos.apply(any)
+        everyFold.settledDeposits.apply(any)
       }
       expect(log.length).toBeGreaterThan(50)
       expect(snapshot({ ...routed, lastSeq: 0 })).toBe(snapshot({ ...everyFold, lastSeq: 0 }))
