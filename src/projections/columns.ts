@@ -1,7 +1,7 @@
-// Columns for read models that hold a row per transfer or record: growable typed arrays, and a table of interned
-// strings kept as UTF-16 code units with a hash index in typed arrays too. A model built of these holds a handful of
-// buffers instead of an object (and several strings) per row, so a checkpoint saves and loads them as whole buffers
-// and a rebuild appends numbers instead of allocating objects.
+// Columns for read models that hold a row per transfer or record: growable typed arrays, and tables of interned
+// strings (packed a byte per character, with a hash index in typed arrays, when a checkpoint is written). A model built
+// of these holds a handful of buffers instead of an object per row, so a checkpoint saves and loads them as whole
+// buffers and a rebuild appends numbers and references instead of allocating objects.
 
 type Typed = Float64Array | Int32Array | Uint32Array | Uint8Array
 
@@ -58,103 +58,137 @@ const hashOf = (s: string): number => {
 }
 
 const CHUNK = 4_096
+/** Strings of the packed prefix decoded lately, by reference (a direct-mapped cache). */
+const CACHE_SLOTS = 1 << 12
 
-/**
- * Per table, the strings interned since its hash index was last brought up to date, by text: V8 hashes a string once
- * and keeps it, so a fold looks its strings up here at a Map's cost. Not part of the table's state (a WeakMap: a copy
- * or a decoded table has none, and indexes what it lacks before its first lookup).
- */
-const recentOf = new WeakMap<StringTable, Map<string, number>>()
+/** A packed table's decoded strings: not state (neither saved nor copied), so kept apart from its fields. */
+interface Decoded {
+  readonly refs: Int32Array
+  readonly strings: Array<string | undefined>
+}
 
 /**
  * Interned strings: each distinct string is stored once and named by its index (a "reference"). `intern` adds,
- * `find` only looks; `at` makes the string again from its characters (a fresh string per read: reads are few, rows
- * are many). Characters are kept a byte each (ids, addresses and amounts are ASCII); a string with a character
- * beyond U+00FF is kept whole in `wide` instead.
+ * `find` only looks, `append` adds without looking; `at` reads a string back.
+ *
+ * A table has two parts. The strings a fold added since the last checkpoint are kept as the events gave them, as
+ * references in `added` (and, in a searchable table, in the `recent` Map, whose lookups cost V8 one hash per
+ * string): a fold copies no characters. `pack` (before a checkpoint is written) moves them into the packed prefix:
+ * characters a byte each (ids, addresses and amounts are ASCII; a string with a character beyond U+00FF is kept
+ * whole in `wide`) with a hash index in typed arrays. A checkpoint saves only the packed form, so a decoded table
+ * holds a few buffers instead of a million strings, and makes a string of its prefix only when it is read.
  */
 export class StringTable {
-  /** Strings [0, indexed) are in the hash index; later ones in the recent Map until the next `compact`. */
-  indexed = 0
-  chars = new Uint8Array(1 << 12)
-  charCount = 0
-  /** Where string k ends in `chars` (it starts where k - 1 ends). */
-  ends = new Uint32Array(256)
-  hashes = new Int32Array(256)
-  count = 0
-  /** Open addressing: string index + 1 per slot, 0 for an empty slot. */
-  slots = new Int32Array(512)
-  readonly wide = new Map<number, string>()
+  /** Strings [0, packed) are in the packed prefix; string k ≥ packed is added[k - packed]. */
+  packed = 0
+  chars = new Uint8Array(0)
+  /** Where string k < packed ends in `chars` (it starts where k - 1 ends). */
+  ends = new Uint32Array(0)
+  /** A searchable table's hashes of its packed strings, and its index over them by open addressing (string + 1 per slot, 0: empty). */
+  hashes = new Int32Array(0)
+  slots = new Int32Array(0)
+  wide = new Map<number, string>()
+  added: Array<string> = []
+  /** A searchable table's added strings by text. */
+  recent = new Map<string, number>()
 
   /** `searchable`: strings are looked up (interned); otherwise only appended and read back, and never indexed. */
   constructor(readonly searchable = true) {}
 
+  get count(): number {
+    return this.packed + this.added.length
+  }
+
   find(s: string): number {
-    const k = this.recent().get(s)
+    const k = this.recent.get(s)
     if (k !== undefined) return k
-    return this.indexed === 0 ? -1 : this.lookup(s, hashOf(s))
+    return this.packed === 0 ? -1 : this.lookup(s, hashOf(s))
   }
 
   intern(s: string): number {
     const found = this.find(s)
     if (found >= 0) return found
-    const k = this.add(s)
-    this.recent().set(s, k)
+    const k = this.packed + this.added.length
+    this.added.push(s)
+    this.recent.set(s, k)
     return k
-  }
-
-  private recent(): Map<string, number> {
-    let m = recentOf.get(this)
-    if (m === undefined) {
-      this.index()
-      recentOf.set(this, (m = new Map()))
-    }
-    return m
-  }
-
-  /** Brings the hash index up to date (before a checkpoint is written, or a copy's first lookup). */
-  private index(): void {
-    if (!this.searchable || this.indexed === this.count) return
-    let size = this.slots.length
-    while (this.count * 2 > size) size *= 2
-    if (size !== this.slots.length) this.rehash(size)
-    for (let k = this.indexed; k < this.count; k++) {
-      const h = hashOf(this.at(k))
-      this.hashes[k] = h
-      this.place(k, h)
-    }
-    this.indexed = this.count
   }
 
   /**
-   * Adds a string that is only ever read back, never looked up (a record id, an amount): no hash to compute. A table
-   * is used either way, never both: one whose strings were appended has none of them in its index.
+   * Adds a string that is only ever read back, never looked up (a record id, an amount). A table is used either way,
+   * never both: one whose strings were appended has none of them in its index.
    */
   append(s: string): number {
-    return this.add(s)
-  }
-
-  private add(s: string): number {
-    const k = this.count
-    let narrow = true
-    for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) narrow = false
-    const need = this.charCount + (narrow ? s.length : 0)
-    if (need > this.chars.length) this.chars = grow(this.chars, need, (n) => new Uint8Array(n))
-    if (narrow) {
-      const chars = this.chars
-      for (let i = 0, at = this.charCount; i < s.length; i++) chars[at + i] = s.charCodeAt(i)
-    } else this.wide.set(k, s)
-    this.charCount = need
-    if (k === this.ends.length) {
-      this.ends = grow(this.ends, k + 1, (n) => new Uint32Array(n))
-      this.hashes = grow(this.hashes, k + 1, (n) => new Int32Array(n))
-    }
-    this.ends[k] = need
-    this.hashes[k] = 0
-    this.count = k + 1
-    return k
+    this.added.push(s)
+    return this.packed + this.added.length - 1
   }
 
   at(k: number): string {
+    return k >= this.packed ? this.added[k - this.packed]! : this.unpacked(k)
+  }
+
+  /** Moves the added strings into the packed prefix (before a checkpoint is written): what a checkpoint saves. */
+  pack(): void {
+    const added = this.added
+    if (added.length === 0) return
+    const from = this.packed
+    const count = from + added.length
+    let charCount = this.chars.length
+    for (const s of added) charCount += s.length
+    const chars = new Uint8Array(charCount)
+    chars.set(this.chars)
+    const ends = new Uint32Array(count)
+    ends.set(this.ends)
+    let at = this.chars.length
+    for (let j = 0; j < added.length; j++) {
+      const s = added[j]!
+      let narrow = true
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i)
+        if (c > 0xff) narrow = false
+        chars[at + i] = c
+      }
+      if (narrow) at += s.length
+      else this.wide.set(from + j, s)
+      ends[from + j] = at
+    }
+    this.chars = at === charCount ? chars : chars.slice(0, at)
+    this.ends = ends
+    if (this.searchable) {
+      const hashes = new Int32Array(count)
+      hashes.set(this.hashes)
+      for (let j = 0; j < added.length; j++) hashes[from + j] = hashOf(added[j]!)
+      this.hashes = hashes
+      let size = Math.max(16, this.slots.length)
+      while (count * 2 > size) size *= 2
+      if (size !== this.slots.length) {
+        this.slots = new Int32Array(size)
+        for (let k = 0; k < from; k++) this.place(k, hashes[k]!)
+      }
+      for (let k = from; k < count; k++) this.place(k, hashes[k]!)
+    }
+    this.packed = count
+    this.added = []
+    this.recent = new Map()
+  }
+
+  /** Packs what was added (the columns' form of "dropping the room kept for growth"). */
+  compact(): void {
+    this.pack()
+  }
+
+  private unpacked(k: number): string {
+    let d = decodedOf.get(this)
+    if (d === undefined) decodedOf.set(this, (d = { refs: new Int32Array(CACHE_SLOTS).fill(-1), strings: new Array<string | undefined>(CACHE_SLOTS) }))
+    const slot = k & (CACHE_SLOTS - 1)
+    if (d.refs[slot] === k) return d.strings[slot]!
+    const s = this.decode(k)
+    d.refs[slot] = k
+    d.strings[slot] = s
+    return s
+  }
+
+  private decode(k: number): string {
     if (this.wide.size > 0) {
       const w = this.wide.get(k)
       if (w !== undefined) return w
@@ -177,16 +211,6 @@ export class StringTable {
     }
   }
 
-  /** Drops the room kept for growth (before a checkpoint is written); the hash index keeps its size. */
-  compact(): void {
-    this.index()
-    if (this.chars.length !== this.charCount) this.chars = this.chars.slice(0, this.charCount)
-    if (this.ends.length !== this.count) {
-      this.ends = this.ends.slice(0, this.count)
-      this.hashes = this.hashes.slice(0, this.count)
-    }
-  }
-
   private equals(k: number, s: string): boolean {
     if (this.wide.size > 0 && this.wide.has(k)) return this.wide.get(k) === s
     const start = k === 0 ? 0 : this.ends[k - 1]!
@@ -203,12 +227,10 @@ export class StringTable {
     while (slots[i] !== 0) i = (i + 1) & mask
     slots[i] = k + 1
   }
-
-  private rehash(size: number): void {
-    this.slots = new Int32Array(size)
-    for (let k = 0; k < this.indexed; k++) this.place(k, this.hashes[k]!)
-  }
 }
+
+/** Per packed table, its strings decoded lately (a WeakMap: not the table's state, and only the packed path asks). */
+const decodedOf = new WeakMap<StringTable, Decoded>()
 
 /** A map from interned strings to row numbers (-1: none), indexed by reference. */
 export class RowByString {

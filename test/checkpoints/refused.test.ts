@@ -84,6 +84,19 @@ describe("a checkpoint that must not be used", () => {
     expect(r.digest).toBe(rebuiltDigest)
   })
 
+  it("of the previous format (4: string tables packed as the folds went) is refused", { timeout: 300_000 }, async () => {
+    const { dir, file } = copy()
+    const bytes = readFileSync(file)
+    const magic = "custody-sim read-model checkpoint 5\n"
+    expect(bytes.toString("utf8", 0, magic.length)).toBe(magic)
+    Buffer.from("custody-sim read-model checkpoint 4\n").copy(bytes, 0)
+    writeFileSync(file, bytes)
+    const r = await restart(dir)
+    expect(r.restoredFrom).toBeUndefined()
+    expect(r.lines.join("\n")).toMatch(/not used: not a checkpoint of this format/)
+    expect(r.digest).toBe(rebuiltDigest)
+  })
+
   it("ahead of the log (the log was cut back behind the simulator's back) is refused", { timeout: 300_000 }, async () => {
     const { dir } = copy()
     const store = makeSqliteStore({ file: join(dir, "events.sqlite") })

@@ -1,0 +1,60 @@
+// The read models' string tables: a string reads back the same, and is found by the same reference, whether it was
+// added since the last checkpoint (kept as given), packed into bytes for one, or decoded from one.
+import { describe, expect, it } from "vitest"
+import { StringTable } from "../../../src/projections/columns.js"
+import { classRegistry, decodeGraph, encodeGraph } from "../../../src/projections/graph-codec.js"
+
+const registry = classRegistry([StringTable])
+const roundTrip = (t: StringTable): StringTable => decodeGraph(encodeGraph(t, registry), registry) as StringTable
+
+// ASCII, Latin-1, beyond U+00FF (kept whole), empty, and longer than one decoding chunk.
+const samples = ["tx-1", "0xabc", "", "café", "frøm ✓", "x".repeat(10_000), "𝔘nicode", "tx-2"]
+
+describe("a string table", () => {
+  it("interns each distinct string once and reads it back, before and after packing, and decoded", () => {
+    const t = new StringTable()
+    const refs = samples.map((s) => t.intern(s))
+    expect(new Set(refs).size).toBe(samples.length)
+    expect(samples.map((s) => t.intern(s))).toEqual(refs)
+    t.pack()
+    expect(t.added).toEqual([])
+    const more = t.intern("after-pack")
+    expect(more).toBe(samples.length)
+    for (const table of [t, roundTrip(t)]) {
+      expect(refs.map((k) => table.at(k))).toEqual(samples)
+      expect(samples.map((s) => table.find(s))).toEqual(refs)
+      expect(samples.map((s) => table.intern(s))).toEqual(refs)
+      expect(table.find("absent")).toBe(-1)
+    }
+    // Reads of the packed prefix are cached by reference: a second read gives the same string.
+    expect(t.at(refs[0]!)).toBe(t.at(refs[0]!))
+    const decoded = roundTrip(t)
+    expect(decoded.at(more)).toBe("after-pack")
+    expect(decoded.find("after-pack")).toBe(more)
+    expect(decoded.intern("new")).toBe(more + 1)
+    expect(decoded.at(more + 1)).toBe("new")
+  })
+
+  it("appends strings that are read back by reference only, and packs them", () => {
+    const t = new StringTable(false)
+    const refs = samples.map((s) => t.append(s))
+    expect(refs).toEqual(samples.map((_, i) => i))
+    t.pack()
+    expect(t.hashes.length).toBe(0)
+    expect(t.append("later")).toBe(samples.length)
+    for (const table of [t, roundTrip(t)]) expect([...refs, samples.length].map((k) => table.at(k))).toEqual([...samples, "later"])
+  })
+
+  it("encodes the same bytes decoded and again (a checkpoint of a restored model is the same file)", () => {
+    const t = new StringTable()
+    for (let i = 0; i < 5_000; i++) t.intern(`id-${i}`)
+    t.compact()
+    const once = encodeGraph(t, registry)
+    const decoded = decodeGraph(once, registry) as StringTable
+    decoded.compact()
+    const twice = encodeGraph(decoded, registry)
+    expect(Buffer.compare(Buffer.from(twice.blobs), Buffer.from(once.blobs))).toBe(0)
+    expect([twice.table, twice.text]).toEqual([once.table, once.text])
+    expect(decoded.find("id-4321")).toBe(4321)
+  })
+})
