@@ -1,5 +1,5 @@
 // A CPU profile of a rebuild of every read model from the memory store, as the replay benchmark runs it (the same
-// generated log, openReplayed): one untimed rebuild to warm up, then rebuilds profiled by the inspector. Prints the
+// generated log, openReplayed): one untimed rebuild to warm up, then timed rebuilds, the last one profiled by the inspector. Prints the
 // rebuild's events per CPU-second and the top frames; the whole profile goes to --out.
 //
 //   npx tsx scripts/bench/profile-rebuild.ts [--events 300000] [--rounds 2] [--top 30] [--out rebuild.cpuprofile]
@@ -20,35 +20,39 @@ const top = Number(option("--top", "30"))
 const out = option("--out", "")
 
 const child = async () => {
-  const { openReplayed } = await import("../../src/scenario/replay.js")
+  const { openReplayed } = await import("../../src/event-log/replay.js")
   const { makeMemoryStore } = await import("../../src/store/memory.js")
   const { LOG_SEED, planLedgerLog, writeLedgerLog } = await import("./lib/ledger-log.js")
   const { fullGc } = await import("./lib/stats.js")
   const plan = await planLedgerLog(Math.min(1000, Math.max(10, Math.floor(events / 1000))))
   const store = makeMemoryStore()
   const total = await writeLedgerLog(store, plan, events)
-  const rebuild = async () => {
+  const session = new Session()
+  session.connect()
+  await session.post("Profiler.enable")
+  await session.post("Profiler.setSamplingInterval", { interval: 200 })
+  // The profiler runs during the rebuild only: not the full collection before it, nor the simulator's closing.
+  const rebuild = async (profiled: boolean) => {
     fullGc()
+    if (profiled) await session.post("Profiler.start")
     const c0 = process.cpuUsage()
     const t0 = performance.now()
     const sim = await openReplayed(store, LOG_SEED)
     const wall = (performance.now() - t0) / 1000
     const c = process.cpuUsage(c0)
+    const profile = profiled ? ((await session.post("Profiler.stop")) as { profile: Profile }).profile : undefined
     await sim.close()
-    return { wall, cpu: (c.user + c.system) / 1e6 }
+    return { wall, cpu: (c.user + c.system) / 1e6, profile }
   }
-  await rebuild()
-  const session = new Session()
-  session.connect()
-  await session.post("Profiler.enable")
-  await session.post("Profiler.setSamplingInterval", { interval: 200 })
-  await session.post("Profiler.start")
+  await rebuild(false)
   const lines: Array<string> = []
+  let last: Profile | undefined
   for (let r = 0; r < rounds; r++) {
-    const t = await rebuild()
-    lines.push(`round ${r + 1}: ${Math.round(total / t.wall).toLocaleString("en-US")} events/s, ${Math.round(total / t.cpu).toLocaleString("en-US")} per CPU-second (profiler on)`)
+    const t = await rebuild(r === rounds - 1)
+    last = t.profile
+    lines.push(`round ${r + 1}: ${Math.round(total / t.wall).toLocaleString("en-US")} events/s, ${Math.round(total / t.cpu).toLocaleString("en-US")} per CPU-second${t.profile === undefined ? "" : " (profiled)"}`)
   }
-  const { profile } = (await session.post("Profiler.stop")) as { profile: Profile }
+  const profile = last!
   if (out !== "") writeFileSync(out, JSON.stringify(profile))
   console.log(`rebuild of ${total.toLocaleString("en-US")} events from the memory store\n${lines.join("\n")}\n`)
   console.log(summarise(profile, top))
