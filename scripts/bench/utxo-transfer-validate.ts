@@ -1,5 +1,6 @@
 // utxo-transfer/validate with 50 named inputs and 150 recipients: answered in process (signed, through the app), and
 // over a socket with the load generator in its own process (the same request, the same app).
+import { loadavg } from "node:os"
 import { signRequest } from "../../src/client/index.js"
 import { assetsOf } from "../../src/domain/chains/index.js"
 import { startFundedBench, type FundedBench } from "./lib/funded.js"
@@ -67,9 +68,15 @@ export const validateInProcess = async (options: RunOptions, beforeTimed?: () =>
     }
     const used = process.cpuUsage(cpu)
     const seconds = (performance.now() - started) / 1000
-    // CPU time per answer as well: on a shared machine the wall-clock figure moves with the load, this one less.
-    const cpuMicros = (used.user + used.system) / count
-    return { subject: count / seconds, unit: "answers/s", note: `${count} previews of 50 inputs → 150 recipients + change in ${seconds.toFixed(2)} s; ${cpuMicros.toFixed(0)} µs CPU per answer (${Math.round(1e6 / cpuMicros)} answers per CPU-second)` }
+    // The budget is on the process's CPU time: what one core of this machine gives. The wall-clock rate is the same
+    // figure whenever the process has a core to itself, and moves with the neighbours when it has not.
+    const cpuSeconds = (used.user + used.system) / 1e6
+    return {
+      subject: count / cpuSeconds,
+      unit: "answers per CPU-second",
+      note: `${count} previews of 50 inputs → 150 recipients + change: ${((cpuSeconds * 1e6) / count).toFixed(0)} µs CPU per answer; wall clock ${(count / seconds).toFixed(0)} answers/s in ${seconds.toFixed(2)} s, load ${loadavg()[0]!.toFixed(1)}`,
+      details: { answersPerWallSecond: count / seconds, cpuMicrosPerAnswer: (cpuSeconds * 1e6) / count, load: loadavg()[0]! },
+    }
   } finally {
     await bench.close()
   }
@@ -77,8 +84,8 @@ export const validateInProcess = async (options: RunOptions, beforeTimed?: () =>
 
 export const utxoTransferValidate: Benchmark = {
   name: "utxo-transfer-validate",
-  description: "signed POST utxo-transfer/validate, 50 inputs and 150 recipients, in process (memory store): answers/s",
-  budget: absoluteAtLeast(1_000, "answers/s"),
+  description: "signed POST utxo-transfer/validate, 50 inputs and 150 recipients, in process (memory store): answers per second of the process's CPU time (wall-clock answers/s beside it)",
+  budget: absoluteAtLeast(1_000, "answers per CPU-second"),
   run: (options) => validateInProcess(options),
 }
 
@@ -89,12 +96,22 @@ export const utxoTransferValidate: Benchmark = {
  */
 export const httpUtxoTransferValidate: Benchmark = {
   name: "http-post-utxo-transfer-validate",
-  description: "signed POST utxo-transfer/validate, 50 inputs and 150 recipients, over a socket (load generator in a child process): answers/s, beside a bare route answering the same bytes",
-  budget: absoluteAtLeast(1_000, "answers/s"),
+  description: "signed POST utxo-transfer/validate, 50 inputs and 150 recipients, over a socket (load generator in a child process): answers per second of the server's CPU time, beside the wall-clock answers/s and a bare route answering the same bytes",
+  budget: absoluteAtLeast(1_000, "answers per server CPU-second"),
   run: async (options) => {
     const { bench, url, body } = await validateWorld()
     try {
-      return await httpVsBareHono({ ...options, subject: bench.app.fetch, request: { method: "POST", url, body, headers: { "content-type": "application/json" } }, sign: bench.creds2026, expectStatus: 200 })
+      const m = await httpVsBareHono({ ...options, subject: bench.app.fetch, request: { method: "POST", url, body, headers: { "content-type": "application/json" } }, sign: bench.creds2026, expectStatus: 200 })
+      // The server's CPU per answer is the median over the rounds, measured in the server's process (the bare route
+      // idle meanwhile); the wall-clock rate also holds the load generator's share of two cores.
+      const cpu = Number(m.details?.["serverCpuMicrosPerRequestSubject"])
+      return {
+        subject: 1e6 / cpu,
+        unit: "answers per server CPU-second",
+        note: `wall clock ${Math.round(m.subject)} answers/s (bare route ${Math.round(m.baseline ?? 0)} req/s); ${m.note ?? ""}`,
+        ...(m.samples !== undefined ? { samples: { subject: m.samples.subject } } : {}),
+        details: { ...m.details, answersPerWallSecond: m.subject, bareRoutePerWallSecond: m.baseline ?? 0 },
+      }
     } finally {
       await bench.close()
     }
