@@ -42,6 +42,11 @@ export interface RestartFigures {
    */
   readonly rebuildCpu: ReadonlyArray<number>
   readonly restartCpu: ReadonlyArray<number>
+  /**
+   * CPU seconds of the first settlement pass of a simulator restarted from the checkpoint (what its clock's first tick
+   * runs: every chain ticked and settled): it walks only the deposits the log does not show credited.
+   */
+  readonly firstSettlementCpu: number
   /** The restart's parts, seconds, one untimed restart done by hand after the rounds. */
   readonly parts: { readonly choose: number; readonly decode: number; readonly tail: number }
   /** Feeding the checkpoint thread the tail, then a write on the thread. */
@@ -132,6 +137,30 @@ const restartParts = async (dir: string): Promise<RestartFigures["parts"]> => {
   }
 }
 
+/** Restarts from the checkpoint and times the first settlement pass; it credits nothing (the log's deposits are all credited). */
+const firstSettlement = async (dir: string, position: bigint): Promise<number> => {
+  const sim = await createSimulator({
+    store: makeSqliteStore({ file: join(dir, "events.sqlite") }),
+    seed: LOG_SEED,
+    clock: { frozenAt: 0 },
+    webhooks: false,
+    checkpoints: { dir, every: 1_000_000_000, atClose: false },
+  })
+  try {
+    if (sim.restoredFrom !== position) throw new Error(`the restart did not load the checkpoint at ${position}`)
+    fullGc()
+    const head = sim.models.position
+    const c0 = process.cpuUsage()
+    const exit = await sim.run(sim.afterClockAdvance())
+    const c = process.cpuUsage(c0)
+    if (exit._tag === "Failure") throw new Error(`the settlement pass failed: ${String(exit.cause)}`)
+    if (sim.models.position !== head) throw new Error("the settlement pass wrote to the log")
+    return (c.user + c.system) / 1e6
+  } finally {
+    await sim.close()
+  }
+}
+
 /** Starts the checkpoint writer from the checkpoint: it is handed the tail (timed per page), then writes one at the head. */
 const feedThread = async (dir: string, position: bigint): Promise<RestartFigures["feeding"]> => {
   const store = makeSqliteStore({ file: join(dir, "events.sqlite") })
@@ -189,7 +218,9 @@ export const measureRestart = async (options: { events: number; rounds: number; 
     log(
       `feeding the checkpoint thread ${feeding.events} events in ${feeding.pages} pages: p50 ${feeding.p50Ms.toFixed(2)} ms, p99 ${feeding.p99Ms.toFixed(2)} ms, max ${feeding.maxMs.toFixed(2)} ms per page; event loop delay p99 ${feeding.loopP99Ms.toFixed(1)} ms, max ${feeding.loopMaxMs.toFixed(1)} ms (idle just before: p99 ${feeding.idleLoopP99Ms.toFixed(1)} ms, max ${feeding.idleLoopMaxMs.toFixed(1)} ms); written on the thread after ${feeding.threadSeconds.toFixed(1)} s`,
     )
-    return { events, checkpointPosition: position, checkpointBytes, checkpointWriteSeconds, rebuild, restart, rebuildCpu, restartCpu, parts, feeding }
+    const firstSettlementCpu = await firstSettlement(dir, position)
+    log(`the first settlement pass after a restart from the checkpoint: ${firstSettlementCpu.toFixed(3)} s of CPU`)
+    return { events, checkpointPosition: position, checkpointBytes, checkpointWriteSeconds, rebuild, restart, rebuildCpu, restartCpu, parts, feeding, firstSettlementCpu }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -227,6 +258,7 @@ export const checkpointRestart: Benchmark = {
         idleLoopDelayP99Ms: f.feeding.idleLoopP99Ms,
         idleLoopDelayMaxMs: f.feeding.idleLoopMaxMs,
         threadWriteSeconds: f.feeding.threadSeconds,
+        firstSettlementCpuSeconds: f.firstSettlementCpu,
       },
     }
   },
@@ -239,6 +271,6 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const f = await measureRestart({ events, rounds: r > 0 ? Number(process.argv[r + 1]) : 3, log: (l) => process.stderr.write(`${l}\n`) })
   const ratio = median(f.restart.map((s, k) => s / f.rebuild[k]!))
   process.stdout.write(
-    `${JSON.stringify({ events: f.events, checkpointPosition: String(f.checkpointPosition), checkpointMB: f.checkpointBytes / 1e6, checkpointWriteSeconds: f.checkpointWriteSeconds, rebuildSeconds: f.rebuild, restartSeconds: f.restart, ratio, rebuildCpuSeconds: f.rebuildCpu, restartCpuSeconds: f.restartCpu, cpuRatio: median(f.restartCpu.map((s, k) => s / f.rebuildCpu[k]!)), restartParts: f.parts, feeding: f.feeding }, null, 2)}\n`,
+    `${JSON.stringify({ events: f.events, checkpointPosition: String(f.checkpointPosition), checkpointMB: f.checkpointBytes / 1e6, checkpointWriteSeconds: f.checkpointWriteSeconds, rebuildSeconds: f.rebuild, restartSeconds: f.restart, ratio, rebuildCpuSeconds: f.rebuildCpu, restartCpuSeconds: f.restartCpu, cpuRatio: median(f.restartCpu.map((s, k) => s / f.rebuildCpu[k]!)), restartParts: f.parts, firstSettlementCpuSeconds: f.firstSettlementCpu, feeding: f.feeding }, null, 2)}\n`,
   )
 }
