@@ -3,9 +3,9 @@
 import { closeSync, openSync, readdirSync, readSync, unlinkSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
-import type { EncodedGraph } from "../projections/graph-codec.js"
+import type { LoadedGraph } from "../projections/graph-codec.js"
 import type { EventStoreShape } from "../store/event-store.js"
-import { CheckpointRefused, eventDigest, readCheckpointFile, readCheckpointHeader, type CheckpointHeader } from "./file.js"
+import { CheckpointRefused, eventDigest, HEADER_BYTES, readCheckpointFile, readCheckpointHeader, type CheckpointHeader } from "./file.js"
 
 const NAME = /^read-models\.(\d+)\.checkpoint$/
 
@@ -50,7 +50,7 @@ export const pruneCheckpoints = (dir: string, written: bigint, keep: number): vo
 const peekHeader = (file: string): CheckpointHeader => {
   const fd = openSync(file, "r")
   try {
-    const buf = Buffer.alloc(64 * 1024)
+    const buf = Buffer.alloc(HEADER_BYTES)
     const n = readSync(fd, buf, 0, buf.length, 0)
     return readCheckpointHeader(buf.subarray(0, n)).header
   } finally {
@@ -61,7 +61,7 @@ const peekHeader = (file: string): CheckpointHeader => {
 export interface ChosenCheckpoint {
   readonly file: string
   readonly header: CheckpointHeader
-  readonly encoded: EncodedGraph
+  readonly encoded: LoadedGraph
 }
 
 /**

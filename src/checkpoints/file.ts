@@ -3,10 +3,10 @@
 // and a CRC of each section (a damaged or cut-off file is refused, never half used).
 // Layout: a magic line, a JSON header line, then the sections, each starting at a multiple of 8 bytes.
 import { createHash } from "node:crypto"
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs"
+import { closeSync, fstatSync, fsyncSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs"
 import { dirname } from "node:path"
 import { crc32 } from "node:zlib"
-import type { EncodedGraph } from "../projections/graph-codec.js"
+import { typedColumnsOf, type EncodedGraph, type LoadedGraph, type TypedColumn } from "../projections/graph-codec.js"
 import type { RecordedEvent } from "../store/event-store.js"
 
 const MAGIC = "custody-sim read-model checkpoint 5\n"
@@ -103,41 +103,99 @@ export const readCheckpointHeader = (bytes: Buffer): { header: CheckpointHeader;
   return { header, offset: end + 1 }
 }
 
-/** The encoded models of a file whose every section is whole (length and CRC); throws CheckpointRefused otherwise. */
-export const readCheckpointFile = (file: string): { header: CheckpointHeader; encoded: EncodedGraph } => {
-  const bytes = readFileSync(file)
-  const { header, offset } = readCheckpointHeader(bytes)
-  let at = offset
-  const out: Partial<Record<keyof EncodedGraph, Uint8Array>> = {}
-  for (const name of order) {
-    const s = header.sections.find((x) => x.name === name)
-    if (s === undefined) throw new CheckpointRefused(`no ${name} section`)
-    at += pad8(at)
-    if (at + s.bytes > bytes.byteLength) throw new CheckpointRefused("the file is cut off")
-    const part = bytes.subarray(at, at + s.bytes)
-    if (crc32(part) !== s.crc) throw new CheckpointRefused(`the ${name} section is damaged`)
-    out[name] = part
-    at += s.bytes
+/**
+ * The encoded models of a file whose every section is whole (length and CRC); throws CheckpointRefused otherwise.
+ * Each section is read into a buffer of its own, and each typed array of `blobs` (the models' columns, nearly all of
+ * the file) straight into the buffer its decoded column keeps, with the room that column grows into: the file's
+ * bytes are copied once, by the kernel, and the CRC of `blobs` is taken over the pieces as they are read.
+ */
+export const readCheckpointFile = (file: string): { header: CheckpointHeader; encoded: LoadedGraph } => {
+  const fd = openSync(file, "r")
+  try {
+    const size = fstatSync(fd).size
+    const readAt = <B extends Uint8Array>(into: B, position: number): B => {
+      let done = 0
+      while (done < into.byteLength) {
+        const n = readSync(fd, into, done, into.byteLength - done, position + done)
+        if (n === 0) throw new CheckpointRefused("the file is cut off")
+        done += n
+      }
+      return into
+    }
+    const first = Buffer.alloc(Math.min(size, HEADER_BYTES))
+    const { header, offset } = readCheckpointHeader(readAt(first, 0))
+    let at = offset
+    const out: Partial<Record<Exclude<keyof EncodedGraph, "blobs">, Uint8Array>> = {}
+    let columns: ReadonlyArray<Uint8Array> = []
+    for (const name of order) {
+      const s = header.sections.find((x) => x.name === name)
+      if (s === undefined) throw new CheckpointRefused(`no ${name} section`)
+      at += pad8(at)
+      if (!Number.isInteger(s.bytes) || s.bytes < 0 || at + s.bytes > size) throw new CheckpointRefused("the file is cut off")
+      if (name === "blobs") columns = readColumns(readAt, at, s.bytes, s.crc, out.table!)
+      else {
+        // A buffer of its own: typed arrays are made over it, aligned.
+        const part = readAt(new Uint8Array(s.bytes), at)
+        if (crc32(part) !== s.crc) throw new CheckpointRefused(`the ${name} section is damaged`)
+        out[name] = part
+      }
+      at += s.bytes
+    }
+    if (at !== size) throw new CheckpointRefused("bytes after the last section")
+    const typed = <T>(part: Uint8Array, width: number, make: (b: ArrayBuffer, o: number, n: number) => T): T => {
+      if (part.byteLength % width !== 0) throw new CheckpointRefused("a section's length does not fit its type")
+      return make(part.buffer as ArrayBuffer, 0, part.byteLength / width)
+    }
+    const utf8 = (part: Uint8Array) => Buffer.from(part.buffer, 0, part.byteLength).toString("utf8")
+    return {
+      header,
+      encoded: {
+        table: utf8(out.table!),
+        text: utf8(out.text!),
+        ends: typed(out.ends!, 4, (b, o, n) => new Uint32Array(b, o, n)),
+        kinds: typed(out.kinds!, 4, (b, o, n) => new Int32Array(b, o, n)),
+        tags: out.tags!,
+        values: typed(out.values!, 4, (b, o, n) => new Uint32Array(b, o, n)),
+        floats: typed(out.floats!, 8, (b, o, n) => new Float64Array(b, o, n)),
+        columns,
+      },
+    }
+  } finally {
+    closeSync(fd)
   }
-  if (at !== bytes.byteLength) throw new CheckpointRefused("bytes after the last section")
-  // Typed arrays need aligned offsets: a view when the file's bytes are aligned, else a copy.
-  const typed = <T>(part: Uint8Array, width: number, make: (b: ArrayBuffer, o: number, n: number) => T): T => {
-    if (part.byteLength % width !== 0) throw new CheckpointRefused("a section's length does not fit its type")
-    if (part.byteOffset % width === 0) return make(part.buffer as ArrayBuffer, part.byteOffset, part.byteLength / width)
-    const copy = new Uint8Array(part)
-    return make(copy.buffer, 0, part.byteLength / width)
+}
+
+/** The header is read from the first bytes of a file (it is a few hundred bytes). */
+export const HEADER_BYTES = 64 * 1024
+
+/**
+ * Reads the `blobs` section (at `at`, `bytes` long) a typed array at a time, each into a buffer of its own as the table
+ * lists them, checking the section's CRC over every byte read (the padding between arrays too).
+ */
+const readColumns = (readAt: <B extends Uint8Array>(into: B, position: number) => B, at: number, bytes: number, crc: number, table: Uint8Array): Array<Uint8Array> => {
+  let layout: ReadonlyArray<TypedColumn>
+  try {
+    layout = typedColumnsOf(Buffer.from(table.buffer, 0, table.byteLength).toString("utf8"))
+  } catch (e) {
+    throw new CheckpointRefused(`the table is damaged: ${e instanceof Error ? e.message : String(e)}`)
   }
-  return {
-    header,
-    encoded: {
-      table: Buffer.from(out.table!.buffer, out.table!.byteOffset, out.table!.byteLength).toString("utf8"),
-      text: Buffer.from(out.text!.buffer, out.text!.byteOffset, out.text!.byteLength).toString("utf8"),
-      ends: typed(out.ends!, 4, (b, o, n) => new Uint32Array(b, o, n)),
-      kinds: typed(out.kinds!, 4, (b, o, n) => new Int32Array(b, o, n)),
-      tags: out.tags!,
-      values: typed(out.values!, 4, (b, o, n) => new Uint32Array(b, o, n)),
-      floats: typed(out.floats!, 8, (b, o, n) => new Float64Array(b, o, n)),
-      blobs: out.blobs!,
-    },
+  const columns: Array<Uint8Array> = []
+  let sum = 0
+  let done = 0
+  const skipTo = (to: number) => {
+    if (to > done) sum = crc32(readAt(new Uint8Array(to - done), at + done), sum)
+    done = to
   }
+  for (const c of layout) {
+    // Written one after another in the table's order: anything else is not a file this code wrote.
+    if (c.offset < done || c.offset + c.bytes > bytes) throw new CheckpointRefused("the blobs section does not hold the table's arrays")
+    skipTo(c.offset)
+    const own = new Uint8Array(c.bufferBytes)
+    sum = crc32(readAt(own.subarray(0, c.bytes), at + done), sum)
+    done += c.bytes
+    columns.push(own)
+  }
+  skipTo(bytes)
+  if (sum !== crc) throw new CheckpointRefused("the blobs section is damaged")
+  return columns
 }

@@ -42,6 +42,15 @@ export interface EncodedGraph {
   readonly blobs: Uint8Array
 }
 
+/**
+ * An encoded graph whose typed arrays were read each into a buffer of its own (a checkpoint file is read that way,
+ * checkpoints/file.ts) instead of into one `blobs`: decoding makes each array a view over its buffer, with no copy.
+ */
+export interface LoadedGraph extends Omit<EncodedGraph, "blobs"> {
+  /** Per typed array of the table, in its order: a buffer of `typedColumnsOf`'s `bufferBytes`, its bytes from 0. */
+  readonly columns: ReadonlyArray<Uint8Array>
+}
+
 export class UnsupportedValue extends Error {}
 
 const ARRAY = -1
@@ -274,22 +283,59 @@ const shapeOf = (proto: object | null | undefined, frozen: boolean, keys: Readon
 /** Small bigints decoded lately, by value: one position is named by many records (a transfer, its listing, its status). */
 const BIGINT_SLOTS = 1 << 20
 
-export const decodeGraph = (encoded: EncodedGraph, registry: ClassRegistry): unknown => {
+/** Where a typed array's bytes lie in `blobs`, and how big a buffer its decoded array gets. */
+export interface TypedColumn {
+  readonly offset: number
+  readonly bytes: number
+  /**
+   * Its bytes and an eighth more behind them: a column that goes on growing after a restart (columns.ts) grows into
+   * that room instead of copying itself whole at its first row.
+   */
+  readonly bufferBytes: number
+}
+
+const typedColumn = (t: unknown, k: number): TypedColumn & { readonly make: (typeof typedArrays)[number]; readonly length: number } => {
+  if (!Array.isArray(t)) throw new CorruptGraph(`no typed array ${k}`)
+  const [code, offset, length] = t as [number, number, number]
+  const make = typedArrays[code]
+  if (make === undefined || !Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0) throw new CorruptGraph(`typed array ${k} is damaged`)
+  const width = make.BYTES_PER_ELEMENT
+  return { make, length, offset, bytes: length * width, bufferBytes: (length + Math.ceil(length / 8) + 64) * width }
+}
+
+const typedOfTable = (table: Table): ReadonlyArray<unknown> => (Array.isArray(table.typed) ? table.typed : [])
+
+/** The typed arrays an encoded graph's table lists, in its order (to read each from a file into its own buffer). */
+export const typedColumnsOf = (table: string): ReadonlyArray<TypedColumn> => {
+  let parsed: Table
+  try {
+    parsed = JSON.parse(table) as Table
+  } catch {
+    throw new CorruptGraph("the table is not JSON")
+  }
+  return typedOfTable(parsed).map(typedColumn)
+}
+
+export const decodeGraph = (encoded: EncodedGraph | LoadedGraph, registry: ClassRegistry): unknown => {
   const table = JSON.parse(encoded.table) as Table
-  const { kinds, tags, values, floats, text, ends, blobs } = encoded
-  const typed = Array.isArray(table.typed) ? table.typed : []
+  const { kinds, tags, values, floats, text, ends } = encoded
+  const blobs = "blobs" in encoded ? encoded.blobs : undefined
+  const columns = "columns" in encoded ? encoded.columns : []
+  const typed = typedOfTable(table)
+  /** Typed arrays already made of a buffer of `columns`: each buffer is one array's, never shared. */
+  const made = new Uint8Array(typed.length)
   const typedAt = (k: number): unknown => {
-    const t = typed[k]
-    if (t === undefined) throw new CorruptGraph(`no typed array ${k}`)
-    const [code, offset, length] = t
-    const make = typedArrays[code]
-    if (make === undefined || !Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0) throw new CorruptGraph(`typed array ${k} is damaged`)
-    const bytes = length * make.BYTES_PER_ELEMENT
+    const { make, length, offset, bytes, bufferBytes } = typedColumn(typed[k], k)
+    if (blobs === undefined) {
+      const own = columns[k]
+      if (own === undefined || own.byteOffset !== 0 || own.byteLength < bufferBytes || made[k] === 1) throw new CorruptGraph(`typed array ${k} has no buffer of its own`)
+      made[k] = 1
+      return new make(own.buffer as ArrayBuffer, 0, length)
+    }
     if (offset + bytes > blobs.byteLength) throw new CorruptGraph(`typed array ${k} runs past the blobs`)
-    // One copy of its bytes into a buffer of its own (aligned, and free of the file's buffer). Not `slice`: on a
-    // Buffer (a file's bytes) that is a view, not a copy. The buffer keeps an eighth more behind the array: a column
-    // that goes on growing after a restart (columns.ts) grows into it instead of copying itself whole at its first row.
-    const own = new Uint8Array(bytes + (Math.ceil(length / 8) + 64) * make.BYTES_PER_ELEMENT)
+    // One copy of its bytes into a buffer of its own (aligned, and free of the encoding's). Not `slice`: on a Buffer
+    // that is a view, not a copy.
+    const own = new Uint8Array(bufferBytes)
     own.set(blobs.subarray(offset, offset + bytes))
     return new make(own.buffer, 0, length)
   }

@@ -21,7 +21,7 @@ import { TransferList, TransferRows } from "./chains.js"
 import { IntColumn, NumberColumn, RowByString, StringTable } from "./columns.js"
 import { CreationOrder, History, Once } from "./history.js"
 import { RecordRows } from "./transactions.js"
-import { classRegistry, CorruptGraph, decodeGraph, encodeGraph, type EncodedGraph } from "./graph-codec.js"
+import { classRegistry, CorruptGraph, decodeGraph, encodeGraph, type EncodedGraph, type LoadedGraph } from "./graph-codec.js"
 
 type Fold = (event: RecordedEvent) => void
 
@@ -175,13 +175,13 @@ export class ReadModels {
   }
 
   /** Makes the models those `encode` saved; throws (CorruptGraph, or a TypeError) on a damaged encoding, changing nothing. */
-  load(encoded: EncodedGraph): void {
+  load(encoded: EncodedGraph | LoadedGraph): void {
     const parts = decodeGraph(encoded, modelClasses) as ModelParts
     if (!(parts.timeline instanceof Timeline) || !(parts.outbox instanceof OutboxModel)) throw new CorruptGraph("the encoding does not hold the models")
     this.restore({ position: parts.timeline.head, parts })
   }
 
-  static decode(encoded: EncodedGraph): ReadModels {
+  static decode(encoded: EncodedGraph | LoadedGraph): ReadModels {
     const models = new ReadModels()
     models.load(encoded)
     return models
