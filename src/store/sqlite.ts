@@ -161,18 +161,24 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
   }
 
   /**
-   * The last rows committed, as the table holds them (their JSON text), contiguous in position and ending at the
-   * head: the read models pull each append right after it, and a SELECT of it cost about as much as the append
-   * itself. Older positions are read from the file. Emptied by a truncation.
+   * The last events committed, contiguous in position and ending at the head, as the appends handed them in: the
+   * read models pull each append right after it, and a SELECT of it cost about as much as the append itself, as did
+   * parsing back the JSON just written (the memory store hands out its appended objects the same way). `tailStart`
+   * is the first one's position. Older positions are read from the file. Emptied by a truncation.
    */
-  let tail: Array<LogRow> = []
+  let tail: Array<RecordedEvent> = []
+  let tailStart = 0
 
-  const keepTail = (rows: Array<LogRow>) => {
-    const last = tail.length > 0 ? tail[tail.length - 1]![0] : undefined
-    if (last === undefined || rows[0]![0] !== last + 1) tail = rows
-    else {
-      for (const row of rows) tail.push(row)
-      if (tail.length > 2 * TAIL) tail = tail.slice(tail.length - TAIL)
+  const keepTail = (first: number, events: Array<RecordedEvent>) => {
+    if (tail.length === 0 || first !== tailStart + tail.length) {
+      tail = events
+      tailStart = first
+    } else {
+      for (const event of events) tail.push(event)
+      if (tail.length > 2 * TAIL) {
+        tailStart += tail.length - TAIL
+        tail = tail.slice(tail.length - TAIL)
+      }
     }
   }
 
@@ -187,7 +193,9 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
    * been decided on each other's events. The streams it touched are read again from the file.
    */
   interface Batch {
-    readonly rows: Array<LogRow>
+    /** The batch's events in position order, from position `first`. */
+    readonly events: Array<RecordedEvent>
+    first: number
     readonly touched: Set<CachedStream>
     /** The appends waiting for the COMMIT, told once it returned (or the batch failed: then `failure` is set). */
     readonly waiting: Array<() => void>
@@ -228,9 +236,9 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
       settle(b)
       return
     }
-    if (b.rows.length > 0) {
-      head = b.rows[b.rows.length - 1]![0]
-      keepTail(b.rows)
+    if (b.events.length > 0) {
+      head = b.first + b.events.length - 1
+      keepTail(b.first, b.events)
       signal.notify()
     }
     settle(b)
@@ -239,7 +247,7 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
   const begin = (): Batch => {
     if (batch !== undefined) return batch
     sql.begin.run()
-    batch = { rows: [], touched: new Set(), waiting: [], failure: undefined, settled: false }
+    batch = { events: [], first: -1, touched: new Set(), waiting: [], failure: undefined, settled: false }
     scheduled = setImmediate(flush)
     return batch
   }
@@ -260,10 +268,9 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
     let position = -1
     try {
       for (const event of events) {
-        const data = JSON.stringify(event.data)
-        const metadata = JSON.stringify(event.metadata)
-        position = Number(sql.insert.run(stream.name, ++revision, event.id, event.type, data, metadata).lastInsertRowid)
-        b.rows.push([position, stream.name, revision, event.id, event.type, data, metadata])
+        position = Number(sql.insert.run(stream.name, ++revision, event.id, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata)).lastInsertRowid)
+        if (b.first < 0) b.first = position
+        b.events.push({ id: event.id, type: event.type, data: event.data, metadata: event.metadata, stream: stream.name, revision: BigInt(revision), position: BigInt(position) })
       }
     } catch (cause) {
       abort(b, cause)
@@ -339,9 +346,9 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
     attempt((): ReadonlyArray<RecordedEvent> => {
       const from = Number(options?.fromPosition ?? 0n)
       const max = limit(options?.maxCount)
-      if (tail.length > 0 && from >= tail[0]![0]) {
-        const start = from - tail[0]![0]
-        return (max < 0 ? tail.slice(start) : tail.slice(start, start + max)).map(fromRow)
+      if (tail.length > 0 && from >= tailStart) {
+        const start = from - tailStart
+        return max < 0 ? tail.slice(start) : tail.slice(start, start + max)
       }
       if (from > head) return []
       return sql.fromPosition.all(from, head, max).map(fromRow)
@@ -356,6 +363,7 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
       } finally {
         streams.clear()
         tail = []
+        tailStart = 0
         head = sql.head.get() ?? -1
         signal.notify()
       }
