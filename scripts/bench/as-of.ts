@@ -1,7 +1,9 @@
 // An as-of balance read (#8 with x-sim-as-of) against a 1,000,000-event log, in process: p99 latency of
 // app.fetch (budget ≤ 2 ms; absolute: there is no fair baseline for "the same answer without history").
 // Run alone: `npx tsx scripts/bench/as-of.ts [--quick] [--events N]`.
+import { closeSync, openSync, readSync } from "node:fs"
 import { PerformanceObserver, type PerformanceEntry } from "node:perf_hooks"
+import { loadavg } from "node:os"
 import { pathToFileURL } from "node:url"
 import { createApp } from "../../src/api/app.js"
 import { signRequest } from "../../src/client/signing.js"
@@ -20,14 +22,65 @@ export interface AsOfFigures {
   /** Microseconds per HoldingsModel.balance(…, asOf) lookup, the read model alone. */
   readonly modelLookupP99Us: number
   /**
-   * Requests slower than 1 ms: how many overlapped a garbage-collection pause (by kind), and how many took less than
-   * half their time in CPU (the process's, collector threads included): the thread waited for a core.
+   * Requests slower than 1 ms: how many overlapped a garbage-collection pause (by kind), and how many spent more than
+   * half their time runnable but off a core (the kernel's run-queue wait of the thread): they waited for the machine.
    */
   readonly slow: { readonly requests: number; readonly duringGc: number; readonly gcKinds: Readonly<Record<string, number>>; readonly waitedForCore: number }
-  /** The process's CPU time per request (ms), by position and by time: what a request costs, whatever the load. */
-  readonly cpu: { readonly position: { readonly p50: number; readonly p99: number; readonly max: number }; readonly time: { readonly p50: number; readonly p99: number; readonly max: number } }
+  /** The process's CPU time per request (ms), collector threads included, by position and by time. */
+  readonly cpu: { readonly position: Summary; readonly time: Summary }
+  /**
+   * The request's thread as the kernel saw it (`/proc/self/task/<tid>/schedstat`, Linux only; undefined elsewhere):
+   * `cpu`, its CPU time per request (ms); `onCore`, the wall time less the time it waited in the run queue (ms): the
+   * code's part, collection pauses included, without the neighbours; `unwaited`, the wall time of only the requests
+   * that never waited for a core, and how many those were.
+   */
+  readonly thread: { readonly position: ThreadFigures; readonly time: ThreadFigures } | undefined
+  /** The 1-minute load average while the requests ran: lowest and highest. */
+  readonly load: ReadonlyArray<number>
   /** Collection pauses while the requests ran: count and total ms by kind, and the longest. */
   readonly gc: Readonly<Record<string, { readonly count: number; readonly totalMs: number; readonly maxMs: number }>>
+}
+
+interface Summary {
+  readonly p50: number
+  readonly p99: number
+  readonly max: number
+}
+interface ThreadFigures {
+  readonly cpu: Summary
+  readonly onCore: Summary
+  readonly unwaited: Summary & { readonly requests: number }
+}
+
+/**
+ * The calling thread's run time and run-queue wait (ns) from the kernel, read without allocating a file handle per
+ * call (procfs answers a positioned read afresh). Undefined where there is no schedstat.
+ */
+const threadClock = (): { readonly read: (out: Float64Array) => void; readonly close: () => void } | undefined => {
+  let fd: number
+  try {
+    // The main thread's id is the process id.
+    fd = openSync(`/proc/self/task/${process.pid}/schedstat`, "r")
+  } catch {
+    return undefined
+  }
+  const buf = Buffer.alloc(128)
+  return {
+    read: (out) => {
+      const n = readSync(fd, buf, 0, buf.length, 0)
+      // "<run ns> <wait ns> <slices>\n": parsed by hand, no strings made.
+      let field = 0
+      let value = 0
+      for (let i = 0; i < n && field < 2; i++) {
+        const c = buf[i]!
+        if (c === 32) {
+          out[field++] = value
+          value = 0
+        } else value = value * 10 + (c - 48)
+      }
+    },
+    close: () => closeSync(fd),
+  }
 }
 
 // PerformanceEntry's detail.kind for gc entries (node:perf_hooks constants).
@@ -37,7 +90,7 @@ const GC_FORCED = 4
 // A tiny deterministic PRNG: the same positions every run.
 const prng = (seed: number) => () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32)
 
-const summary = (xs: ReadonlyArray<number>) => ({ p50: median(xs), p99: quantile(xs, 0.99), max: Math.max(...xs) })
+const summary = (xs: ReadonlyArray<number>): Summary => ({ p50: median(xs), p99: quantile(xs, 0.99), max: Math.max(...xs) })
 
 export const measureAsOf = async (options: { events?: number; requests?: number; log?: (line: string) => void } = {}): Promise<AsOfFigures> => {
   const events = options.events ?? 1_000_000
@@ -64,7 +117,16 @@ export const measureAsOf = async (options: { events?: number; requests?: number;
   })
   observer.observe({ entryTypes: ["gc"] })
   const spans: Array<readonly [number, number, number]> = []
-  const measure = async (header: () => string, cpuOut: Array<number>) => {
+  const clock = threadClock()
+  const s0 = new Float64Array(2)
+  const s1 = new Float64Array(2)
+  const loads: Array<number> = [loadavg()[0]!]
+  interface Thread {
+    readonly cpu: Array<number>
+    readonly onCore: Array<number>
+    readonly unwaited: Array<number>
+  }
+  const measure = async (header: () => string, cpuOut: Array<number>, thread: Thread) => {
     const out: Array<number> = []
     // Each request is built and signed just before it is timed: requests built ahead would survive collections
     // and make the scavenges during the timed ones copy them. After 500 untimed requests, a full collection: the
@@ -76,25 +138,40 @@ export const measureAsOf = async (options: { events?: number; requests?: number;
       const headers = signRequest(plan.creds, { method: "GET", url, body: "" })
       const req = new Request(`http://bench${url}`, { method: "GET", headers: { ...headers, "x-sim-as-of": header() } })
       const c0 = process.cpuUsage()
+      clock?.read(s0)
       const t0 = performance.now()
       const res = await app.fetch(req)
       await res.text()
       const ms = performance.now() - t0
+      clock?.read(s1)
       const c = process.cpuUsage(c0)
       if (res.status !== 200) throw new Error(`as-of read answered ${res.status}`)
       if (i >= 0) {
         const cpuMs = (c.user + c.system) / 1000
+        // The kernel's figures span the timed window and the two reads around it (a few µs).
+        const waitedMs = clock === undefined ? 0 : (s1[1]! - s0[1]!) / 1e6
         out.push(ms)
         cpuOut.push(cpuMs)
-        if (ms > 1) spans.push([t0, t0 + ms, cpuMs])
+        if (clock !== undefined) {
+          thread.cpu.push((s1[0]! - s0[0]!) / 1e6)
+          thread.onCore.push(Math.max(0, ms - waitedMs))
+          if (waitedMs === 0) thread.unwaited.push(ms)
+        }
+        if (ms > 1) spans.push([t0, t0 + ms, waitedMs])
       }
+      if (i % 500 === 0) loads.push(loadavg()[0]!)
     }
     return out
   }
   const cpuPosition: Array<number> = []
   const cpuTime: Array<number> = []
-  const byPosition = await measure(() => `position:${from + Math.floor(random() * (head + 1 - from))}`, cpuPosition)
-  const byTime = await measure(() => `time:${Math.floor((first + random() * (last - first)) / 1000)}`, cpuTime)
+  const threadPosition: Thread = { cpu: [], onCore: [], unwaited: [] }
+  const threadTime: Thread = { cpu: [], onCore: [], unwaited: [] }
+  const byPosition = await measure(() => `position:${from + Math.floor(random() * (head + 1 - from))}`, cpuPosition, threadPosition)
+  const byTime = await measure(() => `time:${Math.floor((first + random() * (last - first)) / 1000)}`, cpuTime, threadTime)
+  clock?.close()
+  const threadFigures = (t: Thread): ThreadFigures => ({ cpu: summary(t.cpu), onCore: summary(t.onCore), unwaited: { ...summary(t.unwaited), requests: t.unwaited.length } })
+  const thread = clock === undefined ? undefined : { position: threadFigures(threadPosition), time: threadFigures(threadTime) }
   const assetId = (plan.templates.credited.data as { assetId: string }).assetId
   const lookups: Array<number> = []
   for (let i = 0; i < 20_000; i++) {
@@ -118,8 +195,8 @@ export const measureAsOf = async (options: { events?: number; requests?: number;
   const gcKinds: Record<string, number> = {}
   let duringGc = 0
   let waitedForCore = 0
-  for (const [a, b, cpuMs] of spans) {
-    if (cpuMs < (b - a) / 2) waitedForCore++
+  for (const [a, b, waitedMs] of spans) {
+    if (waitedMs > (b - a) / 2) waitedForCore++
     const hit = pauses.find((e) => e.startTime < b && e.startTime + e.duration > a)
     if (hit !== undefined) {
       duringGc++
@@ -128,10 +205,17 @@ export const measureAsOf = async (options: { events?: number; requests?: number;
   }
   await sim.close()
   log(`slow requests (> 1 ms): ${spans.length}, ${duringGc} during a collection ${JSON.stringify(gcKinds)}, ${waitedForCore} with less than half their time on a core; pauses ${JSON.stringify(gc)}`)
-  log(`CPU per request p99: ${quantile(cpuPosition, 0.99).toFixed(3)} ms by position, ${quantile(cpuTime, 0.99).toFixed(3)} ms by time`)
-  log(`position p99 ${quantile(byPosition, 0.99).toFixed(3)} ms, time p99 ${quantile(byTime, 0.99).toFixed(3)} ms`)
+  log(`process CPU per request p99 (collector threads included): ${quantile(cpuPosition, 0.99).toFixed(3)} ms by position, ${quantile(cpuTime, 0.99).toFixed(3)} ms by time`)
+  if (thread !== undefined)
+    for (const [name, t] of [["position", thread.position], ["time", thread.time]] as const)
+      log(
+        `by ${name}, the request's thread: CPU p99 ${t.cpu.p99.toFixed(3)} ms; wall less run-queue wait p99 ${t.onCore.p99.toFixed(3)} ms; wall p99 of the ${t.unwaited.requests} requests that never waited for a core ${t.unwaited.p99.toFixed(3)} ms`,
+      )
+  log(`wall: position p99 ${quantile(byPosition, 0.99).toFixed(3)} ms, time p99 ${quantile(byTime, 0.99).toFixed(3)} ms; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`)
   return { events: total, requests, position: summary(byPosition), time: summary(byTime), modelLookupP99Us: quantile(lookups, 0.99), slow: { requests: spans.length, duringGc, gcKinds, waitedForCore },
     cpu: { position: summary(cpuPosition), time: summary(cpuTime) },
+    thread,
+    load: [Math.min(...loads), Math.max(...loads)],
     gc,
   }
 }
