@@ -226,9 +226,25 @@ export class ChainsModel {
     return new TransferRef(this, row)
   }
 
+  /**
+   * The last transaction id looked up, and its row. The folds of one event ask for the same id one after another (a
+   * credit: the transactions model, then the settled deposits), and the id is most often the very string asked for
+   * before, so one lookup in the table of every id serves them all. Not state: a non-enumerable property, neither
+   * saved in a checkpoint nor copied, made on the first lookup.
+   */
+  declare private lookup: { id: string; row: number } | undefined
+
   /** The row now kept under a transaction id (-1: none). */
   rowOf(transactionId: string): number {
-    return this.byId.get(this.strings.find(transactionId))
+    const last = this.lookup
+    if (last !== undefined && last.id === transactionId) return last.row
+    const row = this.byId.get(this.strings.find(transactionId))
+    if (last === undefined) Object.defineProperty(this, "lookup", { value: { id: transactionId, row }, writable: true, enumerable: false })
+    else {
+      last.id = transactionId
+      last.row = row
+    }
+    return row
   }
 
   /** The row now kept under the transaction id of a row (-1: none). */
@@ -345,6 +361,9 @@ export class ChainsModel {
     const before = this.byId.get(idRef)
     r.firstRecord.push(before < 0 ? -1 : r.firstRecord.values[before]!)
     this.byId.set(idRef, row)
+    // Only a submission files a row under an id: the last lookup, if it was of this id, now finds this row.
+    const last = this.lookup
+    if (last !== undefined && last.id === d.transactionId) last.row = row
     if (d.kind === "deposit") {
       const key = s.intern(this.keys.of(blockchain, network, d.to))
       r.previousDeposit.push(this.lastDeposit.get(key))

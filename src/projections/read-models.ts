@@ -132,9 +132,12 @@ export class ReadModels {
   lastSeq = 0
 
   apply(event: RecordedEvent): void {
-    const seq = event.metadata.seq
+    // The metadata is read here once (its shape varies with the request that wrote the event): the folds after it
+    // see one shape, the event's.
+    const meta = event.metadata
+    const seq = meta.seq
     if (typeof seq === "number" && seq > this.lastSeq) this.lastSeq = seq
-    this.timeline.record(event)
+    this.timeline.record(event.position, meta.at)
     const folds = this.routes.get(event.type)
     if (folds !== undefined) for (let i = 0; i < folds.length; i++) folds[i]!(event)
     for (let i = 0; i < this.extra.length; i++) this.extra[i]!(event)

@@ -1,6 +1,4 @@
 // Timeline: the simulated time of every position, to turn "as of time t" into a position.
-import type { RecordedEvent } from "../store/event-store.js"
-
 export class Timeline {
   private readonly positions: Array<bigint> = []
   private readonly times: Array<number> = []
@@ -12,19 +10,20 @@ export class Timeline {
   /** Latest simulated time in the log so far (the clock restarts from here). */
   headTime = 0
 
-  record(event: RecordedEvent): void {
+  /** Records the event at `position`, written at simulated time `at` (its metadata's). */
+  record(position: bigint, at: number): void {
     // A log written by several processes (a shared store) or imported may step back in time; the timeline keeps
     // the running maximum so that it stays sorted and "as of time t" is the longest prefix with no event after t.
-    const t = this.times.length === 0 || event.metadata.at > this.headTime ? event.metadata.at : this.headTime
-    if (this.count === 0) this.first = event.position
-    this.head = event.position
+    const t = this.times.length === 0 || at > this.headTime ? at : this.headTime
+    if (this.count === 0) this.first = position
+    this.head = position
     this.headTime = t
     this.count++
     const n = this.times.length
     // Only changes of time are kept: the entry of a run of equal times holds the run's last position.
-    if (n > 0 && this.times[n - 1] === t) this.positions[n - 1] = event.position
+    if (n > 0 && this.times[n - 1] === t) this.positions[n - 1] = position
     else {
-      this.positions.push(event.position)
+      this.positions.push(position)
       this.times.push(t)
     }
   }

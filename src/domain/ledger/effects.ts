@@ -18,43 +18,67 @@ export interface BalanceEffect {
 }
 
 type Portion = { readonly address: string; readonly assetId: string; readonly amount: string }
+type Chain = { readonly blockchain: string; readonly network: string }
 
-const each = (chain: { blockchain: string; network: string }, ps: ReadonlyArray<Portion>, kind: BalanceEffect["kind"]): Array<BalanceEffect> =>
-  ps.map((p) => {
-    const n = BigInt(p.amount)
-    return {
-      blockchain: chain.blockchain,
-      network: chain.network,
-      address: p.address,
-      assetId: p.assetId,
-      total: kind === "credit" ? n : kind === "debit" ? -n : 0n,
-      blocked: kind === "reserve" ? n : kind === "release" ? -n : 0n,
-      staked: kind === "stake" ? n : kind === "unstake" ? -n : 0n,
-      kind,
-    }
-  })
+/** Receives each effect's fields in turn: a fold that only adds them up makes no object per effect. */
+export type BalanceEffectVisitor = (
+  blockchain: string,
+  network: string,
+  address: string,
+  assetId: string,
+  total: bigint,
+  blocked: bigint,
+  staked: bigint,
+  kind: BalanceEffect["kind"],
+) => void
 
-export const balanceEffects = (e: LedgerEvent | TxRequestEvent): ReadonlyArray<BalanceEffect> => {
+const one = (chain: Chain, p: Portion, kind: BalanceEffect["kind"], visit: BalanceEffectVisitor): void => {
+  const n = BigInt(p.amount)
+  visit(
+    chain.blockchain,
+    chain.network,
+    p.address,
+    p.assetId,
+    kind === "credit" ? n : kind === "debit" ? -n : 0n,
+    kind === "reserve" ? n : kind === "release" ? -n : 0n,
+    kind === "stake" ? n : kind === "unstake" ? -n : 0n,
+    kind,
+  )
+}
+
+const each = (chain: Chain, ps: ReadonlyArray<Portion>, kind: BalanceEffect["kind"], visit: BalanceEffectVisitor): void => {
+  for (let i = 0; i < ps.length; i++) one(chain, ps[i]!, kind, visit)
+}
+
+/** Hands `visit` each balance effect of an event, in the order balanceEffects lists them. */
+export const visitBalanceEffects = (e: LedgerEvent | TxRequestEvent, visit: BalanceEffectVisitor): void => {
   switch (e.type) {
     case "DepositCredited":
-      return each(e.data, [e.data], "credit")
+      return one(e.data, e.data, "credit", visit)
     case "TxRequestCreated":
-      return each(e.data, e.data.reservations, "reserve")
+      return each(e.data, e.data.reservations, "reserve", visit)
     case "TxRequestRejected":
     case "TxRequestFailed":
-      return each(e.data, e.data.releases, "release")
+      return each(e.data, e.data.releases, "release", visit)
     case "TxRequestMined":
-      return [
-        ...each(e.data, e.data.releases, "release"),
-        ...each(e.data, e.data.debits, "debit"),
-        ...each(e.data, e.data.credits, "credit"),
-        ...(e.data.stakes !== undefined ? each(e.data, e.data.stakes, "stake") : []),
-        ...(e.data.unstakes !== undefined ? each(e.data, e.data.unstakes, "unstake") : []),
-      ]
+      each(e.data, e.data.releases, "release", visit)
+      each(e.data, e.data.debits, "debit", visit)
+      each(e.data, e.data.credits, "credit", visit)
+      if (e.data.stakes !== undefined) each(e.data, e.data.stakes, "stake", visit)
+      if (e.data.unstakes !== undefined) each(e.data, e.data.unstakes, "unstake", visit)
+      return
     case "NotificationRaised":
     case "TxRequestApproved":
     case "TxRequestProgressed":
     case "TxRequestSucceeded":
-      return []
+      return
   }
+}
+
+export const balanceEffects = (e: LedgerEvent | TxRequestEvent): ReadonlyArray<BalanceEffect> => {
+  const out: Array<BalanceEffect> = []
+  visitBalanceEffects(e, (blockchain, network, address, assetId, total, blocked, staked, kind) =>
+    out.push({ blockchain, network, address, assetId, total, blocked, staked, kind }),
+  )
+  return out
 }

@@ -68,7 +68,7 @@ describe("ReadModels.apply", () => {
       const everyFold = new ReadModels()
       for (const e of log) {
         routed.apply(e)
-        everyFold.timeline.record(e)
+        everyFold.timeline.record(e.position, e.metadata.at)
         // Every fold is handed every event, whatever its type (the router hands each only the types it lists).
         const any = e as never
         everyFold.workspace.apply(any)
