@@ -103,6 +103,8 @@ interface RequestState {
   readonly requestId: string
   apiVersion: ApiVersion
   context: string | undefined
+  /** The authenticated key, once known (a read's answer is cached per key). */
+  key: ApiKeyRecord | undefined
 }
 
 type Header = (name: string) => string | undefined
@@ -176,7 +178,8 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
   const assetIds = deps.sim.assetIds
   const assetIdKeys = op.assetIdKeys ?? []
 
-  const finish = (c: Context, st: RequestState, result: OperationResult, cacheKey: string | undefined): Response => {
+  /** `cacheTarget`: where a read's answer is kept (see the read cache), undefined for writes. */
+  const finish = (c: Context, st: RequestState, result: OperationResult, cacheTarget: string | undefined): Response => {
     if (isApiError(result)) return fail(c, st, result)
     const present = presenters.get(st.apiVersion)
     const value =
@@ -196,7 +199,7 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
               ? { items: result.items.map(present) }
               : present(result.data)
     const data = JSON.stringify(assetIds.any ? mapAssetIds(value, assetIds.toWire, assetIdKeys) : value)
-    if (cacheKey !== undefined && result.status === 200) reads!.set(cacheKey, data)
+    if (cacheTarget !== undefined && result.status === 200) reads!.set(st.apiVersion, st.key!, cacheTarget, data)
     return answer(c, result.status, envelopeWith(st.apiVersion, st.requestId, st.context, data))
   }
 
@@ -222,6 +225,7 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
       return fail(c, st, auth)
     }
     st.apiVersion = auth.grant.apiVersion as ApiVersion
+    st.key = auth
     let params = hasParams ? (c.req.param() as Record<string, string>) : {}
     const vaultId = op.vaultParam !== undefined ? params[op.vaultParam] : undefined
     const denied = deps.authorize(auth, {
@@ -261,22 +265,26 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
       if (bodyError !== undefined) return fail(c, st, bodyError)
     }
     let asOf: AsOf
-    let cacheKey: string | undefined
+    let cacheTarget: string | undefined
     if (reads !== undefined) {
       const parsedAsOf = parseAsOf(header("x-sim-as-of"), deps.sim.models)
       if (isApiError(parsedAsOf)) return fail(c, st, parsedAsOf)
       asOf = parsedAsOf
-      cacheKey = `${st.apiVersion}|${auth.grant.key}|${path}|${rawQuery}|${asOf ?? ""}${op.clockDependent === true && asOf === undefined ? `|${deps.sim.clock.now()}` : ""}`
-      const hit = reads.get(cacheKey)
+      // The path alone in the common case (no query, now): the string the request gave, nothing built. A request
+      // target holds no raw space, so what follows one cannot be taken for a part of it.
+      cacheTarget = rawQuery.length === 0 ? path : `${path}?${rawQuery}`
+      if (asOf !== undefined) cacheTarget = `${cacheTarget} as-of ${asOf}`
+      else if (op.clockDependent === true) cacheTarget = `${cacheTarget} at ${deps.sim.clock.now()}`
+      const hit = reads.get(st.apiVersion, auth, cacheTarget)
       if (hit !== undefined) return answer(c, 200, envelopeWith(st.apiVersion, st.requestId, st.context, hit))
     }
     const result = op.handle({ params, query, item, key: auth, requestId: st.requestId, apiVersion: st.apiVersion, asOf, paginated }, deps)
-    if (isPromise(result)) return result.then((r) => finish(c, st, r, cacheKey)).catch((error: unknown) => defect(c, st, error))
-    return finish(c, st, result, cacheKey)
+    if (isPromise(result)) return result.then((r) => finish(c, st, r, cacheTarget)).catch((error: unknown) => defect(c, st, error))
+    return finish(c, st, result, cacheTarget)
   }
 
   const run = (c: Context, header: Header): Response | Promise<Response> => {
-    const st: RequestState = { requestId: deps.nextRequestId(), apiVersion: deps.defaultApiVersion as ApiVersion, context: undefined }
+    const st: RequestState = { requestId: deps.nextRequestId(), apiVersion: deps.defaultApiVersion as ApiVersion, context: undefined, key: undefined }
     try {
       const { path, query: rawQuery } = rawTarget(c.req.url)
       const query = rawQuery.length === 0 ? {} : (Object.fromEntries(new URLSearchParams(rawQuery)) as Record<string, string>)

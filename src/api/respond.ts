@@ -45,30 +45,43 @@ export const envelopeWith = (apiVersion: string, requestId: string, context: str
   `{"apiVersion":${jsonString(apiVersion)},"requestId":${jsonString(requestId)}${context === undefined ? "" : `,"context":${jsonString(context)}`},"data":${data}}`
 
 /**
- * Answers of read operations are pure functions of (key, path, query, as-of) at a log position: while the log
- * does not move, a repeated read is served from its serialised data. Any new event empties the cache.
+ * Answers of read operations are pure functions of (version, key, path, query, as-of) at a log position: while the
+ * log does not move, a repeated read is served from its serialised data. Any new event empties the cache.
+ * Entries are found by version, then by the key's record, then by the request's target (path, query and as-of):
+ * a key made by joining all of them would be built, flattened and hashed whole on every request.
  */
 export const makeReadCache = (deps: ApiDeps) => {
-  const entries = new Map<string, string>()
+  const entries = new Map<string, Map<object, Map<string, string>>>()
+  let size = 0
   let position = -2n
   // A revert installs other models whose positions may repeat ones cached before it: their timeline tells them apart.
   let timeline: unknown = undefined
   const fresh = () => {
     if (deps.sim.models.position !== position || deps.sim.models.timeline !== timeline) {
       entries.clear()
+      size = 0
       position = deps.sim.models.position
       timeline = deps.sim.models.timeline
     }
   }
   return {
-    get: (key: string): string | undefined => {
+    /** `key` is the caller's key record (an answer depends on its grant), `target` the rest of what it depends on. */
+    get: (version: string, key: object, target: string): string | undefined => {
       fresh()
-      return entries.get(key)
+      return entries.get(version)?.get(key)?.get(target)
     },
-    set: (key: string, data: string): void => {
+    set: (version: string, key: object, target: string, data: string): void => {
       fresh()
-      if (entries.size >= 1024) entries.clear()
-      entries.set(key, data)
+      if (size >= 1024) {
+        entries.clear()
+        size = 0
+      }
+      let byKey = entries.get(version)
+      if (byKey === undefined) entries.set(version, (byKey = new Map()))
+      let byTarget = byKey.get(key)
+      if (byTarget === undefined) byKey.set(key, (byTarget = new Map()))
+      if (!byTarget.has(target)) size++
+      byTarget.set(target, data)
     },
   }
 }
