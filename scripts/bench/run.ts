@@ -25,6 +25,7 @@ import { revert } from "./revert.js"
 import { cliStart } from "./cli-start.js"
 import { checkpointRestart } from "./checkpoint-restart.js"
 import { vaultAccountListing } from "./vault-account-listing.js"
+import { reads2026Vs2024InProcess } from "./reads-2026-vs-2024.js"
 
 /** Add new benchmarks here (a module exporting a Benchmark); they run in this order. */
 export const registry: ReadonlyArray<Benchmark> = [
@@ -41,6 +42,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   httpGetVaultAssets,
   httpGetAddressBalance2026,
   httpGetVaultAssets2026,
+  reads2026Vs2024InProcess,
   vaultAccountListing,
   depositsMined,
   httpPostSingleTransfer,
