@@ -49,6 +49,8 @@ export interface RestartFigures {
   readonly firstSettlementCpu: number
   /** The restart's parts, seconds, one untimed restart done by hand after the rounds. */
   readonly parts: { readonly choose: number; readonly decode: number; readonly tail: number }
+  /** The same parts by the process's CPU seconds (user + system): the wall figures carry the machine's load. */
+  readonly partsCpu: { readonly choose: number; readonly decode: number; readonly tail: number }
   /** Feeding the checkpoint thread the tail, then a write on the thread. */
   readonly feeding: {
     readonly pages: number
@@ -117,21 +119,32 @@ const prepare = async (dir: string, total: number, log: (line: string) => void) 
 }
 
 /** One restart by hand, its parts timed apart: choosing the file (reading it whole, CRCs, the event at its position), decoding, the tail. */
-const restartParts = async (dir: string): Promise<RestartFigures["parts"]> => {
+const restartParts = async (dir: string): Promise<Pick<RestartFigures, "parts" | "partsCpu">> => {
   const store = makeSqliteStore({ file: join(dir, "events.sqlite") })
+  const cpu = () => {
+    const c = process.cpuUsage()
+    return (c.user + c.system) / 1e6
+  }
   try {
     fullGc()
+    const c0 = cpu()
     const t0 = performance.now()
     const chosen = await chooseCheckpoint(dir, store, modelCodeFingerprint(), (file, reason) => {
       throw new Error(`${file} refused: ${reason}`)
     })
+    const c1 = cpu()
     const t1 = performance.now()
     const models = new ReadModels()
     models.load(chosen!.encoded)
+    const c2 = cpu()
     const t2 = performance.now()
     await Effect.runPromise(makeProjectionRunner(store, models).pull)
+    const c3 = cpu()
     const t3 = performance.now()
-    return { choose: (t1 - t0) / 1000, decode: (t2 - t1) / 1000, tail: (t3 - t2) / 1000 }
+    return {
+      parts: { choose: (t1 - t0) / 1000, decode: (t2 - t1) / 1000, tail: (t3 - t2) / 1000 },
+      partsCpu: { choose: c1 - c0, decode: c2 - c1, tail: c3 - c2 },
+    }
   } finally {
     store.close()
   }
@@ -212,15 +225,17 @@ export const measureRestart = async (options: { events: number; rounds: number; 
       }
       log(`round ${r + 1}: rebuild ${rebuild[r]!.toFixed(2)} s, restart from the checkpoint ${restart[r]!.toFixed(2)} s, ratio ${(restart[r]! / rebuild[r]!).toFixed(3)}; CPU ${rebuildCpu[r]!.toFixed(2)} s vs ${restartCpu[r]!.toFixed(2)} s, ratio ${(restartCpu[r]! / rebuildCpu[r]!).toFixed(3)} (heap before each side: ${heapMB.slice(-2).map((h) => h.toFixed(0)).join(", ")} MB)`)
     }
-    const parts = await restartParts(dir)
-    log(`restart's parts: choosing and checking the file ${parts.choose.toFixed(2)} s, decoding ${parts.decode.toFixed(2)} s, the tail ${parts.tail.toFixed(2)} s`)
+    const { parts, partsCpu } = await restartParts(dir)
+    log(
+      `restart's parts: choosing and checking the file ${parts.choose.toFixed(2)} s (CPU ${partsCpu.choose.toFixed(2)} s), decoding ${parts.decode.toFixed(2)} s (CPU ${partsCpu.decode.toFixed(2)} s), the tail ${parts.tail.toFixed(2)} s (CPU ${partsCpu.tail.toFixed(2)} s)`,
+    )
     const feeding = await feedThread(dir, position)
     log(
       `feeding the checkpoint thread ${feeding.events} events in ${feeding.pages} pages: p50 ${feeding.p50Ms.toFixed(2)} ms, p99 ${feeding.p99Ms.toFixed(2)} ms, max ${feeding.maxMs.toFixed(2)} ms per page; event loop delay p99 ${feeding.loopP99Ms.toFixed(1)} ms, max ${feeding.loopMaxMs.toFixed(1)} ms (idle just before: p99 ${feeding.idleLoopP99Ms.toFixed(1)} ms, max ${feeding.idleLoopMaxMs.toFixed(1)} ms); written on the thread after ${feeding.threadSeconds.toFixed(1)} s`,
     )
     const firstSettlementCpu = await firstSettlement(dir, position)
     log(`the first settlement pass after a restart from the checkpoint: ${firstSettlementCpu.toFixed(3)} s of CPU`)
-    return { events, checkpointPosition: position, checkpointBytes, checkpointWriteSeconds, rebuild, restart, rebuildCpu, restartCpu, parts, feeding, firstSettlementCpu }
+    return { events, checkpointPosition: position, checkpointBytes, checkpointWriteSeconds, rebuild, restart, rebuildCpu, restartCpu, parts, partsCpu, feeding, firstSettlementCpu }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -248,6 +263,9 @@ export const checkpointRestart: Benchmark = {
         restartChooseSeconds: f.parts.choose,
         restartDecodeSeconds: f.parts.decode,
         restartTailSeconds: f.parts.tail,
+        restartChooseCpuSeconds: f.partsCpu.choose,
+        restartDecodeCpuSeconds: f.partsCpu.decode,
+        restartTailCpuSeconds: f.partsCpu.tail,
         feedingPages: f.feeding.pages,
         feedingEvents: f.feeding.events,
         feedingPageP50Ms: f.feeding.p50Ms,
@@ -271,6 +289,6 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const f = await measureRestart({ events, rounds: r > 0 ? Number(process.argv[r + 1]) : 3, log: (l) => process.stderr.write(`${l}\n`) })
   const ratio = median(f.restart.map((s, k) => s / f.rebuild[k]!))
   process.stdout.write(
-    `${JSON.stringify({ events: f.events, checkpointPosition: String(f.checkpointPosition), checkpointMB: f.checkpointBytes / 1e6, checkpointWriteSeconds: f.checkpointWriteSeconds, rebuildSeconds: f.rebuild, restartSeconds: f.restart, ratio, rebuildCpuSeconds: f.rebuildCpu, restartCpuSeconds: f.restartCpu, cpuRatio: median(f.restartCpu.map((s, k) => s / f.rebuildCpu[k]!)), restartParts: f.parts, firstSettlementCpuSeconds: f.firstSettlementCpu, feeding: f.feeding }, null, 2)}\n`,
+    `${JSON.stringify({ events: f.events, checkpointPosition: String(f.checkpointPosition), checkpointMB: f.checkpointBytes / 1e6, checkpointWriteSeconds: f.checkpointWriteSeconds, rebuildSeconds: f.rebuild, restartSeconds: f.restart, ratio, rebuildCpuSeconds: f.rebuildCpu, restartCpuSeconds: f.restartCpu, cpuRatio: median(f.restartCpu.map((s, k) => s / f.rebuildCpu[k]!)), restartParts: f.parts, restartPartsCpu: f.partsCpu, firstSettlementCpuSeconds: f.firstSettlementCpu, feeding: f.feeding }, null, 2)}\n`,
   )
 }
