@@ -70,6 +70,22 @@ describe("graph codec", () => {
     expect(back.records.map((r) => [r.position, r.again, r.text])).toEqual(positions.map((p) => [p, p, String(p)]))
   })
 
+  it("gives back bigints past the safe integers as they were: in two words up to 64 bits signed, as text beyond", () => {
+    const amounts = [2n ** 53n, -(2n ** 53n), 10n ** 18n + 7n, -(10n ** 18n) - 7n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 63n, -(2n ** 63n) - 1n, 2n ** 64n, 2n ** 32n, 2n ** 32n - 1n + 2n ** 60n]
+    const root = { amounts, again: amounts.map((a) => ({ a })) }
+    const encoded = encodeGraph(root, registry)
+    const back = decodeGraph(encoded, registry) as typeof root
+    expect(back.amounts).toEqual(amounts)
+    expect(back.again.map((r) => r.a)).toEqual(amounts)
+    // Only the ones beyond 64 bits are text: the others' digits are nowhere in it.
+    expect(encoded.text).toContain(String(2n ** 63n))
+    expect(encoded.text).not.toContain(String(10n ** 18n + 7n).slice(0, 15))
+    expect(Buffer.from(encodeGraph(back, registry).values.buffer)).toEqual(Buffer.from(encoded.values.buffer))
+    // The low half without its high half is a damaged encoding.
+    const lone = encodeGraph({ a: 10n ** 18n }, registry)
+    expect(() => decodeGraph({ ...lone, tags: lone.tags.subarray(0, lone.tags.length - 1), values: lone.values.subarray(0, lone.values.length - 1) }, registry)).toThrow(/without its high word/)
+  })
+
   it("keeps typed arrays of numbers (the models' columns) as whole buffers, each its own copy, and refuses other kinds", () => {
     const floats = new Float64Array([1.5, NaN, -0, 2 ** 60])
     const backing = new Int32Array([9, -1, 2 ** 31 - 1, 4])
