@@ -106,7 +106,7 @@ export const requestLog: Benchmark = {
         )
       }
 
-      // The log was on: every answered request has its line (a batch is written per event-loop turn).
+      // The log was on: every answered request has its line (batches are written at most 25 ms after their first line).
       await new Promise((resolve) => setTimeout(resolve, 300))
       for (const side of SIDES) {
         const lines = loggedLines(servers.get(side)!.output())

@@ -98,3 +98,11 @@ describe("request log, JSON", () => {
     expect(line).toBe(JSON.stringify(entry))
   })
 })
+
+describe("request log, process", () => {
+  it("many logged servers in one process add one exit listener between them, not one each (no leak warning)", () => {
+    const before = process.listenerCount("exit")
+    for (let i = 0; i < 12; i++) loggedResponse({ format: i % 2 === 0 ? "text" : "json", write: () => {} })
+    expect(process.listenerCount("exit")).toBeLessThanOrEqual(before + 1)
+  })
+})
