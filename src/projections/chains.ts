@@ -247,6 +247,19 @@ export class ChainsModel {
     return row
   }
 
+  /**
+   * rowOf(transactionId), tried first at `guess`: a block mostly mines transfers in the order they were submitted, so
+   * an id is most often at the row after the previous one's. The guess holds when the row's id is this string and the
+   * row is the one kept under it (then it is exactly what rowOf answers); otherwise the table is asked.
+   */
+  private rowAfter(transactionId: string, guess: number): number {
+    if (guess >= 0 && guess < this.rows.length) {
+      const ref = this.rows.transactionId.values[guess]!
+      if (this.byId.get(ref) === guess && this.strings.at(ref) === transactionId) return guess
+    }
+    return this.rowOf(transactionId)
+  }
+
   /** The row now kept under the transaction id of a row (-1: none). */
   byIdOfRow(row: number): number {
     return this.byId.get(this.rows.transactionId.values[row]!)
@@ -398,8 +411,10 @@ export class ChainsModel {
         const r = this.rows
         let hash = -1
         const position = Number(event.position)
+        let guess = -1
         for (const id of d.transactionIds) {
-          const row = this.rowOf(id)
+          const row = this.rowAfter(id, guess)
+          guess = row < 0 ? -1 : row + 1
           if (row < 0) continue
           // Mined once: a transaction named by a later block again keeps where it was first mined.
           if (Number.isNaN(r.minedAt.values[row]!)) {
