@@ -180,9 +180,9 @@ export const loggedResponse = (options: RequestLogOptions): typeof ServerRespons
     }
 
     // Three named parameters, not a rest array spread again: Node's end(chunk, encoding, callback) reads them by
-    // type. Logged at the first end: a later one (after `finished`) answers nothing new.
+    // type. Logged at the first end: a later one (after `writableEnded`) answers nothing new.
     override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
-      if (!this.finished) log(this.req, this.statusCode, this.started, typeof chunk === "string" || chunk instanceof Uint8Array ? chunk : undefined)
+      if (!this.writableEnded) log(this.req, this.statusCode, this.started, typeof chunk === "string" || chunk instanceof Uint8Array ? chunk : undefined)
       return (super.end as (c: unknown, e: unknown, cb: unknown) => this)(chunk, encoding, callback)
     }
   }
