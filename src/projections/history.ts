@@ -3,6 +3,11 @@
 // entries live in fields, the rest in one array of alternating position and value, created only on the third change.
 // Positions are kept as numbers (exact below 2^53, which no log reaches): a bigint is an object of its own, a small
 // number is not, and a restart from a checkpoint makes every one it holds again.
+import { countAtOrBefore, keyOfArray } from "./at-or-before.js"
+
+/** The position of pair `i` of [position, value, position, value, …]. */
+const pairPosition = (pairs: ReadonlyArray<unknown>, i: number): number => pairs[i << 1] as number
+
 export class History<T> {
   private p0: number | undefined = undefined
   private v0: T | undefined = undefined
@@ -43,14 +48,8 @@ export class History<T> {
     const rest = this.rest
     if (rest === undefined) return this.v1
     // Entries of `rest` at pair index i: position rest[2i], value rest[2i + 1]; find the last position ≤ `position`.
-    let lo = 0
-    let hi = rest.length >>> 1
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if ((rest[mid << 1] as number) <= position) lo = mid + 1
-      else hi = mid
-    }
-    return lo === 0 ? this.v1 : (rest[(lo << 1) - 1] as T)
+    const n = countAtOrBefore(rest, rest.length >>> 1, pairPosition, position)
+    return n === 0 ? this.v1 : (rest[(n << 1) - 1] as T)
   }
 
   get length(): number {
@@ -85,16 +84,7 @@ export class CreationOrder<T> {
 
   upTo(position: bigint | undefined): ReadonlyArray<T> {
     if (position === undefined) return this.items
-    const xs = this.positions
-    const p = Number(position)
-    let lo = 0
-    let hi = xs.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (xs[mid]! <= p) lo = mid + 1
-      else hi = mid
-    }
-    return this.items.slice(0, lo)
+    return this.items.slice(0, countAtOrBefore(this.positions, this.positions.length, keyOfArray, Number(position)))
   }
 
   get length(): number {

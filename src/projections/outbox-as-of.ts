@@ -1,18 +1,15 @@
 // Webhook subscriptions and deliveries as they stood at an earlier log position, from the changes the outbox
 // records with their positions (the dashboard's timeline, `asOf` on the control plane's webhook reads).
 import type { AsOf } from "./projection.js"
+import { countAtOrBefore } from "./at-or-before.js"
 import type { DeliveryView, SubscriptionView } from "./outbox.js"
+
+const changePosition = (changes: ReadonlyArray<{ readonly position: bigint }>, i: number): bigint => changes[i]!.position
 
 /** The last recorded change at or before `asOf`; undefined when there is none (the state as created). */
 const lastAt = <C extends { readonly position: bigint }>(changes: ReadonlyArray<C>, asOf: bigint): C | undefined => {
-  let lo = 0
-  let hi = changes.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (changes[mid]!.position <= asOf) lo = mid + 1
-    else hi = mid
-  }
-  return lo === 0 ? undefined : changes[lo - 1]
+  const n = countAtOrBefore(changes, changes.length, changePosition, asOf)
+  return n === 0 ? undefined : changes[n - 1]
 }
 
 /** A delivery as of a position: undefined before its notification was raised. */

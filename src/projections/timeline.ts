@@ -1,4 +1,6 @@
 // Timeline: the simulated time of every position, to turn "as of time t" into a position.
+import { countAtOrBefore, keyOfArray } from "./at-or-before.js"
+
 export class Timeline {
   private readonly positions: Array<bigint> = []
   private readonly times: Array<number> = []
@@ -30,25 +32,13 @@ export class Timeline {
 
   /** Last position whose simulated time is at or before `unixMs`; -1n when none. */
   positionAtTime(unixMs: number): bigint {
-    let lo = 0
-    let hi = this.times.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.times[mid]! <= unixMs) lo = mid + 1
-      else hi = mid
-    }
-    return lo > 0 ? this.positions[lo - 1]! : -1n
+    const n = countAtOrBefore(this.times, this.times.length, keyOfArray, unixMs)
+    return n > 0 ? this.positions[n - 1]! : -1n
   }
 
   /** Simulated time in force at `position` (the running maximum up to it); undefined beyond the head. */
   timeAt(position: bigint): number | undefined {
-    let lo = 0
-    let hi = this.positions.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.positions[mid]! < position) lo = mid + 1
-      else hi = mid
-    }
-    return this.times[lo]
+    // The first entry at or after `position` (positions are integers): the one after those at or before position - 1.
+    return this.times[countAtOrBefore(this.positions, this.positions.length, keyOfArray, position - 1n)]
   }
 }

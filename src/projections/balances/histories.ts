@@ -1,4 +1,6 @@
 // Balance histories per (address, asset): columns of (position, total, blocked), the rest derived on read.
+import { countAtOrBefore, keyOfArray } from "../at-or-before.js"
+
 export interface Balance {
   readonly total: bigint
   readonly available: bigint
@@ -107,16 +109,8 @@ export class BalanceHistory {
   /** The balance in force after the event at `asOf` (undefined before the first change). */
   at(asOf: bigint | undefined): Balance | undefined {
     if (asOf === undefined) return this.latest()
-    const ps = this.ps
-    const position = Number(asOf)
-    let lo = 0
-    let hi = ps.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (ps[mid]! <= position) lo = mid + 1
-      else hi = mid
-    }
-    return lo > 0 ? this.read(lo - 1) : undefined
+    const n = countAtOrBefore(this.ps, this.ps.length, keyOfArray, Number(asOf))
+    return n > 0 ? this.read(n - 1) : undefined
   }
 
   entries(): ReadonlyArray<readonly [bigint, Balance]> {
