@@ -10,7 +10,7 @@ import { vaultDecider, vaultStream } from "../domain/vault/index.js"
 import { runDecider } from "../commands/run-decider.js"
 import { SimClock } from "../commands/services.js"
 import { Models } from "./read-models.js"
-import type { TransferView } from "../projections/chains.js"
+import type { TransferView } from "../projections/chains-transfers.js"
 import type { ReadModels } from "../projections/read-models.js"
 import { utxoIdOf } from "../projections/utxos.js"
 

@@ -17,7 +17,7 @@ import { SettledDeposits, settledDepositsFoldTypes } from "./settled-deposits.js
 import { WorkspaceModel, workspaceFoldTypes } from "./workspace.js"
 import { cloneGraph } from "./clone-graph.js"
 import { BalanceHistory } from "./balances/histories.js"
-import { TransferList, TransferRows } from "./chains.js"
+import { TransferList, TransferRows } from "./chains-transfers.js"
 import { IntColumn, NumberColumn, RowByString, StringTable } from "./columns.js"
 import { CreationOrder, History, Once } from "./history.js"
 import { RecordRows } from "./transactions.js"

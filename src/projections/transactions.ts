@@ -5,12 +5,13 @@ import type { ChainEvent } from "../chain-sim/index.js"
 import type { TxRequestEvent } from "../domain/transaction-request/index.js"
 import type { StoredOf } from "../events/stored-event.js"
 import type { TxRequestsModel } from "./transaction-requests.js"
-import type { ChainsModel, Status, TransferView, TxRecord, TxStatus } from "./chains.js"
+import type { ChainsModel } from "./chains.js"
+import type { Status, TransferView, TxRecord, TxStatus } from "./chains-transfers.js"
 import { compactColumns, IntColumn, NumberColumn, RowByString } from "./columns.js"
 import type { HoldingsModel } from "./balances/holdings.js"
 import type { AsOf } from "./projection.js"
 
-export type { TxRecord, TxStatus } from "./chains.js"
+export type { TxRecord, TxStatus } from "./chains-transfers.js"
 
 export const transactionsFoldTypes = ["ChainTxSubmitted", "AssetAdded", "TxRequestMined", "TxRequestSucceeded", "DepositCredited"] as const satisfies ReadonlyArray<
   (ChainEvent | VaultAccountEvent | LedgerEvent | TxRequestEvent)["type"]

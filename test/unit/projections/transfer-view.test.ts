@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest"
 import type { ChainTransfer } from "../../../src/chain-sim/index.js"
 import { AddressKeys } from "../../../src/projections/address-keys.js"
-import { ChainsModel, transferFields } from "../../../src/projections/chains.js"
+import { ChainsModel } from "../../../src/projections/chains.js"
+import { transferFields } from "../../../src/projections/chains-transfers.js"
 
 const submitted = (model: ChainsModel, data: ChainTransfer, at: number, position: bigint) =>
   model.apply({ position, stream: "chain-ethereum.sepolia", revision: 0n, id: `e${position}`, type: "ChainTxSubmitted", data: { ...data, chain: "ethereum.sepolia", at }, metadata: {} } as unknown as Parameters<ChainsModel["apply"]>[0])
