@@ -5,16 +5,16 @@
 import { signRequest } from "../../src/client/index.js"
 import { assetsOf } from "../../src/domain/chains/index.js"
 import { startFundedBench } from "./lib/funded.js"
+import { count as positive } from "./lib/flags.js"
 import { loadavg } from "node:os"
+import { parseArgs } from "node:util"
 
-const args = process.argv.slice(2)
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(name)
-  return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : fallback
-}
-const outputs = option("--outputs", 400)
-const recipients = option("--recipients", 100)
-const count = option("--count", 200)
+const { values } = parseArgs({
+  options: { outputs: { type: "string", default: "400" }, recipients: { type: "string", default: "100" }, count: { type: "string", default: "200" } },
+})
+const outputs = positive("outputs", values.outputs)
+const recipients = positive("recipients", values.recipients)
+const count = positive("count", values.count)
 
 const bench = await startFundedBench()
 try {

@@ -11,23 +11,30 @@
 // the log is generated once, by this tree's code, and both sides fold the very same event objects.
 import { resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import type { RecordedEvent } from "../../src/store/event-store.js"
 import { makeMemoryStore } from "../../src/store/memory.js"
 import { planLedgerLog, writeLedgerLog } from "./lib/ledger-log.js"
+import { count } from "./lib/flags.js"
 import { median, quantile } from "./lib/stats.js"
 
-const args = process.argv.slice(2)
-const option = (name: string, fallback?: string): string => {
-  const i = args.indexOf(name)
-  const value = i >= 0 ? args[i + 1] : fallback
-  if (value === undefined) throw new Error(`${name} is required`)
-  return value
+const { values } = parseArgs({
+  options: {
+    before: { type: "string" },
+    after: { type: "string", default: fileURLToPath(new URL("../..", import.meta.url)) },
+    events: { type: "string", default: "200000" },
+    rounds: { type: "string", default: "16" },
+  },
+})
+if (values.before === undefined) {
+  process.stderr.write("--before <dir> is required: the source tree to compare this one with\n")
+  process.exit(2)
 }
-const before = resolve(option("--before"))
-const after = resolve(option("--after", fileURLToPath(new URL("../..", import.meta.url))))
-const events = Number(option("--events", "200000"))
-const rounds = Number(option("--rounds", "16"))
+const before = resolve(values.before)
+const after = resolve(values.after)
+const events = count("events", values.events)
+const rounds = count("rounds", values.rounds)
 
 interface Models {
   apply(event: RecordedEvent): void

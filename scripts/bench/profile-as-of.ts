@@ -7,16 +7,24 @@
 //
 // The script runs a tsc-compiled copy of itself (lib/cpu-profile.ts says why).
 import { Session } from "node:inspector/promises"
+import { parseArgs } from "node:util"
+import { count } from "./lib/flags.js"
 import { runCompiled } from "./lib/cpu-profile.js"
 
 const args = process.argv.slice(2)
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback
-}
-const events = Number(option("--events", "200000"))
-const requests = Number(option("--requests", "5000"))
-const top = Number(option("--top", "25"))
+const { values } = parseArgs({
+  args,
+  options: {
+    events: { type: "string", default: "200000" },
+    requests: { type: "string", default: "5000" },
+    top: { type: "string", default: "25" },
+    position: { type: "boolean", default: false },
+    child: { type: "boolean", default: false },
+  },
+})
+const events = count("events", values.events)
+const requests = count("requests", values.requests)
+const top = count("top", values.top)
 
 interface HeapNode {
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }
@@ -40,7 +48,7 @@ const child = async () => {
   const last = sim.models.timeline.headTime
   let seed = 7
   const random = () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32)
-  const byPosition = args.includes("--position")
+  const byPosition = values.position
   const head = Number(sim.models.position)
   // Requests are built and signed before the profiler starts: only the app's own allocations are sampled.
   const build = (n: number) =>
@@ -80,5 +88,5 @@ const child = async () => {
   await sim.close()
 }
 
-if (args.includes("--child")) await child()
+if (values.child) await child()
 else runCompiled("profile-as-of", args, "")

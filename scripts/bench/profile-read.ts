@@ -10,24 +10,38 @@
 // The script runs a tsc-compiled copy of itself (lib/cpu-profile.ts says why).
 import { writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
+import { parseArgs } from "node:util"
+import { count } from "./lib/flags.js"
 import { runCompiled, summarise, type Profile } from "./lib/cpu-profile.js"
 
 const args = process.argv.slice(2)
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback
-}
-const version = args.includes("2024-05-09") ? "2024-05-09" : "2026-03-20"
+const { values, positionals } = parseArgs({
+  args,
+  allowPositionals: true,
+  options: {
+    seconds: { type: "string", default: "8" },
+    top: { type: "string", default: "25" },
+    out: { type: "string", default: "" },
+    bare: { type: "boolean", default: false },
+    child: { type: "boolean", default: false },
+  },
+})
+const version = positionals.includes("2024-05-09") ? "2024-05-09" : "2026-03-20"
 const routes = {
   "address-balance": (b: { vaultId: string; address: string }) => `/vaults/${b.vaultId}/addresses/${b.address}/balance`,
   "address-assets": (b: { vaultId: string; address: string }) => `/vaults/${b.vaultId}/ethereum/addresses/${b.address}/assets`,
   "vault-assets": (b: { vaultId: string }) => `/vaults/${b.vaultId}/assets`,
   vaults: () => "/vaults",
 } as const
-const route = (Object.keys(routes) as Array<keyof typeof routes>).find((r) => args.includes(r)) ?? "address-balance"
-const seconds = Number(option("--seconds", "8"))
-const top = Number(option("--top", "25"))
-const out = option("--out", "")
+const route = (Object.keys(routes) as Array<keyof typeof routes>).find((r) => positionals.includes(r)) ?? "address-balance"
+const unknown = positionals.filter((p) => p !== version && p !== route)
+if (unknown.length > 0) {
+  process.stderr.write(`unknown argument ${JSON.stringify(unknown[0])}: a route (${Object.keys(routes).join(", ")}) or a version (2024-05-09, 2026-03-20)\n`)
+  process.exit(2)
+}
+const seconds = count("seconds", values.seconds)
+const top = count("top", values.top)
+const out = values.out
 
 const child = async () => {
   const { startFundedBench } = await import("./lib/funded.js")
@@ -37,7 +51,7 @@ const child = async () => {
   const request = { method: "GET", url: routes[route](bench) }
   const sign = version === "2024-05-09" ? bench.creds : bench.creds2026
   let fetchHandler = bench.app.fetch
-  if (args.includes("--bare")) {
+  if (values.bare) {
     const built = buildRequest(request, sign)
     const res = await bench.app.request(built.path, { method: "GET", headers: built.headers })
     const headers: Record<string, string> = {}
@@ -63,7 +77,7 @@ const child = async () => {
     const { profile } = (await session.post("Profiler.stop")) as { profile: Profile }
     if (out !== "") writeFileSync(out, JSON.stringify(profile))
     console.log(
-      `GET ${route} at ${version}${args.includes("--bare") ? " (bare route)" : ""}: ${r.perSecond.toFixed(0)} req/s, ${r.ok} answered (${r.non2xx} non-2xx), server CPU ${((cpu.user + cpu.system) / r.ok).toFixed(1)} µs/request with the profiler on, p99 ${r.latencyP99} ms\n`,
+      `GET ${route} at ${version}${values.bare ? " (bare route)" : ""}: ${r.perSecond.toFixed(0)} req/s, ${r.ok} answered (${r.non2xx} non-2xx), server CPU ${((cpu.user + cpu.system) / r.ok).toFixed(1)} µs/request with the profiler on, p99 ${r.latencyP99} ms\n`,
     )
     console.log(summarise(profile, top))
   } finally {
@@ -73,5 +87,5 @@ const child = async () => {
   }
 }
 
-if (args.includes("--child")) await child()
+if (values.child) await child()
 else runCompiled("profile-read", args, out)

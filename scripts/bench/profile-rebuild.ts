@@ -7,17 +7,25 @@
 // The script runs a tsc-compiled copy of itself (lib/cpu-profile.ts says why).
 import { writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
+import { parseArgs } from "node:util"
+import { count } from "./lib/flags.js"
 import { runCompiled, summarise, type Profile } from "./lib/cpu-profile.js"
 
 const args = process.argv.slice(2)
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback
-}
-const events = Number(option("--events", "300000"))
-const rounds = Number(option("--rounds", "2"))
-const top = Number(option("--top", "30"))
-const out = option("--out", "")
+const { values } = parseArgs({
+  args,
+  options: {
+    events: { type: "string", default: "300000" },
+    rounds: { type: "string", default: "2" },
+    top: { type: "string", default: "30" },
+    out: { type: "string", default: "" },
+    child: { type: "boolean", default: false },
+  },
+})
+const events = count("events", values.events)
+const rounds = count("rounds", values.rounds)
+const top = count("top", values.top)
+const out = values.out
 
 const child = async () => {
   const { openReplayed } = await import("../../src/event-log/replay.js")
@@ -58,5 +66,5 @@ const child = async () => {
   console.log(summarise(profile, top))
 }
 
-if (args.includes("--child")) await child()
+if (values.child) await child()
 else runCompiled("profile-rebuild", args, out)

@@ -6,15 +6,17 @@
 // The script runs a tsc-compiled copy of itself (lib/cpu-profile.ts says why).
 import { writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
+import { parseArgs } from "node:util"
+import { count } from "./lib/flags.js"
 import { runCompiled, summarise, type Profile } from "./lib/cpu-profile.js"
 
 const args = process.argv.slice(2)
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback
-}
-const top = Number(option("--top", "25"))
-const out = option("--out", "")
+const { values } = parseArgs({
+  args,
+  options: { top: { type: "string", default: "25" }, out: { type: "string", default: "" }, child: { type: "boolean", default: false } },
+})
+const top = count("top", values.top)
+const out = values.out
 
 const child = async () => {
   const { validateInProcess } = await import("./utxo-transfer-validate.js")
@@ -30,5 +32,5 @@ const child = async () => {
   console.log(summarise(profile, top))
 }
 
-if (args.includes("--child")) await child()
+if (values.child) await child()
 else runCompiled("profile-validate", args, out)

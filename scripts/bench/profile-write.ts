@@ -9,17 +9,31 @@
 // The script runs a tsc-compiled copy of itself (lib/cpu-profile.ts says why).
 import { writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
+import { parseArgs } from "node:util"
+import { count } from "./lib/flags.js"
 import { runCompiled, summarise, type Profile } from "./lib/cpu-profile.js"
 
 const args = process.argv.slice(2)
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback
+const { values, positionals } = parseArgs({
+  args,
+  allowPositionals: true,
+  options: {
+    seconds: { type: "string", default: "8" },
+    top: { type: "string", default: "25" },
+    out: { type: "string", default: "" },
+    child: { type: "boolean", default: false },
+  },
+})
+const versions = ["2024-05-09", "2026-03-20"]
+const unknown = positionals.filter((p) => !versions.includes(p))
+if (unknown.length > 0) {
+  process.stderr.write(`unknown argument ${JSON.stringify(unknown[0])}: a version (${versions.join(", ")})\n`)
+  process.exit(2)
 }
-const version = args.includes("2026-03-20") ? "2026-03-20" : "2024-05-09"
-const seconds = Number(option("--seconds", "8"))
-const top = Number(option("--top", "25"))
-const out = option("--out", "")
+const version = positionals.includes("2026-03-20") ? "2026-03-20" : "2024-05-09"
+const seconds = count("seconds", values.seconds)
+const top = count("top", values.top)
+const out = values.out
 
 const child = async () => {
   // Imported here: the parent (under tsx) only compiles and starts this copy.
@@ -55,5 +69,5 @@ const child = async () => {
   }
 }
 
-if (args.includes("--child")) await child()
+if (values.child) await child()
 else runCompiled("profile-write", args, out)
