@@ -10,6 +10,9 @@ const runJob = async (job: LoadJob): Promise<LoadResult> => {
     connections: job.connections,
     pipelining: job.pipelining,
     duration: job.durationMs / 1000,
+    // autocannon stops at the first sample tick after the duration: with its default 1 s ticks a 0.4 s window
+    // ran for 1 s. Windows under a second tick once, at their end.
+    sampleInt: Math.min(1000, job.durationMs),
     timeout: 10,
   }
   let result: AutocannonResult
