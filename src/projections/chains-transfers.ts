@@ -119,10 +119,10 @@ export const pushTransfer = (r: TransferRows, s: StringTable, text: StringTable,
   r.transactionId.push(idRef)
   r.recordId.push(text.append(d.recordId))
   r.assetId.push(s.intern(d.assetId))
-  r.from.push(text.append(d.from))
-  r.to.push(text.append(d.to))
+  r.from.push(s.intern(d.from))
+  r.to.push(s.intern(d.to))
   r.amount.push(text.append(d.amount))
-  r.fee.push(text.append(d.fee))
+  r.fee.push(s.intern(d.fee))
   r.feePayer.push(d.feePayer === undefined ? -1 : s.intern(d.feePayer))
   const vout = d.vout
   r.flags.push(
@@ -149,10 +149,10 @@ export const transferOfRow = (r: TransferRows, s: StringTable, text: StringTable
     recordId: text.at(r.recordId.values[row]!),
     kind: flags & WITHDRAWAL ? "withdrawal" : "deposit",
     assetId: s.at(r.assetId.values[row]!),
-    from: text.at(r.from.values[row]!),
-    to: text.at(r.to.values[row]!),
+    from: s.at(r.from.values[row]!),
+    to: s.at(r.to.values[row]!),
     amount: text.at(r.amount.values[row]!),
-    fee: text.at(r.fee.values[row]!),
+    fee: s.at(r.fee.values[row]!),
     feePayer: feePayer < 0 ? undefined : s.at(feePayer),
     calls: nested?.calls,
     operation: nested?.operation,
@@ -167,9 +167,9 @@ export const isDepositRow = (r: TransferRows, row: number): boolean => (r.flags.
 /** What a transfer's view reads: the model's rows and string tables (the chains model). */
 export interface TransferSource {
   readonly rows: TransferRows
-  /** Interned strings: chains, transaction ids, assets, fee payers. */
+  /** Interned strings: chains, transaction ids, assets, addresses (from, to, fee payer), fees. */
   readonly strings: StringTable
-  /** Strings only read back: record ids, addresses, amounts, fees, block hashes. */
+  /** Strings only read back, each distinct: record ids, amounts, block hashes. */
   readonly text: StringTable
   /** A chain's blockchain and network, by its reference. */
   names(chainRef: number): readonly [string, string]

@@ -1,11 +1,11 @@
 // Chains read model: each chain's schedule and height over time, and every transfer with where it was mined (the
 // transfers' rows and views are chains-transfers.ts; this is the fold and the lookups by id and address).
-import { heightAt, type ChainEvent, type ChainSchedule } from "../chain-sim/index.js"
+import { heightAt, type ChainEvent } from "../chain-sim/index.js"
 import type { StoredOf } from "../events/stored-event.js"
 import type { AddressKeys } from "./address-keys.js"
 import { compactColumns, RowByString, StringTable } from "./columns.js"
 import { isDepositRow, pushTransfer, TransferList, TransferRef, TransferRows, type Submitted, type TransferSource, type TransfersById, type TransferView } from "./chains-transfers.js"
-import { History } from "./history.js"
+import { ChainStates } from "./chains-state.js"
 import type { AsOf } from "./projection.js"
 
 export interface ChainView {
@@ -13,7 +13,7 @@ export interface ChainView {
   readonly blockchain: string
   readonly network: string
   /** Schedule and recorded height, as of each change. */
-  readonly state: History<{ readonly schedule: ChainSchedule; readonly height: number }>
+  readonly state: ChainStates
   /** Deposits in the order they were mined (the confirmation process manager walks this). */
   readonly minedDeposits: TransferList
   /** Withdrawals in the order they were mined (the withdrawal process manager walks this). */
@@ -26,7 +26,9 @@ export class ChainsModel implements TransferSource {
   readonly chains = new Map<string, ChainView>()
   /** The strings the transfers (and the transactions model's records) are looked up by, interned… */
   readonly strings = new StringTable()
-  /** …and those only read back (record ids, addresses, amounts, block hashes), appended without a hash. */
+  /** …and those only read back, nearly all distinct (record ids, amounts, block hashes), appended without a hash.
+   * A submission's addresses and fee repeat: they are interned, so a rebuild keeps one string of each, not one per
+   * transfer. */
   readonly text = new StringTable(false)
   readonly rows = new TransferRows()
   /** Transaction id (its reference) → its latest row. */
@@ -44,6 +46,7 @@ export class ChainsModel implements TransferSource {
     this.text.compact()
     compactColumns(this.rows)
     for (const c of this.chains.values()) {
+      c.state.compact()
       c.minedDeposits.rows.compact()
       c.minedWithdrawals.rows.compact()
     }
@@ -170,12 +173,12 @@ export class ChainsModel implements TransferSource {
         const [blockchain, network] = splitChain(d.chain)
         let c = this.chains.get(d.chain)
         if (c === undefined)
-          this.chains.set(d.chain, (c = { chain: d.chain, blockchain, network, state: new History(), minedDeposits: new TransferList(this), minedWithdrawals: new TransferList(this) }))
-        const prev = c.state.latest()
-        c.state.set(event.position, {
-          schedule: { mode: d.mode, intervalSeconds: d.intervalSeconds, confirmations: d.confirmations, anchorHeight: d.anchorHeight, anchorAt: d.anchorAt },
-          height: Math.max(prev?.height ?? 0, d.anchorHeight),
-        })
+          this.chains.set(d.chain, (c = { chain: d.chain, blockchain, network, state: new ChainStates(), minedDeposits: new TransferList(this), minedWithdrawals: new TransferList(this) }))
+        c.state.configure(
+          event.position,
+          { mode: d.mode, intervalSeconds: d.intervalSeconds, confirmations: d.confirmations, anchorHeight: d.anchorHeight, anchorAt: d.anchorAt },
+          Math.max(c.state.latestHeight(), d.anchorHeight),
+        )
         return
       }
       case "ChainTxSubmitted":
@@ -183,10 +186,10 @@ export class ChainsModel implements TransferSource {
       case "ChainBlocksMined": {
         const d = event.data
         const c = this.chains.get(d.chain)
-        const prev = c?.state.latest()
-        if (c === undefined || prev === undefined) return
-        c.state.set(event.position, { schedule: { ...prev.schedule, anchorHeight: d.toHeight, anchorAt: d.blockAt }, height: Math.max(prev.height, d.toHeight) })
-        const blockAt = d.toHeight === d.fromHeight ? d.blockAt : d.blockAt - (d.toHeight - d.fromHeight) * prev.schedule.intervalSeconds * 1000
+        if (c === undefined || c.state.length === 0) return
+        const interval = c.state.latestInterval()
+        c.state.mined(event.position, d.toHeight, d.blockAt, Math.max(c.state.latestHeight(), d.toHeight))
+        const blockAt = d.toHeight === d.fromHeight ? d.blockAt : d.blockAt - (d.toHeight - d.fromHeight) * interval * 1000
         const r = this.rows
         let hash = -1
         const position = Number(event.position)

@@ -18,6 +18,7 @@ import { WorkspaceModel, workspaceFoldTypes } from "./workspace.js"
 import { cloneGraph } from "./clone-graph.js"
 import { BalanceHistory } from "./balances/histories.js"
 import { TransferList, TransferRows } from "./chains-transfers.js"
+import { ChainStates } from "./chains-state.js"
 import { IntColumn, NumberColumn, RowByString, StringTable } from "./columns.js"
 import { CreationOrder, History, Once } from "./history.js"
 import { RecordRows } from "./transactions.js"
@@ -49,6 +50,7 @@ export const modelClasses = classRegistry([
   ChainsModel,
   TransferRows,
   TransferList,
+  ChainStates,
   StringTable,
   IntColumn,
   NumberColumn,
