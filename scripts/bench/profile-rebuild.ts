@@ -1,12 +1,15 @@
-// A CPU profile of a rebuild of every read model from the memory store, as the replay benchmark runs it (the same
-// generated log, openReplayed): one untimed rebuild to warm up, then timed rebuilds, the last one profiled by the inspector. Prints the
-// rebuild's events per CPU-second and the top frames; the whole profile goes to --out.
+// A CPU profile of a rebuild of every read model from the memory store or from a SQLite file, as the replay benchmark
+// runs it (the same generated log, openReplayed; from SQLite each rebuild opens the file afresh, as a restart does):
+// one untimed rebuild to warm up, then timed rebuilds, the last one profiled by the inspector. Prints the rebuild's
+// events per CPU-second and the top frames; the whole profile goes to --out.
 //
-//   npx tsx scripts/bench/profile-rebuild.ts [--events 300000] [--rounds 2] [--top 30] [--out rebuild.cpuprofile]
+//   npx tsx scripts/bench/profile-rebuild.ts [--store memory|sqlite] [--events 300000] [--rounds 2] [--top 30] [--out rebuild.cpuprofile]
 //
 // The script runs a tsc-compiled copy of itself (lib/cpu-profile.ts says why).
-import { writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { count } from "./lib/flags.js"
 import { runCompiled, summarise, type Profile } from "./lib/cpu-profile.js"
@@ -19,6 +22,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "2" },
     top: { type: "string", default: "30" },
     out: { type: "string", default: "" },
+    store: { type: "string", default: "memory" },
     child: { type: "boolean", default: false },
   },
 })
@@ -26,15 +30,30 @@ const events = count("events", values.events)
 const rounds = count("rounds", values.rounds)
 const top = count("top", values.top)
 const out = values.out
+if (values.store !== "memory" && values.store !== "sqlite") {
+  process.stderr.write(`--store takes memory or sqlite, not ${JSON.stringify(values.store)}\n`)
+  process.exit(2)
+}
+const fromSqlite = values.store === "sqlite"
 
 const child = async () => {
   const { openReplayed } = await import("../../src/event-log/replay.js")
   const { makeMemoryStore } = await import("../../src/store/memory.js")
+  const { makeSqliteStore } = await import("../../src/store/sqlite.js")
   const { LOG_SEED, planLedgerLog, writeLedgerLog } = await import("./lib/ledger-log.js")
   const { fullGc } = await import("./lib/stats.js")
   const plan = await planLedgerLog(Math.min(1000, Math.max(10, Math.floor(events / 1000))))
-  const store = makeMemoryStore()
-  const total = await writeLedgerLog(store, plan, events)
+  const dir = mkdtempSync(join(tmpdir(), "custody-sim-profile-rebuild-"))
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, "events.sqlite")
+  // From SQLite, the log is written and the store closed before the rounds: no copy of the log stays in the heap.
+  const memory = fromSqlite ? undefined : makeMemoryStore()
+  let total: number
+  if (memory === undefined) {
+    const written = makeSqliteStore({ file })
+    total = await writeLedgerLog(written, plan, events)
+    written.close()
+  } else total = await writeLedgerLog(memory, plan, events)
   const session = new Session()
   session.connect()
   await session.post("Profiler.enable")
@@ -45,7 +64,7 @@ const child = async () => {
     if (profiled) await session.post("Profiler.start")
     const c0 = process.cpuUsage()
     const t0 = performance.now()
-    const sim = await openReplayed(store, LOG_SEED)
+    const sim = await openReplayed(memory ?? makeSqliteStore({ file }), LOG_SEED)
     const wall = (performance.now() - t0) / 1000
     const c = process.cpuUsage(c0)
     const profile = profiled ? ((await session.post("Profiler.stop")) as { profile: Profile }).profile : undefined
@@ -62,7 +81,7 @@ const child = async () => {
   }
   const profile = last!
   if (out !== "") writeFileSync(out, JSON.stringify(profile))
-  console.log(`rebuild of ${total.toLocaleString("en-US")} events from the memory store\n${lines.join("\n")}\n`)
+  console.log(`rebuild of ${total.toLocaleString("en-US")} events from the ${values.store} store\n${lines.join("\n")}\n`)
   console.log(summarise(profile, top))
 }
 
