@@ -105,12 +105,20 @@ const signedString = (req: IncomingMessage): string => {
   })
 }
 
-/** `JSON.stringify(e)`, the same bytes, built without walking an object: only its strings need escaping. */
+/**
+ * What `JSON.stringify` escapes in a string: the quote, the backslash, control characters, and lone surrogates
+ * (surrogates here send any pair to `JSON.stringify` too, which writes a pair as it is).
+ */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/
+/** `JSON.stringify(s)`, the same bytes: a line's strings (method, path, key, request id) rarely need escaping. */
+const quoted = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`)
+
+/** `JSON.stringify(e)`, the same bytes, built without walking an object: only its strings can need escaping. */
 const jsonLine = (e: RequestLogEntry): string => {
-  let line = `{"time":"${e.time}","method":${JSON.stringify(e.method)},"path":${JSON.stringify(e.path)},"status":${e.status},"durationMs":${e.durationMs}`
-  if (e.key !== undefined) line += `,"key":${JSON.stringify(e.key)}`
-  if (e.requestId !== undefined) line += `,"requestId":${JSON.stringify(e.requestId)}`
-  if (e.error !== undefined) line += `,"error":${JSON.stringify(e.error)}`
+  let line = `{"time":"${e.time}","method":${quoted(e.method)},"path":${quoted(e.path)},"status":${e.status},"durationMs":${e.durationMs}`
+  if (e.key !== undefined) line += `,"key":${quoted(e.key)}`
+  if (e.requestId !== undefined) line += `,"requestId":${quoted(e.requestId)}`
+  if (e.error !== undefined) line += `,"error":${quoted(e.error)}`
   if (e.signed !== undefined) line += `,"signed":${JSON.stringify(e.signed)}`
   return `${line}}`
 }

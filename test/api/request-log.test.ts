@@ -3,10 +3,11 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { getRequestListener } from "@hono/node-server"
+import fc from "fast-check"
 import { request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { signatureMessage, signRequest } from "../../src/client/signing.js"
-import { loggedResponse, type LogFormat } from "../../src/cli/request-log.js"
+import { formatEntry, loggedResponse, type LogFormat } from "../../src/cli/request-log.js"
 import { startHarness, type Harness } from "../support/harness.js"
 
 let h: Harness
@@ -96,6 +97,36 @@ describe("request log, JSON", () => {
     const entry = JSON.parse(line!) as Record<string, unknown>
     expect([entry.key, entry.path]).toEqual([key, "/vaults?name=%22a%22&b=\\"])
     expect(line).toBe(JSON.stringify(entry))
+  })
+})
+
+describe("request log, JSON line", () => {
+  // Any UTF-16 code unit (lone surrogates too), and often the characters JSON escapes.
+  const text = fc.string({
+    unit: fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), fc.constantFrom('"', "\\", "\n", "\t", "\u0000", "\u001f", "\u007f", "\ud800", "\udc00", "é", "/", "a")),
+  })
+  const entry = fc.record(
+    {
+      time: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      method: fc.oneof(fc.constantFrom("GET", "POST", "DELETE"), text),
+      path: text,
+      status: fc.integer({ min: 100, max: 599 }),
+      durationMs: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.nat().map((n) => n / 1000)),
+      key: text,
+      requestId: text,
+      error: text,
+      signed: text,
+    },
+    { requiredKeys: ["time", "method", "path", "status", "durationMs"] },
+  )
+
+  it("is the bytes JSON.stringify writes for the same entry, whatever its strings hold", () => {
+    fc.assert(
+      fc.property(entry, (e) => {
+        expect(formatEntry(e, "json")).toBe(JSON.stringify(e))
+      }),
+      { numRuns: 2_000 },
+    )
   })
 })
 
