@@ -9,7 +9,7 @@ import { crc32 } from "node:zlib"
 import { typedColumnsOf, type EncodedGraph, type LoadedGraph, type TypedColumn } from "../projections/graph-codec.js"
 import type { RecordedEvent } from "../store/event-store.js"
 
-const MAGIC = "custody-sim read-model checkpoint 7\n"
+const MAGIC = "custody-sim read-model checkpoint 8\n"
 
 export interface CheckpointHeader {
   /** Fingerprint of the read-model code that wrote it. */

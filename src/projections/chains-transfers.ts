@@ -140,12 +140,15 @@ export const pushTransfer = (r: TransferRows, s: StringTable, text: StringTable,
 }
 
 /** The transfer of a row, as the event recorded it (a field it lacked reads undefined). */
-export const transferOfRow = (r: TransferRows, s: StringTable, text: StringTable, row: number): ChainTransfer => {
+export const transferOfRow = (m: TransferSource, row: number): ChainTransfer => {
+  const r = m.rows
+  const s = m.strings
+  const text = m.text
   const flags = r.flags.values[row]!
   const feePayer = r.feePayer.values[row]!
   const nested = r.nested.get(row)
   return {
-    transactionId: s.at(r.transactionId.values[row]!),
+    transactionId: m.ids.at(r.transactionId.values[row]!),
     recordId: text.at(r.recordId.values[row]!),
     kind: flags & WITHDRAWAL ? "withdrawal" : "deposit",
     assetId: s.at(r.assetId.values[row]!),
@@ -167,7 +170,9 @@ export const isDepositRow = (r: TransferRows, row: number): boolean => (r.flags.
 /** What a transfer's view reads: the model's rows and string tables (the chains model). */
 export interface TransferSource {
   readonly rows: TransferRows
-  /** Interned strings: chains, transaction ids, assets, addresses (from, to, fee payer), fees. */
+  /** Interned transaction ids (a table of their own: it holds a string per transfer, the others a few thousand). */
+  readonly ids: StringTable
+  /** Interned strings: chains, assets, addresses (from, to, fee payer), fees. */
   readonly strings: StringTable
   /** Strings only read back, each distinct: record ids, amounts, block hashes. */
   readonly text: StringTable
@@ -207,7 +212,7 @@ export class TransferRef implements TransferView, MinedAt {
     return this
   }
   get transfer(): ChainTransfer {
-    return (this.read ??= transferOfRow(this.model.rows, this.model.strings, this.model.text, this.row))
+    return (this.read ??= transferOfRow(this.model, this.row))
   }
   latest(): Mined | undefined {
     return this.at(undefined)

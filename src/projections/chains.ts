@@ -24,14 +24,20 @@ export const chainsFoldTypes = ["ChainConfigured", "ChainTxSubmitted", "ChainBlo
 
 export class ChainsModel implements TransferSource {
   readonly chains = new Map<string, ChainView>()
-  /** The strings the transfers (and the transactions model's records) are looked up by, interned… */
+  /**
+   * Transaction ids, interned, in a table of their own: one string per transfer, and a rebuild adds one at every
+   * submission. Apart from them, the other strings looked up at each event (chains, assets, addresses, fees, vault
+   * ids) are a small table whose index stays in the caches, and what is indexed by their references stays small.
+   */
+  readonly ids = new StringTable()
+  /** The other strings the transfers (and the transactions model's records) are looked up by, interned… */
   readonly strings = new StringTable()
   /** …and those only read back, nearly all distinct (record ids, amounts, block hashes), appended without a hash.
    * A submission's addresses and fee repeat: they are interned, so a rebuild keeps one string of each, not one per
    * transfer. */
   readonly text = new StringTable(false)
   readonly rows = new TransferRows()
-  /** Transaction id (its reference) → its latest row. */
+  /** Transaction id (its reference in `ids`) → its latest row. */
   private readonly byId = new RowByString()
   /** Address key (its reference) → the last deposit to it; earlier ones link back from there. */
   private readonly lastDeposit = new RowByString()
@@ -42,6 +48,7 @@ export class ChainsModel implements TransferSource {
 
   /** Drops the columns' room for growth (before a checkpoint is written). */
   compact(): void {
+    this.ids.compact()
     this.strings.compact()
     this.text.compact()
     compactColumns(this.rows)
@@ -74,7 +81,7 @@ export class ChainsModel implements TransferSource {
   rowOf(transactionId: string): number {
     const last = this.lookup
     if (last !== undefined && last.id === transactionId) return last.row
-    const row = this.byId.get(this.strings.find(transactionId))
+    const row = this.byId.get(this.ids.find(transactionId))
     if (last === undefined) Object.defineProperty(this, "lookup", { value: { id: transactionId, row }, writable: true, enumerable: false })
     else {
       last.id = transactionId
@@ -91,7 +98,7 @@ export class ChainsModel implements TransferSource {
   private rowAfter(transactionId: string, guess: number): number {
     if (guess >= 0 && guess < this.rows.length) {
       const ref = this.rows.transactionId.values[guess]!
-      if (this.byId.get(ref) === guess && this.strings.at(ref) === transactionId) return guess
+      if (this.byId.get(ref) === guess && this.ids.at(ref) === transactionId) return guess
     }
     return this.rowOf(transactionId)
   }
@@ -150,7 +157,7 @@ export class ChainsModel implements TransferSource {
     const s = this.strings
     const chainRef = s.intern(d.chain)
     const [blockchain, network] = this.names(chainRef)
-    const idRef = s.intern(d.transactionId)
+    const idRef = this.ids.intern(d.transactionId)
     const row = pushTransfer(r, s, this.text, chainRef, idRef, Number(event.position), d)
     // A log written before submissions were taken once may name a transaction again: its records stay found by id.
     const before = this.byId.get(idRef)

@@ -84,12 +84,12 @@ describe("a checkpoint that must not be used", () => {
     expect(r.digest).toBe(rebuiltDigest)
   })
 
-  it("of the previous format (6: addresses and fees appended per transfer, a record per mined block) is refused", { timeout: 300_000 }, async () => {
+  it("of the previous format (7: transaction ids in one table with the other interned strings) is refused", { timeout: 300_000 }, async () => {
     const { dir, file } = copy()
     const bytes = readFileSync(file)
-    const magic = "custody-sim read-model checkpoint 7\n"
+    const magic = "custody-sim read-model checkpoint 8\n"
     expect(bytes.toString("utf8", 0, magic.length)).toBe(magic)
-    Buffer.from("custody-sim read-model checkpoint 6\n").copy(bytes, 0)
+    Buffer.from("custody-sim read-model checkpoint 7\n").copy(bytes, 0)
     writeFileSync(file, bytes)
     const r = await restart(dir)
     expect(r.restoredFrom).toBeUndefined()
