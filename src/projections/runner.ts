@@ -3,7 +3,13 @@ import { Effect, Fiber, Schedule, Stream } from "effect"
 import { StoreUnavailable, type EventStoreShape, type RecordedEvent } from "../store/event-store.js"
 import type { ReadModels } from "./read-models.js"
 
-const PAGE = 1_000
+/**
+ * Events per page of a pull. A page is alive until its last event is applied, so a scavenge during it copies all of
+ * it: with pages of 1,000 events read from SQLite (some 2 MB of rows and parsed data each), a rebuild of 200,000 events
+ * had its scavenges copy 70 MB, of which the models keep 23 MB; with 250, 32 MB. EventStoreDB pays a round trip per
+ * page and keeps the larger one.
+ */
+const pageSize = (store: EventStoreShape): number => (store.kind === "esdb" ? 1_000 : 250)
 
 /** The event a fold could not apply: the models stop before it and stay as they were (reads keep working). */
 export interface FoldHalt {
@@ -59,6 +65,7 @@ export const makeProjectionRunner = (store: EventStoreShape, models: ReadModels,
   }
   // Positions are opaque (EventStoreDB's are byte offsets: position + 1 is no record boundary), so a pull reads
   // from the last applied position itself and skips that one event.
+  const PAGE = pageSize(store)
   const pull: Effect.Effect<void, StoreUnavailable> = Effect.gen(function* () {
     for (;;) {
       if (halted !== undefined) return
