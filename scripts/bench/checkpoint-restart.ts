@@ -112,9 +112,11 @@ const prepare = async (dir: string, total: number, log: (line: string) => void) 
   store.close()
   const position = models.position
   const t0 = performance.now()
-  const checkpointBytes = writeCheckpointFile(checkpointFile(dir, position), { code: modelCodeFingerprint(), position: String(position), event: eventDigest(last!), count: models.timeline.count }, models.encode())
+  const encoded = models.encode()
+  const checkpointBytes = writeCheckpointFile(checkpointFile(dir, position), { code: modelCodeFingerprint(), position: String(position), event: eventDigest(last!), count: models.timeline.count }, encoded)
   const checkpointWriteSeconds = (performance.now() - t0) / 1000
-  log(`checkpoint at position ${position}: ${(checkpointBytes / 1e6).toFixed(1)} MB in ${checkpointWriteSeconds.toFixed(2)} s`)
+  // What a restart makes again: an object per node, a string per entry of the text (the columns are buffers).
+  log(`checkpoint at position ${position}: ${(checkpointBytes / 1e6).toFixed(1)} MB (${encoded.kinds.length.toLocaleString("en-US")} objects, ${encoded.ends.length.toLocaleString("en-US")} strings, ${encoded.tags.length.toLocaleString("en-US")} values) in ${checkpointWriteSeconds.toFixed(2)} s`)
   return { events, position, checkpointBytes, checkpointWriteSeconds }
 }
 
