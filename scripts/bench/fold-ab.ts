@@ -9,6 +9,10 @@
 // `git archive <commit> | tar -x -C <dir>` and a link to node_modules). --after defaults to this tree. Only the folds
 // are timed (ReadModels.apply over the memory store's events, a page of 1,000 at a time as the runner reads them):
 // the log is generated once, by this tree's code, and both sides fold the very same event objects.
+//
+// Up to a few hundred thousand events. At a million, two trees' models of that size folded in turn in one heap read
+// up to 0.7x apart where each tree folding alone in a process of its own reads the same (docs/benchmarks.md, the
+// chains model's columns): compare a process per tree there.
 import { resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"

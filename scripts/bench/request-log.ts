@@ -158,9 +158,9 @@ export const requestLog: Benchmark = {
         return Array.from({ length: rounds }, (_, round) => over(of.map((ws) => figure(ws[round]!))))
       }
       /** The figure with a side's processes averaged per round instead, for comparison. */
-      const byMean = (side: Side, figure: (w: Window) => number, off: (q: number, on: number) => number) => {
+      const byMean = (side: Side, figure: (w: Window) => number, off: (q: number, on: number) => number): number => {
         const q = perRound("quiet", figure, mean)
-        return median(perRound(side, figure, mean).map((x, i) => off(q[i]!, x))).toFixed(3)
+        return median(perRound(side, figure, mean).map((x, i) => off(q[i]!, x)))
       }
       /** Each process's median over the rounds, and the spread between the side's processes (max/min). */
       const perProcess = (side: Side, figure: (w: Window) => number) => {
@@ -180,6 +180,7 @@ export const requestLog: Benchmark = {
       return (["text", "json"] as const).flatMap((side): Array<Measurement> => {
         const on = perRound(side, perSecondOf)
         const ratios = on.map((x, i) => x / quiet[i]!)
+        const ratioByMean = byMean(side, perSecondOf, (q, x) => x / q)
         const throughput: Measurement = {
           label: side,
           subject: median(on),
@@ -189,12 +190,12 @@ export const requestLog: Benchmark = {
           note:
             `rounds' ratios: quartiles ${quartiles(ratios)}, min–max ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}; ` +
             `per process, median req/s: ${processNote(side, perSecondOf)}, ${processNote("quiet", perSecondOf)}; ` +
-            `with the processes averaged per round ${byMean(side, perSecondOf, (q, x) => x / q)}; ${loadNote}; ${shape}`,
+            `with the processes averaged per round ${ratioByMean.toFixed(3)}; ${loadNote}; ${shape}`,
           samples: { subject: on, baseline: quiet, ratios },
           details: {
             loadMin: Math.min(...loads),
             loadMax: Math.max(...loads),
-            ratioByMean: Number(byMean(side, perSecondOf, (q, x) => x / q)),
+            ratioByMean,
             loggedRequests: SERVERS.filter((s) => s.side === side).reduce((n, s) => n + answered.get(s)!, 0),
             processes: PROCESSES,
             processSpread: perProcess(side, perSecondOf).spread,
@@ -206,6 +207,7 @@ export const requestLog: Benchmark = {
         const cpuOn = perRound(side, cpuOf)
         const cpuOff = perRound("quiet", cpuOf)
         const cost = cpuOn.map((x, i) => cpuOff[i]! / x)
+        const costByMean = byMean(side, cpuOf, (q, x) => q / x)
         const cpu: Measurement = {
           label: `${side}-cpu`,
           subject: median(cpuOn),
@@ -215,12 +217,12 @@ export const requestLog: Benchmark = {
           note:
             `the server processes' CPU per request, off/on per round: quartiles ${quartiles(cost)}, min–max ${Math.min(...cost).toFixed(3)}–${Math.max(...cost).toFixed(3)}; ` +
             `per process, median µs: ${processNote(side, cpuOf)}, ${processNote("quiet", cpuOf)}; ` +
-            `with the processes averaged per round ${byMean(side, cpuOf, (q, x) => q / x)}; ${loadNote}`,
+            `with the processes averaged per round ${costByMean.toFixed(3)}; ${loadNote}`,
           samples: { subject: cpuOn, baseline: cpuOff, ratios: cost },
           details: {
             loadMin: Math.min(...loads),
             loadMax: Math.max(...loads),
-            ratioByMean: Number(byMean(side, cpuOf, (q, x) => q / x)),
+            ratioByMean: costByMean,
             processes: PROCESSES,
             processSpread: perProcess(side, cpuOf).spread,
             quietProcessSpread: perProcess("quiet", cpuOf).spread,

@@ -109,7 +109,6 @@ export class TransferRows {
   }
 }
 
-
 /** Writes a submitted transfer into a new row (not yet mined, no records, no earlier deposit); returns the row. */
 export const pushTransfer = (r: TransferRows, s: StringTable, text: StringTable, chainRef: number, idRef: number, position: number, d: Submitted): number => {
   const row = r.length
@@ -239,7 +238,6 @@ export class TransferList {
     return this.model.view(this.rows.values[i]!)
   }
 }
-
 
 /** The transfers by transaction id (a Map's reading interface over the rows: the latest submission of each id). */
 export interface TransfersById {
