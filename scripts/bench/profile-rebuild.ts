@@ -4,6 +4,13 @@
 // events per CPU-second and the top frames; the whole profile goes to --out.
 //
 //   npx tsx scripts/bench/profile-rebuild.ts [--store memory|sqlite] [--events 300000] [--rounds 2] [--top 30] [--out rebuild.cpuprofile]
+//   npx tsx scripts/bench/profile-rebuild.ts --folds [--events 1000000] [--rounds 1] [--top 30]
+//
+// --folds profiles the folds alone: `ReadModels.apply` over the memory store's events (pages of 250, as the runner
+// reads them), no simulator, no store read; it also prints each frame's self time in nanoseconds per event, the
+// figure to compare between runs of different sizes (a frame whose time per event grows with the log is one whose
+// cost is not constant per event). Run each size in a process of its own: two million-event heaps in one process
+// are not what a rebuild sees.
 //
 // The script runs a tsc-compiled copy of itself (lib/cpu-profile.ts says why).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -23,6 +30,7 @@ const { values } = parseArgs({
     top: { type: "string", default: "30" },
     out: { type: "string", default: "" },
     store: { type: "string", default: "memory" },
+    folds: { type: "boolean", default: false },
     child: { type: "boolean", default: false },
   },
 })
@@ -35,6 +43,10 @@ if (values.store !== "memory" && values.store !== "sqlite") {
   process.exit(2)
 }
 const fromSqlite = values.store === "sqlite"
+if (values.folds && fromSqlite) {
+  process.stderr.write("--folds reads the memory store's events: it takes no --store sqlite\n")
+  process.exit(2)
+}
 
 const child = async () => {
   const { openReplayed } = await import("../../src/event-log/replay.js")
@@ -85,5 +97,100 @@ const child = async () => {
   console.log(summarise(profile, top))
 }
 
-if (values.child) await child()
+/** Self time per frame in nanoseconds per event, highest first. */
+const perEvent = (p: Profile, total: number, count: number): string => {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]))
+  const self = new Map<string, number>()
+  p.samples.forEach((id, i) => {
+    const f = byId.get(id)!.callFrame
+    const k = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*?\/(node_modules|src|scripts)\//, "$1/")}${f.url === "" ? "" : `:${f.lineNumber + 1}`}`
+    self.set(k, (self.get(k) ?? 0) + (p.timeDeltas[i] ?? 0))
+  })
+  const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, count)
+  return `self time per event (ns):\n${rows.map(([k, us]) => `${((us * 1000) / total).toFixed(1).padStart(8)}  ${k}`).join("\n")}`
+}
+
+const foldsChild = async () => {
+  const { Effect } = await import("effect")
+  const { ReadModels } = await import("../../src/projections/read-models.js")
+  const { makeMemoryStore } = await import("../../src/store/memory.js")
+  const { planLedgerLog, writeLedgerLog } = await import("./lib/ledger-log.js")
+  const { fullGc, median, sleep } = await import("./lib/stats.js")
+  const plan = await planLedgerLog(Math.min(1000, Math.max(10, Math.floor(events / 1000))))
+  const store = makeMemoryStore()
+  const total = await writeLedgerLog(store, plan, events)
+  const session = new Session()
+  session.connect()
+  await session.post("Profiler.enable")
+  await session.post("Profiler.setSamplingInterval", { interval: 200 })
+  const cpu = (c0: NodeJS.CpuUsage) => {
+    const c = process.cpuUsage(c0)
+    return (c.user + c.system) / 1e6
+  }
+  // The memory store's read is synchronous: a page costs what the runner's `yield*` of it costs, not a promise.
+  const page = (from: number) => Effect.runSync(store.readAll({ fromPosition: BigInt(from + 1), maxCount: 250 }))
+  // The floor: the same pages, and of each event only its position and its metadata's seq (what any fold reads first).
+  // Each timed pass starts from a full collection whose sweeping (on the collector's threads, in the process's CPU
+  // time) is over.
+  const settle = async () => {
+    fullGc()
+    await sleep(1000)
+  }
+  const walk = async () => {
+    await settle()
+    const c0 = process.cpuUsage()
+    let last = 0n
+    let seq = 0
+    for (let from = 0; from < total; from += 250) {
+      const events = page(from)
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i]!
+        if (e.position > last) last = e.position
+        const s = e.metadata.seq
+        if (typeof s === "number" && s > seq) seq = s
+      }
+    }
+    if (last !== BigInt(total)) throw new Error(`walked to ${last}, not ${total}`)
+    return cpu(c0)
+  }
+  const fold = async (profiled: boolean) => {
+    await settle()
+    let models = new ReadModels()
+    if (profiled) await session.post("Profiler.start")
+    const c0 = process.cpuUsage()
+    const t0 = performance.now()
+    for (let from = 0; from < total; from += 250) {
+      const events = page(from)
+      for (let i = 0; i < events.length; i++) models.apply(events[i]!)
+    }
+    const wall = (performance.now() - t0) / 1000
+    const c = cpu(c0)
+    const profile = profiled ? ((await session.post("Profiler.stop")) as { profile: Profile }).profile : undefined
+    if (models.position !== BigInt(total)) throw new Error(`folded to ${models.position}, not ${total}`)
+    models = new ReadModels()
+    return { wall, cpu: c, profile }
+  }
+  await walk()
+  await fold(false)
+  const k = (x: number) => `${Math.round(x / 1000).toLocaleString("en-US")}k`
+  const lines: Array<string> = []
+  const ratios: Array<number> = []
+  let last: Profile | undefined
+  for (let r = 0; r < rounds; r++) {
+    const w = await walk()
+    const t = await fold(r === rounds - 1)
+    last = t.profile
+    ratios.push(w / t.cpu)
+    lines.push(
+      `round ${r + 1}: floor ${k(total / w)} per CPU-second; folds ${k(total / t.cpu)} per CPU-second, ${k(total / t.wall)} events/s${t.profile === undefined ? "" : " (profiled)"}; folds at ${(w / t.cpu).toFixed(3)}x the floor`,
+    )
+  }
+  if (out !== "") writeFileSync(out, JSON.stringify(last!))
+  console.log(`folds alone over ${total.toLocaleString("en-US")} events of the memory store\n${lines.join("\n")}`)
+  console.log(`folds against the floor, median of the rounds: ${median(ratios).toFixed(3)}x\n`)
+  console.log(perEvent(last!, total, top))
+  console.log(`\n${summarise(last!, top)}`)
+}
+
+if (values.child) await (values.folds ? foldsChild() : child())
 else runCompiled("profile-rebuild", args, out)
