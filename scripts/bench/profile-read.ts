@@ -39,6 +39,11 @@ if (unknown.length > 0) {
   process.stderr.write(`unknown argument ${JSON.stringify(unknown[0])}: a route (${Object.keys(routes).join(", ")}) or a version (2024-05-09, 2026-03-20)\n`)
   process.exit(2)
 }
+if (route === "address-balance" && version === "2024-05-09") {
+  // An unknown route at 2024-05-09: the profile would be of 404 answers.
+  process.stderr.write("address-balance exists from 2026-03-20 on; its 2024-05-09 predecessor is address-assets (#8)\n")
+  process.exit(2)
+}
 const seconds = count("seconds", values.seconds)
 const top = count("top", values.top)
 const out = values.out
@@ -75,6 +80,7 @@ const child = async () => {
     const r = await load(seconds * 1_000)
     const cpu = process.cpuUsage(cpu0)
     const { profile } = (await session.post("Profiler.stop")) as { profile: Profile }
+    if (r.non2xx > 0) throw new Error(`GET ${request.url} at ${version}: ${r.non2xx} of ${r.ok + r.non2xx} answers were not 2xx (${JSON.stringify(r.statusCodes)}): not a profile of the read`)
     if (out !== "") writeFileSync(out, JSON.stringify(profile))
     console.log(
       `GET ${route} at ${version}${values.bare ? " (bare route)" : ""}: ${r.perSecond.toFixed(0)} req/s, ${r.ok} answered (${r.non2xx} non-2xx), server CPU ${((cpu.user + cpu.system) / r.ok).toFixed(1)} µs/request with the profiler on, p99 ${r.latencyP99} ms\n`,
