@@ -15,9 +15,10 @@ export interface RequestLogOptions {
 }
 
 /**
- * Lines are written together, at most this long after the first of them, or at once past FLUSH_BYTES: a busy
- * server makes a few dozen writes a second instead of one per event-loop turn (each a system call on a file, a
- * pipe or a terminal, where Node writes stdout synchronously). What is pending is written when the process exits.
+ * Lines are written together, at most this long after the first of them, or as soon as the next one might not fit
+ * in FLUSH_BYTES: a busy server makes a few dozen writes a second instead of one per event-loop turn (each a system
+ * call on a file, a pipe or a terminal, where Node writes stdout synchronously). What is pending is written when the
+ * process exits.
  */
 const FLUSH_MS = 25
 const FLUSH_BYTES = 64 * 1024
@@ -143,23 +144,47 @@ const flushAll = () => {
 /**
  * A ServerResponse class that logs each answer as it is ended: pass it as `createServer({ ServerResponse })`.
  * A subclass rather than a wrapper per request: patching each response object would slow Node's own code on it.
+ *
+ * Each line is encoded into the batch's buffer as soon as it is made. Lines kept as strings until their batch was
+ * written lived through the collector's young-generation passes, and with them what they were cut from (a request
+ * id sliced out of a body is a view that keeps the whole body): each pass of a busy logged server took 1.4-2.0 ms
+ * against 0.85-1.0 ms unlogged. Now nothing of a request outlives its `end()`.
  */
 export const loggedResponse = (options: RequestLogOptions): typeof ServerResponse => {
-  const write = options.write ?? ((chunk: string) => void process.stdout.write(chunk))
-  let pending = ""
+  const custom = options.write
+  const writeOut = (bytes: Buffer) => {
+    // process.stdout may keep what it is given until it is written: a copy, as the buffer is reused.
+    if (custom === undefined) process.stdout.write(Buffer.from(bytes))
+    else custom(bytes.toString("utf8"))
+  }
+  const batch = Buffer.allocUnsafe(FLUSH_BYTES)
+  let used = 0
   let timer: ReturnType<typeof setTimeout> | undefined
   const flush = () => {
     if (timer !== undefined) clearTimeout(timer)
     timer = undefined
     unwritten.delete(flush)
-    if (pending.length === 0) return
-    const out = pending
-    pending = ""
-    write(out)
+    if (used === 0) return
+    const bytes = batch.subarray(0, used)
+    used = 0
+    writeOut(bytes)
   }
   if (!flushesAtExit) {
     flushesAtExit = true
     process.on("exit", flushAll)
+  }
+  const append = (line: string) => {
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+    if (line.length * 3 > FLUSH_BYTES - used) {
+      flush()
+      // A line longer than a batch (a refused signature over a large body) is written alone.
+      if (line.length * 3 > FLUSH_BYTES) return writeOut(Buffer.from(line, "utf8"))
+    }
+    used += batch.write(line, used, "utf8")
+    if (timer === undefined) {
+      timer = setTimeout(flush, FLUSH_MS).unref()
+      unwritten.add(flush)
+    }
   }
   const log = (req: IncomingMessage, status: number, started: number, body: string | Uint8Array | undefined) => {
     const error = status >= 400 && body !== undefined ? field(body, CODE) : undefined
@@ -177,12 +202,7 @@ export const loggedResponse = (options: RequestLogOptions): typeof ServerRespons
     if (requestId !== undefined) entry.requestId = requestId
     if (error !== undefined) entry.error = error
     if (error === REFUSED_SIGNATURE) entry.signed = signedString(req)
-    pending += `${formatEntry(entry, options.format)}\n`
-    if (pending.length >= FLUSH_BYTES) flush()
-    else if (timer === undefined) {
-      timer = setTimeout(flush, FLUSH_MS).unref()
-      unwritten.add(flush)
-    }
+    append(`${formatEntry(entry, options.format)}\n`)
   }
   class LoggedResponse extends ServerResponse {
     private readonly started = performance.now()

@@ -77,6 +77,31 @@ describe("request log, text", () => {
   })
 })
 
+describe("request log, batches", () => {
+  it("more lines than one batch holds: every request's line, once, in the order answered", async () => {
+    const { url, lines } = await serveLogged("text")
+    const pad = "p".repeat(2_000)
+    // 40 lines of about 2 KB: more than one 64 KiB batch.
+    for (let i = 0; i < 40; i++) expect((await send(url, "GET", `/vaults?n=${i}&pad=${pad}`, { "content-type": "application/json" })).status).toBe(401)
+    const out = await lines(40)
+    expect(out.map((l) => / GET \/vaults\?n=(\d+)&pad=p+ 401 /.exec(l)?.[1])).toEqual(Array.from({ length: 40 }, (_, i) => String(i)))
+  })
+
+  it("a refused signature over a body larger than a batch: its whole line, between the lines before and after it", async () => {
+    const { url, lines } = await serveLogged("json")
+    const body = JSON.stringify({ data: { item: { name: "é".repeat(40_000), color: "#FF0000", isHiddenInDashboard: false } } })
+    const path = `/vaults/${h.testVaultId}/vault-account`
+    const headers = signRequest(h.creds, { method: "POST", url: path, body })
+    await send(url, "GET", "/vaults?before", { "content-type": "application/json" })
+    const res = await send(url, "POST", path, { ...headers, "x-api-sign": Buffer.alloc(32).toString("base64") }, body)
+    await send(url, "GET", "/vaults?after", { "content-type": "application/json" })
+    expect(JSON.parse(res.text).error.code).toBe("invalid_api_sign")
+    const out = (await lines(3)).map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(out.map((e) => e.path)).toEqual(["/vaults?before", path, "/vaults?after"])
+    expect(out[1]!.signed).toBe(signatureMessage({ timestamp: headers["x-api-timestamp"]!, method: "POST", path, body, query: "{}" }))
+  })
+})
+
 describe("request log, JSON", () => {
   it("one JSON object per line with the same fields", async () => {
     const { url, lines } = await serveLogged("json")
