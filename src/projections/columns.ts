@@ -86,7 +86,8 @@ interface Decoded {
  *
  * A table has two parts. The strings a fold added since the last checkpoint are kept as the events gave them, as
  * references in `added` (and, in a searchable table, in the `recent` Map, whose lookups cost V8 one hash per
- * string): a fold copies no characters. `pack` (before a checkpoint is written) moves them into the packed prefix:
+ * string): a fold copies no characters. Past `INDEXED_FROM` added strings (the table of every transaction id) they are
+ * looked up in an index of their own instead (`AddedIndex`), and `recent` is left empty. `pack` (before a checkpoint is written) moves them into the packed prefix:
  * characters a byte each (ids, addresses and amounts are ASCII; a string with a character beyond U+00FF is kept
  * whole in `wide`) with a hash index in typed arrays. A checkpoint saves only the packed form, so a decoded table
  * holds a few buffers instead of a million strings, and makes a string of its prefix only when it is read.
@@ -112,19 +113,56 @@ export class StringTable {
     return this.packed + this.added.length
   }
 
+  /** The index of the added strings, once there are too many for `recent`: not state (made again from `added`). */
+  declare private index: AddedIndex | undefined
+
   find(s: string): number {
-    const k = this.recent.get(s)
-    if (k !== undefined) return k
-    return this.packed === 0 ? -1 : this.lookup(s, hashOf(s))
+    if (this.recent.size === this.added.length) {
+      const k = this.recent.get(s)
+      if (k !== undefined) return k
+      return this.packed === 0 ? -1 : this.lookup(s, hashOf(s))
+    }
+    const h = hashOf(s)
+    const j = findAdded(this.addedIndex(), this.added, s, h)
+    if (j >= 0) return this.packed + j
+    return this.packed === 0 ? -1 : this.lookup(s, h)
   }
 
   intern(s: string): number {
-    const found = this.find(s)
-    if (found >= 0) return found
-    const k = this.packed + this.added.length
+    if (this.recent.size === this.added.length) {
+      const found = this.find(s)
+      if (found >= 0) return found
+      const k = this.packed + this.added.length
+      this.added.push(s)
+      this.recent.set(s, k)
+      if (this.added.length >= INDEXED_FROM) {
+        this.addedIndex()
+        this.recent = new Map()
+      }
+      return k
+    }
+    const h = hashOf(s)
+    const index = this.addedIndex()
+    const j = findAdded(index, this.added, s, h)
+    if (j >= 0) return this.packed + j
+    if (this.packed > 0) {
+      const k = this.lookup(s, h)
+      if (k >= 0) return k
+    }
     this.added.push(s)
-    this.recent.set(s, k)
-    return k
+    placeAdded(index, h, this.added.length - 1)
+    return this.packed + this.added.length - 1
+  }
+
+  /** The added strings' index, made from `added` when there is none (a table copied by a snapshot, or decoded). */
+  private addedIndex(): AddedIndex {
+    let index = this.index
+    if (index === undefined || index.size !== this.added.length) {
+      index = { pairs: new Int32Array(64), size: 0 }
+      for (let j = 0; j < this.added.length; j++) placeAdded(index, hashOf(this.added[j]!), j)
+      Object.defineProperty(this, "index", { value: index, writable: true, enumerable: false, configurable: true })
+    }
+    return index
   }
 
   /**
@@ -183,6 +221,7 @@ export class StringTable {
     this.packed = count
     this.added = []
     this.recent = new Map()
+    if (this.index !== undefined) this.index = undefined
   }
 
   /** Packs what was added (the columns' form of "dropping the room kept for growth"). */
@@ -240,6 +279,48 @@ export class StringTable {
     while (slots[i] !== 0) i = (i + 1) & mask
     slots[i] = k + 1
   }
+}
+
+/**
+ * A searchable table's added strings past this many are indexed by `AddedIndex`: a Map of a few hundred thousand
+ * fresh strings costs a rebuild 2.5 µs per miss (the transaction ids, one new per submission: 0.8 s of a
+ * million-event fold), where the index's probe reads a typed array and touches a string only when the hashes agree.
+ */
+const INDEXED_FROM = 1 << 14
+
+/**
+ * Open addressing over the added strings: `pairs` holds (hash, added index + 1) per slot, 0 marking an empty one; at
+ * most half the slots are taken. A probe compares hashes and reads a string only when they agree.
+ */
+interface AddedIndex {
+  pairs: Int32Array
+  size: number
+}
+
+const findAdded = (index: AddedIndex, added: ReadonlyArray<string>, s: string, h: number): number => {
+  const pairs = index.pairs
+  const mask = (pairs.length >> 1) - 1
+  for (let i = h & mask; ; i = (i + 1) & mask) {
+    const j = pairs[2 * i + 1]! - 1
+    if (j < 0) return -1
+    if (pairs[2 * i] === h && added[j] === s) return j
+  }
+}
+
+const placeAdded = (index: AddedIndex, h: number, j: number): void => {
+  if ((index.size + 1) * 2 > index.pairs.length >> 1) {
+    const old = index.pairs
+    index.pairs = new Int32Array(old.length * 2)
+    index.size = 0
+    for (let i = 0; i < old.length; i += 2) if (old[i + 1] !== 0) placeAdded(index, old[i]!, old[i + 1]! - 1)
+  }
+  const pairs = index.pairs
+  const mask = (pairs.length >> 1) - 1
+  let i = h & mask
+  while (pairs[2 * i + 1] !== 0) i = (i + 1) & mask
+  pairs[2 * i] = h
+  pairs[2 * i + 1] = j + 1
+  index.size++
 }
 
 /** Per packed table, its strings decoded lately (a WeakMap: not the table's state, and only the packed path asks). */

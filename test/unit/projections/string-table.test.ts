@@ -2,6 +2,7 @@
 // added since the last checkpoint (kept as given), packed into bytes for one, or decoded from one.
 import { describe, expect, it } from "vitest"
 import { StringTable } from "../../../src/projections/columns.js"
+import { cloneGraph } from "../../../src/projections/clone-graph.js"
 import { classRegistry, decodeGraph, encodeGraph } from "../../../src/projections/graph-codec.js"
 
 const registry = classRegistry([StringTable])
@@ -56,5 +57,28 @@ describe("a string table", () => {
     expect(Buffer.compare(Buffer.from(twice.blobs), Buffer.from(once.blobs))).toBe(0)
     expect([twice.table, twice.text]).toEqual([once.table, once.text])
     expect(decoded.find("id-4321")).toBe(4321)
+  })
+
+  it("finds the same references once it holds more added strings than its Map takes (its own index), copied, packed and decoded", () => {
+    const t = new StringTable()
+    const n = 40_000
+    // Ids of one length with a common prefix, as transaction ids are, and a few beyond Latin-1.
+    const ids = Array.from({ length: n }, (_, i) => (i % 997 === 0 ? `✓${i}` : `0x${i.toString(16).padStart(64, "0")}`))
+    const refs = ids.map((s) => t.intern(s))
+    expect(refs).toEqual(ids.map((_, i) => i))
+    expect(ids.map((s) => t.intern(s))).toEqual(refs)
+    expect(ids.map((s) => t.find(`${s}`))).toEqual(refs)
+    expect(t.find("0xabsent")).toBe(-1)
+    const copy = cloneGraph(t)
+    expect(copy.find(ids[n - 1]!)).toBe(n - 1)
+    expect(copy.intern("new in the copy")).toBe(n)
+    expect(t.find("new in the copy")).toBe(-1)
+    const decoded = roundTrip(t)
+    expect(ids.map((s) => decoded.find(s))).toEqual(refs)
+    t.pack()
+    expect(ids.map((s) => t.find(s))).toEqual(refs)
+    expect(t.intern(ids[123]!)).toBe(123)
+    expect(t.intern("after the pack")).toBe(n)
+    expect(roundTrip(t).find("after the pack")).toBe(n)
   })
 })
