@@ -77,10 +77,25 @@ export class ChainsModel implements TransferSource {
    */
   declare private lookup: { id: string; row: number } | undefined
 
-  /** The row now kept under a transaction id (-1: none). */
+  /**
+   * The row now kept under a transaction id (-1: none). Credits come mostly in the order their transfers were
+   * submitted: the row after the last one looked up is tried first, and holds when its id (one added since the last
+   * checkpoint, so kept as given) is this string and it is the row kept under it; otherwise the table is asked.
+   */
   rowOf(transactionId: string): number {
     const last = this.lookup
-    if (last !== undefined && last.id === transactionId) return last.row
+    if (last !== undefined) {
+      if (last.id === transactionId) return last.row
+      const next = last.row + 1
+      if (last.row >= 0 && next < this.rows.length) {
+        const ref = this.rows.transactionId.values[next]!
+        if (ref >= this.ids.packed && this.byId.get(ref) === next && this.ids.at(ref) === transactionId) {
+          last.id = transactionId
+          last.row = next
+          return next
+        }
+      }
+    }
     const row = this.byId.get(this.ids.find(transactionId))
     if (last === undefined) Object.defineProperty(this, "lookup", { value: { id: transactionId, row }, writable: true, enumerable: false })
     else {
