@@ -86,11 +86,12 @@ interface Decoded {
  *
  * A table has two parts. The strings a fold added since the last checkpoint are kept as the events gave them, as
  * references in `added` (and, in a searchable table, in the `recent` Map, whose lookups cost V8 one hash per
- * string): a fold copies no characters. Past `INDEXED_FROM` added strings (the table of every transaction id) they are
- * looked up in an index of their own instead (`AddedIndex`), and `recent` is left empty. `pack` (before a checkpoint is written) moves them into the packed prefix:
- * characters a byte each (ids, addresses and amounts are ASCII; a string with a character beyond U+00FF is kept
- * whole in `wide`) with a hash index in typed arrays. A checkpoint saves only the packed form, so a decoded table
- * holds a few buffers instead of a million strings, and makes a string of its prefix only when it is read.
+ * string): a fold copies no characters. Past `INDEXED_FROM` added strings (the table of every transaction id) they
+ * are looked up in an index of their own instead (`AddedIndex`), and `recent` is left empty. `pack` (before a
+ * checkpoint is written) moves them into the packed prefix: characters a byte each (ids, addresses and amounts are
+ * ASCII; a string with a character beyond U+00FF is kept whole in `wide`) with a hash index in typed arrays. A
+ * checkpoint saves only the packed form, so a decoded table holds a few buffers instead of a million strings, and
+ * makes a string of its prefix only when it is read.
  */
 export class StringTable {
   /** Strings [0, packed) are in the packed prefix; string k ≥ packed is added[k - packed]. */
