@@ -19,7 +19,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { count } from "./lib/flags.js"
-import { runCompiled, summarise, type Profile } from "./lib/cpu-profile.js"
+import { frameKey, runCompiled, summarise, type Profile } from "./lib/cpu-profile.js"
 
 const args = process.argv.slice(2)
 const { values } = parseArgs({
@@ -102,8 +102,7 @@ const perEvent = (p: Profile, total: number, count: number): string => {
   const byId = new Map(p.nodes.map((n) => [n.id, n]))
   const self = new Map<string, number>()
   p.samples.forEach((id, i) => {
-    const f = byId.get(id)!.callFrame
-    const k = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*?\/(node_modules|src|scripts)\//, "$1/")}${f.url === "" ? "" : `:${f.lineNumber + 1}`}`
+    const k = frameKey(byId.get(id)!.callFrame)
     self.set(k, (self.get(k) ?? 0) + (p.timeDeltas[i] ?? 0))
   })
   const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, count)

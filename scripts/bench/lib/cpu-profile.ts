@@ -18,6 +18,10 @@ export interface Profile {
   readonly timeDeltas: ReadonlyArray<number>
 }
 
+/** A frame's name in a summary: its function, its file from node_modules/, src/ or scripts/, and its line. */
+export const frameKey = (f: ProfileNode["callFrame"]): string =>
+  `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*?\/(node_modules|src|scripts)\//, "$1/")}${f.url === "" ? "" : `:${f.lineNumber + 1}`}`
+
 /** Self and inclusive time per frame (function, file, line), as shares of the samples. */
 export const summarise = (p: Profile, count: number): string => {
   const byId = new Map(p.nodes.map((n) => [n.id, n]))
@@ -26,8 +30,7 @@ export const summarise = (p: Profile, count: number): string => {
   const time = new Map<number, number>()
   p.samples.forEach((id, i) => time.set(id, (time.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)))
   const total = [...time.values()].reduce((a, b) => a + b, 0)
-  const key = (n: ProfileNode) =>
-    `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.replace(/^.*?\/(node_modules|src|scripts)\//, "$1/")}${n.callFrame.url === "" ? "" : `:${n.callFrame.lineNumber + 1}`}`
+  const key = (n: ProfileNode) => frameKey(n.callFrame)
   const self = new Map<string, number>()
   const inclusive = new Map<string, number>()
   for (const [id, t] of time) {
