@@ -3,6 +3,7 @@ import { HARDENED_OFFSET, HDKey } from "@scure/bip32"
 import { HDKey as Slip10Key } from "micro-key-producer/slip10.js"
 import { findNetwork } from "../catalogue.js"
 import type { Blockchain, NetworkName } from "../types.js"
+import { ed25519PublicKey } from "./ed25519-key.js"
 import { encodeEd25519, encodeSecp256k1 } from "./encode.js"
 import { publicBranchOf, publicChild, type PublicBranch } from "./public-child.js"
 import { schemeOf, type Scheme } from "./formats.js"
@@ -105,7 +106,7 @@ export const createAddressDeriver = (seed: Uint8Array, options: DeriverOptions =
     const derivationPath = fullPath(scheme, path)
     if (scheme._tag === "Ed25519") {
       const node = edBranches(branch, () => slip10Branch((edMaster ??= Slip10Key.fromMasterSeed(ownSeed)).derive(branch)))
-      return { address: encodeEd25519(node.deriveChild(HARDENED_OFFSET + path.index).publicKeyRaw), derivationPath }
+      return { address: encodeEd25519(ed25519PublicKey(node.deriveChild(HARDENED_OFFSET + path.index).privateKey)), derivationPath }
     }
     const node = secpBranches(branch, () => publicBranchOf((secpMaster ??= HDKey.fromMasterSeed(ownSeed)).derive(branch)))
     const child = publicChild(node, path.index)
