@@ -109,6 +109,12 @@ export class TransferRows {
   }
 }
 
+/**
+ * The call sites that intern into the chains model's table of strings, each with its own memo of the last string
+ * (StringTable.internAt): a rebuild meets the same chain, asset, sender, fee and vault in event after event.
+ */
+export const Slot = { chain: 0, asset: 1, from: 2, to: 3, fee: 4, feePayer: 5, addressKey: 6, vault: 7 } as const
+
 /** Writes a submitted transfer into a new row (not yet mined, no records, no earlier deposit); returns the row. */
 export const pushTransfer = (r: TransferRows, s: StringTable, text: StringTable, chainRef: number, idRef: number, position: number, d: Submitted): number => {
   const row = r.length
@@ -117,12 +123,12 @@ export const pushTransfer = (r: TransferRows, s: StringTable, text: StringTable,
   r.submittedAt.push(d.at)
   r.transactionId.push(idRef)
   r.recordId.push(text.append(d.recordId))
-  r.assetId.push(s.intern(d.assetId))
-  r.from.push(s.intern(d.from))
-  r.to.push(s.intern(d.to))
+  r.assetId.push(s.internAt(Slot.asset, d.assetId))
+  r.from.push(s.internAt(Slot.from, d.from))
+  r.to.push(s.internAt(Slot.to, d.to))
   r.amount.push(text.append(d.amount))
-  r.fee.push(s.intern(d.fee))
-  r.feePayer.push(d.feePayer === undefined ? -1 : s.intern(d.feePayer))
+  r.fee.push(s.internAt(Slot.fee, d.fee))
+  r.feePayer.push(d.feePayer === undefined ? -1 : s.internAt(Slot.feePayer, d.feePayer))
   const vout = d.vout
   r.flags.push(
     (d.kind === "withdrawal" ? WITHDRAWAL : 0) |

@@ -4,7 +4,7 @@ import { heightAt, type ChainEvent } from "../chain-sim/index.js"
 import type { StoredOf } from "../events/stored-event.js"
 import type { AddressKeys } from "./address-keys.js"
 import { compactColumns, RowByString, StringTable } from "./columns.js"
-import { isDepositRow, pushTransfer, TransferList, TransferRef, TransferRows, type Submitted, type TransferSource, type TransfersById, type TransferView } from "./chains-transfers.js"
+import { isDepositRow, pushTransfer, Slot, TransferList, TransferRef, TransferRows, type Submitted, type TransferSource, type TransfersById, type TransferView } from "./chains-transfers.js"
 import { ChainStates } from "./chains-state.js"
 import type { AsOf } from "./projection.js"
 
@@ -170,7 +170,7 @@ export class ChainsModel implements TransferSource {
   private submit(event: { readonly position: bigint }, d: Submitted): void {
     const r = this.rows
     const s = this.strings
-    const chainRef = s.intern(d.chain)
+    const chainRef = s.internAt(Slot.chain, d.chain)
     const [blockchain, network] = this.names(chainRef)
     const idRef = this.ids.intern(d.transactionId)
     const row = pushTransfer(r, s, this.text, chainRef, idRef, Number(event.position), d)
@@ -182,7 +182,7 @@ export class ChainsModel implements TransferSource {
     const last = this.lookup
     if (last !== undefined && last.id === d.transactionId) last.row = row
     if (d.kind === "deposit") {
-      const key = s.intern(this.keys.of(blockchain, network, d.to))
+      const key = s.internAt(Slot.addressKey, this.keys.of(blockchain, network, d.to))
       r.previousDeposit.push(this.lastDeposit.get(key))
       this.lastDeposit.set(key, row)
     } else r.previousDeposit.push(-1)

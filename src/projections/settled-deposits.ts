@@ -27,6 +27,21 @@ export class SettledDeposits {
 
   constructor(private readonly transfers: ChainsModel) {}
 
+  /**
+   * The chains' entries in the Map's order: a credit looks its row up in each, and a Map's iterator would be an object
+   * per credit. Not state (a non-enumerable property, made again from the Map when its size differs).
+   */
+  declare private order: Array<ChainDeposits> | undefined
+
+  private inOrder(): ReadonlyArray<ChainDeposits> {
+    let order = this.order
+    if (order === undefined || order.length !== this.chains.size) {
+      order = [...this.chains.values()]
+      Object.defineProperty(this, "order", { value: order, writable: true, enumerable: false, configurable: true })
+    }
+    return order
+  }
+
   /** The index the walk of a chain's mined deposits may start at: every deposit before it is credited. */
   through(chain: string): number {
     return this.chains.get(chain)?.through ?? 0
@@ -52,7 +67,7 @@ export class SettledDeposits {
         for (; c.seen < list.length; c.seen++) {
           // Named again after it was credited, a deposit stays open here (no second credit comes): the walk starts at
           // it, and its decider skips it. Correct, and rare enough not to keep every credited row to tell.
-          const row = list.at(c.seen).row
+          const row = list.rows.values[c.seen]!
           if (!c.open.has(row)) c.open.set(row, c.seen)
           else {
             const more = c.again.get(row)
@@ -66,7 +81,9 @@ export class SettledDeposits {
         // A transaction id names one transfer, so one deposit (one address, one output).
         const row = this.transfers.rowOf(event.data.transactionId)
         if (row < 0) return
-        for (const c of this.chains.values()) {
+        const all = this.inOrder()
+        for (let k = 0; k < all.length; k++) {
+          const c = all[k]!
           const index = c.open.get(row)
           if (index === undefined) continue
           c.open.delete(row)

@@ -6,7 +6,7 @@ import type { TxRequestEvent } from "../domain/transaction-request/index.js"
 import type { StoredOf } from "../events/stored-event.js"
 import type { TxRequestsModel } from "./transaction-requests.js"
 import type { ChainsModel } from "./chains.js"
-import type { Status, TransferView, TxRecord, TxStatus } from "./chains-transfers.js"
+import { Slot, type Status, type TransferView, type TxRecord, type TxStatus } from "./chains-transfers.js"
 import { compactColumns, IntColumn, NumberColumn, RowByString } from "./columns.js"
 import type { HoldingsModel } from "./balances/holdings.js"
 import type { AsOf } from "./projection.js"
@@ -150,7 +150,7 @@ export class TransactionsModel {
   }
 
   private findRow(vaultId: string, transactionId: string): number {
-    return this.recordOf(this.chains.rowOf(transactionId), this.chains.strings.find(vaultId))
+    return this.recordOf(this.chains.rowOf(transactionId), this.chains.strings.findAt(Slot.vault, vaultId))
   }
 
   find(vaultId: string, transactionId: string, asOf: AsOf): TxRecord | undefined {
@@ -179,7 +179,7 @@ export class TransactionsModel {
 
   /** `holder` is the row the chains model now keeps under the transaction's id (`row` itself unless it was submitted again). */
   private add(vaultId: string, direction: TxRecord["direction"], row: number, status: TxStatus, position: bigint, internal: TxRecord["internal"] = null, holder = row): void {
-    const vault = this.chains.strings.intern(vaultId)
+    const vault = this.chains.strings.internAt(Slot.vault, vaultId)
     if (this.recordOf(holder, vault) >= 0) return
     const r = this.records
     const k = r.transfer.push(row)

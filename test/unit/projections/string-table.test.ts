@@ -81,4 +81,29 @@ describe("a string table", () => {
     expect(t.intern("after the pack")).toBe(n)
     expect(roundTrip(t).find("after the pack")).toBe(n)
   })
+  it("finds strings alike in their last characters apart, past its Map (its index hashes a sample of each)", () => {
+    const t = new StringTable()
+    const n = 17_000
+    // Every id ends the same and is one length: they fall on few hashes, and are still told apart by their text.
+    const ids = Array.from({ length: n }, (_, i) => `${i.toString(36).padStart(4, "0")}-${"same tail".repeat(4)}`)
+    expect(ids.map((s) => t.intern(s))).toEqual(ids.map((_, i) => i))
+    expect(ids.map((s) => t.find(s))).toEqual(ids.map((_, i) => i))
+    expect(t.find(`absent-${"same tail".repeat(4)}`)).toBe(-1)
+  })
+
+  it("gives the references intern and find give when asked through a call site's memo of its last string", () => {
+    const t = new StringTable()
+    const plain = new StringTable()
+    const asked = ["eth", "eth", "btc", "eth", "", "", "café", "eth"]
+    // Slot 0 sees every string in turn, slot 1 only every other one; both agree with a table asked without memos.
+    expect(asked.map((s, i) => t.internAt(i % 2, s))).toEqual(asked.map((s) => plain.intern(s)))
+    expect(asked.map((s) => t.findAt(2, s))).toEqual(asked.map((s) => plain.find(s)))
+    // A string not found is not remembered: once interned, the same slot finds it.
+    expect(t.findAt(3, "later")).toBe(-1)
+    const later = t.intern("later")
+    expect(t.findAt(3, "later")).toBe(later)
+    // Neither saved nor copied: a copy answers the same without the memo.
+    expect(cloneGraph(t).internAt(0, "btc")).toBe(plain.find("btc"))
+    expect(roundTrip(t).findAt(0, "later")).toBe(later)
+  })
 })
