@@ -70,7 +70,7 @@ export const makeProjectionRunner = (store: EventStoreShape, models: ReadModels,
     for (;;) {
       if (halted !== undefined) return
       const from = models.position
-      const page = yield* store.readAll(from < 0n ? { maxCount: PAGE } : { fromPosition: from, maxCount: PAGE + 1 })
+      const page = yield* store.readAll(from < 0n ? { maxCount: PAGE, forFolding: true } : { fromPosition: from, maxCount: PAGE + 1, forFolding: true })
       applyBatch(page)
       if (page.length < (from < 0n ? PAGE : PAGE + 1)) return
     }

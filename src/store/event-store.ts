@@ -68,6 +68,12 @@ export interface ReadAllOptions {
   /** Global position to start at, inclusive (default: the beginning). */
   readonly fromPosition?: bigint
   readonly maxCount?: number
+  /**
+   * The events are read to be folded in this process and then dropped (the read models' pull): a store may hand them
+   * out with their data parsed only when it is first read. Such an event's `data` is a getter, not an own property:
+   * it must not be posted to another thread, spread or written with JSON.stringify. Other stores ignore it.
+   */
+  readonly forFolding?: boolean
 }
 
 export interface SubscribeAllOptions {

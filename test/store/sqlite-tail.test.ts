@@ -1,6 +1,7 @@
 // What the SQLite store's tail relies on: it hands out the objects an append was given (no SELECT, no JSON.parse),
 // so each of them must be equal to what a restart reads back from the file — the event's JSON round trip. Checked
-// for events of every type the simulator writes, with metadata of every shape, over several streams.
+// for events of every type the simulator writes, with metadata of every shape, over several streams. The read
+// models' pull (`forFolding`) reads the same events, their data parsed on first read.
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -93,6 +94,10 @@ describe("sqlite tail", () => {
         expect(JSON.parse(JSON.stringify(e.data))).toStrictEqual(e.data)
         expect(JSON.parse(JSON.stringify(e.metadata))).toStrictEqual(e.metadata)
       }
+      // What the read models' pull reads: the same events, their data parsed when first read, once.
+      const folded = await Effect.runPromise(reader.readAll({ forFolding: true }))
+      expect(folded.map(({ id, type, data, metadata, stream, revision, position }) => ({ id, type, data, metadata, stream, revision, position }))).toStrictEqual(read)
+      for (const e of folded) expect(e.data).toBe(e.data)
     } finally {
       reader.close()
     }
