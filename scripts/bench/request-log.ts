@@ -4,15 +4,16 @@
 // the collector or the scheduler hit: here nothing is shared but the machine.
 //
 // Each format runs in several processes (PROCESSES): on a shared machine one process keeps its slowness from
-// round to round (its core, its neighbours, its memory layout), and two identical servers read up to 8% apart,
-// as much as the log costs; a figure taken over one process per side carried that luck. Many short rounds, each
-// loading every server once, the formats interleaved in a rotating order (the load generator is one child
-// process, as in the other HTTP benchmarks); per round and server: the requests/s and the server process's own
-// CPU time per request, read from the kernel (lib/serve-process.ts), which does not depend on how the client
-// was scheduled. Per round a side's figure is the median over its processes (so one process's placement does not
-// decide it: at load 6-11 one of three identical processes read up to 1.5x its siblings); a figure is the median
-// of the rounds' ratios, with their quartiles, and the spread between processes of the same side is reported,
-// with the figure the processes' mean per round would give.
+// round to round (its core, its neighbours, its memory layout, what its JIT made of the warm-up), and identical
+// quiet servers read up to 1.13-1.46x apart, more than the log costs. Many short rounds, each loading every
+// server once, the sides interleaved in a rotating order (the load generator is one child process, as in the other
+// HTTP benchmarks); per round and server: the requests/s and the server process's own CPU time per request, read
+// from the kernel (lib/serve-process.ts), which does not depend on how the client was scheduled.
+// Per round a side's figure averages its processes: the mean of their requests/s, and their CPU over their
+// requests. A figure is the median of the rounds' ratios, with their quartiles; each process's own median is
+// printed, and so is the figure the processes' median per round would give (what this benchmark reported before).
+// A fourth side, `control`, is `--quiet` again: quiet against quiet by the same method, the instrument's own
+// error, reported beside every figure (an A/A control).
 // Budget (issue #15): the log costs at most 10% of throughput, so ≥ 0.9× by requests/s and by CPU per request.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
@@ -32,20 +33,20 @@ const fixture = {
   apiKeys: [{ name: "bench", apiVersion: "2024-05-09", rateLimit: { perSecond: 1e9, burst: 1e9 } }],
 }
 
-type Side = "quiet" | "text" | "json"
-const SIDES: ReadonlyArray<Side> = ["quiet", "text", "json"]
-const FLAGS: Record<Side, ReadonlyArray<string>> = { quiet: ["--quiet"], text: ["--log-format", "text"], json: ["--log-format", "json"] }
+type Side = "quiet" | "text" | "json" | "control"
+const SIDES: ReadonlyArray<Side> = ["quiet", "text", "json", "control"]
+const FLAGS: Record<Side, ReadonlyArray<string>> = {
+  quiet: ["--quiet"],
+  text: ["--log-format", "text"],
+  json: ["--log-format", "json"],
+  control: ["--quiet"],
+}
 /** Serve processes per side. */
-const PROCESSES = 3
-// Every order of the three sides, in turn, so no side always follows the same one.
-const ORDERS: ReadonlyArray<ReadonlyArray<Side>> = [
-  ["quiet", "text", "json"],
-  ["json", "quiet", "text"],
-  ["text", "json", "quiet"],
-  ["quiet", "json", "text"],
-  ["text", "quiet", "json"],
-  ["json", "text", "quiet"],
-]
+const PROCESSES = 4
+// Each rotation of the sides and of their reverse, in turn, so no side always comes first or follows the same one.
+const ORDERS: ReadonlyArray<ReadonlyArray<Side>> = [SIDES, [...SIDES].reverse()].flatMap((order) =>
+  order.map((_, k) => [...order.slice(k), ...order.slice(0, k)]),
+)
 
 interface Server {
   readonly side: Side
@@ -73,7 +74,23 @@ interface Window {
   readonly cpuPerRequest: number | undefined
 }
 
-const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
+const sum = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0)
+const mean = (xs: ReadonlyArray<number>) => sum(xs) / xs.length
+
+/** A side's figures over its processes' windows of one round: their mean requests/s, their CPU over their requests. */
+interface Aggregate {
+  readonly perSecond: (ws: ReadonlyArray<Window>) => number
+  readonly cpu: (ws: ReadonlyArray<Window>) => number
+}
+const BY_MEAN: Aggregate = {
+  perSecond: (ws) => mean(ws.map((w) => w.perSecond)),
+  cpu: (ws) => sum(ws.map((w) => w.cpuPerRequest! * w.ok)) / sum(ws.map((w) => w.ok)),
+}
+/** The median process's figure instead: what this benchmark reported before, for comparison. */
+const BY_MEDIAN: Aggregate = {
+  perSecond: (ws) => median(ws.map((w) => w.perSecond)),
+  cpu: (ws) => median(ws.map((w) => w.cpuPerRequest!)),
+}
 const quartiles = (xs: ReadonlyArray<number>) => `${quantile(xs, 0.25).toFixed(3)}–${quantile(xs, 0.75).toFixed(3)}`
 
 /** Lines of the request log for `GET /vaults` answered 200, in either format. */
@@ -82,10 +99,10 @@ const loggedLines = (output: string): number =>
 
 export const requestLog: Benchmark = {
   name: "request-log",
-  description: `signed GET /vaults with the text / JSON request log on vs --quiet: ${PROCESSES} serve processes per format, stdout to a file, short rotating rounds, req/s and server CPU per request`,
+  description: `signed GET /vaults with the text / JSON request log on vs --quiet: ${PROCESSES} serve processes per format (and a second --quiet side, the A/A control), stdout to a file, short rotating rounds, the processes averaged per round, req/s and server CPU per request`,
   budget: ratioAtLeast(0.9),
   run: async (options): Promise<ReadonlyArray<Measurement>> => {
-    const rounds = options.quick ? 2 : 24
+    const rounds = options.quick ? 2 : 20
     const windowMs = 400
     const warmupMs = options.quick ? 500 : 1_000
     const dir = mkdtempSync(join(tmpdir(), "custody-sim-request-log-"))
@@ -94,7 +111,7 @@ export const requestLog: Benchmark = {
     const servers = new Map<Server, ServeProcess>()
     const gen = await startLoadGenerator()
     try {
-      // Started three at a time (one of each side): nine tsx start-ups at once on two cores take longer.
+      // Started a group at a time (one of each side): all the tsx start-ups at once on two cores take longer.
       for (let index = 0; index < PROCESSES; index++) {
         const group = SERVERS.filter((s) => s.index === index)
         const started = await Promise.allSettled(
@@ -134,12 +151,13 @@ export const requestLog: Benchmark = {
         for (const s of roundOrder(round)) windows.get(s)!.push(await load(s, windowMs))
         loads.push(loadavg()[0]!)
         const of = (side: Side) => SERVERS.filter((s) => s.side === side).map((s) => windows.get(s)![round]!)
-        const perSecond = (side: Side) => median(of(side).map((w) => w.perSecond))
-        const cpu = (side: Side) => median(of(side).map((w) => w.cpuPerRequest ?? Number.NaN))
+        const perSecond = (side: Side) => BY_MEAN.perSecond(of(side))
+        const cpu = (side: Side) => (of(side).every((w) => w.cpuPerRequest !== undefined) ? BY_MEAN.cpu(of(side)) : Number.NaN)
+        const versus = (side: Side) =>
+          `${side} ${fmt(perSecond(side))} ${fmt(cpu(side))} µs (×${(perSecond(side) / perSecond("quiet")).toFixed(3)}, CPU ×${(cpu("quiet") / cpu(side)).toFixed(3)})`
         options.log(
           `  round ${round + 1}/${rounds} (load ${loadavg()[0]!.toFixed(1)}): quiet ${fmt(perSecond("quiet"))} req/s ${fmt(cpu("quiet"))} µs CPU/req; ` +
-            `text ${fmt(perSecond("text"))} ${fmt(cpu("text"))} µs (×${(perSecond("text") / perSecond("quiet")).toFixed(3)}); ` +
-            `json ${fmt(perSecond("json"))} ${fmt(cpu("json"))} µs (×${(perSecond("json") / perSecond("quiet")).toFixed(3)})`,
+            `${versus("text")}; ${versus("json")}; ${versus("control")}`,
         )
       }
       const seconds = (performance.now() - started) / 1000
@@ -148,19 +166,19 @@ export const requestLog: Benchmark = {
       await new Promise((resolve) => setTimeout(resolve, 300))
       for (const s of SERVERS) {
         const lines = loggedLines(servers.get(s)!.output())
-        const expected = s.side === "quiet" ? 0 : answered.get(s)!
-        if (s.side === "quiet" ? lines !== 0 : lines < expected) throw new Error(`the ${s.name} server logged ${lines} GET /vaults lines for ${answered.get(s)} answered requests`)
+        const silent = FLAGS[s.side].includes("--quiet")
+        if (silent ? lines !== 0 : lines < answered.get(s)!) throw new Error(`the ${s.name} server logged ${lines} GET /vaults lines for ${answered.get(s)} answered requests`)
       }
 
-      /** Per round, the median (or the mean) of a side's processes' figures. */
-      const perRound = (side: Side, figure: (w: Window) => number, over = median): Array<number> => {
+      /** Per round, a side's figure over its processes. */
+      const perRound = (side: Side, figure: keyof Aggregate, by = BY_MEAN): Array<number> => {
         const of = SERVERS.filter((s) => s.side === side).map((s) => windows.get(s)!)
-        return Array.from({ length: rounds }, (_, round) => over(of.map((ws) => figure(ws[round]!))))
+        return Array.from({ length: rounds }, (_, round) => by[figure](of.map((ws) => ws[round]!)))
       }
-      /** The figure with a side's processes averaged per round instead, for comparison. */
-      const byMean = (side: Side, figure: (w: Window) => number, off: (q: number, on: number) => number): number => {
-        const q = perRound("quiet", figure, mean)
-        return median(perRound(side, figure, mean).map((x, i) => off(q[i]!, x)))
+      /** Per round, the side's figure against the quiet side's, as a throughput ratio (≥ 1 is faster). */
+      const ratios = (side: Side, figure: keyof Aggregate, by = BY_MEAN): Array<number> => {
+        const q = perRound("quiet", figure, by)
+        return perRound(side, figure, by).map((x, i) => (figure === "perSecond" ? x / q[i]! : q[i]! / x))
       }
       /** Each process's median over the rounds, and the spread between the side's processes (max/min). */
       const perProcess = (side: Side, figure: (w: Window) => number) => {
@@ -173,63 +191,52 @@ export const requestLog: Benchmark = {
       }
       const perSecondOf = (w: Window) => w.perSecond
       const cpuOf = (w: Window) => w.cpuPerRequest!
-      const quiet = perRound("quiet", perSecondOf)
+      const cpuKnown = SERVERS.every((s) => windows.get(s)!.every((w) => w.cpuPerRequest !== undefined))
+      for (const s of SERVERS)
+        options.log(
+          `  ${s.name.padEnd(9)} median ${fmt(median(windows.get(s)!.map(perSecondOf)))} req/s` +
+            (cpuKnown ? `, ${fmt(median(windows.get(s)!.map(cpuOf)))} µs CPU/req` : ""),
+        )
       const loadNote = `load ${fmt(Math.min(...loads))}–${fmt(Math.max(...loads))}`
       const shape = `${PROCESSES} processes per side, ${rounds} rounds × ${windowMs / 1000} s per process (${fmt(seconds)} s), 10 connections`
-      const cpuKnown = SERVERS.every((s) => windows.get(s)!.every((w) => w.cpuPerRequest !== undefined))
-      return (["text", "json"] as const).flatMap((side): Array<Measurement> => {
-        const on = perRound(side, perSecondOf)
-        const ratios = on.map((x, i) => x / quiet[i]!)
-        const ratioByMean = byMean(side, perSecondOf, (q, x) => x / q)
-        const throughput: Measurement = {
-          label: side,
+      /** The A/A control: the second quiet side against the first, by the same method. */
+      const control = (figure: keyof Aggregate) => {
+        const r = ratios("control", figure)
+        return { ratio: median(r), note: `A/A control (quiet vs quiet) ${median(r).toFixed(3)}, quartiles ${quartiles(r)}` }
+      }
+      const measure = (side: "text" | "json", figure: keyof Aggregate): Measurement => {
+        const r = ratios(side, figure)
+        const byMedian = median(ratios(side, figure, BY_MEDIAN))
+        const aa = control(figure)
+        const of = figure === "perSecond" ? perSecondOf : cpuOf
+        const on = perRound(side, figure)
+        const off = perRound("quiet", figure)
+        return {
+          label: figure === "perSecond" ? side : `${side}-cpu`,
           subject: median(on),
-          baseline: median(quiet),
-          unit: "req/s",
-          ratio: median(ratios),
+          baseline: median(off),
+          unit: figure === "perSecond" ? "req/s" : "µs CPU/req",
+          ratio: median(r),
           note:
-            `rounds' ratios: quartiles ${quartiles(ratios)}, min–max ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}; ` +
-            `per process, median req/s: ${processNote(side, perSecondOf)}, ${processNote("quiet", perSecondOf)}; ` +
-            `with the processes averaged per round ${ratioByMean.toFixed(3)}; ${loadNote}; ${shape}`,
-          samples: { subject: on, baseline: quiet, ratios },
+            (figure === "perSecond" ? "" : "the server processes' CPU per request, off/on; ") +
+            `the processes averaged per round; rounds' ratios: quartiles ${quartiles(r)}, min–max ${Math.min(...r).toFixed(3)}–${Math.max(...r).toFixed(3)}; ` +
+            `${aa.note}; per process, median ${figure === "perSecond" ? "req/s" : "µs"}: ${processNote(side, of)}, ${processNote("quiet", of)}, ${processNote("control", of)}; ` +
+            `by the processes' median per round ${byMedian.toFixed(3)}; ${loadNote}` +
+            (figure === "perSecond" ? `; ${shape}` : ""),
+          samples: { subject: on, baseline: off, ratios: r },
           details: {
             loadMin: Math.min(...loads),
             loadMax: Math.max(...loads),
-            ratioByMean,
-            loggedRequests: SERVERS.filter((s) => s.side === side).reduce((n, s) => n + answered.get(s)!, 0),
+            control: aa.ratio,
+            ratioByMedianProcess: byMedian,
+            ...(figure === "perSecond" ? { loggedRequests: SERVERS.filter((s) => s.side === side).reduce((n, s) => n + answered.get(s)!, 0) } : {}),
             processes: PROCESSES,
-            processSpread: perProcess(side, perSecondOf).spread,
-            quietProcessSpread: perProcess("quiet", perSecondOf).spread,
+            processSpread: perProcess(side, of).spread,
+            quietProcessSpread: perProcess("quiet", of).spread,
           },
         }
-        if (!cpuKnown) return [throughput]
-        // CPU per request, as a throughput ratio: the unlogged servers' CPU per request over the logged ones'.
-        const cpuOn = perRound(side, cpuOf)
-        const cpuOff = perRound("quiet", cpuOf)
-        const cost = cpuOn.map((x, i) => cpuOff[i]! / x)
-        const costByMean = byMean(side, cpuOf, (q, x) => q / x)
-        const cpu: Measurement = {
-          label: `${side}-cpu`,
-          subject: median(cpuOn),
-          baseline: median(cpuOff),
-          unit: "µs CPU/req",
-          ratio: median(cost),
-          note:
-            `the server processes' CPU per request, off/on per round: quartiles ${quartiles(cost)}, min–max ${Math.min(...cost).toFixed(3)}–${Math.max(...cost).toFixed(3)}; ` +
-            `per process, median µs: ${processNote(side, cpuOf)}, ${processNote("quiet", cpuOf)}; ` +
-            `with the processes averaged per round ${costByMean.toFixed(3)}; ${loadNote}`,
-          samples: { subject: cpuOn, baseline: cpuOff, ratios: cost },
-          details: {
-            loadMin: Math.min(...loads),
-            loadMax: Math.max(...loads),
-            ratioByMean: costByMean,
-            processes: PROCESSES,
-            processSpread: perProcess(side, cpuOf).spread,
-            quietProcessSpread: perProcess("quiet", cpuOf).spread,
-          },
-        }
-        return [throughput, cpu]
-      })
+      }
+      return (["text", "json"] as const).flatMap((side) => (cpuKnown ? [measure(side, "perSecond"), measure(side, "cpu")] : [measure(side, "perSecond")]))
     } finally {
       await gen.close()
       await Promise.all([...servers.values()].map((s) => s.close()))
