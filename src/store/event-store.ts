@@ -69,9 +69,10 @@ export interface ReadAllOptions {
   readonly fromPosition?: bigint
   readonly maxCount?: number
   /**
-   * The events are read to be folded in this process and then dropped (the read models' pull): a store may hand them
-   * out with their data parsed only when it is first read. Such an event's `data` is a getter, not an own property:
-   * it must not be posted to another thread, spread or written with JSON.stringify. Other stores ignore it.
+   * The events are read to be folded in this process right away and then dropped (the read models' pull): a store
+   * may hand them out with the fields few folds read (the data, the stream, id and revision) read only when first
+   * asked for. Those are getters, not own properties: such an event must not be kept past the fold, posted to another
+   * thread, spread or written with JSON.stringify. Stores that read nothing lazily ignore it.
    */
   readonly forFolding?: boolean
 }

@@ -5,6 +5,7 @@ import Database from "better-sqlite3"
 import { Effect, Layer } from "effect"
 import { catchUpThenLive, makeAppendSignal } from "./catch-up.js"
 import { checkCommit, type StreamIds } from "./commit-check.js"
+import { makeFoldRead } from "./sqlite-fold-read.js"
 import {
   EventStore,
   StoreUnavailable,
@@ -120,40 +121,6 @@ const attempt = <A>(read: () => A): Effect.Effect<A, StoreUnavailable> =>
     }
   })
 
-/**
- * A row read for the read models' pull: its data is parsed the first time a fold reads it, so a rebuild parses no
- * data that no fold reads. A notification's (a quarter to a third of a busy log's events, and the largest) is read
- * only by the webhook outbox, and only while a webhook is operational. The text is dropped once parsed.
- */
-class FoldedRow implements RecordedEvent {
-  readonly id: string
-  readonly type: string
-  readonly metadata: EventMetadata
-  readonly stream: StreamName
-  readonly revision: bigint
-  readonly position: bigint
-  private text: string | undefined
-  private parsed: JsonValue = null
-  constructor(row: LogRow) {
-    this.id = row[3]
-    this.type = row[4]
-    this.text = row[5]
-    this.metadata = JSON.parse(row[6]) as EventMetadata
-    this.stream = row[1]
-    this.revision = BigInt(row[2])
-    this.position = BigInt(row[0])
-  }
-  get data(): JsonValue {
-    if (this.text !== undefined) {
-      this.parsed = JSON.parse(this.text) as JsonValue
-      this.text = undefined
-    }
-    return this.parsed
-  }
-}
-
-const foldedRow = (row: LogRow): RecordedEvent => new FoldedRow(row)
-
 const noStream: ReadStreamResult = { events: [], revision: "no_stream" }
 
 /** Rows kept in memory after they are written (at least this many, at most twice as many). */
@@ -162,6 +129,7 @@ const TAIL = 1_024
 export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
   const db = open(options)
   const sql = statements(db)
+  const foldRead = makeFoldRead(db)
   let head = sql.head.get() ?? -1
   const signal = makeAppendSignal(() => BigInt(head))
 
@@ -385,7 +353,7 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
         return max < 0 ? tail.slice(start) : tail.slice(start, start + max)
       }
       if (from > head) return []
-      return sql.fromPosition.all(from, head, max).map(options?.forFolding === true ? foldedRow : fromRow)
+      return options?.forFolding === true ? foldRead(from, head, max) : sql.fromPosition.all(from, head, max).map(fromRow)
     })
 
   // One statement in one transaction: a process killed during it leaves the whole log or the shortened one.
