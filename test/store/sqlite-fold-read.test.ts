@@ -8,11 +8,12 @@ import { afterEach, describe, expect, it } from "vitest"
 import type { NewEvent, RecordedEvent } from "../../src/store/event-store.js"
 import { makeSqliteStore } from "../../src/store/sqlite.js"
 
+// The pull reads a row as one text joined by U+001E: events 5 and 6 hold it in their type, data and metadata.
 const event = (i: number): NewEvent => ({
   id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
-  type: i % 3 === 0 ? "Minted" : "Moved",
-  data: { i, memo: `event ${i}`, nested: { odd: i % 2 === 1 } },
-  metadata: { at: 1_700_000_000_000 + i, schemaVersion: 1, seq: i },
+  type: i === 5 ? "Odd\u001eType\u001e" : i % 3 === 0 ? "Minted" : "Moved",
+  data: i === 6 ? { "\u001e": "a\u001eb", list: ["\u001e", "é · 日本語 · 🚀"] } : { i, memo: `event ${i}`, nested: { odd: i % 2 === 1 } },
+  metadata: i === 6 ? { at: 1_700_000_000_000 + i, schemaVersion: 1, note: "\u001e" } : { at: 1_700_000_000_000 + i, schemaVersion: 1, seq: i },
 })
 
 const plain = ({ id, type, data, metadata, stream, revision, position }: RecordedEvent) => ({ id, type, data, metadata, stream, revision, position })
@@ -46,6 +47,8 @@ describe("sqlite: the read models' pull", () => {
       // The last event of a page asked first: the whole page's names are read at once, in order.
       expect(pages[1]![6]!.stream).toBe(all[13]!.stream)
       expect(pages.flat().map(plain)).toStrictEqual(all)
+      expect(all[5]!.type).toBe("Odd\u001eType\u001e")
+      expect(all[6]!.data).toEqual(event(6).data)
       const e = pages[0]![1]!
       expect(e.data).toBe(e.data)
     } finally {
