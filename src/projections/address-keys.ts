@@ -1,6 +1,7 @@
 // addressKey for the folds, remembered per address as written in the log: a million-event rebuild meets the same
 // few addresses over and over, and a lookup is cheaper than canonicalising and concatenating each time.
 import { addressKey } from "../domain/vault-account/state.js"
+import { keepAside } from "./not-state.js"
 
 /** The last address asked for and its key: not state (a non-enumerable property, neither saved nor copied). */
 interface Last {
@@ -32,8 +33,7 @@ export class AddressKeys {
       let keys = networks.get(network)
       if (keys === undefined) networks.set(network, (keys = new Map()))
       if (last === undefined) {
-        last = { blockchain, network, address: "", key: "", keys }
-        Object.defineProperty(this, "last", { value: last, writable: true, enumerable: false })
+        last = keepAside(this, "last", { blockchain, network, address: "", key: "", keys })
       } else {
         last.blockchain = blockchain
         last.network = network

@@ -7,6 +7,7 @@ import { compactColumns, RowByString, StringTable } from "./columns.js"
 import { isDepositRow, pushTransfer, Slot, TransferList, TransferRef, TransferRows, type Submitted, type TransferSource, type TransfersById, type TransferView } from "./chains-transfers.js"
 import { ChainStates } from "./chains-state.js"
 import type { AsOf } from "./projection.js"
+import { keepAside } from "./not-state.js"
 
 export interface ChainView {
   readonly chain: string
@@ -97,7 +98,7 @@ export class ChainsModel implements TransferSource {
       }
     }
     const row = this.byId.get(this.ids.find(transactionId))
-    if (last === undefined) Object.defineProperty(this, "lookup", { value: { id: transactionId, row }, writable: true, enumerable: false })
+    if (last === undefined) keepAside(this, "lookup", { id: transactionId, row })
     else {
       last.id = transactionId
       last.row = row

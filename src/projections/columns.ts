@@ -2,6 +2,7 @@
 // strings (packed a byte per character, with a hash index in typed arrays, when a checkpoint is written). A model built
 // of these holds a handful of buffers instead of an object per row, so a checkpoint saves and loads them as whole
 // buffers and a rebuild appends numbers and references instead of allocating objects.
+import { keepAside } from "./not-state.js"
 
 type Typed = Float64Array<ArrayBufferLike> | Int32Array<ArrayBufferLike> | Uint32Array<ArrayBufferLike> | Uint8Array<ArrayBufferLike>
 
@@ -158,8 +159,7 @@ export class StringTable {
   private memoOf(): Memo {
     let memo = this.memo
     if (memo === undefined) {
-      memo = { strings: new Array<string>(MEMO_SLOTS).fill(""), refs: new Int32Array(MEMO_SLOTS).fill(-1) }
-      Object.defineProperty(this, "memo", { value: memo, enumerable: false })
+      memo = keepAside(this, "memo", { strings: new Array<string>(MEMO_SLOTS).fill(""), refs: new Int32Array(MEMO_SLOTS).fill(-1) })
     }
     return memo
   }
@@ -222,7 +222,7 @@ export class StringTable {
     if (index === undefined || index.size !== this.added.length) {
       index = { pairs: new Int32Array(64), size: 0 }
       for (let j = 0; j < this.added.length; j++) placeAdded(index, tailHashOf(this.added[j]!), j)
-      Object.defineProperty(this, "index", { value: index, writable: true, enumerable: false, configurable: true })
+      keepAside(this, "index", index)
     }
     return index
   }

@@ -5,6 +5,7 @@
 // address does not hold, or to an address outside the workspace) keeps the count at it until it is credited.
 import type { StoredOf } from "../events/stored-event.js"
 import type { ChainsModel } from "./chains.js"
+import { keepAside } from "./not-state.js"
 
 export const settledDepositsFoldTypes = ["ChainBlocksMined", "DepositCredited"] as const
 
@@ -36,8 +37,7 @@ export class SettledDeposits {
   private inOrder(): ReadonlyArray<ChainDeposits> {
     let order = this.order
     if (order === undefined || order.length !== this.chains.size) {
-      order = [...this.chains.values()]
-      Object.defineProperty(this, "order", { value: order, writable: true, enumerable: false, configurable: true })
+      order = keepAside(this, "order", [...this.chains.values()])
     }
     return order
   }
