@@ -2,11 +2,14 @@
 // API key, request id, error code when refused), as text or JSON. It lives in the HTTP server, so the app is
 // unchanged: the request id and error code are read from the start of the answer's body. When a signature is
 // refused, the line (never the answer) shows the string the server signed, for the integrator to diff with theirs.
+// Most lines (no error, a plain request id) are written straight into the batch's bytes by request-log-line.ts; the
+// rest are made here, as an entry and then a line (`entryOf`, `formatEntry`), which also define the bytes.
 import { ServerResponse, type IncomingMessage } from "node:http"
 import { signatureMessage, signedQuery } from "../client/signing.js"
 import { bodyTextOf } from "../api/request-body.js"
+import { HEAD, isoTime, LINE_ROOM, lineWriter, NOT_WRITTEN, quoted, redact, type LogFormat } from "./request-log-line.js"
 
-export type LogFormat = "text" | "json"
+export type { LogFormat }
 
 export interface RequestLogOptions {
   readonly format: LogFormat
@@ -23,22 +26,6 @@ export interface RequestLogOptions {
 const FLUSH_MS = 25
 const FLUSH_BYTES = 64 * 1024
 
-/**
- * `new Date().toISOString()`, the same characters, with the date and the seconds made once per second: only the
- * milliseconds change from one request to the next.
- */
-let clockSecond = -1
-let clockPrefix = ""
-const isoNow = (): string => {
-  const now = Date.now()
-  const ms = now % 1000
-  if (now - ms !== clockSecond) {
-    clockSecond = now - ms
-    clockPrefix = new Date(clockSecond).toISOString().slice(0, 20)
-  }
-  return `${clockPrefix}${ms < 10 ? "00" : ms < 100 ? "0" : ""}${ms}Z`
-}
-
 export interface RequestLogEntry {
   readonly time: string
   readonly method: string
@@ -53,9 +40,6 @@ export interface RequestLogEntry {
 }
 
 const REFUSED_SIGNATURE = "invalid_api_sign"
-
-/** How far into an answer's body its request id and error code are looked for (envelopes put both up front). */
-const HEAD = 1024
 
 /** A marker searched for in a body's bytes, and its length. */
 interface Marker {
@@ -86,9 +70,6 @@ const field = (body: string | Uint8Array, m: Marker): string | undefined => {
   return end < 0 ? undefined : bytes.toString("latin1", start, end)
 }
 
-/** Query values named token (the audit report's link) are never written out. */
-const redact = (url: string): string => (url.includes("token=") ? url.replace(/([?&]token=)[^&]*/g, "$1…") : url)
-
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const v = req.headers[name]
   return Array.isArray(v) ? v[0] : v
@@ -105,14 +86,6 @@ const signedString = (req: IncomingMessage): string => {
     query: signedQuery(q < 0 ? "" : url.slice(q + 1)),
   })
 }
-
-/**
- * What `JSON.stringify` escapes in a string: the quote, the backslash, control characters, and lone surrogates
- * (surrogates here send any pair to `JSON.stringify` too, which writes a pair as it is).
- */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/
-/** `JSON.stringify(s)`, the same bytes: a line's strings (method, path, key, request id) rarely need escaping. */
-const quoted = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`)
 
 /** `JSON.stringify(e)`, the same bytes, built without walking an object: only its strings can need escaping. */
 const jsonLine = (e: RequestLogEntry): string => {
@@ -132,6 +105,37 @@ export const formatEntry = (e: RequestLogEntry, format: LogFormat): string => {
   if (e.error !== undefined) line += ` error=${e.error}`
   if (e.signed !== undefined) line += ` signed=${JSON.stringify(e.signed)}`
   return line
+}
+
+/**
+ * An answer's entry: `now` from Date.now(), the duration in whole µs, `key` the API key header, `signed` the string the
+ * server signed (asked for only when it refused the signature).
+ */
+export const entryOf = (
+  now: number,
+  method: string,
+  url: string,
+  status: number,
+  micros: number,
+  key: string | undefined,
+  body: string | Uint8Array | undefined,
+  signed: () => string,
+): RequestLogEntry => {
+  const error = status >= 400 && body !== undefined ? field(body, CODE) : undefined
+  const requestId = body !== undefined ? field(body, REQUEST_ID) : undefined
+  // Fields in this order, the optional ones only when present (a JSON line names no undefined field).
+  const entry: { -readonly [K in keyof RequestLogEntry]: RequestLogEntry[K] } = {
+    time: isoTime(now),
+    method,
+    path: redact(url),
+    status,
+    durationMs: micros / 1000,
+  }
+  if (key !== undefined && key !== "") entry.key = key
+  if (requestId !== undefined) entry.requestId = requestId
+  if (error !== undefined) entry.error = error
+  if (error === REFUSED_SIGNATURE) entry.signed = signed()
+  return entry
 }
 
 /** The logs with lines not yet written; one exit listener writes them all. */
@@ -181,28 +185,28 @@ export const loggedResponse = (options: RequestLogOptions): typeof ServerRespons
       if (line.length * 3 > FLUSH_BYTES) return writeOut(Buffer.from(line, "utf8"))
     }
     used += batch.write(line, used, "utf8")
+    armTimer()
+  }
+  const armTimer = () => {
     if (timer === undefined) {
       timer = setTimeout(flush, FLUSH_MS).unref()
       unwritten.add(flush)
     }
   }
+  const lines = lineWriter(options.format)
   const log = (req: IncomingMessage, status: number, started: number, body: string | Uint8Array | undefined) => {
-    const error = status >= 400 && body !== undefined ? field(body, CODE) : undefined
+    const now = Date.now()
+    const micros = Math.round((performance.now() - started) * 1000)
+    const method = req.method ?? ""
+    const url = req.url ?? "/"
     const key = header(req, "x-api-key")
-    const requestId = body !== undefined ? field(body, REQUEST_ID) : undefined
-    // Fields in this order, the optional ones only when present (a JSON line names no undefined field).
-    const entry: { -readonly [K in keyof RequestLogEntry]: RequestLogEntry[K] } = {
-      time: isoNow(),
-      method: req.method ?? "",
-      path: redact(req.url ?? "/"),
-      status,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    if (FLUSH_BYTES - used < LINE_ROOM) flush()
+    const end = lines.write(batch, used, now, method, url, status, micros, key, body)
+    if (end !== NOT_WRITTEN) {
+      used = end
+      return armTimer()
     }
-    if (key !== undefined && key !== "") entry.key = key
-    if (requestId !== undefined) entry.requestId = requestId
-    if (error !== undefined) entry.error = error
-    if (error === REFUSED_SIGNATURE) entry.signed = signedString(req)
-    append(`${formatEntry(entry, options.format)}\n`)
+    append(`${formatEntry(entryOf(now, method, url, status, micros, key, body, () => signedString(req)), options.format)}\n`)
   }
   class LoggedResponse extends ServerResponse {
     private readonly started = performance.now()
