@@ -1,19 +1,20 @@
 // Signed GET /vaults with the request log on vs off, each server a `custody-sim serve` process of its own, as a
-// user runs it: with the text log, with `--log-format json`, and with `--quiet`, each writing its stdout to a
-// file. Two servers in one process shared an event loop and a collector, and a round's ratio followed whichever
-// the collector or the scheduler hit: here nothing is shared but the machine.
+// user runs it: with the text log, with `--log-format json`, and with `--quiet`, each writing its stdout to a file.
 //
-// Each format runs in several processes (PROCESSES): on a shared machine one process keeps its slowness from
-// round to round (its core, its neighbours, its memory layout, what its JIT made of the warm-up), and identical
-// quiet servers read up to 1.13-1.46x apart, more than the log costs. Many short rounds, each loading every
-// server once, the sides interleaved in a rotating order (the load generator is one child process, as in the other
-// HTTP benchmarks); per round and server: the requests/s and the server process's own CPU time per request, read
-// from the kernel (lib/serve-process.ts), which does not depend on how the client was scheduled.
-// Per round a side's figure averages its processes: the mean of their requests/s, and their CPU over their
-// requests. A figure is the median of the rounds' ratios, with their quartiles; each process's own median is
-// printed, and so is the figure the processes' median per round would give (what this benchmark reported before).
-// A fourth side, `control`, is `--quiet` again: quiet against quiet by the same method, the instrument's own
-// error, reported beside every figure (an A/A control).
+// A logged server and a quiet one are loaded at the same time, by one load generator (a child process, as in the
+// other HTTP benchmarks), for a window of a second: the pair's ratio is taken over the same moment of the machine.
+// Loaded one after the other (this benchmark's earlier design, four processes per side in short rotating rounds),
+// the machine's own speed moved by up to 30% from one minute to the next, and two sides of identical quiet
+// processes read 0.99-1.13 apart over a whole run (the A/A control), as much as the log may cost; side by side, they
+// read within a few percent of each other (docs/benchmarks.md). Per window and process: its requests/s, and its own CPU time
+// per request, read from the kernel (lib/serve-process.ts), which does not depend on how the client was scheduled.
+// Both servers are busy all the window (ten connections each) and share two cores fairly, so a server that spends
+// more per request also answers fewer.
+//
+// Each side runs in several processes (PROCESSES), and each logged process meets a different quiet one from round to
+// round, so no one process's luck (its memory layout, what its JIT made of the warm-up) decides a figure. A figure is
+// the median of its pairs' ratios, with their quartiles. A third side, `control`, is `--quiet` again, paired with the
+// quiet side the same way: the instrument's own error (an A/A control), reported beside every figure.
 // Budget (issue #15): the log costs at most 10% of throughput, so ≥ 0.9× by requests/s and by CPU per request.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
@@ -34,7 +35,9 @@ const fixture = {
 }
 
 type Side = "quiet" | "text" | "json" | "control"
+type Compared = Exclude<Side, "quiet">
 const SIDES: ReadonlyArray<Side> = ["quiet", "text", "json", "control"]
+const COMPARED: ReadonlyArray<Compared> = ["text", "json", "control"]
 const FLAGS: Record<Side, ReadonlyArray<string>> = {
   quiet: ["--quiet"],
   text: ["--log-format", "text"],
@@ -43,10 +46,6 @@ const FLAGS: Record<Side, ReadonlyArray<string>> = {
 }
 /** Serve processes per side. */
 const PROCESSES = 4
-// Each rotation of the sides and of their reverse, in turn, so no side always comes first or follows the same one.
-const ORDERS: ReadonlyArray<ReadonlyArray<Side>> = [SIDES, [...SIDES].reverse()].flatMap((order) =>
-  order.map((_, k) => [...order.slice(k), ...order.slice(0, k)]),
-)
 
 interface Server {
   readonly side: Side
@@ -55,17 +54,7 @@ interface Server {
   readonly name: string
 }
 const SERVERS: ReadonlyArray<Server> = SIDES.flatMap((side) => Array.from({ length: PROCESSES }, (_, index) => ({ side, index, name: `${side}${index + 1}` })))
-
-/**
- * A round's order: the sides interleaved (one process of each, in the round's order of sides, then the next
- * process of each), the processes' order rotated from round to round.
- */
-const roundOrder = (round: number): ReadonlyArray<Server> => {
-  const sides = ORDERS[round % ORDERS.length]!
-  return Array.from({ length: PROCESSES }, (_, k) => (k + round) % PROCESSES).flatMap((index) =>
-    sides.map((side) => SERVERS.find((s) => s.side === side && s.index === index)!),
-  )
-}
+const server = (side: Side, index: number): Server => SERVERS.find((s) => s.side === side && s.index === index)!
 
 interface Window {
   readonly perSecond: number
@@ -74,24 +63,32 @@ interface Window {
   readonly cpuPerRequest: number | undefined
 }
 
-const sum = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0)
-const mean = (xs: ReadonlyArray<number>) => sum(xs) / xs.length
+/** A logged (or control) process and a quiet one, loaded over the same window. */
+interface Pair {
+  readonly side: Compared
+  readonly round: number
+  readonly quiet: Server
+  readonly other: Server
+  readonly quietWindow: Window
+  readonly otherWindow: Window
+}
 
-/** A side's figures over its processes' windows of one round: their mean requests/s, their CPU over their requests. */
-interface Aggregate {
-  readonly perSecond: (ws: ReadonlyArray<Window>) => number
-  readonly cpu: (ws: ReadonlyArray<Window>) => number
-}
-const BY_MEAN: Aggregate = {
-  perSecond: (ws) => mean(ws.map((w) => w.perSecond)),
-  cpu: (ws) => sum(ws.map((w) => w.cpuPerRequest! * w.ok)) / sum(ws.map((w) => w.ok)),
-}
-/** The median process's figure instead: what this benchmark reported before, for comparison. */
-const BY_MEDIAN: Aggregate = {
-  perSecond: (ws) => median(ws.map((w) => w.perSecond)),
-  cpu: (ws) => median(ws.map((w) => w.cpuPerRequest!)),
-}
+/**
+ * Every two sides meet in every round, so every process works as much as any other (were only the quiet side paired
+ * with the rest, its processes would work three times as much, and be that much further from their warm-up than the
+ * ones they are compared with). The logged sides' meetings with each other only keep that balance; the figures come
+ * from their meetings with the quiet side.
+ */
+const SIDE_PAIRS: ReadonlyArray<readonly [Side, Side]> = SIDES.flatMap((a, i) => SIDES.slice(i + 1).map((b) => [a, b] as const))
+
+/** A round's pairs: the side pairs in an order rotated by round, each side's k-th process with the other's, shifted by round. */
+const roundPairs = (round: number): ReadonlyArray<readonly [Server, Server]> =>
+  SIDE_PAIRS.map((_, i) => SIDE_PAIRS[(i + round) % SIDE_PAIRS.length]!).flatMap(([a, b]) =>
+    Array.from({ length: PROCESSES }, (_, k) => [server(a, k), server(b, (k + round) % PROCESSES)] as const),
+  )
+
 const quartiles = (xs: ReadonlyArray<number>) => `${quantile(xs, 0.25).toFixed(3)}–${quantile(xs, 0.75).toFixed(3)}`
+const sum = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0)
 
 /** Lines of the request log for `GET /vaults` answered 200, in either format. */
 const loggedLines = (output: string): number =>
@@ -99,11 +96,11 @@ const loggedLines = (output: string): number =>
 
 export const requestLog: Benchmark = {
   name: "request-log",
-  description: `signed GET /vaults with the text / JSON request log on vs --quiet: ${PROCESSES} serve processes per format (and a second --quiet side, the A/A control), stdout to a file, short rotating rounds, the processes averaged per round, req/s and server CPU per request`,
+  description: `signed GET /vaults with the text / JSON request log on vs --quiet: ${PROCESSES} serve processes per format (and a second --quiet side, the A/A control), stdout to a file; each logged process loaded side by side with a quiet one over the same 1 s window, pairs rotated by round; req/s and server CPU per request`,
   budget: ratioAtLeast(0.9),
   run: async (options): Promise<ReadonlyArray<Measurement>> => {
-    const rounds = options.quick ? 2 : 20
-    const windowMs = 400
+    const rounds = options.quick ? 1 : 6
+    const windowMs = options.quick ? 400 : 1_000
     const warmupMs = options.quick ? 500 : 1_000
     const dir = mkdtempSync(join(tmpdir(), "custody-sim-request-log-"))
     const fixtureFile = join(dir, "fixture.json")
@@ -126,38 +123,49 @@ export const requestLog: Benchmark = {
       }
       const answered = new Map<Server, number>(SERVERS.map((s) => [s, 0]))
       const load = async (s: Server, ms: number): Promise<Window> => {
-        const server = servers.get(s)!
-        const cpu0 = server.cpuMicros()
+        const served = servers.get(s)!
+        const cpu0 = served.cpuMicros()
         const r: LoadResult = await gen.run({
-          origin: server.origin,
+          origin: served.origin,
           request: { method: "GET", url: "/vaults" },
-          sign: server.credentials,
+          sign: served.credentials,
           connections: 10,
           pipelining: 1,
           durationMs: ms,
           firstN: 0,
         })
-        const cpu1 = server.cpuMicros()
+        const cpu1 = served.cpuMicros()
         if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.ok === 0)
           throw new Error(`${s.name}: ${r.ok} ok, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`)
         answered.set(s, answered.get(s)! + r.ok)
         return { perSecond: r.perSecond, ok: r.ok, cpuPerRequest: cpu0 !== undefined && cpu1 !== undefined ? (cpu1 - cpu0) / r.ok : undefined }
       }
       for (const s of SERVERS) await load(s, warmupMs)
-      const windows = new Map<Server, Array<Window>>(SERVERS.map((s) => [s, []]))
+      const pairs: Array<Pair> = []
       const loads: Array<number> = []
       const started = performance.now()
       for (let round = 0; round < rounds; round++) {
-        for (const s of roundOrder(round)) windows.get(s)!.push(await load(s, windowMs))
+        for (const [i, [quiet, other]] of roundPairs(round).entries()) {
+          // Which of the two the load generator starts first alternates, so that neither side always has it (with the
+          // quiet one always first the control read 0.979-0.990 by CPU in four runs; alternated, 0.973 and 0.999).
+          const [quietWindow, otherWindow] =
+            (i + round) % 2 === 0
+              ? await Promise.all([load(quiet, windowMs), load(other, windowMs)])
+              : await Promise.all([load(other, windowMs), load(quiet, windowMs)]).then(([o, q]) => [q, o] as const)
+          if (quiet.side === "quiet") pairs.push({ side: other.side as Compared, round, quiet, other, quietWindow, otherWindow })
+        }
         loads.push(loadavg()[0]!)
-        const of = (side: Side) => SERVERS.filter((s) => s.side === side).map((s) => windows.get(s)![round]!)
-        const perSecond = (side: Side) => BY_MEAN.perSecond(of(side))
-        const cpu = (side: Side) => (of(side).every((w) => w.cpuPerRequest !== undefined) ? BY_MEAN.cpu(of(side)) : Number.NaN)
-        const versus = (side: Side) =>
-          `${side} ${fmt(perSecond(side))} ${fmt(cpu(side))} µs (×${(perSecond(side) / perSecond("quiet")).toFixed(3)}, CPU ×${(cpu("quiet") / cpu(side)).toFixed(3)})`
+        const inRound = (side: Compared) => pairs.filter((p) => p.round === round && p.side === side)
+        const cpuKnown = (ps: ReadonlyArray<Pair>) => ps.every((p) => p.quietWindow.cpuPerRequest !== undefined && p.otherWindow.cpuPerRequest !== undefined)
+        const versus = (side: Compared) => {
+          const ps = inRound(side)
+          const cpu = cpuKnown(ps) ? median(ps.map((p) => p.quietWindow.cpuPerRequest! / p.otherWindow.cpuPerRequest!)).toFixed(3) : "-"
+          return `${side} ×${median(ps.map((p) => p.otherWindow.perSecond / p.quietWindow.perSecond)).toFixed(3)}, CPU ×${cpu}`
+        }
+        const quietWindows = pairs.filter((p) => p.round === round).map((p) => p.quietWindow)
         options.log(
-          `  round ${round + 1}/${rounds} (load ${loadavg()[0]!.toFixed(1)}): quiet ${fmt(perSecond("quiet"))} req/s ${fmt(cpu("quiet"))} µs CPU/req; ` +
-            `${versus("text")}; ${versus("json")}; ${versus("control")}`,
+          `  round ${round + 1}/${rounds} (load ${loadavg()[0]!.toFixed(1)}): quiet ${fmt(median(quietWindows.map((w) => w.perSecond)))} req/s ` +
+            `${fmt(median(quietWindows.map((w) => w.cpuPerRequest ?? Number.NaN)))} µs CPU/req; ${COMPARED.map(versus).join("; ")}`,
         )
       }
       const seconds = (performance.now() - started) / 1000
@@ -170,69 +178,57 @@ export const requestLog: Benchmark = {
         if (silent ? lines !== 0 : lines < answered.get(s)!) throw new Error(`the ${s.name} server logged ${lines} GET /vaults lines for ${answered.get(s)} answered requests`)
       }
 
-      /** Per round, a side's figure over its processes. */
-      const perRound = (side: Side, figure: keyof Aggregate, by = BY_MEAN): Array<number> => {
-        const of = SERVERS.filter((s) => s.side === side).map((s) => windows.get(s)!)
-        return Array.from({ length: rounds }, (_, round) => by[figure](of.map((ws) => ws[round]!)))
-      }
-      /** Per round, the side's figure against the quiet side's, as a throughput ratio (≥ 1 is faster). */
-      const ratios = (side: Side, figure: keyof Aggregate, by = BY_MEAN): Array<number> => {
-        const q = perRound("quiet", figure, by)
-        return perRound(side, figure, by).map((x, i) => (figure === "perSecond" ? x / q[i]! : q[i]! / x))
-      }
-      /** Each process's median over the rounds, and the spread between the side's processes (max/min). */
-      const perProcess = (side: Side, figure: (w: Window) => number) => {
-        const medians = SERVERS.filter((s) => s.side === side).map((s) => median(windows.get(s)!.map(figure)))
-        return { medians, spread: Math.max(...medians) / Math.min(...medians) }
-      }
-      const processNote = (side: Side, figure: (w: Window) => number) => {
-        const p = perProcess(side, figure)
-        return `${side} ${p.medians.map(fmt).join(", ")} (×${p.spread.toFixed(3)})`
-      }
-      const perSecondOf = (w: Window) => w.perSecond
-      const cpuOf = (w: Window) => w.cpuPerRequest!
-      const cpuKnown = SERVERS.every((s) => windows.get(s)!.every((w) => w.cpuPerRequest !== undefined))
-      for (const s of SERVERS)
-        options.log(
-          `  ${s.name.padEnd(9)} median ${fmt(median(windows.get(s)!.map(perSecondOf)))} req/s` +
-            (cpuKnown ? `, ${fmt(median(windows.get(s)!.map(cpuOf)))} µs CPU/req` : ""),
+      type Figure = "perSecond" | "cpu"
+      const cpuKnown = pairs.every((p) => p.quietWindow.cpuPerRequest !== undefined && p.otherWindow.cpuPerRequest !== undefined)
+      /** Per pair of the side, as a throughput ratio against its quiet process (≥ 1 is faster). */
+      const ratios = (side: Compared, figure: Figure): Array<number> =>
+        pairs
+          .filter((p) => p.side === side)
+          .map((p) =>
+            figure === "perSecond" ? p.otherWindow.perSecond / p.quietWindow.perSecond : p.quietWindow.cpuPerRequest! / p.otherWindow.cpuPerRequest!,
+          )
+      /** The side's figure over all its windows: the mean req/s, or all its CPU over all its requests. */
+      const overall = (ws: ReadonlyArray<Window>, figure: Figure) =>
+        figure === "perSecond" ? sum(ws.map((w) => w.perSecond)) / ws.length : sum(ws.map((w) => w.cpuPerRequest! * w.ok)) / sum(ws.map((w) => w.ok))
+      const of = (side: Compared, which: "quiet" | "other") => pairs.filter((p) => p.side === side).map((p) => (which === "quiet" ? p.quietWindow : p.otherWindow))
+      /** Each process's median over its windows, and the spread between a side's processes (max/min). */
+      const processNote = (side: Side, figure: Figure) => {
+        const medians = SERVERS.filter((s) => s.side === side).map((s) =>
+          median(
+            pairs.flatMap((p) => (p.quiet === s ? [p.quietWindow] : p.other === s ? [p.otherWindow] : [])).map((w) => (figure === "perSecond" ? w.perSecond : w.cpuPerRequest!)),
+          ),
         )
-      const loadNote = `load ${fmt(Math.min(...loads))}–${fmt(Math.max(...loads))}`
-      const shape = `${PROCESSES} processes per side, ${rounds} rounds × ${windowMs / 1000} s per process (${fmt(seconds)} s), 10 connections`
-      /** The A/A control: the second quiet side against the first, by the same method. */
-      const control = (figure: keyof Aggregate) => {
-        const r = ratios("control", figure)
-        return { ratio: median(r), note: `A/A control (quiet vs quiet) ${median(r).toFixed(3)}, quartiles ${quartiles(r)}` }
+        return `${side} ${medians.map(fmt).join(", ")} (×${(Math.max(...medians) / Math.min(...medians)).toFixed(3)})`
       }
-      const measure = (side: "text" | "json", figure: keyof Aggregate): Measurement => {
+      const loadNote = `load ${fmt(Math.min(...loads))}–${fmt(Math.max(...loads))}`
+      const shape = `${PROCESSES} processes per side, ${rounds} rounds, ${pairs.length} pairs of ${windowMs / 1000} s (${fmt(seconds)} s), 10 connections each`
+      const measure = (side: "text" | "json", figure: Figure): Measurement => {
         const r = ratios(side, figure)
-        const byMedian = median(ratios(side, figure, BY_MEDIAN))
-        const aa = control(figure)
-        const of = figure === "perSecond" ? perSecondOf : cpuOf
-        const on = perRound(side, figure)
-        const off = perRound("quiet", figure)
+        const aa = ratios("control", figure)
+        const on = overall(of(side, "other"), figure)
+        const off = overall(of(side, "quiet"), figure)
+        const byTotals = figure === "perSecond" ? on / off : off / on
         return {
           label: figure === "perSecond" ? side : `${side}-cpu`,
-          subject: median(on),
-          baseline: median(off),
+          subject: on,
+          baseline: off,
           unit: figure === "perSecond" ? "req/s" : "µs CPU/req",
           ratio: median(r),
           note:
             (figure === "perSecond" ? "" : "the server processes' CPU per request, off/on; ") +
-            `the processes averaged per round; rounds' ratios: quartiles ${quartiles(r)}, min–max ${Math.min(...r).toFixed(3)}–${Math.max(...r).toFixed(3)}; ` +
-            `${aa.note}; per process, median ${figure === "perSecond" ? "req/s" : "µs"}: ${processNote(side, of)}, ${processNote("quiet", of)}, ${processNote("control", of)}; ` +
-            `by the processes' median per round ${byMedian.toFixed(3)}; ${loadNote}` +
+            `each logged process side by side with a quiet one; pairs' ratios: quartiles ${quartiles(r)}, min–max ${Math.min(...r).toFixed(3)}–${Math.max(...r).toFixed(3)}; ` +
+            `by the totals ${byTotals.toFixed(3)}; A/A control (quiet vs quiet, the same way) ${median(aa).toFixed(3)}, quartiles ${quartiles(aa)}; ` +
+            `per process, median ${figure === "perSecond" ? "req/s" : "µs"}: ${processNote(side, figure)}, ${processNote("quiet", figure)}, ${processNote("control", figure)}; ${loadNote}` +
             (figure === "perSecond" ? `; ${shape}` : ""),
-          samples: { subject: on, baseline: off, ratios: r },
+          samples: { subject: of(side, "other").map((w) => (figure === "perSecond" ? w.perSecond : w.cpuPerRequest!)), baseline: of(side, "quiet").map((w) => (figure === "perSecond" ? w.perSecond : w.cpuPerRequest!)), ratios: r },
           details: {
             loadMin: Math.min(...loads),
             loadMax: Math.max(...loads),
-            control: aa.ratio,
-            ratioByMedianProcess: byMedian,
+            control: median(aa),
+            ratioByTotals: byTotals,
             ...(figure === "perSecond" ? { loggedRequests: SERVERS.filter((s) => s.side === side).reduce((n, s) => n + answered.get(s)!, 0) } : {}),
             processes: PROCESSES,
-            processSpread: perProcess(side, of).spread,
-            quietProcessSpread: perProcess("quiet", of).spread,
+            pairs: r.length,
           },
         }
       }
