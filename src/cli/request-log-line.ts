@@ -177,24 +177,27 @@ const SHAPES: Record<LogFormat, Shape> = {
   },
 }
 
+/**
+ * What a line is made of, as the server has it when an answer ends: `now` from Date.now(), the request's method and
+ * URL, the status, the duration in whole µs, the API key header ("" or undefined when there is none) and the body.
+ */
+export type Answer = readonly [
+  now: number,
+  method: string,
+  url: string,
+  status: number,
+  micros: number,
+  key: string | undefined,
+  body: string | Uint8Array | undefined,
+]
+
 /** Writes lines of one format; it remembers the last method, path, status and key it encoded. */
 export interface LineWriter {
   /**
    * Writes the line of an answer at `at` and returns where it ends, or NOT_WRITTEN (what it wrote past `at` is then
-   * garbage for the caller to overwrite). `key` is the API key header, "" or undefined when there is none; `micros`
-   * the duration in whole µs. The caller leaves LINE_ROOM bytes free at `at`.
+   * garbage for the caller to overwrite). The caller leaves LINE_ROOM bytes free at `at`.
    */
-  readonly write: (
-    to: Uint8Array,
-    at: number,
-    now: number,
-    method: string,
-    url: string,
-    status: number,
-    micros: number,
-    key: string | undefined,
-    body: string | Uint8Array | undefined,
-  ) => number
+  readonly write: (to: Uint8Array, at: number, ...answer: Answer) => number
 }
 
 export const lineWriter = (format: LogFormat): LineWriter => {

@@ -7,7 +7,7 @@
 import { ServerResponse, type IncomingMessage } from "node:http"
 import { signatureMessage, signedQuery } from "../client/signing.js"
 import { bodyTextOf } from "../api/request-body.js"
-import { HEAD, isoTime, LINE_ROOM, lineWriter, NOT_WRITTEN, quoted, redact, type LogFormat } from "./request-log-line.js"
+import { HEAD, isoTime, type Answer, LINE_ROOM, lineWriter, NOT_WRITTEN, quoted, redact, type LogFormat } from "./request-log-line.js"
 
 export type { LogFormat }
 
@@ -107,20 +107,8 @@ export const formatEntry = (e: RequestLogEntry, format: LogFormat): string => {
   return line
 }
 
-/**
- * An answer's entry: `now` from Date.now(), the duration in whole µs, `key` the API key header, `signed` the string the
- * server signed (asked for only when it refused the signature).
- */
-export const entryOf = (
-  now: number,
-  method: string,
-  url: string,
-  status: number,
-  micros: number,
-  key: string | undefined,
-  body: string | Uint8Array | undefined,
-  signed: () => string,
-): RequestLogEntry => {
+/** An answer's entry; `signed` gives the string the server signed, asked for only when it refused the signature. */
+export const entryOf = (signed: () => string, ...[now, method, url, status, micros, key, body]: Answer): RequestLogEntry => {
   const error = status >= 400 && body !== undefined ? field(body, CODE) : undefined
   const requestId = body !== undefined ? field(body, REQUEST_ID) : undefined
   // Fields in this order, the optional ones only when present (a JSON line names no undefined field).
@@ -206,7 +194,7 @@ export const loggedResponse = (options: RequestLogOptions): typeof ServerRespons
       used = end
       return armTimer()
     }
-    append(`${formatEntry(entryOf(now, method, url, status, micros, key, body, () => signedString(req)), options.format)}\n`)
+    append(`${formatEntry(entryOf(() => signedString(req), now, method, url, status, micros, key, body), options.format)}\n`)
   }
   class LoggedResponse extends ServerResponse {
     private readonly started = performance.now()

@@ -4,23 +4,13 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { entryOf, formatEntry } from "../../src/cli/request-log.js"
-import { LINE_ROOM, lineWriter, NOT_WRITTEN, type LogFormat } from "../../src/cli/request-log-line.js"
+import { LINE_ROOM, lineWriter, NOT_WRITTEN, type Answer, type LogFormat } from "../../src/cli/request-log-line.js"
 
-type Call = readonly [
-  now: number,
-  method: string,
-  url: string,
-  status: number,
-  micros: number,
-  key: string | undefined,
-  body: string | Uint8Array | undefined,
-]
-
-const expected = (format: LogFormat, c: Call): Buffer =>
-  Buffer.from(`${formatEntry(entryOf(...c, () => "signed"), format)}\n`, "utf8")
+const expected = (format: LogFormat, c: Answer): Buffer =>
+  Buffer.from(`${formatEntry(entryOf(() => "signed", ...c), format)}\n`, "utf8")
 
 /** A writer's bytes for each call, in order, or NOT_WRITTEN; each written at an odd place in a buffer with guards. */
-const written = (format: LogFormat, calls: ReadonlyArray<Call>, at = 7): Array<Buffer | typeof NOT_WRITTEN> => {
+const written = (format: LogFormat, calls: ReadonlyArray<Answer>, at = 7): Array<Buffer | typeof NOT_WRITTEN> => {
   const writer = lineWriter(format)
   return calls.map((c) => {
     const to = Buffer.alloc(at + LINE_ROOM + 64, 0xee)
@@ -35,7 +25,7 @@ const envelope = (requestId: string) => `{"apiVersion":"2024-05-09","requestId":
 const HEX = "6650cd3fb5e9b2a1c0d4e8f7"
 const KEY = "a3f1c29e5b7d4e8f9a0b1c2d3e4f5a6b"
 const NOW = Date.UTC(2026, 10, 28, 5, 17, 5, 42)
-const plainCall = (over: Partial<Record<"now" | "micros", number>> = {}): Call => [over.now ?? NOW, "GET", "/vaults", 200, over.micros ?? 523, KEY, envelope(HEX)]
+const plainCall = (over: Partial<Record<"now" | "micros", number>> = {}): Answer => [over.now ?? NOW, "GET", "/vaults", 200, over.micros ?? 523, KEY, envelope(HEX)]
 
 describe("request log, line writer", () => {
   it("writes a signed read's line itself, the same bytes in both formats as the general way", () => {
@@ -57,7 +47,7 @@ describe("request log, line writer", () => {
   })
 
   it("an error, a refused signature, a request id that needs escaping: left to the general way", () => {
-    const calls: ReadonlyArray<Call> = [
+    const calls: ReadonlyArray<Answer> = [
       [NOW, "POST", "/vaults", 401, 100, KEY, `{"apiVersion":"2024-05-09","requestId":"${HEX}","error":{"code":"invalid_api_sign"}}`],
       [NOW, "GET", "/vaults", 200, 100, KEY, envelope('a\\"b')],
       [NOW, "GET", "/vaults", 200, 100, KEY, envelope("é")],
@@ -76,7 +66,7 @@ describe("request log, line writer", () => {
     fc.constant(`{"requestId":"${HEX}`),
     text,
   )
-  const call: fc.Arbitrary<Call> = fc.tuple(
+  const call: fc.Arbitrary<Answer> = fc.tuple(
     fc.oneof(fc.constant(NOW), fc.integer({ min: 0, max: 8.64e15 })),
     fc.oneof(fc.constantFrom("GET", "POST", "DELETE"), text),
     fc.oneof(fc.constantFrom("/vaults", "/vaults/v1/transactions", "/_sim/audit?token=s3cret&x=1", `/${"p".repeat(1600)}`), text),
