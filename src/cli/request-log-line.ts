@@ -4,7 +4,8 @@
 // and its line and 3.5% writing it, against the 10% the whole log may cost (docs/benchmarks.md). What a busy server
 // repeats from one request to the next (method, path and status; the API key) is encoded once and copied while it
 // stays the same; the time's date and seconds once per second. Anything else (an error, a refused signature, a
-// request id that would need escaping, a long path) returns NOT_WRITTEN and goes the general way.
+// request id that would need escaping, a long path) returns NOT_WRITTEN and goes the general way. What both ways use
+// is here too: the clock, quoting, redaction, and the search of an answer's body for a field.
 
 export type LogFormat = "text" | "json"
 
@@ -18,8 +19,8 @@ export const LINE_ROOM = 2048
 const SEGMENTS_MAX = 1536
 /** So do request ids longer than this. */
 const ID_MAX = 256
-/** How far into an answer's body its request id is looked for (envelopes put it up front). */
-export const HEAD = 1024
+/** How far into an answer's body its request id and error code are looked for (envelopes put both up front). */
+const HEAD = 1024
 /** Past this many µs (31 years) a duration's digits are left to the general way. */
 const MICROS_MAX = 1e15
 
@@ -35,9 +36,14 @@ const setSecond = (second: number) => {
   clockPrefix = new Date(second).toISOString().slice(0, 20)
   clockPrefixBytes = Buffer.from(clockPrefix, "latin1")
 }
-export const isoTime = (now: number): string => {
+/** The milliseconds of `now`, with the date and seconds above made for its second. */
+const millisOf = (now: number): number => {
   const ms = now % 1000
   if (now - ms !== clockSecond) setSecond(now - ms)
+  return ms
+}
+export const isoTime = (now: number): string => {
+  const ms = millisOf(now)
   return `${clockPrefix}${ms < 10 ? "00" : ms < 100 ? "0" : ""}${ms}Z`
 }
 
@@ -49,8 +55,29 @@ export const quoted = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.string
 /** Query values named token (the audit report's link) are never written out. */
 export const redact = (url: string): string => (url.includes("token=") ? url.replace(/([?&]token=)[^&]*/g, "$1…") : url)
 
-const REQUEST_ID = '"requestId":"'
-const REQUEST_ID_BYTES = Buffer.from(REQUEST_ID, "latin1")
+/** A marker searched for in an answer's body: `"name":"`, as text and as bytes. */
+export interface Marker {
+  readonly text: string
+  readonly bytes: Buffer
+}
+const marker = (text: string): Marker => ({ text, bytes: Buffer.from(text, "latin1") })
+export const REQUEST_ID = marker('"requestId":"')
+export const CODE = marker('"code":"')
+
+/** A body's bytes as a Buffer (a view, not a copy), for its searches. */
+export const bufferOf = (body: Uint8Array): Buffer => (Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength))
+
+/**
+ * Where the value of `"name":"…"` starts in an answer's body, found in the body's first HEAD characters (or bytes,
+ * without decoding them: the values looked for are ASCII), or -1.
+ */
+export const valueStart = (body: string | Uint8Array, m: Marker): number => {
+  const i =
+    typeof body === "string"
+      ? (body.length > HEAD ? body.slice(0, HEAD) : body).indexOf(m.text)
+      : (body.length > HEAD ? bufferOf(body).subarray(0, HEAD) : bufferOf(body)).indexOf(m.bytes)
+  return i < 0 ? -1 : i + m.text.length
+}
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -114,27 +141,12 @@ const ABSENT = -2
  * The request id's characters, copied from the answer's body to `at`: where they end, ABSENT, or NOT_WRITTEN when
  * one would need escaping or the id is longer than ID_MAX.
  */
-const requestIdFromText = (to: Uint8Array, at: number, body: string): number => {
-  const i = (body.length > HEAD ? body.slice(0, HEAD) : body).indexOf(REQUEST_ID)
-  if (i < 0) return ABSENT
-  const start = i + REQUEST_ID.length
+const requestIdAt = (to: Uint8Array, at: number, body: string | Uint8Array): number => {
+  const start = valueStart(body, REQUEST_ID)
+  if (start < 0) return ABSENT
   const end = Math.min(body.length, start + ID_MAX + 1)
   for (let k = start; k < end; k++) {
-    const c = body.charCodeAt(k)
-    if (c === QUOTE) return at + k - start
-    if (!plain(c)) return NOT_WRITTEN
-    to[at + k - start] = c
-  }
-  return NOT_WRITTEN
-}
-const requestIdFromBytes = (to: Uint8Array, at: number, body: Uint8Array): number => {
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-  const i = (bytes.length > HEAD ? bytes.subarray(0, HEAD) : bytes).indexOf(REQUEST_ID_BYTES)
-  if (i < 0) return ABSENT
-  const start = i + REQUEST_ID_BYTES.length
-  const end = Math.min(bytes.length, start + ID_MAX + 1)
-  for (let k = start; k < end; k++) {
-    const c = bytes[k]!
+    const c = typeof body === "string" ? body.charCodeAt(k) : body[k]!
     if (c === QUOTE) return at + k - start
     if (!plain(c)) return NOT_WRITTEN
     to[at + k - start] = c
@@ -208,7 +220,6 @@ export const lineWriter = (format: LogFormat): LineWriter => {
   let head: Uint8Array | undefined
   let key: string | undefined
   let keyBytes: Uint8Array | undefined
-  const encode = (s: string): Uint8Array => Buffer.from(s, "utf8")
   return {
     write: (to, at, now, m, u, s, micros, k, body) => {
       if (s >= 400 || micros >= MICROS_MAX) return NOT_WRITTEN
@@ -216,16 +227,15 @@ export const lineWriter = (format: LogFormat): LineWriter => {
         method = m
         url = u
         status = s
-        head = encode(shape.head(m, redact(u), s))
+        head = Buffer.from(shape.head(m, redact(u), s), "utf8")
       }
       const givenKey = k === "" ? undefined : k
       if (keyBytes === undefined || givenKey !== key) {
         key = givenKey
-        keyBytes = encode(shape.key(givenKey))
+        keyBytes = Buffer.from(shape.key(givenKey), "utf8")
       }
       if (head.length + keyBytes.length > SEGMENTS_MAX) return NOT_WRITTEN
-      const ms = now % 1000
-      if (now - ms !== clockSecond) setSecond(now - ms)
+      const ms = millisOf(now)
       let p = copy(to, at, shape.open)
       p = copy(to, p, clockPrefixBytes)
       to[p] = 0x30 + Math.floor(ms / 100)
@@ -236,7 +246,7 @@ export const lineWriter = (format: LogFormat): LineWriter => {
       p = copy(to, p, keyBytes)
       if (body !== undefined) {
         const idAt = copy(to, p, shape.requestId)
-        const idEnd = typeof body === "string" ? requestIdFromText(to, idAt, body) : requestIdFromBytes(to, idAt, body)
+        const idEnd = requestIdAt(to, idAt, body)
         if (idEnd === NOT_WRITTEN) return NOT_WRITTEN
         if (idEnd !== ABSENT) p = copy(to, idEnd, shape.requestIdEnd)
       }

@@ -7,7 +7,21 @@
 import { ServerResponse, type IncomingMessage } from "node:http"
 import { signatureMessage, signedQuery } from "../client/signing.js"
 import { bodyTextOf } from "../api/request-body.js"
-import { HEAD, isoTime, type Answer, LINE_ROOM, lineWriter, NOT_WRITTEN, quoted, redact, type LogFormat } from "./request-log-line.js"
+import {
+  bufferOf,
+  CODE,
+  isoTime,
+  LINE_ROOM,
+  lineWriter,
+  NOT_WRITTEN,
+  quoted,
+  redact,
+  REQUEST_ID,
+  valueStart,
+  type Answer,
+  type LogFormat,
+  type Marker,
+} from "./request-log-line.js"
 
 export type { LogFormat }
 
@@ -41,31 +55,15 @@ export interface RequestLogEntry {
 
 const REFUSED_SIGNATURE = "invalid_api_sign"
 
-/** A marker searched for in a body's bytes, and its length. */
-interface Marker {
-  readonly text: string
-  readonly bytes: Buffer
-}
-const marker = (text: string): Marker => ({ text, bytes: Buffer.from(text, "latin1") })
-const REQUEST_ID = marker('"requestId":"')
-const CODE = marker('"code":"')
-
-/**
- * The value of `"name":"…"` in the first KiB of an answer's body, found in its bytes without decoding them (the
- * values are ASCII: a request id, an error code).
- */
+/** The value of `"name":"…"` near the start of an answer's body (values are ASCII: a request id, an error code). */
 const field = (body: string | Uint8Array, m: Marker): string | undefined => {
+  const start = valueStart(body, m)
+  if (start < 0) return undefined
   if (typeof body === "string") {
-    const i = (body.length > HEAD ? body.slice(0, HEAD) : body).indexOf(m.text)
-    if (i < 0) return undefined
-    const start = i + m.text.length
     const end = body.indexOf('"', start)
     return end < 0 ? undefined : body.slice(start, end)
   }
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-  const i = (bytes.length > HEAD ? bytes.subarray(0, HEAD) : bytes).indexOf(m.bytes)
-  if (i < 0) return undefined
-  const start = i + m.bytes.length
+  const bytes = bufferOf(body)
   const end = bytes.indexOf(0x22, start)
   return end < 0 ? undefined : bytes.toString("latin1", start, end)
 }
