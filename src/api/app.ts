@@ -1,6 +1,5 @@
 // The Hono app: the spec's REST surface and the /_sim control plane over one simulator.
 import { Context, Hono } from "hono"
-import { bodyLimit } from "hono/body-limit"
 import type { Simulator } from "../simulator.js"
 import { makeRateLimiter } from "./auth/rate-limit.js"
 import { makeReplayGuard } from "./auth/authenticate.js"
@@ -17,7 +16,7 @@ import { OperationRouter } from "./router.js"
 import { defaultOperations } from "./operations.js"
 import { controlPlaneDocument } from "./openapi.js"
 import { mountDocuments, openApiRoute } from "./documents.js"
-import { mountSim, type SimRoute } from "./sim/common.js"
+import { mountSim, simBodies, type SimRoute } from "./sim/common.js"
 import { logRoutes } from "./sim/log.js"
 import { chainRoutes } from "./sim/chains.js"
 import { transactionRequestSimRoutes } from "./sim/transaction-requests.js"
@@ -28,7 +27,7 @@ import { historyRoutes } from "./sim/history.js"
 import { scenarioRoutes } from "./sim/scenario.js"
 import { webhookRoutes } from "./sim/webhooks.js"
 import { dashboardSimRoutes, makeSessions, mountDashboard } from "./dashboard/index.js"
-import { replacesWorld, snapshotRoutes } from "./sim/snapshots.js"
+import { snapshotRoutes } from "./sim/snapshots.js"
 
 export interface AppOptions {
   /** Server time for the signature's timestamp window, UNIX ms (default: the wall clock). */
@@ -102,18 +101,9 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
     ...(sessions !== undefined ? { adminSession: sessions.admit } : {}),
     authFailures: options.authFailureLimit === false ? undefined : makeFailureLimiter(options.authFailureLimit ?? DEFAULT_FAILURE_LIMIT),
   }
-  const limit = deps.bodyLimit
-  const limitBodies = bodyLimit({
-    maxSize: limit,
-    onError: (c) => {
-      const e = errors.payloadTooLarge(limit)
-      return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
-    },
-  })
   // The spec's operations check the body limit and the consistency headers themselves (operation.ts): a
-  // middleware layer costs every request, and a body limiter builds a Request object even for a GET.
-  // An imported log has no size limit: the import reads it as a stream of lines.
-  app.use("/_sim/*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" || c.req.path === "/_sim/import" ? next() : limitBodies(c, next)))
+  // middleware layer costs every request.
+  app.use("/_sim/*", simBodies(deps))
   app.use("/_sim/*", consistency(deps))
   const simRoutes = [...defaultSimRoutes, ...(sessions !== undefined ? dashboardSimRoutes : []), ...(options.simRoutes ?? [])]
   const operations = [...defaultOperations, ...(options.operations ?? [])]
@@ -131,9 +121,9 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
     const e = errors.internal()
     return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
   })
-  // Every request runs through the simulator's gate, so that a snapshot or revert lands between requests, never
-  // inside one; the requests that take or revert a snapshot wait for the others themselves.
-  const fetch = app.fetch
-  app.fetch = (request, env, ctx) => (replacesWorld(request) ? fetch(request, env, ctx) : sim.gate.shared(() => fetch(request, env, ctx)))
+  // Every request that reads or changes the world runs inside the simulator's gate, so that a snapshot, revert or
+  // reset lands between requests, never inside one. Each route enters it itself (operation.ts, sim/common.ts), once
+  // the request has its body: a request still receiving one holds nothing back, and the routes that replace the
+  // world (replacesWorld) never enter it, since they wait for the others in it.
   return app
 }

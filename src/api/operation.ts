@@ -307,6 +307,18 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
     return finish(c, st, result, cacheTarget)
   }
 
+  const gate = deps.sim.gate
+  /**
+   * `checked` inside the simulator's gate (a snapshot, revert or reset lands between requests, never inside one),
+   * entered once the request has everything it waits for from the client: its body, its x-sim-min-position. A
+   * request without credentials reads nothing of the world (it is a 401) and does not enter at all.
+   */
+  const gated = (c: Context, st: RequestState, header: Header, path: string, rawQuery: string, query: Record<string, string>, body: string): Response | Promise<Response> => {
+    const key = header("x-api-key")
+    if (key === undefined || key === "") return checked(c, st, header, path, rawQuery, query, body)
+    return gate.shared(() => checked(c, st, header, path, rawQuery, query, body))
+  }
+
   const run = (c: Context, header: Header): Response | Promise<Response> => {
     const st: RequestState = { requestId: deps.nextRequestId(), apiVersion: deps.defaultApiVersion as ApiVersion, context: undefined, key: undefined }
     try {
@@ -322,11 +334,12 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
         const unsigned = AUTH_HEADERS.every((name) => header(name) === undefined)
         return fail(c, st, unsigned ? errors.missingApiKey() : errors.unsupportedMediaType())
       }
-      if (op.method === "GET") return checked(c, st, header, path, rawQuery, query, "")
+      if (op.method === "GET") return gated(c, st, header, path, rawQuery, query, "")
       // The body limit, here rather than in a middleware: a middleware layer costs every request.
       if (Number(header("content-length") ?? 0) > deps.bodyLimit) return fail(c, st, errors.payloadTooLarge(deps.bodyLimit))
+      // The body is read whole before the request enters the gate: one still arriving holds back no snapshot.
       return readBodyText(c, deps.bodyLimit)
-        .then((body) => (body === TOO_LARGE ? fail(c, st, errors.payloadTooLarge(deps.bodyLimit)) : checked(c, st, header, path, rawQuery, query, body)))
+        .then((body) => (body === TOO_LARGE ? fail(c, st, errors.payloadTooLarge(deps.bodyLimit)) : gated(c, st, header, path, rawQuery, query, body)))
         .catch((error: unknown) => defect(c, st, error))
     } catch (error) {
       return defect(c, st, error)

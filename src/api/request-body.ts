@@ -16,8 +16,19 @@ const decoder = new TextDecoder()
 const bodies = new WeakMap<IncomingMessage, string>()
 export const bodyTextOf = (incoming: IncomingMessage): string | undefined => bodies.get(incoming)
 
+/** The client went away before its body ended (a reset, a closed connection, a malformed chunk). */
+class BodyCutOff extends Error {
+  override readonly name = "BodyCutOff"
+}
+
+/**
+ * Settles on every way a body can end: its last byte, its limit, an error, or the request closing first (the
+ * connection dropped, the parser refused a chunk). A request already dead when the reader comes (the client left
+ * while it waited, say on x-sim-min-position) is refused at once: it will send nothing more.
+ */
 const fromIncoming = (incoming: IncomingMessage, limit: number): Promise<BodyText> =>
   new Promise((resolve, reject) => {
+    if (incoming.destroyed || incoming.readableAborted) return reject(new BodyCutOff("the request was closed before its body was read"))
     const chunks: Array<Buffer> = []
     let size = 0
     let tooLarge = false
@@ -37,6 +48,8 @@ const fromIncoming = (incoming: IncomingMessage, limit: number): Promise<BodyTex
       resolve(text)
     })
     incoming.on("error", reject)
+    // After "end" when the body came whole (the promise is settled by then); before it, only when it was cut off.
+    incoming.on("close", () => reject(new BodyCutOff("the request closed before its body ended")))
   })
 
 export const readBodyText = (c: Context, limit: number): Promise<BodyText> => {
@@ -49,5 +62,5 @@ export const readBodyText = (c: Context, limit: number): Promise<BodyText> => {
 /** The client went away before its body ended (a reset or closed connection): worth one quiet line, not a stack. */
 export const requestAborted = (c: Context): boolean => {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
-  return incoming !== undefined && (incoming.readableAborted === true || (incoming as { aborted?: boolean }).aborted === true)
+  return incoming !== undefined && (incoming.readableAborted === true || (incoming as { aborted?: boolean }).aborted === true || (incoming.destroyed && !incoming.complete))
 }

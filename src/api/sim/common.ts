@@ -1,10 +1,12 @@
 // Control plane plumbing: admin token guard, plain-JSON bodies and answers, `{ error: { code, message } }` errors.
 import { timingSafeEqual } from "node:crypto"
-import type { Context, Hono } from "hono"
+import type { Context, Hono, MiddlewareHandler } from "hono"
 import type { JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
+import { errorBody } from "../envelope.js"
 import { ApiError, errors, isApiError } from "../errors.js"
-import { requestAborted } from "../request-body.js"
+import { readBodyText, requestAborted, TOO_LARGE } from "../request-body.js"
+import { respond } from "../respond.js"
 
 export type SimResult = { readonly status: number; readonly body: unknown } | { readonly response: Response } | ApiError
 
@@ -15,6 +17,11 @@ export interface SimRoute {
   readonly public?: boolean
   /** The handler reads the body itself (not a JSON object, e.g. JSON lines). */
   readonly rawBody?: boolean
+  /**
+   * It replaces the world (a snapshot, a revert, a reset): it waits for the requests in the simulator's gate
+   * itself, so it never runs inside it. Decided by the route that runs, whatever spelling of its path reached it.
+   */
+  readonly replacesWorld?: boolean
   /** A page a browser opens from a link: the admin token may also come as `?token=` (never logged: see request-log.ts). */
   readonly tokenInQuery?: boolean
   readonly handle: (req: { params: Record<string, string>; query: Record<string, string>; body: JsonObject; c: Context }, deps: ApiDeps) => SimResult | Promise<SimResult>
@@ -31,6 +38,50 @@ const tokenMatches = (header: string | undefined, token: string): boolean => hea
 export const simError = (c: Context, e: ApiError) =>
   c.json({ error: { code: e.code, message: e.message, ...(e.details.length > 0 ? { details: e.details } : {}) } }, e.status, e.headers)
 
+/** The body read by `simBodies`, for the route to parse (absent for GET and for the import, which streams it). */
+const BODY = "custody-sim.body" as never
+
+/**
+ * The control plane's body limit and reader, ahead of the routes (a body over the limit is a 413 whoever sends it):
+ * the body is read whole here, off the request, so that a route enters the simulator's gate with it in hand. The
+ * reader settles however the body ends; a body the client cut off is answered (to no one) and goes no further.
+ */
+export const simBodies =
+  (deps: ApiDeps): MiddlewareHandler =>
+  async (c, next) => {
+    // An imported log has no size limit: the import reads it as a stream of lines.
+    if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.path === "/_sim/import") return next()
+    const tooLarge = () => {
+      const e = errors.payloadTooLarge(deps.bodyLimit)
+      return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
+    }
+    if (Number(c.req.header("content-length") ?? 0) > deps.bodyLimit) return tooLarge()
+    let text
+    try {
+      text = await readBodyText(c, deps.bodyLimit)
+    } catch {
+      deps.log.info(`${c.req.method} ${c.req.path}: request body aborted by the client`)
+      return simError(c, errors.bodyAborted())
+    }
+    if (text === TOO_LARGE) return tooLarge()
+    c.set(BODY, text as never)
+    return next()
+  }
+
+/** A JSON object body, the fixture's asset id taken (a deposit's assetId). */
+const objectBody = (text: string, deps: ApiDeps): JsonObject | ApiError => {
+  if (text.length === 0) return {}
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return errors.malformedJson()
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return new ApiError(400, "invalid_request_body_structure", "The body must be a JSON object.")
+  const body = parsed as JsonObject
+  return deps.sim.assetIds.any && typeof body.assetId === "string" ? { ...body, assetId: deps.sim.assetIds.fromWire(body.assetId) } : body
+}
+
 export const mountSim = (app: Hono, deps: ApiDeps, route: SimRoute): void => {
   app.on(route.method, route.path, async (c) => {
     try {
@@ -42,23 +93,14 @@ export const mountSim = (app: Hono, deps: ApiDeps, route: SimRoute): void => {
       }
       let body: JsonObject = {}
       if ((route.method === "POST" || route.method === "PUT") && !route.rawBody) {
-        const text = await c.req.text()
-        if (text.length > 0) {
-          let parsed: unknown
-          try {
-            parsed = JSON.parse(text)
-          } catch {
-            return simError(c, errors.malformedJson())
-          }
-          if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-            return simError(c, new ApiError(400, "invalid_request_body_structure", "The body must be a JSON object."))
-          body = parsed as JsonObject
-          // The fixture's asset ids are taken here too (a deposit's assetId).
-          if (deps.sim.assetIds.any && typeof body.assetId === "string") body = { ...body, assetId: deps.sim.assetIds.fromWire(body.assetId) }
-        }
+        const parsed = objectBody((c.get(BODY) as string | undefined) ?? (await c.req.text()), deps)
+        if (isApiError(parsed)) return simError(c, parsed)
+        body = parsed
       }
       const query = Object.fromEntries(new URL(c.req.url).searchParams) as Record<string, string>
-      const result = await route.handle({ params: c.req.param() as Record<string, string>, query, body, c }, deps)
+      const req = { params: c.req.param() as Record<string, string>, query, body, c }
+      // Inside the simulator's gate, with everything the client had to send in hand.
+      const result = await (route.replacesWorld === true ? route.handle(req, deps) : deps.sim.gate.shared(() => route.handle(req, deps)))
       if (isApiError(result)) return simError(c, result)
       if ("response" in result) return result.response
       return c.json(result.body as object, result.status as 200)

@@ -5,16 +5,6 @@ import type { SimResult, SimRoute } from "./common.js"
 
 export const snapshotJson = (s: SnapshotInfo) => ({ id: s.id, position: Number(s.position), time: Math.floor(s.time / 1000), timeMs: s.time })
 
-const WORLD_PATH = /^\/_sim\/(?:reset|snapshots|snapshots\/[^/?#]+\/revert)\/?(?:[?#]|$)/
-
-/** The requests that take or revert a snapshot: they wait for the others through the gate themselves. */
-export const replacesWorld = (request: Request): boolean => {
-  if (request.method !== "POST") return false
-  const url = request.url
-  const at = url.indexOf("/_sim/")
-  return at >= 0 && WORLD_PATH.test(url.slice(at))
-}
-
 const refused = (e: unknown): SimResult => {
   if (e instanceof SnapshotNotFound) return new ApiError(404, "snapshot_not_found", e.message)
   if (e instanceof RevertNotSupported) return new ApiError(409, "not_supported_on_store", e.message)
@@ -25,6 +15,7 @@ export const snapshotRoutes: ReadonlyArray<SimRoute> = [
   {
     method: "POST",
     path: "/_sim/snapshots",
+    replacesWorld: true,
     handle: (_, deps) => deps.sim.snapshot().then((s) => ({ status: 201, body: snapshotJson(s) }), refused),
   },
   {
@@ -35,12 +26,14 @@ export const snapshotRoutes: ReadonlyArray<SimRoute> = [
   {
     method: "POST",
     path: "/_sim/snapshots/:id/revert",
+    replacesWorld: true,
     handle: ({ params }, deps) =>
       deps.sim.revert(params.id!).then((s) => ({ status: 200, body: snapshotJson(s) }), refused),
   },
   {
     method: "POST",
     path: "/_sim/reset",
+    replacesWorld: true,
     handle: (_, deps) => deps.sim.reset().then((s) => ({ status: 200, body: { position: Number(s.position), time: Math.floor(s.time / 1000), timeMs: s.time } }), refused),
   },
 ]
