@@ -34,8 +34,44 @@ export interface ParsedBody {
   readonly item: JsonObject
 }
 
+/**
+ * How deep a body may nest arrays and objects: far deeper than any body the API takes. What walks a body (the
+ * asset-id mapping, the checks) recurses, and a body nested thousands deep would exhaust the stack (a 500).
+ */
+export const MAX_BODY_DEPTH = 64
+
+/** Whether JSON text opens more than `levels` arrays or objects inside each other (brackets in strings skipped). */
+const nestsDeeper = (text: string, levels: number): boolean => {
+  // A body this short cannot open more brackets than it has characters.
+  if (text.length <= levels) return false
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i)
+    if (inString) {
+      if (ch === 92) i++ // a backslash: the next character is escaped
+      else if (ch === 34) inString = false
+    } else if (ch === 34) inString = true
+    else if (ch === 91 || ch === 123) {
+      if (++depth > levels) return true
+    } else if (ch === 93 || ch === 125) depth--
+  }
+  return false
+}
+
+/** JSON text as a value: a 400 for text that is not JSON or nests deeper than MAX_BODY_DEPTH. */
+export const parseJsonBody = (raw: string, malformed: () => ApiError = errors.malformedJson): { readonly value: unknown } | ApiError => {
+  if (nestsDeeper(raw, MAX_BODY_DEPTH)) return errors.bodyTooDeep(MAX_BODY_DEPTH)
+  try {
+    return { value: JSON.parse(raw) as unknown }
+  } catch {
+    return malformed()
+  }
+}
+
 /** `{ context?: string, data: { item: {...} } }`, nothing else: unparseable JSON is 400, any other shape 422. */
 export const parseWrappedBody = (raw: string): ParsedBody | ApiError => {
+  if (nestsDeeper(raw, MAX_BODY_DEPTH)) return errors.bodyTooDeep(MAX_BODY_DEPTH)
   let parsed: unknown
   try {
     parsed = JSON.parse(raw)

@@ -63,6 +63,7 @@ export const errors = {
   invalidBodyStructure: (message = "The body must be JSON wrapped as {\"context\"?: string, \"data\": {\"item\": {...}}}.") =>
     new ApiError(422, "invalid_request_body_structure", message),
   malformedJson: () => new ApiError(400, "invalid_request_body_structure", "The request body is not valid JSON."),
+  bodyTooDeep: (levels: number) => new ApiError(400, "invalid_request_body_structure", `The request body nests arrays and objects more than ${levels} levels deep.`),
   requestLimitReached: (retryAfterSeconds: number) =>
     new ApiError(429, "request_limit_reached", "The API key's request rate limit has been reached; back off and retry.", [], {
       "retry-after": String(retryAfterSeconds),

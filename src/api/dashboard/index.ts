@@ -2,7 +2,9 @@
 // changes the simulated world through (the same ones a script uses with the Bearer token).
 import type { Context, Hono } from "hono"
 import type { ApiDeps } from "../deps.js"
-import { ApiError } from "../errors.js"
+import { parseJsonBody } from "../body.js"
+import { ApiError, errors, isApiError } from "../errors.js"
+import { readBodyText, TOO_LARGE } from "../request-body.js"
 import { simError, type SimRoute } from "../sim/common.js"
 import { dashboardActions } from "./actions.js"
 import { uiFile } from "./assets.js"
@@ -38,6 +40,8 @@ const page = async (c: Context) => {
   return f === undefined ? c.html(notBuilt, 503, PAGE_HEADERS) : c.body(f.body as Uint8Array<ArrayBuffer>, 200, { ...PAGE_HEADERS, "content-type": f.type })
 }
 
+const notJson = () => new ApiError(400, "invalid_request_body_structure", 'The body must be JSON: { "token": "<admin token>" }.')
+
 export const mountDashboard = (app: Hono, deps: ApiDeps, sessions: Sessions): void => {
   app.get("/ui", page)
   app.get("/ui/", page)
@@ -56,9 +60,12 @@ export const mountDashboard = (app: Hono, deps: ApiDeps, sessions: Sessions): vo
     if (fromAnotherSite(c)) return simError(c, crossSite())
     let body: unknown
     try {
-      body = await c.req.json()
+      const text = await readBodyText(c, deps.bodyLimit)
+      const json = text === TOO_LARGE ? errors.payloadTooLarge(deps.bodyLimit) : parseJsonBody(text, notJson)
+      if (isApiError(json)) return simError(c, json)
+      body = json.value
     } catch {
-      return simError(c, new ApiError(400, "invalid_request_body_structure", "The body must be JSON: { \"token\": \"<admin token>\" }."))
+      return simError(c, errors.bodyAborted())
     }
     if (!tokenMatches((body as { token?: unknown } | null)?.token, deps.sim.adminToken))
       return simError(c, new ApiError(401, "unauthorized", "That is not the admin token."))

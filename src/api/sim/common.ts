@@ -1,7 +1,7 @@
 // Control plane plumbing: admin token guard, plain-JSON bodies and answers, `{ error: { code, message } }` errors.
 import { timingSafeEqual } from "node:crypto"
 import type { Context, Hono, MiddlewareHandler } from "hono"
-import type { JsonObject } from "../body.js"
+import { parseJsonBody, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { errorBody } from "../envelope.js"
 import { ApiError, errors, isApiError } from "../errors.js"
@@ -71,12 +71,9 @@ export const simBodies =
 /** A JSON object body, the fixture's asset id taken (a deposit's assetId). */
 const objectBody = (text: string, deps: ApiDeps): JsonObject | ApiError => {
   if (text.length === 0) return {}
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    return errors.malformedJson()
-  }
+  const json = parseJsonBody(text)
+  if (isApiError(json)) return json
+  const parsed = json.value
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return new ApiError(400, "invalid_request_body_structure", "The body must be a JSON object.")
   const body = parsed as JsonObject
   return deps.sim.assetIds.any && typeof body.assetId === "string" ? { ...body, assetId: deps.sim.assetIds.fromWire(body.assetId) } : body
