@@ -38,7 +38,7 @@ export interface AppOptions {
   /** Largest accepted request body, bytes (default 1 MiB). */
   readonly bodyLimit?: number
   readonly log?: Logger
-  /** Failed authentications allowed per key and per client address (default DEFAULT_FAILURE_LIMIT); false: no limit. */
+  /** Failed authentications allowed per (client address, key) pair (default DEFAULT_FAILURE_LIMIT); false: no limit. */
   readonly authFailureLimit?: FailureLimit | false
   /** Refuse a second request with the same signature within the timestamp window (default false). */
   readonly rejectReplays?: boolean

@@ -69,7 +69,7 @@ export const errors = {
       "retry-after": String(retryAfterSeconds),
     }),
   tooManyFailedAuthentications: (retryAfterSeconds: number) =>
-    new ApiError(429, "request_limit_reached", "Too many failed authentications from this address or for this API key; back off and retry.", [], {
+    new ApiError(429, "request_limit_reached", "Too many failed authentications from this address; back off and retry.", [], {
       "retry-after": String(retryAfterSeconds),
     }),
   bodyAborted: () => new ApiError(400, "invalid_request_body_structure", "The request body was cut off by the client."),

@@ -238,14 +238,14 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
 
   /** Everything after the body is read; synchronous unless the handler is (a cached read answers without a promise). */
   const checked = (c: Context, st: RequestState, header: Header, path: string, rawQuery: string, query: Record<string, string>, body: string): Response | Promise<Response> => {
-    const failures = deps.authFailures
-    if (failures !== undefined && failures.active()) {
-      const wait = failures.blocked(header("x-api-key"), deps.clientIp(c))
-      if (wait > 0) return fail(c, st, errors.tooManyFailedAuthentications(wait))
-    }
     const auth = authenticate({ method: op.method, rawPath: path, rawQuery, body, header }, deps.sim.models.workspace, deps.auth)
     if (isApiError(auth)) {
-      if (failures !== undefined && auth.status === 401) failures.failed(header("x-api-key"), deps.clientIp(c))
+      // Only a failed request is ever limited for failures (src/api/auth/failure-limit.ts): a valid one is served.
+      const failures = deps.authFailures
+      if (failures !== undefined && auth.status === 401) {
+        const wait = failures.failed(header("x-api-key"), deps.clientIp(c))
+        if (wait > 0) return fail(c, st, errors.tooManyFailedAuthentications(wait))
+      }
       return fail(c, st, auth)
     }
     st.apiVersion = auth.grant.apiVersion as ApiVersion

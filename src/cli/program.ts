@@ -101,6 +101,13 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
     .addOption(opt("--allow-host <name>", "a Host header to accept besides loopback names and the bound address (repeat for more)", "ALLOW_HOST").argParser(collect))
     .addOption(opt("--allow-remote", "allow a --host beyond this machine (warns: anyone who can reach it can use the keys)", "ALLOW_REMOTE"))
     .addOption(opt("--reject-replays", "refuse a signature already seen within its window", "REJECT_REPLAYS"))
+    .addOption(
+      opt(
+        "--auth-failure-limit <limit>",
+        "failed authentications per client address and key: <per second>/<burst>, or off (default: off on a loopback --host, 1/10 beyond); only failing requests are ever refused",
+        "AUTH_FAILURE_LIMIT",
+      ),
+    )
     .addOption(opt("--log-format <format>", "request log lines on stdout", "LOG_FORMAT").choices(["text", "json"]).default("text"))
     .addOption(opt("--quiet", "no request log", "QUIET"))
     .action(guarded("serve", async (o) => (await import("./serve.js")).serve(o)))

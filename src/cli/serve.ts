@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net"
 import { getRequestListener } from "@hono/node-server"
 import { Effect } from "effect"
 import { createApp } from "../api/app.js"
+import { DEFAULT_FAILURE_LIMIT, parseFailureLimit } from "../api/auth/failure-limit.js"
 import { guardHosts, isLoopback } from "../api/host-guard.js"
 import { readCredentialsFile, writeCredentialsFile, type CredentialsFile } from "../workspace/credentials-file.js"
 import { loadFixture } from "./fixture.js"
@@ -35,6 +36,7 @@ export interface ServeOptions {
   readonly allowHost?: ReadonlyArray<string>
   readonly allowRemote?: boolean
   readonly rejectReplays?: boolean
+  readonly authFailureLimit?: string
   readonly logFormat: LogFormat
   readonly quiet?: boolean
 }
@@ -103,6 +105,8 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   if (!/^[0-9]{1,9}$/.test(o.checkpointEvery)) throw new UsageError(`--checkpoint-every must be a number of events (0: never), not ${o.checkpointEvery}`)
   const checkpointEvery = Number(o.checkpointEvery)
   if (!/^[0-9]{3,9}$/.test(o.webhookHandover)) throw new UsageError(`--webhook-handover must be milliseconds (100 or more), not ${o.webhookHandover}`)
+  const authFailureLimit = o.authFailureLimit === undefined ? (isLoopback(o.host) ? false : DEFAULT_FAILURE_LIMIT) : parseFailureLimit(o.authFailureLimit)
+  if (authFailureLimit === undefined) throw new UsageError(`--auth-failure-limit must be <per second>/<burst> (say 1/10) or off, not ${o.authFailureLimit}`)
   if (o.store === "esdb" && o.esdb === undefined) throw new UsageError("--store esdb needs --esdb <connection string>")
   const fixture = o.fixture !== undefined ? readFixture(o.fixture) : undefined
 
@@ -166,7 +170,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
     savedTo = writeCredentialsFile(o.dataDir, credentials)
   }
   sim.startTicker()
-  const fetch = guardHosts(createApp(sim, { rejectReplays: o.rejectReplays === true }).fetch, { bound: o.host, allowed: o.allowHost ?? [] })
+  const fetch = guardHosts(createApp(sim, { rejectReplays: o.rejectReplays === true, authFailureLimit }).fetch, { bound: o.host, allowed: o.allowHost ?? [] })
   server.on("request", getRequestListener(fetch, { hostname: o.host }))
   if (!isLoopback(o.host)) process.stderr.write(`warning: listening on ${o.host}, beyond this machine: anyone who can reach it can use the simulator\n`)
 

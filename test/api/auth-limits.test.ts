@@ -1,4 +1,4 @@
-// Over a real socket: failed authentications limited per key and per address (429), the passphrase not told
+// Over a real socket: failed authentications limited per address and key and per address, never a valid request (429), the passphrase not told
 // apart without the secret, --reject-replays, no x-sim-min-position wait without credentials, quiet aborted bodies.
 import net from "node:net"
 import type { Context } from "hono"
@@ -45,19 +45,39 @@ describe("failed authentications", () => {
   // No refill within a test run: the outcome depends on counts, not on how fast the machine is.
   const limit = { perSecond: 0.0001, burst: 3 }
 
-  it("past the limit for an address, every request from it answers 429 with Retry-After; other addresses are served", async () => {
+  it("an attacker who knows a key id is limited (429 with Retry-After); the key's owner is always served", async () => {
     const s = await serve({ authFailureLimit: limit, clientIp: byHeader })
-    for (let i = 0; i < 3; i++) expect((await get(s.url, badSign({ "x-test-address": "10.0.0.1", "x-api-key": `unknown-${i}` }))).code).toBe("invalid_api_key")
-    const blocked = await get(s.url, signed({ "x-test-address": "10.0.0.1" }))
-    expect([blocked.status, blocked.code]).toEqual([429, "request_limit_reached"])
-    expect(Number(blocked.retryAfter)).toBeGreaterThan(0)
-    expect((await get(s.url, signed({ "x-test-address": "10.0.0.2" }))).status).toBe(200)
+    const attacker = { "x-test-address": "10.0.0.66" }
+    for (let i = 0; i < 3; i++) expect((await get(s.url, badSign(attacker))).code).toBe("invalid_api_sign")
+    for (let i = 0; i < 20; i++) {
+      const refused = await get(s.url, badSign(attacker))
+      expect([refused.status, refused.code]).toEqual([429, "request_limit_reached"])
+      expect(Number(refused.retryAfter)).toBeGreaterThan(0)
+      expect((await get(s.url, signed({ "x-test-address": "10.0.0.1" }))).status).toBe(200)
+    }
+    // The owner's own mistake is still told as what it is: its pair has failed nothing yet.
+    expect((await get(s.url, badSign({ "x-test-address": "10.0.0.1" }))).code).toBe("invalid_api_sign")
+    // Even a valid request from the attacker's address with that key is served: only failures are refused.
+    expect((await get(s.url, signed(attacker))).status).toBe(200)
   })
 
-  it("past the limit for a key, requests with it answer 429 from any address", async () => {
+  it("a client's own bad signatures never cost it its good requests from the same address and key", async () => {
+    const s = await serve({ authFailureLimit: limit, clientIp: () => "127.0.0.1" })
+    const statuses: Array<number> = []
+    for (let i = 0; i < 10; i++) {
+      statuses.push((await get(s.url, badSign())).status)
+      expect((await get(s.url, signed())).status).toBe(200)
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429, 429, 429])
+  })
+
+  it("an address trying many keys is limited across them, past ten pairs' worth of failures", async () => {
     const s = await serve({ authFailureLimit: limit, clientIp: byHeader })
-    for (let i = 0; i < 3; i++) expect((await get(s.url, badSign({ "x-test-address": `10.1.0.${i}` }))).code).toBe("invalid_api_sign")
-    expect((await get(s.url, signed({ "x-test-address": "10.1.0.99" }))).status).toBe(429)
+    const from = { "x-test-address": "10.2.0.1" }
+    for (let i = 0; i < 30; i++) expect((await get(s.url, badSign({ ...from, "x-api-key": `unknown-${i}` }))).code).toBe("invalid_api_key")
+    expect((await get(s.url, badSign({ ...from, "x-api-key": "unknown-next" }))).status).toBe(429)
+    expect((await get(s.url, badSign({ "x-test-address": "10.2.0.2", "x-api-key": "unknown-next" }))).code).toBe("invalid_api_key")
+    expect((await get(s.url, signed(from))).status).toBe(200)
   })
 
   it("are not limited when turned off", async () => {

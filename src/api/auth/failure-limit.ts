@@ -1,25 +1,37 @@
-// Failed authentications per API key and per client address (token buckets, wall time): past the burst, every
-// request from that address or with that key answers 429 until the bucket refills.
+// Failed authentications, limited by what the one who sends them controls: the pair of client address and API key
+// (a small bucket), and the client address across keys (a larger one, against a scan of key ids). Token buckets on
+// wall time. Only a request that fails authentication is ever answered 429 by them: a request that authenticates is
+// served whatever failed before it, so nobody who knows a key id can lock its owner out, and an owner's own bad
+// signatures never cost it its good requests.
 import { createHash } from "node:crypto"
 
 export interface FailureLimit {
-  readonly perSecond: number
+  /** Failures a (client address, API key) pair may make at once, and regains per second. */
   readonly burst: number
+  readonly perSecond: number
 }
 
-export const DEFAULT_FAILURE_LIMIT: FailureLimit = { perSecond: 5, burst: 50 }
+/** What `serve` uses off loopback (`--auth-failure-limit 1/10`): 10 failures at once, then 1 a second, per pair. */
+export const DEFAULT_FAILURE_LIMIT: FailureLimit = { perSecond: 1, burst: 10 }
+
+/** A client address's bucket across all its keys, in pairs' buckets. */
+export const ADDRESS_FACTOR = 10
 
 export interface FailureLimiter {
-  /** False while nothing failed recently: the request path then skips the lookups. */
-  readonly active: () => boolean
-  /** Seconds to wait when the key or the address failed too often, else 0. */
-  readonly blocked: (key: string | undefined, address: string | undefined) => number
-  readonly failed: (key: string | undefined, address: string | undefined) => void
+  /**
+   * Records a failed authentication; the seconds to tell the sender to wait (a 429 instead of the 401) when its pair
+   * or its address is past its limit, else 0.
+   */
+  readonly failed: (key: string | undefined, address: string | undefined) => number
+  /** Buckets held: only pairs and addresses that failed recently (the others are dropped once refilled). */
+  readonly held: () => number
 }
 
 interface Bucket {
   tokens: number
   at: number
+  readonly burst: number
+  readonly perSecond: number
 }
 
 const MAX_BUCKETS = 100_000
@@ -30,51 +42,56 @@ const MAX_KEY_HELD = 64
 
 const keyId = (key: string): string => (key.length <= MAX_KEY_HELD ? `k:${key}` : `k#${createHash("sha256").update(key).digest("base64")}`)
 
+/** `--auth-failure-limit`: `off`, or `<per second>/<burst>` (`1/10`). */
+export const parseFailureLimit = (text: string): FailureLimit | false | undefined => {
+  if (text === "off") return false
+  const m = /^([0-9]{1,6}(?:\.[0-9]{1,6})?)\/([0-9]{1,6})$/.exec(text)
+  if (m === null) return undefined
+  const perSecond = Number(m[1])
+  const burst = Number(m[2])
+  return perSecond > 0 && burst > 0 ? { perSecond, burst } : undefined
+}
+
 export const makeFailureLimiter = (limit: FailureLimit, nowMs: () => number = () => performance.now()): FailureLimiter => {
   const buckets = new Map<string, Bucket>()
   let sweepAt = 0
-  // A bucket is looked at again only when the same key or address comes back: without the sweep, every key that
-  // failed once would stay held (and keep the request path off its no-lookup shortcut) until MAX_BUCKETS.
+  const refill = (b: Bucket, now: number) => {
+    b.tokens = Math.min(b.burst, b.tokens + ((now - b.at) / 1000) * b.perSecond)
+    b.at = now
+  }
+  // A bucket is looked at again only when the same pair or address comes back: without the sweep, every one that
+  // failed once would stay held until MAX_BUCKETS.
   const sweep = (now: number) => {
     if (now < sweepAt) return
     sweepAt = now + SWEEP_MS
     for (const [id, b] of buckets) {
       refill(b, now)
-      if (b.tokens >= limit.burst) buckets.delete(id)
+      if (b.tokens >= b.burst) buckets.delete(id)
     }
   }
-  const refill = (b: Bucket, now: number) => {
-    b.tokens = Math.min(limit.burst, b.tokens + ((now - b.at) / 1000) * limit.perSecond)
-    b.at = now
-  }
-  const waitFor = (id: string, now: number): number => {
-    const b = buckets.get(id)
-    if (b === undefined) return 0
-    refill(b, now)
-    if (b.tokens >= limit.burst) buckets.delete(id)
-    return b.tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - b.tokens) / limit.perSecond))
-  }
-  const spend = (id: string, now: number) => {
+  /** Takes a token; 0 when there was one, else the seconds until there is. */
+  const spend = (id: string, burst: number, perSecond: number, now: number): number => {
     let b = buckets.get(id)
     if (b === undefined) {
       if (buckets.size >= MAX_BUCKETS) buckets.clear()
-      buckets.set(id, (b = { tokens: limit.burst, at: now }))
+      buckets.set(id, (b = { tokens: burst, at: now, burst, perSecond }))
     }
     refill(b, now)
-    b.tokens = Math.max(0, b.tokens - 1)
+    if (b.tokens >= 1) {
+      b.tokens -= 1
+      return 0
+    }
+    return Math.max(1, Math.ceil((1 - b.tokens) / perSecond))
   }
   return {
-    active: () => buckets.size > 0,
-    blocked: (key, address) => {
-      const now = nowMs()
-      sweep(now)
-      return Math.max(key === undefined || key === "" ? 0 : waitFor(keyId(key), now), address === undefined ? 0 : waitFor(`a:${address}`, now))
-    },
     failed: (key, address) => {
       const now = nowMs()
       sweep(now)
-      if (key !== undefined && key !== "") spend(keyId(key), now)
-      if (address !== undefined) spend(`a:${address}`, now)
+      const from = address ?? ""
+      const pair = spend(`p:${from}\n${key === undefined || key === "" ? "" : keyId(key)}`, limit.burst, limit.perSecond, now)
+      const all = spend(`a:${from}`, limit.burst * ADDRESS_FACTOR, limit.perSecond * ADDRESS_FACTOR, now)
+      return Math.max(pair, all)
     },
+    held: () => buckets.size,
   }
 }
