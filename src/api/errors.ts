@@ -28,6 +28,12 @@ export const errors = {
   missingApiKey: () => new ApiError(401, "missing_api_key", 'The authentication header "x-api-key" is missing.', [detail("x-api-key", "is required")]),
   invalidApiKey: () => new ApiError(401, "invalid_api_key", "The API key or passphrase is invalid, deleted or not yet active."),
   invalidApiSign: () => new ApiError(401, "invalid_api_sign", "The request signature does not match the request."),
+  invalidApiSignAfterBom: () =>
+    new ApiError(
+      401,
+      "invalid_api_sign",
+      "The request signature does not match the request. The body begins with a UTF-8 byte order mark, which is not part of the signed body: sign the JSON text without it.",
+    ),
   replayedSignature: () => new ApiError(401, "invalid_api_sign", "This request signature was already used; sign each request anew (the server rejects replays)."),
   invalidApiTimestamp: () =>
     new ApiError(401, "invalid_api_timestamp", "The request timestamp is outside the accepted window (30 s in the past, 10 s in the future).", [

@@ -269,7 +269,8 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
     if (!versions.has(st.apiVersion)) return absent(c, st, header)
     let item: JsonObject = {}
     if (op.method !== "GET") {
-      const parsed = parseWrappedBody(body.length === 0 ? "{}" : body)
+      // A leading byte order mark is not part of the JSON text (RFC 8259 §8.1), nor of what was signed.
+      const parsed = parseWrappedBody(body.length === 0 ? "{}" : body.charCodeAt(0) === 0xfeff ? body.slice(1) : body)
       if (isApiError(parsed)) return fail(c, st, parsed)
       if (st.context === undefined) st.context = parsed.context
       item = parsed.item

@@ -7,10 +7,13 @@ import type { Context } from "hono"
 /** Stands for a body past the limit (a symbol: any string may be a body). */
 export const TOO_LARGE: unique symbol = Symbol("request body too large")
 
-/** The body as text (UTF-8, as Request.text() decodes it), or TOO_LARGE once it passes `limit` bytes. */
+/**
+ * The body as text (UTF-8), or TOO_LARGE once it passes `limit` bytes. A leading byte order mark is kept (unlike
+ * Request.text()): the signature check says when a refused body began with one (src/protocol/signing.ts drops it).
+ */
 export type BodyText = string | typeof TOO_LARGE
 
-const decoder = new TextDecoder()
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
 
 /** Bodies read off each request, for the request log to show what a refused signature covered. */
 const bodies = new WeakMap<IncomingMessage, string>()
@@ -56,7 +59,7 @@ export const readBodyText = (c: Context, limit: number): Promise<BodyText> => {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
   // Untouched so far (no listener, not ended): nothing else has read from it.
   if (incoming !== undefined && typeof incoming.on === "function" && !incoming.readableEnded && incoming.readableFlowing === null) return fromIncoming(incoming, limit)
-  return c.req.text().then((text) => (Buffer.byteLength(text) > limit ? TOO_LARGE : text))
+  return c.req.arrayBuffer().then((bytes) => (bytes.byteLength > limit ? TOO_LARGE : decoder.decode(bytes)))
 }
 
 /** The client went away before its body ended (a reset or closed connection): worth one quiet line, not a stack. */

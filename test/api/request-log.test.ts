@@ -67,6 +67,18 @@ describe("request log, text", () => {
     expect(line).toContain(` key=${h.creds.key} request=${JSON.parse(res.text).requestId} error=invalid_api_sign signed=${JSON.stringify(signed)}`)
   })
 
+  it("a refused signature over a pretty-printed body: the signed string holds the body minified, as the server signed it", async () => {
+    const { url, lines } = await serveLogged("text")
+    const body = '{\n  "data": {\n    "item": { "name": "a  b", "color": "#FF0000", "isHiddenInDashboard": false }\n  }\n}\n'
+    const path = `/vaults/${h.testVaultId}/vault-account`
+    const headers = signRequest(h.creds, { method: "POST", url: path, body })
+    const res = await send(url, "POST", path, { ...headers, "x-api-sign": Buffer.alloc(32).toString("base64") }, body)
+    expect(res.status).toBe(401)
+    const expected = `${headers["x-api-timestamp"]}POST${path}{"data":{"item":{"name":"a  b","color":"#FF0000","isHiddenInDashboard":false}}}{}`
+    const [line] = await lines()
+    expect(line).toContain(` error=invalid_api_sign signed=${JSON.stringify(expected)}`)
+  })
+
   it("control-plane calls are logged without the admin token; a token in the query is never written", async () => {
     const { url, lines } = await serveLogged("text")
     const res = await send(url, "GET", "/_sim/health?token=secret-value", { authorization: `Bearer ${h.sim.adminToken}` })

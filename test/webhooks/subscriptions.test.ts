@@ -1,7 +1,9 @@
-// Webhook subscriptions through the control plane: create, verify (request and manual), list, delete, refusals.
+// Webhook subscriptions through the control plane: create (active at once by default), verify (request and
+// manual), list, delete, refusals.
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { verifyWebhookSignature } from "../../src/client/index.js"
 import { BASE } from "../support/harness.js"
+import { exportText, parseFile } from "../support/log-file.js"
 import { SECRET, startScenario, type Scenario } from "./scenario.js"
 
 let s: Scenario
@@ -10,9 +12,36 @@ beforeEach(async () => {
 })
 afterEach(async () => s.close())
 
+describe("a subscription by default", () => {
+  it("is active at once, sends the receiver nothing before the first notification, and delivers that one first", async () => {
+    // A receiver that knows no handshake: it answers 200 to everything and echoes nothing.
+    s.rx.answerVerification = () => ({ status: 200 })
+    const created = await s.subscribe({ apiVersion: "2024-05-09" })
+    expect(created.status).toBe(201)
+    expect(created.body).toMatchObject({ verification: "dashboard", status: "active", verifiedAt: expect.any(Number), lastVerification: { ok: true, method: "dashboard", statusCode: null, error: null } })
+    expect(created.body.verifiedAt).toBe(created.body.createdAt)
+    expect(s.rx.received).toEqual([])
+    const txid = await s.deposit()
+    await s.rx.waitFor(1)
+    await s.h.sim.webhooks!.idle()
+    expect(s.rx.received).toHaveLength(1)
+    expect(s.rx.received[0]!.body).toMatchObject({ webhookId: created.body.id, data: { event: "INCOMING_CONFIRMED_COIN_TX", item: { transactionId: txid } } })
+    // Verifying it again changes nothing and sends nothing.
+    expect((await s.h.admin("POST", `/_sim/webhooks/${created.body.id}/verify`)).body).toMatchObject({ status: "active", lastVerification: { method: "dashboard" } })
+    expect(s.rx.received).toHaveLength(1)
+  })
+
+  it("writes the subscription and its verification in one append, both in the log", async () => {
+    const created = await s.subscribe({ verification: "dashboard", apiVersion: "2024-05-09" })
+    const mine = parseFile(await exportText(s.h)).events.filter((e) => e.stream === `webhook-${created.body.id}`)
+    expect(mine.map((e) => e.type)).toEqual(["WebhookSubscribed", "WebhookVerified"])
+    expect(mine[1]!.data).toMatchObject({ webhookId: created.body.id, method: "dashboard", outcome: null })
+  })
+})
+
 describe("a subscription verified by request", () => {
   it("sends a signed challenge, becomes active when echoed, is listed, and is gone once deleted", async () => {
-    const created = await s.subscribe({ events: ["INCOMING_CONFIRMED_COIN_TX"] })
+    const created = await s.subscribe({ events: ["INCOMING_CONFIRMED_COIN_TX"], verification: "request" })
     expect(created.status).toBe(201)
     expect(created.body).toMatchObject({
       id: expect.stringMatching(/^[0-9a-f]{24}$/),
@@ -44,7 +73,7 @@ describe("a subscription verified by request", () => {
 
   it("stays pending when the challenge is not echoed, delivers nothing meanwhile, and is verified on retry", async () => {
     s.rx.answerVerification = () => ({ status: 200, body: "ok" })
-    const created = await s.subscribe()
+    const created = await s.subscribe({ verification: "request" })
     expect(created.status).toBe(201)
     expect(created.body).toMatchObject({ status: "pending", verifiedAt: null, lastVerification: { ok: false, reason: "the answer did not echo the challenge", statusCode: 200 } })
     const id = created.body.id as string
@@ -74,7 +103,7 @@ describe("a subscription verified by request", () => {
   })
 
   it("records a network error as the reason", async () => {
-    const r = await s.h.admin("POST", "/_sim/webhooks", { url: "http://127.0.0.1:1/hooks", secret: SECRET, events: ["*"] })
+    const r = await s.h.admin("POST", "/_sim/webhooks", { url: "http://127.0.0.1:1/hooks", secret: SECRET, events: ["*"], verification: "request" })
     expect(r.status).toBe(201)
     expect(r.body.status).toBe("pending")
     expect(r.body.lastVerification).toMatchObject({ ok: false, statusCode: null, error: expect.stringContaining("ECONNREFUSED") })
@@ -82,9 +111,12 @@ describe("a subscription verified by request", () => {
 })
 
 describe("a subscription verified manually", () => {
-  it("sends no request and becomes active on POST /verify", async () => {
+  it("sends no request, delivers nothing while pending, and becomes active on POST /verify", async () => {
     const created = await s.subscribe({ verification: "manual", signatureEncoding: "hex", vaultIds: [s.h.testVaultId], retrySchedule: [1, 2] })
     expect(created.body).toMatchObject({ status: "pending", lastVerification: null, signatureEncoding: "hex", vaultIds: [s.h.testVaultId], retrySchedule: [1, 2] })
+    expect(s.rx.received).toEqual([])
+    await s.deposit()
+    await s.h.sim.webhooks!.idle()
     expect(s.rx.received).toEqual([])
     const v = await s.h.admin("POST", `/_sim/webhooks/${created.body.id}/verify`)
     expect(v.body).toMatchObject({ status: "active", lastVerification: { ok: true, method: "manual", statusCode: null } })

@@ -101,7 +101,7 @@ export const authenticate = (req: RawRequest, workspace: WorkspaceModel, options
   const ts = Number(timestamp)
   if (ts < nowS - PAST_WINDOW_S || ts > nowS + FUTURE_WINDOW_S) return errors.invalidApiTimestamp()
 
-  if (!passphraseOk || !signatureMatches(cached.hmacKey, req, timestamp, sign)) return errors.invalidApiSign()
+  if (!passphraseOk || !signatureMatches(cached.hmacKey, req, timestamp, sign)) return req.body.charCodeAt(0) === 0xfeff ? errors.invalidApiSignAfterBom() : errors.invalidApiSign()
   if (options.replays !== undefined && !options.replays.first(sign, ts)) return errors.replayedSignature()
 
   const wait = options.rateLimiter.take(key, record.grant.rateLimit.perSecond, record.grant.rateLimit.burst)

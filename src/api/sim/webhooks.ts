@@ -42,7 +42,7 @@ const subscriptionSpec = {
     vaultIds,
     signatureEncoding: checks.oneOf(["base64", "hex"]),
     apiVersion: checks.oneOf(API_VERSIONS),
-    verification: checks.oneOf(["request", "manual"]),
+    verification: checks.oneOf(["dashboard", "request", "manual"]),
     retrySchedule: schedule,
   },
 }
@@ -106,7 +106,10 @@ const seen = (deps: ApiDeps, id: string | undefined, asOf: AsOf): SubscriptionVi
 
 const asOfQuery = { asOf: checks.string({ min: 1, max: 64 }) }
 
-/** Request mode: the handshake, then its outcome recorded; manual mode: the admin's word is the verification. */
+/**
+ * Request mode: the handshake, then its outcome recorded; manual mode: the admin's word is the verification. A
+ * dashboard subscription is active from its creation.
+ */
 const verify = async (deps: ApiDeps, s: SubscriptionView) => {
   if (s.status === "active") return { position: -1n, ok: true, reason: "" }
   if (s.config.verification === "manual") {
@@ -137,7 +140,7 @@ export const webhookRoutes: ReadonlyArray<SimRoute> = [
         events: events.includes("*") ? ["*"] : [...new Set(events)],
         vaultIds: vaults === null ? null : [...new Set(vaults)],
         signatureEncoding: (body.signatureEncoding ?? "base64") as WebhookConfig["signatureEncoding"],
-        verification: (body.verification ?? "request") as WebhookConfig["verification"],
+        verification: (body.verification ?? "dashboard") as WebhookConfig["verification"],
         retrySchedule: (body.retrySchedule ?? null) as WebhookConfig["retrySchedule"],
         ...(body.apiVersion !== undefined ? { apiVersion: body.apiVersion as ApiVersion } : {}),
       }

@@ -11,9 +11,14 @@ const notFound = (s: WebhookState): WebhookError => ({ _tag: "WebhookNotFound", 
 export const decide = (c: WebhookCommand, s: WebhookState): Decision<WebhookEvent, WebhookError> => {
   switch (c.type) {
     case "CreateWebhook":
-      return s._tag === "Absent"
-        ? accept({ type: "WebhookSubscribed", data: { ...c.config, at: c.now } })
-        : reject({ _tag: "WebhookAlreadyExists", webhookId: c.config.webhookId })
+      if (s._tag !== "Absent") return reject({ _tag: "WebhookAlreadyExists", webhookId: c.config.webhookId })
+      // The dashboard's domain verification is done before the endpoint is saved: operational from the start.
+      return c.config.verification === "dashboard"
+        ? accept(
+            { type: "WebhookSubscribed", data: { ...c.config, at: c.now } },
+            { type: "WebhookVerified", data: { webhookId: c.config.webhookId, method: "dashboard", outcome: null, at: c.now } },
+          )
+        : accept({ type: "WebhookSubscribed", data: { ...c.config, at: c.now } })
     case "RecordVerification": {
       if (s._tag === "Absent" || s._tag === "Deleted") return reject(notFound(s))
       // Verifying an operational subscription again changes nothing.

@@ -4,7 +4,13 @@ import type { NotificationKind } from "../ledger/events.js"
 import type { SimInstant } from "../shared/sim-time.js"
 
 export type SignatureEncoding = "base64" | "hex"
-export type VerificationMode = "request" | "manual"
+/**
+ * How the callback domain is verified. `dashboard` (the default): as the real service does it, in its dashboard,
+ * simulated as done when the subscription is created, so it is active at once and no request reaches the receiver
+ * before the first notification. `manual`: pending until the control plane verifies it. `request`: a signed
+ * challenge the receiver must echo (src/webhooks/verify.ts).
+ */
+export type VerificationMode = "dashboard" | "request" | "manual"
 
 export const notificationKinds: ReadonlyArray<NotificationKind> = [
   "INCOMING_CONFIRMED_COIN_TX",
