@@ -2,7 +2,7 @@
 import { Effect } from "effect"
 import { findAsset, findNetwork, isUtxo, type NetworkInfo } from "../domain/chains/index.js"
 import type { AssetId, VaultAccountId, VaultId } from "../domain/shared/ids.js"
-import type { AssetRef, NetworkRef, VaultAccountChanges } from "../domain/vault-account/index.js"
+import { accountKey, type AssetRef, type NetworkRef, type VaultAccountChanges } from "../domain/vault-account/index.js"
 import { vaultDecider, vaultStream, type VaultState } from "../domain/vault/index.js"
 import { runDecider, runDeciderWith } from "./run-decider.js"
 import { AddressDerivation, Ids, SimClock } from "./services.js"
@@ -57,18 +57,20 @@ export const addAsset = Effect.fn("addAsset")(
     const asset = assetRef(assetId)!
     const network = findNetwork(asset.blockchain, asset.network)!
     const now = yield* (yield* SimClock).now
+    // The default account (the vault's id) derives on the vault's own branch.
+    const key = accountKey(vaultId, vaultAccountId)
     const r = yield* runDeciderWith(vaultDecider, vaultStream(vaultId), (s) =>
       Effect.gen(function* () {
         const t =
           "address" in target
             ? ({ _tag: "Address", address: target.address } as const)
-            : ({ _tag: "Label", label: target.label, derived: yield* deriveNext(vaultId, s, vaultAccountId, asset.blockchain, asset.network) } as const)
+            : ({ _tag: "Label", label: target.label, derived: yield* deriveNext(vaultId, s, key, asset.blockchain, asset.network) } as const)
         return { type: "AddAsset" as const, vaultAccountId, asset, nativeAssetId: network.nativeAssetId, target: t, ...(whenHeld === "refuse" ? { whenHeld } : {}), now }
       }),
     )
     const s = r.state
     const holder =
-      s._tag === "Active" ? s.accounts.addressesOf(vaultAccountId, asset.blockchain, asset.network).find((a) => a.assets.has(asset.id)) : undefined
+      s._tag === "Active" ? s.accounts.addressesOf(key, asset.blockchain, asset.network).find((a) => a.assets.has(asset.id)) : undefined
     return { ...r, address: holder! }
   },
 )
@@ -76,9 +78,10 @@ export const addAsset = Effect.fn("addAsset")(
 export const generateAddress = Effect.fn("generateAddress")(
   function* (vaultId: VaultId, network: NetworkInfo, label: string, vaultAccountId: VaultAccountId | null) {
     const now = yield* (yield* SimClock).now
+    const key = vaultAccountId === null ? null : accountKey(vaultId, vaultAccountId)
     const r = yield* runDeciderWith(vaultDecider, vaultStream(vaultId), (s) =>
       Effect.gen(function* () {
-        const derived = yield* deriveNext(vaultId, s, vaultAccountId, network.blockchain, network.network)
+        const derived = yield* deriveNext(vaultId, s, key, network.blockchain, network.network)
         return { type: "GenerateAddress" as const, vaultAccountId, network: networkRef(network), label, derived, now }
       }),
     )

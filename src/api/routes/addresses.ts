@@ -19,6 +19,8 @@ import { AddressAssetEntry, assetsOf, exchangeRateField, VaultAssetEntry } from 
 import { amountFields } from "../wire/common.js"
 import { array, field, struct } from "../wire/shape.js"
 import { vaultAssetEntry } from "./assets.js"
+import { accountIdOf } from "../../domain/vault-account/index.js"
+import { hasAccount } from "./vault-account-views.js"
 
 // 2026-03-20 derives addresses for a vault account (required there) and names it in the answer.
 const GeneratedAddress = struct({
@@ -95,10 +97,8 @@ export const addressOperations: ReadonlyArray<Operation> = [
       if (network === undefined) return unknownNetwork()
       if (!deps.sim.models.workspace.vaultsById.has(params.vaultId!)) return errors.unknownVault(apiVersion)
       // The vault's default account (its id is the vault's) holds the vault's own addresses.
-      const named = item.vaultAccountId as string | undefined
-      const accountId = named === params.vaultId ? undefined : named
-      if (accountId !== undefined && deps.sim.models.holdings.account(accountId, undefined)?.vaultId !== params.vaultId)
-        return errors.resourceNotFound("vault account")
+      const accountId = item.vaultAccountId as string | undefined
+      if (accountId !== undefined && !hasAccount(deps, params.vaultId!, accountId, undefined)) return errors.resourceNotFound("vault account")
       const r = await runCommand(
         deps,
         generateAddress(params.vaultId as VaultId, network, item.label as string, (accountId ?? null) as VaultAccountId | null),
@@ -108,7 +108,7 @@ export const addressOperations: ReadonlyArray<Operation> = [
       const a = r.address
       return {
         status: 201,
-        item: { address: a.address, createdTimestamp: String(toUnixSeconds(a.at as SimInstant)), label: a.label, vaultAccountId: a.vaultAccountId ?? params.vaultId },
+        item: { address: a.address, createdTimestamp: String(toUnixSeconds(a.at as SimInstant)), label: a.label, vaultAccountId: accountIdOf(a) },
       }
     },
   },

@@ -22,6 +22,7 @@ import { parties, SPONSORED_CHAINS } from "./sponsored-transfers.js"
 import { MAX_RECIPIENTS, parseRecipients, recipientsCheck as utxoRecipients, utxoNetworkOf } from "./utxo-transfers.js"
 import { unknownVault } from "./vault-account-reads.js"
 import { hasAccount } from "./vault-account-views.js"
+import { accountIdOf } from "../../domain/vault-account/index.js"
 
 const TYPES = ["single", "multiple", "batch"] as const
 type TransactionType = (typeof TYPES)[number]
@@ -49,18 +50,16 @@ type Sender = { readonly address: string; readonly vaultAccountId: string; reado
 /** Gas sponsorship: the sender and the fee payer as gas-sponsorship-transfer checks them. */
 const sponsorOf = (deps: ApiDeps, vaultId: string, n: NetworkInfo, item: JsonObject, version: ApiVersion): Sender | ApiError => {
   const p = parties(deps, version, vaultId, n, "assetId", item.vaultAccountId as string | undefined, "fromAddress", item.fromAddress as string, "feePayer", item.feePayer as string)
-  return isApiError(p) ? p : { address: p.sender, vaultAccountId: p.vaultAccountId === "" ? vaultId : p.vaultAccountId, feePayer: p.feePayer }
+  return isApiError(p) ? p : { address: p.sender, vaultAccountId: p.vaultAccountId, feePayer: p.feePayer }
 }
 
 /** The sender in this vault (in `vaultAccountId` when one is named; the default account's id is the vault's). */
 const senderOf = (deps: ApiDeps, vaultId: string, blockchain: string, network: string, item: JsonObject): Sender | ApiError => {
   const from = deps.sim.models.holdings.address(blockchain, network, item.fromAddress as string, undefined)
   if (from === undefined || from.facts.vaultId !== vaultId) return errors.resourceNotFound("fromAddress in this vault")
-  const owner = from.facts.vaultAccountId ?? vaultId
-  if (item.vaultAccountId !== undefined && item.vaultAccountId !== owner) {
-    const account = item.vaultAccountId === vaultId ? undefined : deps.sim.models.holdings.account(item.vaultAccountId as string, undefined)
-    return item.vaultAccountId !== vaultId && (account === undefined || account.vaultId !== vaultId) ? errors.resourceNotFound("vault account") : errors.resourceNotFound("fromAddress in this vault account")
-  }
+  const owner = accountIdOf(from.facts)
+  if (item.vaultAccountId !== undefined && item.vaultAccountId !== owner)
+    return hasAccount(deps, vaultId, item.vaultAccountId as string, undefined) ? errors.resourceNotFound("fromAddress in this vault account") : errors.resourceNotFound("vault account")
   return { address: from.facts.address, vaultAccountId: owner }
 }
 
@@ -157,7 +156,7 @@ const batch = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVer
       blockchain: n.blockchain,
       network: n.network,
       assetId: gas.id,
-      vaultAccountId: p.vaultAccountId === "" ? vaultId : p.vaultAccountId,
+      vaultAccountId: p.vaultAccountId,
       fromAddress: p.sender,
       feePayer: p.feePayer,
       feePriority,

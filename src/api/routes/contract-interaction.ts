@@ -15,6 +15,7 @@ import type { Operation, OperationResult } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { optional, struct } from "../wire/shape.js"
 import { unknownVault } from "./vault-account-reads.js"
+import { accountIdOf } from "../../domain/vault-account/index.js"
 
 const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
 const METHODS: Readonly<Record<string, "approve" | "transfer-from">> = { approve: "approve", "transfer-from": "transfer-from", transfer_from: "transfer-from", transferfrom: "transfer-from" }
@@ -99,7 +100,7 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
       if (vault.profile.type !== n.networkType) return bad("assetId", `is an asset of ${n.network}, which a ${vault.profile.type} vault does not use`)
       const from = m.holdings.address(n.blockchain, n.network, item.fromAddress as string, undefined)
       if (from === undefined || from.facts.vaultId !== params.vaultId) return errors.resourceNotFound("fromAddress in this vault")
-      if (item.vaultAccountId !== undefined && (from.facts.vaultAccountId ?? params.vaultId) !== item.vaultAccountId) return errors.resourceNotFound("fromAddress in this vault account")
+      if (item.vaultAccountId !== undefined && accountIdOf(from.facts) !== item.vaultAccountId) return errors.resourceNotFound("fromAddress in this vault account")
       const payer = m.holdings.address(n.blockchain, n.network, item.feePayer as string, undefined)
       if (payer === undefined || payer.facts.vaultId !== params.vaultId) return errors.resourceNotFound(`fee payer address ${String(item.feePayer)} in this vault`)
       if (payer.facts.address === from.facts.address) return bad("feePayer", "must be another address than fromAddress (it is the spender the holder approves)")
@@ -143,7 +144,7 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
           transactionRequestStatus: "created",
           blockchain: n.blockchain,
           network: n.network,
-          vaultAccountId: from.facts.vaultAccountId ?? params.vaultId!,
+          vaultAccountId: accountIdOf(from.facts),
           fromAddress: from.facts.address,
           feePayer: spender,
           ...(method === "transfer-from" ? { toAddress: item.toAddress as string, amount: formatAmount(amount, asset.decimals) } : {}),

@@ -11,6 +11,8 @@ import type { Operation } from "../operation.js"
 import { SingleTransferCreated } from "../wire/transaction-requests.js"
 import { amountCheck, bad, checkAddress, create, fmt, parseAmount, priority, requiredNote, withNote, type Built } from "./transaction-requests.js"
 import { unknownVault } from "./vault-account-reads.js"
+import { accountIdOf } from "../../domain/vault-account/index.js"
+import { hasAccount } from "./vault-account-views.js"
 
 const addressCheck = checks.string({ min: 1, max: 200 })
 const idCheck = checks.string({ min: 1 })
@@ -50,15 +52,17 @@ export const singleInput = (deps: ApiDeps, vaultId: string, item: JsonObject, ve
   if (vault === undefined) return unknownVault(version)
   if (vault.profile.type !== n.networkType)
     return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.blockchain}/${n.network}.`, [{ attribute: "assetId", message: "is on a network of the other type" }])
+  const from = senderIn(deps, vaultId, n, item)
+  return isApiError(from) ? from : withAmounts(n, asset, item, from)
+}
+
+/** The sender: `fromAddress` of the vault account `vaultAccountId` names (the vault's id: its default account). */
+const senderIn = (deps: ApiDeps, vaultId: string, n: NetworkInfo, item: JsonObject): { vaultAccountId: string; from: string } | ApiError => {
   const accountId = item.vaultAccountId as string
+  if (!hasAccount(deps, vaultId, accountId, undefined)) return errors.resourceNotFound("vault account")
   const from = deps.sim.models.holdings.address(n.blockchain, n.network, item.fromAddress as string, undefined)
-  if (accountId !== vaultId) {
-    const account = deps.sim.models.holdings.account(accountId, undefined)
-    if (account === undefined || account.vaultId !== vaultId) return errors.resourceNotFound("vault account")
-  }
-  const owner = from?.facts.vaultAccountId ?? from?.facts.vaultId
-  if (from === undefined || from.facts.vaultId !== vaultId || owner !== accountId) return errors.resourceNotFound("fromAddress in this vault account")
-  return withAmounts(n, asset, item, { vaultAccountId: accountId, from: from.facts.address })
+  if (from === undefined || from.facts.vaultId !== vaultId || accountIdOf(from.facts) !== accountId) return errors.resourceNotFound("fromAddress in this vault account")
+  return { vaultAccountId: accountId, from: from.facts.address }
 }
 
 const withAmounts = (n: NetworkInfo, asset: AssetInfo, item: JsonObject, who: { vaultAccountId: string; from: string }): SingleInput | ApiError => {
@@ -78,11 +82,8 @@ const firstVersion = (deps: ApiDeps, vaultId: string, item: JsonObject): SingleI
   const n = findNetwork(asset.blockchain, asset.network)!
   if (isUtxo(asset.blockchain)) return bad("assetId", "single transfers are for account-based chains; use the UTXO endpoint for this asset")
   if (deps.sim.models.workspace.vaultsById.get(vaultId) === undefined) return errors.resourceNotFound("vault")
-  const account = deps.sim.models.holdings.account(item.vaultAccountId as string, undefined)
-  if (account === undefined || account.vaultId !== vaultId) return errors.resourceNotFound("vault account")
-  const from = deps.sim.models.holdings.address(n.blockchain, n.network, item.fromAddress as string, undefined)
-  if (from === undefined || from.facts.vaultAccountId !== account.vaultAccountId) return errors.resourceNotFound("fromAddress in this vault account")
-  return withAmounts(n, asset, item, { vaultAccountId: account.vaultAccountId, from: from.facts.address })
+  const from = senderIn(deps, vaultId, n, item)
+  return isApiError(from) ? from : withAmounts(n, asset, item, from)
 }
 
 const required = { vaultAccountId: idCheck, assetId: idCheck, fromAddress: addressCheck, toAddress: addressCheck, amount: amountCheck }

@@ -14,6 +14,8 @@ import { runCommand } from "../use-case.js"
 import { array, optional, struct } from "../wire/shape.js"
 import { feeStateFor } from "./transaction-requests.js"
 import { unknownVault } from "./vault-account-reads.js"
+import { accountIdOf } from "../../domain/vault-account/index.js"
+import { hasAccount } from "./vault-account-views.js"
 
 /** The chains the spec lists for gas sponsorship and EIP-7702 batches, mainnets and their testnets. */
 export const SPONSORED_CHAINS: ReadonlyArray<string> = ["ethereum", "binance-smart-chain", "base", "optimism", "arbitrum", "polygon"]
@@ -63,14 +65,13 @@ export const parties = (
   const holdings = deps.sim.models.holdings
   const from = holdings.address(n.blockchain, n.network, senderAddress, undefined)
   if (vaultAccountId !== undefined) {
-    const account = holdings.account(vaultAccountId, undefined)
-    if (account === undefined || account.vaultId !== vaultId) return errors.resourceNotFound("vault account")
-    if (from === undefined || from.facts.vaultAccountId !== vaultAccountId) return errors.resourceNotFound(`${senderAttribute} in this vault account`)
+    if (!hasAccount(deps, vaultId, vaultAccountId, undefined)) return errors.resourceNotFound("vault account")
+    if (from === undefined || from.facts.vaultId !== vaultId || accountIdOf(from.facts) !== vaultAccountId) return errors.resourceNotFound(`${senderAttribute} in this vault account`)
   } else if (from === undefined || from.facts.vaultId !== vaultId) return errors.resourceNotFound(`${senderAttribute} in this vault`)
   const payer = holdings.address(n.blockchain, n.network, feePayer, undefined)
   if (payer === undefined || payer.facts.vaultId !== vaultId) return errors.resourceNotFound(`${feePayerAttribute} address in this vault on ${n.blockchain}/${n.network}`)
   if (payer.facts.address === from.facts.address) return bad(feePayerAttribute, `must be another address than ${senderAttribute}: the sender paying its own fee is a single transfer`)
-  return { network: n, native: findAsset(n.nativeAssetId)!, vaultAccountId: from.facts.vaultAccountId ?? "", sender: from.facts.address, feePayer: payer.facts.address }
+  return { network: n, native: findAsset(n.nativeAssetId)!, vaultAccountId: accountIdOf(from.facts), sender: from.facts.address, feePayer: payer.facts.address }
 }
 
 const GasSponsorshipAnswer = struct({

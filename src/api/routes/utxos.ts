@@ -3,7 +3,7 @@
 import { since } from "../../domain/api-key/index.js"
 import { findAsset } from "../../domain/chains/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
-import { canonicalAddress } from "../../domain/vault-account/state.js"
+import { accountIdOf, canonicalAddress } from "../../domain/vault-account/state.js"
 import type { AsOf } from "../../projections/projection.js"
 import type { UtxoRecord } from "../../projections/utxos.js"
 import { checks, type FieldCheck } from "../body.js"
@@ -18,8 +18,10 @@ import { hasAccount } from "./vault-account-views.js"
 const booleanQuery = checks.booleanText()
 
 /** The vault account an output's address belongs to (the vault's own addresses: its default account, the vault id). */
-export const accountOfOutput = (deps: ApiDeps, u: { vaultId: string; blockchain: string; network: string; address: string }, asOf: AsOf): string =>
-  deps.sim.models.holdings.address(u.blockchain, u.network, u.address, asOf)?.facts.vaultAccountId ?? u.vaultId
+export const accountOfOutput = (deps: ApiDeps, u: { vaultId: string; blockchain: string; network: string; address: string }, asOf: AsOf): string => {
+  const a = deps.sim.models.holdings.address(u.blockchain, u.network, u.address, asOf)
+  return a === undefined ? u.vaultId : accountIdOf(a.facts)
+}
 
 export const utxoJson = (deps: ApiDeps, u: UtxoRecord, asOf: AsOf) => {
   const asset = findAsset(u.assetId)

@@ -94,8 +94,6 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
       const vaultId = params.vaultId!
       const current = findAccount(deps, vaultId, params.vaultAccountId!, undefined)
       if (current === undefined) return deps.sim.models.workspace.vault(vaultId, undefined) === undefined ? unknownVault(apiVersion) : errors.resourceNotFound("vault account")
-      if (current.vaultAccountId === vaultId)
-        return errors.invalidData([{ attribute: "vaultAccountId", message: "is the vault's default account, which cannot be edited" }])
       const favourite = (item.isFavoriteInDashboard ?? item.isFavorityInDashboard) as boolean | undefined
       const r = await runCommand(
         deps,

@@ -2,6 +2,7 @@
 // addresses) first, then the accounts created in it; per account its addresses and the balances they add up to.
 import { createHash } from "node:crypto"
 import { findAsset } from "../../domain/chains/index.js"
+import { accountIdOf, accountKey, DEFAULT_ACCOUNT_NAME } from "../../domain/vault-account/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
 import type { AccountProfile, AddressView, Balance } from "../../projections/balances/holdings.js"
@@ -9,9 +10,6 @@ import type { AsOf } from "../../projections/projection.js"
 import type { VaultRecord } from "../../projections/workspace.js"
 import type { ApiDeps } from "../deps.js"
 import { sumAll } from "./presenters.js"
-
-/** The name the default vault account answers with (the service's own is not shown). */
-export const DEFAULT_ACCOUNT_NAME = "Default"
 
 export interface AccountRef {
   readonly vaultId: string
@@ -30,9 +28,11 @@ interface Listed {
   readonly profile: { readonly at: (asOf: AsOf) => AccountProfile | undefined }
 }
 
-const defaultListed = (vault: VaultRecord): Listed => {
-  const profile: AccountProfile = { name: DEFAULT_ACCOUNT_NAME, color: vault.profile.color, isHiddenInDashboard: false, isFavoriteInDashboard: false }
-  return { vaultAccountId: vault.profile.vaultId, ordinal: 0, createdAt: vault.createdAt, profile: { at: () => profile } }
+/** The default account: the vault's colour and the default name, with the edits made to it by `asOf`. */
+const defaultListed = (deps: ApiDeps, vault: VaultRecord): Listed => {
+  const vaultId = vault.profile.vaultId
+  const base: AccountProfile = { name: DEFAULT_ACCOUNT_NAME, color: vault.profile.color, isHiddenInDashboard: false, isFavoriteInDashboard: false }
+  return { vaultAccountId: vaultId, ordinal: 0, createdAt: vault.createdAt, profile: { at: (asOf) => ({ ...base, ...deps.sim.models.holdings.defaultAccountChanges(vaultId, asOf) }) } }
 }
 
 const refOf = (vaultId: string, listed: Listed, asOf: AsOf, addresses: ReadonlyArray<AddressView>): AccountRef => ({
@@ -48,7 +48,7 @@ const refOf = (vaultId: string, listed: Listed, asOf: AsOf, addresses: ReadonlyA
 const addressesByAccount = (deps: ApiDeps, vaultId: string, asOf: AsOf): Map<string, Array<AddressView>> => {
   const byAccount = new Map<string, Array<AddressView>>()
   for (const a of deps.sim.models.holdings.vaultAddresses(vaultId, asOf)) {
-    const id = a.facts.vaultAccountId ?? vaultId
+    const id = accountIdOf(a.facts)
     const list = byAccount.get(id)
     if (list === undefined) byAccount.set(id, [a])
     else list.push(a)
@@ -70,14 +70,14 @@ export const vaultAccountsOf = (deps: ApiDeps, vaultId: string, asOf: AsOf): Vau
   if (vault === undefined) return undefined
   let grouped: Map<string, Array<AddressView>> | undefined
   return {
-    ids: [defaultListed(vault), ...deps.sim.models.holdings.vaultAccounts(vaultId, asOf)],
+    ids: [defaultListed(deps, vault), ...deps.sim.models.holdings.vaultAccounts(vaultId, asOf)],
     ref: (listed) => refOf(vaultId, listed, asOf, (grouped ??= addressesByAccount(deps, vaultId, asOf)).get(listed.vaultAccountId) ?? []),
   }
 }
 
 /** Whether the vault has that account at `asOf` (its default account included): a lookup, whatever its size. */
 export const hasAccount = (deps: ApiDeps, vaultId: string, vaultAccountId: string, asOf: AsOf): boolean =>
-  vaultAccountId === vaultId
+  accountKey(vaultId, vaultAccountId) === null
     ? deps.sim.models.workspace.vault(vaultId, asOf) !== undefined
     : deps.sim.models.holdings.account(vaultAccountId, asOf)?.vaultId === vaultId
 
@@ -86,9 +86,9 @@ export const findAccount = (deps: ApiDeps, vaultId: string, vaultAccountId: stri
   const vault = deps.sim.models.workspace.vault(vaultId, asOf)
   if (vault === undefined) return undefined
   const created = deps.sim.models.holdings.account(vaultAccountId, asOf)
-  const listed: Listed | undefined = vaultAccountId === vaultId ? defaultListed(vault) : created?.vaultId === vaultId ? created : undefined
+  const listed: Listed | undefined = accountKey(vaultId, vaultAccountId) === null ? defaultListed(deps, vault) : created?.vaultId === vaultId ? created : undefined
   if (listed === undefined) return undefined
-  const addresses = deps.sim.models.holdings.vaultAddresses(vaultId, asOf).filter((a) => (a.facts.vaultAccountId ?? vaultId) === vaultAccountId)
+  const addresses = deps.sim.models.holdings.vaultAddresses(vaultId, asOf).filter((a) => accountIdOf(a.facts) === vaultAccountId)
   return refOf(vaultId, listed, asOf, addresses)
 }
 

@@ -17,6 +17,7 @@ import { field, optional, struct } from "../wire/shape.js"
 import { vaultAccountShape } from "../wire/vault-accounts.js"
 import { accountValue, findAccount } from "./vault-account-views.js"
 import { unknownVault } from "./vault-account-reads.js"
+import { hasAccount } from "./vault-account-views.js"
 
 const vaultExists = (deps: Parameters<Operation["handle"]>[1], vaultId: string) => deps.sim.models.workspace.vaultsById.has(vaultId)
 
@@ -93,8 +94,7 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
         )
       if (hasLabel && hasAddress) return errors.extraBodyAttributes(["address"])
       if (!vaultExists(deps, params.vaultId!)) return errors.unknownVault(apiVersion)
-      const account = deps.sim.models.holdings.account(params.vaultAccountId!, undefined)
-      if (account === undefined || account.vaultId !== params.vaultId) return errors.resourceNotFound("vault account")
+      if (!hasAccount(deps, params.vaultId!, params.vaultAccountId!, undefined)) return errors.resourceNotFound("vault account")
       const asset = findAsset(item.assetId as string)
       if (asset === undefined) return errors.resourceNotFound("asset")
       const target = hasLabel ? { label: item.label as string } : { address: item.address as string }

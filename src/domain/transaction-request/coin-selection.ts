@@ -3,6 +3,7 @@
 // (utxoFeePreview) is what approximate-fee answers for `transactionType: multiple`.
 import type { Utxo } from "../ledger/state.js"
 import type { VaultId } from "../shared/ids.js"
+import { accountKey } from "../vault-account/state.js"
 import { byAmount, coverage, planFromInputs, shortOf, type Keyed, type PlanTerms, type UtxoTransferPlan, type VaultState } from "./explicit-inputs.js"
 import type { TxRequestError } from "./state.js"
 
@@ -19,7 +20,7 @@ export interface MultipleTransferRequest extends PlanTerms {
 /** The account's spendable outputs on the chain, in the strategy's order (ties by outpoint, so selection is deterministic). */
 export const candidatesOf = (v: VaultState, r: Pick<MultipleTransferRequest, "vaultId" | "vaultAccountId" | "network" | "prepareStrategy">): Array<Utxo> => {
   const n = r.network
-  const own = r.vaultAccountId === r.vaultId ? null : r.vaultAccountId
+  const own = accountKey(r.vaultId, r.vaultAccountId)
   const out: Array<Keyed> = []
   // Outputs often share an address: whether it is the account's is looked up once per address.
   const owned = new Map<string, boolean>()

@@ -5,7 +5,7 @@ import type { FeePriority, NetworkInfo } from "../chains/index.js"
 import { utxoFee, utxoVbytes } from "../chains/fees.js"
 import type { AssetId, VaultId } from "../shared/ids.js"
 import type { Ledger, Utxo } from "../ledger/state.js"
-import type { VaultAccounts } from "../vault-account/state.js"
+import { accountKey, type VaultAccounts } from "../vault-account/state.js"
 import type { Portion, SpentOutput, TxRequestDraft } from "./events.js"
 import type { TxRequestError } from "./state.js"
 
@@ -82,9 +82,9 @@ const changeAddressOf = (v: VaultState, r: UtxoTransferRequest, first: Utxo, der
       return a.address
     }
     case "account": {
-      const own = c.vaultAccountId === r.vaultId ? null : c.vaultAccountId
-      if (own !== null && !v.accounts.accounts.has(own)) return { _tag: "ChangeAccountNotFound", vaultAccountId: c.vaultAccountId }
-      const held = (own === null ? [...v.accounts.branch(null, n.blockchain, n.network, 0), ...v.accounts.branch(null, n.blockchain, n.network, 1)] : v.accounts.addressesOf(own, n.blockchain, n.network)).find((a) =>
+      const own = accountKey(r.vaultId, c.vaultAccountId)
+      if (!v.accounts.has(own)) return { _tag: "ChangeAccountNotFound", vaultAccountId: c.vaultAccountId }
+      const held = v.accounts.addressesOf(own, n.blockchain, n.network).find((a) =>
         a.assets.has(n.nativeAssetId as AssetId),
       )
       return held?.address ?? derived ?? { _tag: "ChangeAccountNotFound", vaultAccountId: c.vaultAccountId }
@@ -97,9 +97,9 @@ export const accountNeedingChangeAddress = (v: VaultState, r: Pick<UtxoTransferR
   const c = r.change
   if (c.kind !== "account") return undefined
   const n = r.network
-  const own = c.vaultAccountId === r.vaultId ? null : c.vaultAccountId
-  if (own !== null && !v.accounts.accounts.has(own)) return undefined
-  const held = own === null ? v.accounts.branch(null, n.blockchain, n.network, 0).length + v.accounts.branch(null, n.blockchain, n.network, 1).length : v.accounts.addressesOf(own, n.blockchain, n.network).length
+  const own = accountKey(r.vaultId, c.vaultAccountId)
+  if (!v.accounts.has(own)) return undefined
+  const held = v.accounts.addressesOf(own, n.blockchain, n.network).length
   return held === 0 ? { vaultAccountId: own } : undefined
 }
 

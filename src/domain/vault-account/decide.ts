@@ -3,12 +3,12 @@
 import { absurd, accept, reject, type Decision } from "../shared/decider.js"
 import type { VaultAccountCommand } from "./commands.js"
 import type { AddressFacts, VaultAccountChanges, VaultAccountEvent } from "./events.js"
-import type { VaultAccountError, VaultAccounts } from "./state.js"
+import { accountKey, DEFAULT_ACCOUNT_NAME, type VaultAccountError, type VaultAccounts } from "./state.js"
 import type { VaultId } from "../shared/ids.js"
 
 type Result = Decision<VaultAccountEvent, VaultAccountError>
 
-export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId; type: "main" | "test" }, s: VaultAccounts): Result => {
+export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId; type: "main" | "test"; color: string }, s: VaultAccounts): Result => {
   switch (c.type) {
     case "CreateVaultAccount":
       if (s.accounts.has(c.vaultAccountId)) return reject({ _tag: "VaultAccountAlreadyExists", vaultAccountId: c.vaultAccountId })
@@ -25,7 +25,8 @@ export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId
         },
       })
     case "EditVaultAccount": {
-      const account = s.accounts.get(c.vaultAccountId)
+      const key = accountKey(vault.vaultId, c.vaultAccountId)
+      const account = key === null ? defaultProfile(vault.color, s) : s.accounts.get(key)
       if (account === undefined) return reject({ _tag: "VaultAccountNotFound", vaultAccountId: c.vaultAccountId })
       const current: Required<VaultAccountChanges> = { ...account, isFavoriteInDashboard: account.isFavoriteInDashboard ?? false }
       const changed = Object.fromEntries(Object.entries(c.changes).filter(([k, v]) => v !== undefined && current[k as keyof VaultAccountChanges] !== v))
@@ -33,18 +34,19 @@ export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId
       return accept({ type: "VaultAccountEdited", data: { vaultId: vault.vaultId, vaultAccountId: c.vaultAccountId, ...changed, at: c.now } })
     }
     case "GenerateAddress": {
-      if (c.vaultAccountId !== null && !s.accounts.has(c.vaultAccountId)) return reject({ _tag: "VaultAccountNotFound", vaultAccountId: c.vaultAccountId })
+      const key = c.vaultAccountId === null ? null : accountKey(vault.vaultId, c.vaultAccountId)
+      if (!s.has(key)) return reject({ _tag: "VaultAccountNotFound", vaultAccountId: c.vaultAccountId! })
       if (c.network.networkType !== vault.type) return reject({ _tag: "NetworkNotAllowedForVault", networkType: c.network.networkType })
-      // The vault's own addresses (no account) can take no add-asset, so they hold the native coin from the start.
-      const native = c.network.utxo || c.vaultAccountId === null
-      return accept(derivedEvent(vault.vaultId, c.vaultAccountId, c.network.blockchain, c.network.network, c.derived, c.label, native ? [c.network.nativeAssetId] : [], c.now))
+      // The vault's own addresses (the default account's) hold the native coin from the start, as they always have.
+      const native = c.network.utxo || key === null
+      return accept(derivedEvent(vault.vaultId, key, c.network.blockchain, c.network.network, c.derived, c.label, native ? [c.network.nativeAssetId] : [], c.now))
     }
     case "AddAsset": {
-      const account = s.accounts.get(c.vaultAccountId)
-      if (account === undefined) return reject({ _tag: "VaultAccountNotFound", vaultAccountId: c.vaultAccountId })
+      const key = accountKey(vault.vaultId, c.vaultAccountId)
+      if (!s.has(key)) return reject({ _tag: "VaultAccountNotFound", vaultAccountId: c.vaultAccountId })
       const { asset } = c
       if (asset.networkType !== vault.type) return reject({ _tag: "NetworkNotAllowedForVault", networkType: asset.networkType })
-      const held = s.addressesOf(c.vaultAccountId, asset.blockchain, asset.network)
+      const held = s.addressesOf(key, asset.blockchain, asset.network)
       if (c.target._tag === "Address") {
         const target = c.target.address
         const record = held.find((a) => a === s.address(asset.blockchain, asset.network, target))
@@ -55,9 +57,10 @@ export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId
       }
       const first = held[0]
       if (first === undefined) {
-        const attached = asset.utxo ? [asset.id] : []
-        const derived = derivedEvent(vault.vaultId, c.vaultAccountId, asset.blockchain, asset.network, c.target.derived, c.target.label, attached, c.now)
-        return asset.utxo ? accept<VaultAccountEvent>(derived) : accept<VaultAccountEvent>(derived, assetAdded(vault.vaultId, c.vaultAccountId, asset, derived.data.address, c.now))
+        // A UTXO address holds its coin, and one of the vault's own its native coin, from derivation.
+        const attached = asset.utxo ? [asset.id] : key === null ? [c.nativeAssetId] : []
+        const derived = derivedEvent(vault.vaultId, key, asset.blockchain, asset.network, c.target.derived, c.target.label, attached, c.now)
+        return attached.includes(asset.id) ? accept<VaultAccountEvent>(derived) : accept<VaultAccountEvent>(derived, assetAdded(vault.vaultId, c.vaultAccountId, asset, derived.data.address, c.now))
       }
       // The account already has an address on this chain: the asset goes to it (UTXO: it already holds the coin).
       const holder = held.find((a) => a.assets.has(asset.id))
@@ -68,6 +71,15 @@ export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId
       return absurd(c)
   }
 }
+
+/** The default account's profile: the vault's colour and the default name, as edited since. */
+const defaultProfile = (color: string, s: VaultAccounts) => ({
+  name: DEFAULT_ACCOUNT_NAME,
+  color,
+  isHiddenInDashboard: false,
+  isFavoriteInDashboard: false,
+  ...s.defaultChanges,
+})
 
 /** The asset is already on the account: a no-op, or a refusal when the command asks for one. */
 const alreadyHeld = (c: Extract<VaultAccountCommand, { type: "AddAsset" }>, address: string): Result =>

@@ -1,7 +1,7 @@
 // Folds account events into the vault's account state (in place, see VaultAccounts).
 import { absurd } from "../shared/decider.js"
 import type { VaultAccountEvent } from "./events.js"
-import { addressKey, branchKey, type VaultAccounts } from "./state.js"
+import { accountKey, addressKey, branchKey, type VaultAccounts } from "./state.js"
 
 export const evolveAccounts = (s: VaultAccounts, e: VaultAccountEvent): VaultAccounts => {
   switch (e.type) {
@@ -23,9 +23,10 @@ export const evolveAccounts = (s: VaultAccounts, e: VaultAccountEvent): VaultAcc
       return s
     }
     case "VaultAccountEdited": {
-      const { vaultId: _v, vaultAccountId, at: _a, ...changes } = e.data
+      const { vaultId, vaultAccountId, at: _a, ...changes } = e.data
       const record = s.accounts.get(vaultAccountId)
       if (record !== undefined) s.accounts.set(vaultAccountId, { ...record, ...changes })
+      else if (accountKey(vaultId, vaultAccountId) === null) s.defaultChanges = { ...s.defaultChanges, ...changes }
       return s
     }
     case "AssetAdded":

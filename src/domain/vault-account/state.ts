@@ -1,6 +1,19 @@
 // Account state of a vault: accounts, addresses (by chain and network), assets per address.
 import type { AssetId, VaultAccountId } from "../shared/ids.js"
-import type { AddressFacts } from "./events.js"
+import type { AddressFacts, VaultAccountChanges } from "./events.js"
+
+/** The name the vault's default account has until it is edited (the service's own is not shown). */
+export const DEFAULT_ACCOUNT_NAME = "Default"
+
+/**
+ * The one rule for a vault account named by a request: the vault's own id names its default account, whose
+ * addresses are the vault's own (`vaultAccountId: null` in the events); any other id an account created in it.
+ */
+export const accountKey = (vaultId: string, vaultAccountId: string): VaultAccountId | null =>
+  vaultAccountId === vaultId ? null : (vaultAccountId as VaultAccountId)
+
+/** The id of the account an address belongs to, as requests name it (the vault's id for its own addresses). */
+export const accountIdOf = (facts: Pick<AddressFacts, "vaultId" | "vaultAccountId">): string => facts.vaultAccountId ?? facts.vaultId
 
 export interface AccountRecord {
   readonly vaultAccountId: VaultAccountId
@@ -26,6 +39,13 @@ export class VaultAccounts {
   readonly addresses = new Map<string, AddressRecord>()
   /** (account or "", blockchain, network, change) → addresses in derivation order. */
   readonly branches = new Map<string, Array<AddressRecord>>()
+  /** The edits of the vault's default account (it has no creation event: its profile starts from the vault's). */
+  defaultChanges: VaultAccountChanges = {}
+
+  /** Whether the account a request names exists (the default account always does). */
+  has(key: VaultAccountId | null): boolean {
+    return key === null || this.accounts.has(key)
+  }
 
   get nextOrdinal(): number {
     return this.accounts.size + 1
@@ -45,7 +65,7 @@ export class VaultAccounts {
   }
 
   /** The account's addresses on a chain and network, deposit branch first. */
-  addressesOf(vaultAccountId: string, blockchain: string, network: string): ReadonlyArray<AddressRecord> {
+  addressesOf(vaultAccountId: string | null, blockchain: string, network: string): ReadonlyArray<AddressRecord> {
     return [...this.branch(vaultAccountId, blockchain, network, 0), ...this.branch(vaultAccountId, blockchain, network, 1)]
   }
 }

@@ -39,7 +39,7 @@ const decide = (c: VaultAggregateCommand, s: VaultState): Decision<VaultAggregat
     case "EditVaultAccount":
     case "GenerateAddress":
       return s._tag === "Active"
-        ? decideAccounts(c, { vaultId: s.profile.vaultId, type: s.profile.type }, s.accounts)
+        ? decideAccounts(c, { vaultId: s.profile.vaultId, type: s.profile.type, color: s.profile.color }, s.accounts)
         : { _tag: "Rejected", error: { _tag: "VaultNotFound" } }
     case "CreateTxRequest":
     case "CreateUtxoTransfer":

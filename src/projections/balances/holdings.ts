@@ -1,6 +1,6 @@
 // Holdings read model: vault accounts, addresses, the assets each address holds, and balance histories.
 import type { VaultAccountEvent } from "../../domain/vault-account/index.js"
-import { addressKey, type AddressFacts } from "../../domain/vault-account/index.js"
+import { accountKey, addressKey, type AddressFacts, type VaultAccountChanges } from "../../domain/vault-account/index.js"
 import { reserveOf } from "../../domain/ledger/index.js"
 import type { StoredOf } from "../../events/stored-event.js"
 import type { AddressKeys } from "../address-keys.js"
@@ -49,6 +49,8 @@ export class HoldingsModel {
   readonly addresses = new Map<string, AddressView>()
   readonly addressesByVault = new Map<string, CreationOrder<AddressView>>()
   readonly accountsByVault = new Map<string, CreationOrder<AccountView>>()
+  /** Vault id → the edits of its default account so far (that account has no creation event). */
+  readonly defaultAccountEdits = new Map<string, History<VaultAccountChanges>>()
   /** Asset id → vault id → position at which the vault first held it. */
   readonly vaultsByAsset = new Map<string, Map<string, bigint>>()
   /** addressKey → asset id → history. */
@@ -62,6 +64,11 @@ export class HoldingsModel {
   account(id: string, asOf: AsOf): AccountView | undefined {
     const a = this.accounts.get(id)
     return a !== undefined && within(a.position, asOf) ? a : undefined
+  }
+
+  /** What the vault's default account was edited to at `asOf` (empty when never). */
+  defaultAccountChanges(vaultId: string, asOf: AsOf): VaultAccountChanges {
+    return this.defaultAccountEdits.get(vaultId)?.at(asOf) ?? {}
   }
 
   /** A vault's accounts in creation order. */
@@ -148,9 +155,14 @@ export class HoldingsModel {
         return
       }
       case "VaultAccountEdited": {
-        const { vaultId: _v, vaultAccountId, at: _a, ...changes } = event.data
+        const { vaultId, vaultAccountId, at: _a, ...changes } = event.data
         const view = this.accounts.get(vaultAccountId)
         if (view !== undefined) view.profile.set(event.position, { ...view.profile.latest()!, ...changes })
+        else if (accountKey(vaultId, vaultAccountId) === null) {
+          let edits = this.defaultAccountEdits.get(vaultId)
+          if (edits === undefined) this.defaultAccountEdits.set(vaultId, (edits = new History()))
+          edits.set(event.position, { ...edits.latest(), ...changes })
+        }
         return
       }
       case "AddressDerived": {

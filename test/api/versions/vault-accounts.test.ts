@@ -198,8 +198,8 @@ describe("listing, details and edit", () => {
     const extra = await call("PUT", `/vaults/${vault}/vault-accounts/${a.vaultAccountId}/edit`, { nickname: "x" })
     expect(extra.status).toBe(409)
     expect(extra.body.error.code).toBe("extra_body_attributes")
-    const notEditable = await call("PUT", `/vaults/${vault}/vault-accounts/${vault}/edit`, { name: "x" })
-    expect(notEditable.status).toBe(400)
+    const unknownEdit = await call("PUT", `/vaults/${vault}/vault-accounts/000000000000000000000000/edit`, { name: "x" })
+    expect([unknownEdit.status, unknownEdit.body.error.code]).toEqual([404, "resource_not_found"])
   })
 })
 
