@@ -104,7 +104,11 @@ export const auditText = (r: AuditReport): string => {
   const s = r.summary
   const lines = [
     `audit as of position ${r.asOf.position}${r.asOf.time !== null ? ` (time ${r.asOf.time})` : ""}: ${r.ok ? "OK" : `${s.discrepancies} discrepancies`}`,
-    `events ${r.events}, balances ${s.balances}, confirmed deposits ${s.deposits} (credits ${s.credits}), mined withdrawals ${s.withdrawals} (debits ${s.debits}), in flight ${s.pending}`,
+    `events ${r.events}, balances ${s.balances}, in flight ${s.pending}`,
+    `confirmed deposits ${s.deposits}: credited ${s.depositsCredited}, in flight ${s.depositsPending}, never credited ${s.depositsNotCredited}`,
+    `credits ${s.credits}: of deposits ${s.creditsOfDeposits}, inside the workspace ${s.creditsInternal}, unmatched ${s.creditsUnmatched}`,
+    `mined withdrawals ${s.withdrawals}: debited ${s.withdrawalsDebited}, in flight ${s.withdrawalsPending}, never debited ${s.withdrawalsNotDebited}`,
+    `debits ${s.debits}: of withdrawals ${s.debitsOfWithdrawals}, unmatched ${s.debitsUnmatched}`,
   ]
   for (const d of r.discrepancies) {
     lines.push(`  ${d.kind}: ${d.message}${d.address !== undefined ? ` [${d.blockchain}/${d.network} ${d.address} ${d.assetId}]` : ""}`)

@@ -1,6 +1,8 @@
-// What the audit learns from the log alone: balances from balanceEffects, holdings, chain heights, transfers,
-// and the ledger events that credit deposits or debit withdrawals (by transaction id).
+// What the audit learns from the log alone: balances from balanceEffects, holdings, chain heights (recorded, and
+// implied by an interval schedule at the simulated time), transfers, and the ledger events that credit deposits or
+// debit withdrawals (by transaction id).
 import type { ChainTransfer } from "../chain-sim/events.js"
+import { heightAt, type ChainSchedule } from "../chain-sim/state.js"
 import { balanceEffects, ledgerEventTypes, type BalanceEffect, type LedgerEvent } from "../domain/ledger/index.js"
 import { txRequestEventTypes, type TxRequestEvent } from "../domain/transaction-request/index.js"
 import { storedAs, type StoredOf } from "../events/stored-event.js"
@@ -64,6 +66,14 @@ export interface Settlement {
   readonly ref: EventRef
   readonly data: Readonly<Record<string, unknown>>
   readonly effects: ReadonlyArray<BalanceEffect>
+  /** A credit's confirmations at its own time (the chain's height then, interval blocks included) and those required then. */
+  readonly confirmations: { readonly had: number; readonly required: number } | undefined
+}
+
+/** A chain as the log tells it: its schedule as configured last, anchored at its last block, and its recorded height. */
+interface FoldedChain {
+  schedule: ChainSchedule
+  height: number
 }
 
 export const balanceKey = (blockchain: string, network: string, address: string, assetId: string) => `${blockchain}/${network}/${address}|${assetId}`
@@ -83,7 +93,7 @@ const splitChain = (chain: string): [string, string] => {
 export class LedgerFold {
   readonly lines = new Map<string, LedgerLine>()
   readonly holds = new Map<string, Set<string>>()
-  readonly chains = new Map<string, { height: number; confirmations: number }>()
+  readonly chains = new Map<string, FoldedChain>()
   readonly transfers = new Map<string, Transfer>()
   /** Ledger events with a credit for a transaction id (deposits) or a debit (withdrawals), up to the audit point. */
   readonly credits = new Map<string, Array<Settlement>>()
@@ -91,8 +101,27 @@ export class LedgerFold {
   /** Transaction ids credited or debited only after the audit point. */
   readonly settledLater = new Set<string>()
   events = 0
+  /** The simulated time of the audit point: the latest event time up to it (a clock moves only forward). */
+  time = 0
+  /**
+   * Per chain, the latest time a settlement of its deposits ran by the audit point, as the log shows it: an event of
+   * the chain (each is settled after its append) or a credit of one of its deposits (a settlement walks them all).
+   * A deposit confirmed only by interval blocks due after it is in flight: the clock's next pass credits it.
+   */
+  readonly settledAt = new Map<string, number>()
 
   constructor(readonly asOf: bigint | undefined) {}
+
+  /** The transfer's confirmations at `at` (0 before it is mined): interval blocks due by then count as mined. */
+  confirmationsAt(t: Transfer, at: number): number {
+    const c = this.chains.get(`${t.blockchain}.${t.network}`)
+    return t.mined === undefined || c === undefined ? 0 : Math.max(0, heightAt(c.schedule, c.height, at) - t.mined.height + 1)
+  }
+
+  /** The confirmations the transfer's chain asks for now (as configured last). */
+  requiredConfirmations(t: Transfer): number {
+    return this.chains.get(`${t.blockchain}.${t.network}`)?.schedule.confirmations ?? Number.POSITIVE_INFINITY
+  }
 
   holdsAsset(blockchain: string, network: string, address: string, assetId: string): boolean {
     return this.holds.get(addressKeyOf(blockchain, network, address))?.has(assetId) === true
@@ -105,9 +134,12 @@ export class LedgerFold {
       return
     }
     this.events++
+    const at = (event.metadata as { readonly at?: unknown }).at
+    if (typeof at === "number" && at > this.time) this.time = at
     if (ledger !== undefined) return this.applyLedger(ledger)
     const e = storedAs(event, foldTypes)
     if (e === undefined) return
+    if (e.type.startsWith("Chain") && typeof at === "number") this.settled((e.data as { readonly chain: string }).chain, at)
     switch (e.type) {
       case "AddressDerived":
         for (const a of e.data.assetIds) this.hold(e.data.blockchain, e.data.network, e.data.address, a)
@@ -115,8 +147,10 @@ export class LedgerFold {
       case "AssetAdded":
         return this.hold(e.data.blockchain, e.data.network, e.data.address, e.data.assetId)
       case "ChainConfigured": {
-        const c = this.chains.get(e.data.chain)
-        this.chains.set(e.data.chain, { height: Math.max(c?.height ?? 0, e.data.anchorHeight), confirmations: e.data.confirmations })
+        const d = e.data
+        const c = this.chains.get(d.chain)
+        const schedule = { mode: d.mode, intervalSeconds: d.intervalSeconds, confirmations: d.confirmations, anchorHeight: d.anchorHeight, anchorAt: d.anchorAt }
+        this.chains.set(d.chain, { schedule, height: Math.max(c?.height ?? 0, d.anchorHeight) })
         return
       }
       case "ChainTxSubmitted": {
@@ -127,7 +161,11 @@ export class LedgerFold {
       }
       case "ChainBlocksMined": {
         const c = this.chains.get(e.data.chain)
-        if (c !== undefined) c.height = Math.max(c.height, e.data.toHeight)
+        // As the chain's decider does: the schedule is anchored at the last block, whatever mined it.
+        if (c !== undefined) {
+          c.schedule = { ...c.schedule, anchorHeight: e.data.toHeight, anchorAt: e.data.blockAt }
+          c.height = Math.max(c.height, e.data.toHeight)
+        }
         for (const id of e.data.transactionIds) {
           const t = this.transfers.get(id)
           if (t !== undefined && t.mined === undefined) t.mined = { height: e.data.fromHeight, ref: refOf(event) }
@@ -149,6 +187,17 @@ export class LedgerFold {
     // or settles it without a debit (a tron staking request whose fee the free bandwidth paid).
     const debit = type === "TxRequestMined" || effects.some((fx) => fx.total < 0n)
     return { debit, credit: !debit && typeof data.transactionId === "string" && effects.some((fx) => fx.total > 0n) }
+  }
+
+  private settled(chain: string, at: number): void {
+    if (at > (this.settledAt.get(chain) ?? Number.NEGATIVE_INFINITY)) this.settledAt.set(chain, at)
+  }
+
+  private confirmationsOfCredit(transactionId: string, at: unknown): Settlement["confirmations"] {
+    const t = this.transfers.get(transactionId)
+    if (t === undefined || t.kind !== "deposit" || typeof at !== "number") return undefined
+    this.settled(`${t.blockchain}.${t.network}`, at)
+    return { had: this.confirmationsAt(t, at), required: this.requiredConfirmations(t) }
   }
 
   private applyLater(event: StoredOf<LedgerType>): void {
@@ -182,7 +231,7 @@ export class LedgerFold {
     const target = kinds.debit ? this.debits : kinds.credit ? this.credits : undefined
     if (target === undefined) return
     const list = target.get(data.transactionId) ?? []
-    list.push({ ref, data, effects })
+    list.push({ ref, data, effects, confirmations: kinds.credit ? this.confirmationsOfCredit(data.transactionId, data.at ?? event.metadata.at) : undefined })
     target.set(data.transactionId, list)
   }
 }

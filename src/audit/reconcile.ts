@@ -49,7 +49,32 @@ export interface Reconciliation {
   readonly discrepancies: ReadonlyArray<Discrepancy>
   /** Confirmed deposits and mined withdrawals settled only after the audit point (in flight at it, not wrong). */
   readonly pending: ReadonlyArray<{ readonly transactionId: string; readonly kind: "deposit" | "withdrawal"; readonly events: ReadonlyArray<EventRef> }>
-  readonly counts: { readonly balances: number; readonly deposits: number; readonly credits: number; readonly withdrawals: number; readonly debits: number }
+  /**
+   * deposits = depositsCredited + depositsPending + depositsNotCredited; credits = creditsOfDeposits + creditsInternal +
+   * creditsUnmatched; the same for withdrawals and debits (a withdrawal has no internal debits).
+   */
+  readonly counts: {
+    readonly balances: number
+    /** Deposits due at the audit point (confirmed to an address holding the asset) or credited by then. */
+    readonly deposits: number
+    readonly credits: number
+    /** Withdrawals mined by the audit point or debited by then. */
+    readonly withdrawals: number
+    readonly debits: number
+    readonly depositsCredited: number
+    readonly depositsPending: number
+    readonly depositsNotCredited: number
+    readonly withdrawalsDebited: number
+    readonly withdrawalsPending: number
+    readonly withdrawalsNotDebited: number
+    /** Credit events of deposits (more than one for a deposit credited twice). */
+    readonly creditsOfDeposits: number
+    /** Credits of withdrawals paying an address of the workspace. */
+    readonly creditsInternal: number
+    readonly creditsUnmatched: number
+    readonly debitsOfWithdrawals: number
+    readonly debitsUnmatched: number
+  }
 }
 
 const where = (l: { blockchain: string; network: string; address: string; assetId: string }) => ({ blockchain: l.blockchain, network: l.network, address: l.address, assetId: l.assetId })
@@ -122,28 +147,38 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
       })
   }
 
-  // Settlements against the chain: deposits credited once, withdrawals debited once, each by what moved.
-  let deposits = 0
-  let withdrawals = 0
-  const confirmed = (t: Transfer) => {
-    const c = fold.chains.get(`${t.blockchain}.${t.network}`)
-    return t.mined !== undefined && c !== undefined && c.height - t.mined.height + 1 >= c.confirmations
-  }
+  // Settlements against the chain: deposits credited once, withdrawals debited once, each by what moved. Every
+  // transfer due at the audit point (a deposit confirmed to an address holding its asset, a mined withdrawal) or
+  // settled by then is counted once, as settled, in flight or missing; every credit and debit once, as a
+  // transfer's, as a credit inside the workspace, or as unmatched (summary: the counts add up).
+  const n = { depositsCredited: 0, depositsPending: 0, depositsNotCredited: 0, withdrawalsDebited: 0, withdrawalsPending: 0, withdrawalsNotDebited: 0 }
+  const m = { creditsOfDeposits: 0, creditsInternal: 0, creditsUnmatched: 0, debitsOfWithdrawals: 0, debitsUnmatched: 0 }
+  const confirmedAt = (t: Transfer, at: number) => fold.confirmationsAt(t, at) >= fold.requiredConfirmations(t)
+  const settledAt = (t: Transfer) => fold.settledAt.get(`${t.blockchain}.${t.network}`) ?? Number.NEGATIVE_INFINITY
   const transferRefs = (t: Transfer) => (t.mined === undefined ? [t.submitted] : [t.submitted, t.mined.ref])
   for (const [txid, t] of fold.transfers) {
     const settled = (t.kind === "deposit" ? fold.credits : fold.debits).get(txid) ?? []
-    const due = t.kind === "deposit" ? confirmed(t) && fold.holdsAsset(t.blockchain, t.network, t.to, t.assetId) : t.mined !== undefined
-    if (t.kind === "deposit" && due) deposits++
-    if (t.kind === "withdrawal" && due) withdrawals++
+    const held = t.kind === "withdrawal" || fold.holdsAsset(t.blockchain, t.network, t.to, t.assetId)
+    // Due: confirmed when its chain was last settled. Confirmed only since (interval blocks the clock implies): in flight.
+    const due = t.kind === "deposit" ? held && confirmedAt(t, settledAt(t)) : t.mined !== undefined
     const base = { blockchain: t.blockchain, network: t.network, assetId: t.assetId, transactionId: txid }
     if (settled.length === 0) {
-      if (!due) continue
-      if (fold.settledLater.has(txid)) pending.push({ transactionId: txid, kind: t.kind, events: transferRefs(t) })
-      else if (t.kind === "deposit")
+      const confirmedSince = t.kind === "deposit" && held && !due && confirmedAt(t, fold.time)
+      if (!due && !confirmedSince) continue
+      if (confirmedSince || fold.settledLater.has(txid)) {
+        n[t.kind === "deposit" ? "depositsPending" : "withdrawalsPending"]++
+        pending.push({ transactionId: txid, kind: t.kind, events: transferRefs(t) })
+      } else if (t.kind === "deposit") {
+        n.depositsNotCredited++
         add({ kind: "deposit-not-credited", message: `deposit ${txid} of ${t.amount} to ${t.to} is confirmed but was never credited`, ...base, address: t.to, events: transferRefs(t) })
-      else add({ kind: "withdrawal-not-debited", message: `withdrawal ${txid} was mined but never debited`, ...base, events: transferRefs(t) })
+      } else {
+        n.withdrawalsNotDebited++
+        add({ kind: "withdrawal-not-debited", message: `withdrawal ${txid} was mined but never debited`, ...base, events: transferRefs(t) })
+      }
       continue
     }
+    n[t.kind === "deposit" ? "depositsCredited" : "withdrawalsDebited"]++
+    m[t.kind === "deposit" ? "creditsOfDeposits" : "debitsOfWithdrawals"] += settled.length
     const refs = [...transferRefs(t), ...settled.map((s) => s.ref)]
     if (settled.length > 1) {
       add(
@@ -156,12 +191,17 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
     const s = settled[0]!
     if (t.kind === "deposit") {
       const d = s.data
+      const c = s.confirmations
       const wrong = [
         d.amount !== t.amount.toString() ? `amount ${String(d.amount)} (the chain carried ${t.amount})` : undefined,
         d.address !== t.to ? `address ${String(d.address)} (the chain paid ${t.to})` : undefined,
         d.assetId !== t.assetId ? `asset ${String(d.assetId)} (the chain carried ${t.assetId})` : undefined,
         d.blockchain !== t.blockchain || d.network !== t.network ? `chain ${String(d.blockchain)}.${String(d.network)}` : undefined,
         t.mined === undefined || s.ref.position < t.mined.ref.position ? "credited before the transfer was mined" : undefined,
+        t.mined !== undefined && d.blockHeight !== t.mined.height ? `block height ${String(d.blockHeight)} (the chain mined it at ${t.mined.height})` : undefined,
+        t.mined !== undefined && s.ref.position > t.mined.ref.position && (c === undefined || c.had < c.required)
+          ? `${c?.had ?? 0} confirmations at ${String(d.at)}, before the ${c?.required ?? "required"} the chain asked for`
+          : undefined,
       ].filter((x): x is string => x !== undefined)
       if (wrong.length > 0) add({ kind: "credit-mismatch", message: `deposit ${txid} credited with ${wrong.join(", ")}`, ...base, address: t.to, events: refs })
     } else {
@@ -183,7 +223,11 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
       const t = fold.transfers.get(txid)
       if (t !== undefined && t.kind === kind) continue
       // A withdrawal to an address of the workspace is credited there like a deposit, under the withdrawal's id.
-      if (t !== undefined && kind === "deposit" && list.every((s) => t.payees.has(String(s.data.address)))) continue
+      if (t !== undefined && kind === "deposit" && list.every((s) => t.payees.has(String(s.data.address)))) {
+        m.creditsInternal += list.length
+        continue
+      }
+      m[kind === "deposit" ? "creditsUnmatched" : "debitsUnmatched"] += list.length
       add({
         kind: kind === "deposit" ? "credit-without-deposit" : "debit-without-withdrawal",
         message: `${list[0]!.ref.type} for ${txid}, which no ${kind} on the chain carried`,
@@ -192,5 +236,18 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
       })
     }
   const count = (m: Map<string, ReadonlyArray<unknown>>) => [...m.values()].reduce((n, l) => n + l.length, 0)
-  return { balances, discrepancies, pending, counts: { balances: balances.length, deposits, credits: count(fold.credits), withdrawals, debits: count(fold.debits) } }
+  return {
+    balances,
+    discrepancies,
+    pending,
+    counts: {
+      balances: balances.length,
+      deposits: n.depositsCredited + n.depositsPending + n.depositsNotCredited,
+      credits: count(fold.credits),
+      withdrawals: n.withdrawalsDebited + n.withdrawalsPending + n.withdrawalsNotDebited,
+      debits: count(fold.debits),
+      ...n,
+      ...m,
+    },
+  }
 }
