@@ -13,6 +13,7 @@ import { createStartupWorkspace, type CreatedCredentials, type Fixture } from ".
 import type { ChainError } from "./chain-sim/index.js"
 import { settleAll } from "./process-managers/clock.js"
 import { Models } from "./process-managers/read-models.js"
+import { requestLookup } from "./webhooks/payload.js"
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from "./webhooks/worker.js"
 import type { VaultAggregateError } from "./domain/vault/index.js"
 import { EventStore, type EventStoreShape, type StoreUnavailable, type WrongExpectedVersion } from "./store/event-store.js"
@@ -154,7 +155,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     options.webhooks === false
       ? undefined
       : startWebhookWorker(
-          { outbox: models.outbox, requestOf: (id) => models.txRequests.byId.get(id)?.draft, ...(assetIds.any ? { assetIdToWire: assetIds.toWire } : {}), clock, run, awaitPosition: runner.awaitPosition, position: () => models.position },
+          { outbox: models.outbox, requestOf: requestLookup(models), ...(assetIds.any ? { assetIdToWire: assetIds.toWire } : {}), clock, run, awaitPosition: runner.awaitPosition, position: () => models.position },
           { ...webhookOptions, ...(shared !== undefined ? { shared } : {}) },
         )
   let webhooks = startWebhooks()

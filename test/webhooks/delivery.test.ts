@@ -35,7 +35,6 @@ describe("a confirmed deposit", () => {
       idempotencyKey: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
       apiVersion: expect.any(String),
       data: {
-        product: "WALLET_AS_A_SERVICE",
         event: "INCOMING_CONFIRMED_COIN_TX",
         item: {
           blockchain: "ethereum",

@@ -45,7 +45,8 @@ export const startScenario = async (sim: Partial<SimulatorOptions> = {}, harness
       if (r.status !== 201) throw new Error(`deposit failed: ${JSON.stringify(r.body)}`)
       return r.body.transactionId as string
     },
-    subscribe: (body = {}) => h.admin("POST", "/_sim/webhooks", { url: rx.url, secret: SECRET, events: ["*"], ...body }),
+    // Pinned to 2024-05-09 unless `body` names a version (a subscription without one gets the newest).
+    subscribe: (body = {}) => h.admin("POST", "/_sim/webhooks", { url: rx.url, secret: SECRET, events: ["*"], apiVersion: "2024-05-09", ...body }),
     deliveriesOf: async (webhookId, query = "") => (await h.admin<any>("GET", `/_sim/webhooks/${webhookId}/deliveries${query}`)).body.deliveries,
     advance: async (seconds) => {
       const r = await h.admin("POST", "/_sim/clock/advance", { seconds })

@@ -14,8 +14,8 @@ describe("a subscription pinned to a version", () => {
     const now = await s.subscribe({ apiVersion: "2026-03-20", signatureEncoding: "hex" })
     expect(now.status).toBe(201)
     expect(now.body.apiVersion).toBe("2026-03-20")
-    const old = await s.subscribe()
-    expect(old.body.apiVersion).toBeUndefined()
+    const old = await s.subscribe({ apiVersion: "2024-05-09" })
+    expect(old.body.apiVersion).toBe("2024-05-09")
     await s.deposit("2.5")
     await s.rx.waitFor(2)
     await s.h.sim.webhooks!.idle()
@@ -31,6 +31,18 @@ describe("a subscription pinned to a version", () => {
     expect(d24.body.data.item).toMatchObject({ amount: "2.5", unit: "ETH" })
     const [logged] = await s.deliveriesOf(now.body.id)
     expect(logged.payload).toEqual(d26.body)
+  })
+
+  it("without a version, the newest, as a key created without one: stored with the subscription and written in its payloads", async () => {
+    const r = await s.h.admin("POST", "/_sim/webhooks", { url: s.rx.url, secret: SECRET, events: ["INCOMING_CONFIRMED_COIN_TX"] })
+    expect([r.status, r.body.apiVersion]).toEqual([201, "2026-03-20"])
+    const key = await s.h.admin("POST", "/_sim/api-keys", {})
+    expect(key.body.apiVersion).toBe(r.body.apiVersion)
+    await s.deposit("1")
+    await s.rx.waitFor(1)
+    const [d] = s.rx.deliveries()
+    expect(d!.body.apiVersion).toBe("2026-03-20")
+    expect(d!.body.data.item).toMatchObject({ amount: "1", amountUnit: "ETH" })
   })
 
   it("refuses an unknown version", async () => {

@@ -1,11 +1,12 @@
 // Control plane: webhook subscriptions (verification included), their delivery log and redelivery.
 import { createWebhook, deleteWebhook, recordVerification, requestRedelivery } from "../../commands/webhooks.js"
+import { DEFAULT_API_VERSION } from "../../commands/workspace.js"
 import { notificationKinds, type WebhookConfig } from "../../domain/webhook/index.js"
 import type { DeliveryView, SubscriptionView } from "../../projections/outbox.js"
 import { subscriptionAt } from "../../projections/outbox-as-of.js"
 import type { AsOf } from "../../projections/projection.js"
 import { parseAsOf } from "../as-of.js"
-import { deliveryBody, notificationParts, type AssetIdToWire, type RequestLookup } from "../../webhooks/payload.js"
+import { deliveryBody, notificationParts, requestLookup, type AssetIdToWire, type RequestLookup } from "../../webhooks/payload.js"
 import { API_VERSIONS, OLDEST_API_VERSION, type ApiVersion } from "../../domain/api-key/versions.js"
 import { handshake } from "../../webhooks/verify.js"
 import { checkAttributes, checks, type FieldCheck } from "../body.js"
@@ -87,7 +88,7 @@ export const deliveryJsonAt = (version: ApiVersion, requestOf?: RequestLookup, t
 
 export const deliveryJson = deliveryJsonAt(OLDEST_API_VERSION)
 
-const requestsOf = (deps: ApiDeps): RequestLookup => (id) => deps.sim.models.txRequests.byId.get(id)?.draft
+const requestsOf = (deps: ApiDeps): RequestLookup => requestLookup(deps.sim.models)
 
 /** The fixture's asset ids, as the worker's payloads show them. */
 const toWireOf = (deps: ApiDeps): AssetIdToWire | undefined => (deps.sim.assetIds.any ? deps.sim.assetIds.toWire : undefined)
@@ -142,7 +143,9 @@ export const webhookRoutes: ReadonlyArray<SimRoute> = [
         signatureEncoding: (body.signatureEncoding ?? "base64") as WebhookConfig["signatureEncoding"],
         verification: (body.verification ?? "dashboard") as WebhookConfig["verification"],
         retrySchedule: (body.retrySchedule ?? null) as WebhookConfig["retrySchedule"],
-        ...(body.apiVersion !== undefined ? { apiVersion: body.apiVersion as ApiVersion } : {}),
+        // Without one, the version a key created without one gets (the newest); only subscriptions written before
+        // versions existed have none, and keep 2024-05-09 payloads.
+        apiVersion: (body.apiVersion ?? DEFAULT_API_VERSION) as ApiVersion,
       }
       const created = await runCommand(deps, createWebhook(config))
       if (isApiError(created)) return created
