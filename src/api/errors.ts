@@ -50,6 +50,9 @@ export const errors = {
   /** A vault unknown to the key on a vault-scoped route: 404 up to 2025-09-23, 403 from 2026-03-20 on. */
   unknownVault: (version: string): ApiError =>
     version === "2024-05-09" || version === "2025-09-23" ? errors.resourceNotFound("vault") : errors.notAllowedForWallet(),
+  /** A path id not of the form the service issues (2026-03-20: 409, where an unknown one is 404). */
+  malformedId: (attribute: string) =>
+    new ApiError(409, "invalid_id_format", `The ${attribute} in the path is not a valid id.`, [detail(attribute, "must be 24 lowercase hex characters")]),
   invalidApiVersion: (accepted: ReadonlyArray<string>) =>
     new ApiError(409, "invalid_api_version", `Unknown API version. Accepted values: ${accepted.join(", ")}.`, [
       detail("x-api-version", `must be one of ${accepted.join(", ")}`),

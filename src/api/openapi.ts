@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { API_VERSIONS, type ApiVersion } from "../domain/api-key/index.js"
 import type { FieldCheck, JsonObject } from "./body.js"
 import { bodyAt, pagedAt, type Operation } from "./operation.js"
+import { DEFAULT_LIMIT, MAX_LIMIT } from "./pagination.js"
 import type { SimRoute } from "./sim/common.js"
 
 export const errorEnvelopeSchema = (): Schema.Top => ErrorEnvelope
@@ -48,7 +49,7 @@ const parameters = (op: Operation, version: ApiVersion) => [
   ...Object.entries(op.query?.optional ?? {}).map(([name, check]) => ({ name, in: "query", required: false, schema: fieldSchema(check, { type: "string" }) })),
   ...(pagedAt(op, version)
     ? [
-        { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 500, default: 50 } },
+        { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: op.defaultLimit ?? DEFAULT_LIMIT } },
         { name: "startingAfter", in: "query", required: false, schema: { type: "string" } },
       ]
     : []),

@@ -10,6 +10,7 @@ import { minPositionGate } from "./consistency.js"
 import { errorBody, type Page } from "./envelope.js"
 import { errors, isApiError, type ApiError } from "./errors.js"
 import { paginationQuery } from "./pagination.js"
+import { malformedIdCheck } from "./path-ids.js"
 import { readBodyText, requestAborted, TOO_LARGE } from "./request-body.js"
 import type { ApiDeps } from "./deps.js"
 import { parseAsOf } from "./as-of.js"
@@ -47,6 +48,8 @@ export interface Operation {
   readonly created?: boolean
   /** A listing paged by `limit` and `startingAfter`: always (true) or from a version on. */
   readonly paginated?: boolean | ApiVersion
+  /** Its page size when the request sets no `limit`, where the service's differs from DEFAULT_LIMIT (pagination.ts). */
+  readonly defaultLimit?: number
   /** `answer` describes each item of `data.items` (paged or not) rather than `data.item`. */
   readonly list?: boolean
   readonly query?: QuerySpec
@@ -174,6 +177,7 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
     }),
   )
   const hasParams = op.path.includes("/:")
+  const idCheck = malformedIdCheck(op.path)
   const pathParams = hasParams ? makePathParams() : undefined
   const reads = op.method === "GET" ? makeReadCache(deps) : undefined
   const responder = makeResponder(deps, { flagPosition: op.path.startsWith("/_sim") })
@@ -267,6 +271,10 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
       st.apiVersion = pinned as ApiVersion
     }
     if (!versions.has(st.apiVersion)) return absent(c, st, header)
+    if (idCheck !== undefined) {
+      const malformed = idCheck(params, st.apiVersion)
+      if (malformed !== undefined) return fail(c, st, malformed)
+    }
     let item: JsonObject = {}
     if (op.method !== "GET") {
       // A leading byte order mark is not part of the JSON text (RFC 8259 §8.1), nor of what was signed.
@@ -284,6 +292,7 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
     const paginated = pagedAt(op, st.apiVersion)
     const queryError = (paginated ? pagedQuery : plainQuery)(query)
     if (queryError !== undefined) return fail(c, st, queryError)
+    if (paginated && op.defaultLimit !== undefined && query.limit === undefined) query = { ...query, limit: String(op.defaultLimit) }
     const checkBody = bodyCheckers.get(st.apiVersion)
     if (checkBody !== undefined) {
       const bodyError = checkBody(item)

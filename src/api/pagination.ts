@@ -1,4 +1,5 @@
-// Cursor pagination: `limit` (default 50, at most 500) and `startingAfter` (id of the previous page's last item).
+// Cursor pagination: `limit` (default 50, or the operation's `defaultLimit`; at most 500) and `startingAfter` (id of
+// the previous page's last item).
 import { errors, type ApiError } from "./errors.js"
 import type { Page } from "./envelope.js"
 import type { FieldCheck } from "./body.js"

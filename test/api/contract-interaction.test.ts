@@ -141,6 +141,33 @@ describe("approve, then transfer-from", () => {
   })
 })
 
+describe("approve with the optional toAddress and amount", () => {
+  it("accepts them: checked as for transfer-from, without effect (the allowance is still unlimited) and not echoed", async () => {
+    const holder = await funded({ USDT: "50" })
+    const payer = await funded({ TRX: "100" })
+    const item = { method: "approve", assetId: USDT, fromAddress: holder.address, feePayer: payer.address, note: "allow" }
+    const r = await interact({ ...item, toAddress: EXTERNAL, amount: "5" })
+    expect(r.status).toBe(201)
+    expect(r.body.data.item.contractInteractionDetails).toEqual({
+      contractAddress: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf",
+      method: "approve",
+      functionSignature: "approve(address,uint256)",
+      owner: holder.address,
+      spender: payer.address,
+      allowance: ((1n << 256n) - 1n).toString(),
+    })
+    expect(Object.keys(r.body.data.item)).not.toContain("toAddress")
+    expect(Object.keys(r.body.data.item)).not.toContain("amount")
+    expect(await status(r.body.data.item.transactionRequestId)).toBe("success")
+    // Nothing moved to toAddress; the fee payer may now pull more than `amount`.
+    expect(await total(holder.address, "USDT")).toBe(50_000_000n)
+    const pull = await interact({ method: "transfer-from", assetId: USDT, fromAddress: holder.address, feePayer: payer.address, toAddress: EXTERNAL, amount: "20", note: "pull" })
+    expect(pull.status).toBe(201)
+    expect(await status(pull.body.data.item.transactionRequestId)).toBe("success")
+    expect(await total(holder.address, "USDT")).toBe(30_000_000n)
+  })
+})
+
 describe("contract-interaction errors, each writing nothing", () => {
   it("answers each bad request with its code", async () => {
     const holder = await funded({ USDT: "50" })
@@ -161,7 +188,8 @@ describe("contract-interaction errors, each writing nothing", () => {
       [{ ...base, amount: "1.0000001" }, 400, "invalid_data", "amount"],
       [{ ...base, toAddress: "0x742d35Cc6634C0532925a3b844Bc454e4438f44e" }, 400, "invalid_data", "toAddress"],
       [{ ...base, maxFee: "-1" }, 400, "invalid_data", "maxFee"],
-      [{ ...base, method: "approve", toAddress: undefined }, 400, "invalid_data", "amount"],
+      [{ ...base, method: "approve", amount: "0" }, 400, "invalid_data", "amount"],
+      [{ ...base, method: "approve", toAddress: "0x742d35Cc6634C0532925a3b844Bc454e4438f44e" }, 400, "invalid_data", "toAddress"],
       [{ ...base, feePayer: holder.address }, 400, "invalid_data", "feePayer"],
       [{ ...base, feePayer: EXTERNAL }, 404, "resource_not_found"],
       [{ ...base, fromAddress: EXTERNAL }, 404, "resource_not_found"],

@@ -86,6 +86,17 @@ const sendUsdt = async (from: string) => {
   return request(r.body.data.item.transactionRequestId)
 }
 
+describe("manage-resource's unit across versions", () => {
+  it("answers unit at 2024-05-09 and amountUnit at 2026-03-20 (the 2026 rename of a request's unit)", async () => {
+    const a = await funded("20000")
+    const old = await manage(a, { type: "freeze", resource: "energy", amount: "100" }, clientOf(await createKey(h, { apiVersion: "2024-05-09" })))
+    expect([old.status, old.body.apiVersion, old.body.data.item.unit, "amountUnit" in old.body.data.item]).toEqual([201, "2024-05-09", "TRX", false])
+    const r = await manage(a, { type: "freeze", resource: "energy", amount: "100" }, v26)
+    expect([r.status, r.body.apiVersion, r.body.data.item.amountUnit, "unit" in r.body.data.item]).toEqual([201, "2026-03-20", "TRX", false])
+    expect(Object.keys(r.body.data.item)).toEqual(["id", "transactionRequestId", "transactionRequestStatus", "blockchain", "network", "fromAddress", "type", "resource", "amount", "amountUnit"])
+  })
+})
+
 describe("freeze: a request like a withdrawal, the TRX staked stays the address's but is not spendable", () => {
   it("answers 201 with data.item.id, goes to success, and moves the frozen TRX to allocatedAmount", async () => {
     const a = await funded("20000")

@@ -1,6 +1,6 @@
 // Transaction requests (#15–#21) over HTTP: reservations, approvals, the status machine, fees, UTXO change, faults.
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { startHarness, type Harness } from "../support/harness.js"
+import { createKey, startHarness, type Harness } from "../support/harness.js"
 import { assetId } from "../support/catalogue.js"
 
 let h: Harness
@@ -176,6 +176,20 @@ describe("#20 and #21 tron feeless requests", () => {
     const after = await assets("tron", address)
     expect(after.USDT.totalAmount).toBe("50")
     expect(after.TRX.totalAmount).toBe("89")
+  })
+  it("a TRC-20 withdrawal sent without feeLimit echoes none (2024-05-09)", async () => {
+    const v24 = h.clientFor(await createKey(h, { apiVersion: "2024-05-09" }))
+    const { acct, address } = await fund("tron", "nile", "TRX", "100")
+    await fund("tron", "nile", "USDT", "50", { acct, address })
+    const contract = (await v24.call<any>("GET", "/supported-assets", { query: { assetUnit: "USDT", blockchain: "tron", networkType: "test" } })).body.data.items[0].tokenData.contractAddress
+    const t = await v24.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${address}/feeless-token-transaction-requests`, {
+      item: { amount: "5", recipientAddress: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", tokenIdentifier: contract },
+    })
+    expect(t.status).toBe(201)
+    expect(t.body.apiVersion).toBe("2024-05-09")
+    expect(t.body.data.item.tokenTypeSpecificData).toEqual({ contractAddress: contract, symbol: "USDT" })
+    expect((await request(t.body.data.item.transactionRequestId)).transactionRequestStatus).toBe("success")
+    expect((await assets("tron", address)).USDT.totalAmount).toBe("45")
   })
   it("#13 and #14 show the fee a transfer paid once mined: 0 when free bandwidth paid it, not the maximum reserved", async () => {
     const { address } = await fund("tron", "nile", "TRX", "100")

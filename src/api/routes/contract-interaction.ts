@@ -79,15 +79,15 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
       const n = findNetwork(asset.blockchain, asset.network)!
       if (method === "transfer-from" && item.toAddress === undefined) return errors.missingRequiredAttributes(["toAddress"])
       if (method === "transfer-from" && item.amount === undefined) return errors.missingRequiredAttributes(["amount"])
-      if (method === "approve" && (item.toAddress !== undefined || item.amount !== undefined))
-        return bad(item.toAddress !== undefined ? "toAddress" : "amount", "is only for transfer-from (approve grants the fee payer an unlimited allowance)")
+      // Optional on approve (custody-api-2026.md §3.4.5): checked as for transfer-from, without effect there (approve
+      // always grants the fee payer the unlimited allowance) and not echoed.
       let amount = 0n
-      if (method === "transfer-from") {
+      if (item.amount !== undefined) {
         const parsed = parsePositiveAmount(item.amount as string, asset.decimals)
         if (!parsed.ok) return bad("amount", `must be a positive decimal string with at most ${asset.decimals} decimals`)
         amount = parsed.value
-        if (!validateAddress("tron", n.network as NetworkName, item.toAddress as string)) return bad("toAddress", `is not a valid tron/${n.network} address`)
       }
+      if (item.toAddress !== undefined && !validateAddress("tron", n.network as NetworkName, item.toAddress as string)) return bad("toAddress", `is not a valid tron/${n.network} address`)
       let maxFee: bigint | null = null
       if (item.maxFee !== undefined) {
         const parsed = parsePositiveAmount(item.maxFee as string, 6)

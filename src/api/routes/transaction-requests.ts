@@ -224,7 +224,12 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
     (b, id, sender, recipients, item) => ({
       recipient: recipients.map((x) => ({ address: x.address, amount: fmt(b, x.amount), unit: b.asset.unit })),
       sender: { address: sender },
-      tokenTypeSpecificData: { contractAddress: b.asset.type === "TOKEN" ? b.asset.contract : "", feeLimit: (item.feeLimit as string | undefined) ?? "", symbol: b.asset.symbol },
+      // The fee limit as sent; none sent, none echoed (the call then burns what it takes, within the fee held back).
+      tokenTypeSpecificData: {
+        contractAddress: b.asset.type === "TOKEN" ? b.asset.contract : "",
+        ...(item.feeLimit !== undefined ? { feeLimit: item.feeLimit as string } : {}),
+        symbol: b.asset.symbol,
+      },
       transactionRequestId: id,
       transactionRequestStatus: "created",
       ...withNote(item),

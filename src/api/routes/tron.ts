@@ -14,7 +14,7 @@ import type { ApiDeps } from "../deps.js"
 import { ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { runCommand } from "../use-case.js"
-import { optional, struct } from "../wire/shape.js"
+import { field, optional, struct } from "../wire/shape.js"
 import type { AsOf } from "../../projections/projection.js"
 import { networkTypeOf } from "./addresses.js"
 import { overviewOf, ResourceOverview } from "./tron-overview.js"
@@ -53,7 +53,8 @@ const ManageResourceAnswer = struct({
   type: Schema.String,
   resource: Schema.String,
   amount: optional(Schema.String),
-  unit: Schema.String,
+  // 2026-03-20 renames a transaction request's `unit` to `amountUnit` (the contract's diff, row #15).
+  unit: field(Schema.String, { renamed: { "2026-03-20": "amountUnit" } }),
   toAddress: optional(Schema.String),
   lock: optional(Schema.Boolean),
   lockPeriod: optional(Schema.String),

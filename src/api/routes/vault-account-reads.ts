@@ -181,6 +181,8 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     vaultParam: "vaultId",
     versions: NEW,
     paginated: true,
+    // 10 as the service answers (its documentation says 50): custody-api-2026.md §2.4, open point 11.
+    defaultLimit: 10,
     list: true,
     answer: TransactionListItem,
     handle: ({ params, query, asOf, apiVersion }, deps) =>

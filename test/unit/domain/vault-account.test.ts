@@ -46,6 +46,37 @@ describe("vault accounts", () => {
       spec.given([]).when({ type: "CreateVaultAccount", vaultAccountId: acct, name: "a", color: "#000000", isHiddenInDashboard: false, now: at }).thenFails({ _tag: "VaultNotFound" })
     })
   })
+  describe("the default account (named by the vault's id)", () => {
+    const own = vaultId as string as VaultAccountId
+    const ownAdded = (assetId: AssetId): VaultAggregateEvent => ({ type: "AssetAdded", data: { vaultId, vaultAccountId: own, assetId, blockchain: "ethereum", network: "sepolia", address: ethAddress, at } })
+    it("AddAsset by label derives an address of the vault itself, holding the coin from derivation, and adds the token", () => {
+      spec.given([vault()]).when({ type: "AddAsset", vaultAccountId: own, asset: asset(USDC), nativeAssetId: ETH, target: label(ethAddress), now: at }).then([
+        derived(ethAddress, "ethereum", "sepolia", [ETH], null),
+        ownAdded(USDC),
+      ])
+    })
+    it("AddAsset by label of the coin: the derived own address holds it, no AssetAdded", () => {
+      spec.given([vault()]).when({ type: "AddAsset", vaultAccountId: own, asset: asset(ETH), nativeAssetId: ETH, target: label(ethAddress), now: at }).then([derived(ethAddress, "ethereum", "sepolia", [ETH], null)])
+    })
+    it("AddAsset by address: one of the vault's own addresses takes the token", () => {
+      spec
+        .given([vault(), derived(ethAddress, "ethereum", "sepolia", [ETH], null)])
+        .when({ type: "AddAsset", vaultAccountId: own, asset: asset(USDC), nativeAssetId: ETH, target: { _tag: "Address", address: ethAddress }, now: at })
+        .then([ownAdded(USDC)])
+    })
+    it("AddAsset by address refuses an address of a created account", () => {
+      spec
+        .given([vault(), account, derived(ethAddress, "ethereum", "sepolia", [])])
+        .when({ type: "AddAsset", vaultAccountId: own, asset: asset(USDC), nativeAssetId: ETH, target: { _tag: "Address", address: ethAddress }, now: at })
+        .thenFails({ _tag: "AddressNotHeld", address: ethAddress, blockchain: "ethereum", network: "sepolia" })
+    })
+    it("EditVaultAccount records what changes from its profile (the default name, the vault's colour), then from the edits", () => {
+      const edited: VaultAggregateEvent = { type: "VaultAccountEdited", data: { vaultId, vaultAccountId: own, name: "Treasury", at } }
+      spec.given([vault()]).when({ type: "EditVaultAccount", vaultAccountId: own, changes: { name: "Treasury", color: "#000000" }, now: at }).then([edited])
+      spec.given([vault(), edited]).when({ type: "EditVaultAccount", vaultAccountId: own, changes: { name: "Treasury" }, now: at }).then([])
+      spec.given([vault()]).when({ type: "EditVaultAccount", vaultAccountId: own, changes: { name: "Default" }, now: at }).then([])
+    })
+  })
   describe("AddAsset", () => {
     it("on an account with no address on the chain: derives one and adds the asset to it", () => {
       spec.given([vault(), account]).when({ type: "AddAsset", vaultAccountId: acct, asset: asset(ETH), nativeAssetId: ETH, target: label(ethAddress), now: at }).then([
