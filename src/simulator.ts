@@ -7,7 +7,8 @@ import { AggregateCache, makeAggregateCache } from "./commands/aggregate-cache.j
 import type { CreateApiKeyInput, CreateVaultInput } from "./commands/workspace.js"
 import { ReadModels } from "./projections/read-models.js"
 import { haltMessage, makeProjectionRunner, type ProjectionRunner } from "./projections/runner.js"
-import { clockLayer, makeClock, type ControllableClock } from "./adapters/clock.js"
+import { clockLayer, type ControllableClock } from "./adapters/clock.js"
+import { resumeClock, writeClockFile, type ClockOptions } from "./adapters/clock-file.js"
 import { idsLayer, makeIds, type SeededIds } from "./adapters/ids.js"
 import { createStartupWorkspace, type CreatedCredentials, type Fixture } from "./workspace/bootstrap.js"
 import type { ChainError } from "./chain-sim/index.js"
@@ -31,8 +32,12 @@ export interface SimulatorOptions {
   readonly store: EventStoreShape & { close?: () => void | Promise<void> }
   readonly seed?: string
   readonly adminToken?: string
-  /** Simulated time: follows the wall clock by default; `frozenAt` (UNIX ms) holds it still until advanced. */
-  readonly clock?: { readonly frozenAt?: number; readonly wall?: () => number }
+  /**
+   * Simulated time: follows the wall clock by default; `frozenAt` (UNIX ms) holds it still until advanced. With
+   * `dataDir`, where it stands is kept there and a restart resumes from it (never earlier). It never starts before
+   * the log's last event.
+   */
+  readonly clock?: ClockOptions
   readonly fixture?: Fixture
   /** Create the default workspace (a test and a main vault, one API key) when the store is empty and no fixture is given. */
   readonly defaultWorkspace?: boolean
@@ -102,10 +107,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
   const seed = options.fixture?.seed ?? options.seed ?? "custody-sim"
   const assetIds = makeAssetIds(options.fixture?.assets)
   const ids = makeIds(seed, options.nodeId)
-  const clock = makeClock(
-    options.clock?.frozenAt !== undefined ? { _tag: "Frozen", at: options.clock.frozenAt } : { _tag: "Wall" },
-    options.clock?.wall,
-  )
+  const clock = resumeClock(options.clock ?? {})
   const models = new ReadModels()
   const store = options.store
   const runner = makeProjectionRunner(store, models, undefined, (h) => (options.onHalt ?? ((m) => process.stderr.write(`${m}\n`)))(haltMessage(h)))
@@ -135,6 +137,9 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
   await must(runner.pull)
   ids.restore(models.lastSeq)
   if (models.timeline.headTime > clock.now()) clock.advance(models.timeline.headTime - clock.now())
+  // Written at once: a frozen clock killed before it ever moved resumes frozen too.
+  const saveClock = () => options.clock?.dataDir !== undefined && writeClockFile(options.clock.dataDir, clock.state())
+  saveClock()
 
   const createdCredentials: Array<CreatedCredentials> = []
   if (models.position < 0n) {
@@ -238,6 +243,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
       await webhooks?.stop()
       if (following) await Effect.runPromise(following.stop)
       await checkpointer?.close()
+      saveClock()
       await runtime.dispose()
       await options.store.close?.()
     },

@@ -138,7 +138,8 @@ export const serve = async (o: ServeOptions): Promise<void> => {
       seed,
       ...(o.adminToken !== undefined ? { adminToken: o.adminToken } : {}),
       ...(fixture !== undefined ? { fixture } : {}),
-      ...(o.frozenAt !== undefined ? { clock: { frozenAt: Number(o.frozenAt) * 1000 } } : {}),
+      // On a data directory the clock resumes where it stood (README: "Restarts and the clock").
+      clock: { ...(o.frozenAt !== undefined ? { frozenAt: Number(o.frozenAt) * 1000 } : {}), ...(o.store === "sqlite" ? { dataDir: o.dataDir } : {}) },
       // --empty: no default workspace, e.g. to load a scenario through POST /_sim/import.
       defaultWorkspace: o.empty !== true,
       follow: o.store === "esdb",
