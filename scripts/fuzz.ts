@@ -1,6 +1,8 @@
-// The fuzz campaign: `npm run fuzz -- [--minutes N] [--connections C] [--seed S] [--progress SECONDS]
+// The fuzz campaign: `npm run fuzz -- [--minutes N] [--requests R] [--connections C] [--seed S] [--progress SECONDS]
 // [--memory-every SECONDS] [--memory-log FILE]`. Starts `custody-sim serve` (SQLite, a fresh data dir), sends fuzzed
-// requests on C kept-alive connections for N minutes and prints: requests, framing errors, 5xx, answers outside the
+// requests on C kept-alive connections for N minutes (or R requests, whichever ends first; snapshots, reverts and
+// resets in every spelling among them, and clients that cut off, break or drip their bodies over raw sockets) and
+// prints: requests, framing errors, 5xx, answers outside the
 // error shape, hangs, events written by refused requests, and the server's memory over the second half of the run
 // (as it runs, and right after a full collection forced every --memory-every seconds, default 5; FILE gets every
 // sample as a JSON line). Every --progress seconds (default 30) a line on stderr gives the rate and the CPU per
@@ -10,7 +12,8 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { errors as undiciErrors } from "undici"
-import { fuzzPlans, isUnreachedPosition, toCall } from "../test/support/fuzz-requests.js"
+import { controlPlane, fuzzPlans, isUnreachedPosition, toCall, worldReplacing } from "../test/support/fuzz-requests.js"
+import { MisbehaviourHang, sendMisbehaving } from "../test/support/fuzz-misbehave.js"
 import { startSimProcess } from "../test/support/sim-process.js"
 import type { MemorySample } from "./fuzz-memory.js"
 import { framingFault, isApiErrorShape, isSimErrorShape, send, strictConnection } from "../test/support/strict-http.js"
@@ -18,6 +21,7 @@ import { framingFault, isApiErrorShape, isSimErrorShape, send, strictConnection 
 const { values } = parseArgs({
   options: {
     minutes: { type: "string", default: "1" },
+    requests: { type: "string" },
     connections: { type: "string", default: "8" },
     seed: { type: "string", default: String(Date.now() % 1_000_000) },
     progress: { type: "string", default: "30" },
@@ -26,6 +30,8 @@ const { values } = parseArgs({
   },
 })
 const minutes = Number(values.minutes)
+/** Stop after this many requests (or the minutes, whichever comes first). */
+const maxRequests = values.requests === undefined ? Infinity : Number(values.requests)
 const connections = Number(values.connections)
 const seed = Number(values.seed)
 const memoryEvery = Number(values["memory-every"])
@@ -59,7 +65,7 @@ const rss = (): number | undefined => {
 
 const started = performance.now()
 const endAt = started + minutes * 60_000
-const figures = { requests: 0, framing: 0, fiveXX: 0, unreached: 0, shape: 0, hangs: 0, transport: 0, statuses: new Map<number, number>() }
+const figures = { misbehaved: 0, world: 0, requests: 0, framing: 0, fiveXX: 0, unreached: 0, shape: 0, hangs: 0, transport: 0, statuses: new Map<number, number>() }
 const faults: Array<string> = []
 const accepted = new Set<string>()
 const refused = new Set<string>()
@@ -101,23 +107,26 @@ const before = await head()
 const lane = async (n: number) => {
   let round = 0
   let client = strictConnection(sim.url)
-  while (performance.now() < endAt) {
+  while (performance.now() < endAt && figures.requests < maxRequests) {
     const plans = fuzzPlans(500, seed * 1_000 + n * 100_000 + round++)
     for (const plan of plans) {
-      if (performance.now() >= endAt) break
+      if (performance.now() >= endAt || figures.requests >= maxRequests) break
       const call = toCall(target, plan)
       figures.requests++
+      if (plan.misbehave !== undefined) figures.misbehaved++
+      if (worldReplacing(call)) figures.world++
       let answer
       try {
-        answer = await send(client, call)
+        answer = plan.misbehave !== undefined ? await sendMisbehaving(sim.url, call, plan.misbehave) : await send(client, call)
       } catch (error) {
-        if (error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.HeadersTimeoutError) figures.hangs++
+        if (error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.HeadersTimeoutError || error instanceof MisbehaviourHang) figures.hangs++
         else figures.transport++
         faults.push(`${call.method} ${call.path.slice(0, 100)}: ${String(error)}`)
         await client.destroy()
         client = strictConnection(sim.url)
         continue
       }
+      if (answer === undefined) continue
       figures.statuses.set(answer.status, (figures.statuses.get(answer.status) ?? 0) + 1)
       const framing = framingFault(answer)
       if (framing !== undefined) {
@@ -141,7 +150,7 @@ const lane = async (n: number) => {
       }
       const requestId = (body as { requestId?: unknown }).requestId
       if (answer.status >= 400) {
-        if (!(isApiErrorShape(body) || (call.path.startsWith("/_sim/") && isSimErrorShape(body)))) {
+        if (!(isApiErrorShape(body) || (controlPlane(call) && isSimErrorShape(body)))) {
           figures.shape++
           faults.push(`${call.method} ${call.path.slice(0, 100)} ${JSON.stringify(call.headers ?? {}).slice(0, 300)}: ${answer.status} outside the error shape: ${answer.text.slice(0, 200)}`)
         }
@@ -177,13 +186,14 @@ rmSync(dir, { recursive: true, force: true })
 const elapsed = (ended - started) / 1000
 console.log(`fuzz campaign: ${minutes} min, ${connections} connections, seed ${seed}`)
 console.log(`requests            ${figures.requests.toLocaleString("en-US")} (${Math.round(figures.requests / elapsed).toLocaleString("en-US")}/s)`)
+console.log(`world-replacing     ${figures.world} snapshots, reverts and resets (percent-encoded spellings among them); ${figures.misbehaved} requests with a cut-off, malformed or slow body`)
 console.log(`statuses            ${[...figures.statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(", ")}`)
 console.log(`framing errors      ${figures.framing}`)
 console.log(`5xx                 ${figures.fiveXX} (besides ${figures.unreached} documented 503s for an x-sim-min-position not reached in 2 s)`)
 console.log(`outside the shape   ${figures.shape}`)
 console.log(`hangs               ${figures.hangs} (and ${figures.transport} other transport errors)`)
 console.log(`events written      ${written}: ${byRefused} by refused requests, ${unexplained} by no accepted request`)
-const half = (minutes * 60_000) / 2
+const half = (ended - started) / 2
 // Samples taken while requests were sent (the check of the log after it reads large pages).
 const inSecondHalf = samples.filter((m) => m.at - started >= half && m.at <= ended)
 const spread = (label: string, values: ReadonlyArray<number>, unit = "MiB") => {

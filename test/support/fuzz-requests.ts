@@ -20,7 +20,11 @@ export interface Plan {
   readonly auth: "signed" | "none" | "admin" | "bad-admin" | "tampered"
   readonly tamper?: "body" | "timestamp" | "key" | "passphrase" | "signature" | "drop-sign"
   readonly headers: Record<string, string>
+  /** How the client misbehaves with the body (fuzz-misbehave.ts): cut off and gone, a malformed chunk, or slow. */
+  readonly misbehave?: Misbehaviour
 }
+
+export type Misbehaviour = "abort" | "bad-chunk" | "slow"
 
 const word = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: "grapheme", maxLength: 8 }), fc.constantFrom("", "..", "%", "test", "main", "ethereum", "sepolia"))
 const segment = word.map((s) => encodeURIComponent(s))
@@ -104,6 +108,65 @@ const validPlan: fc.Arbitrary<Plan> = fc.oneof(
   fc.constant({ method: "GET", path: () => "/_sim/health", auth: "none" as const, headers: {} }),
 )
 
+/** Snapshot, revert and reset, spelled as a client might: percent-encoded, with dot segments, a trailing slash. */
+const worldPaths = fc.constantFrom(
+  "/_sim/snapshots",
+  "/_sim/%73napshots",
+  "/%5Fsim/snapshots",
+  "/_sim/snapshots/",
+  "/_sim/reset",
+  "/_sim/rese%74",
+  "/%5Fsim/reset",
+  "/_sim/./reset",
+  "/_sim/snapshots/../reset",
+  "/_sim/snapshots/1/revert",
+  "/_sim/snapshots/%31/revert",
+  "/_sim/snapshots/2/revert/",
+  "/%5F%73im/snapshots/%33/revert",
+  "/_sim/snapshots/999/revert",
+)
+const worldPlan: fc.Arbitrary<Plan> = fc.record({
+  path: worldPaths,
+  auth: fc.constantFrom("admin", "admin", "admin", "none", "bad-admin") as fc.Arbitrary<Plan["auth"]>,
+  body: fc.option(fc.constantFrom("", "{}", "[]", '{"a":1}'), { nil: undefined }),
+  headers: fc.constantFrom<Record<string, string>>({}, {}, { "x-sim-min-position": "0" }, { "x-sim-min-position": "1" }),
+}).map(({ path, auth, body, headers }) => ({ method: "POST", path: () => path, auth, headers, ...(body !== undefined ? { body } : {}) }))
+
+/** Requests whose client misbehaves with the body, signed or not, on writes of both planes and world-replacing calls. */
+const misbehavingPlan: fc.Arbitrary<Plan> = fc
+  .record({
+    misbehave: fc.constantFrom<Misbehaviour>("abort", "bad-chunk", "slow"),
+    route: fc.constantFrom("account", "clock", "world"),
+    world: worldPaths,
+    auth: fc.constantFrom("signed", "none", "admin") as fc.Arbitrary<Plan["auth"]>,
+    minPosition: fc.boolean(),
+  })
+  .map(({ misbehave, route, world, auth, minPosition }) => ({
+    method: "POST",
+    path: (v: string) => (route === "account" ? `/vaults/${v}/vault-account` : route === "clock" ? "/_sim/clock/advance" : world),
+    body: route === "account" ? JSON.stringify({ data: { item: { name: "misbehaved", color: "#00AA00", isHiddenInDashboard: false } } }) : route === "clock" ? '{"seconds":1}' : "{}",
+    auth: route === "account" ? auth : auth === "none" ? "none" : "admin",
+    headers: (minPosition ? { "x-sim-min-position": "1" } : {}) as Record<string, string>,
+    misbehave,
+  }))
+
+const WORLD_ROUTE = /^\/_sim\/(?:reset|snapshots|snapshots\/[^/]+\/revert)\/?$/
+
+/** The path as the router sees it: dot segments resolved, percent-decoded (undefined when it does not decode). */
+const routedPath = (call: Call): string | undefined => {
+  try {
+    return decodeURI(new URL(call.path, "http://fuzz.test").pathname)
+  } catch {
+    return undefined
+  }
+}
+
+/** A snapshot, revert or reset, however spelled. */
+export const worldReplacing = (call: Call): boolean => call.method === "POST" && WORLD_ROUTE.test(routedPath(call) ?? "")
+
+/** A control-plane call, however spelled: its errors are in the control plane's shape. */
+export const controlPlane = (call: Call): boolean => (routedPath(call) ?? call.path).startsWith("/_sim/")
+
 export const toCall = (t: FuzzTarget, plan: Plan): Call => {
   const path = plan.path(t.testVaultId)
   const body = plan.body ?? ""
@@ -126,9 +189,12 @@ export const toCall = (t: FuzzTarget, plan: Plan): Call => {
   return { method: plan.method, path, headers, ...(sent !== "" ? { body: sent } : {}) }
 }
 
-/** Three fuzzed requests for one valid one. */
+/** Three fuzzed requests for one valid one; one in about 40 a snapshot, revert or reset, as many misbehaving. */
 export const fuzzPlans = (count: number, seed: number): Array<Plan> =>
-  fc.sample(fc.oneof({ arbitrary: randomPlan, weight: 3 }, { arbitrary: validPlan, weight: 1 }), { numRuns: count, seed })
+  fc.sample(
+    fc.oneof({ arbitrary: randomPlan, weight: 30 }, { arbitrary: validPlan, weight: 10 }, { arbitrary: worldPlan, weight: 1 }, { arbitrary: misbehavingPlan, weight: 1 }),
+    { numRuns: count, seed },
+  )
 
 /**
  * The documented answer to an `x-sim-min-position` this node has not reached: 503 `service_unavailable` after the

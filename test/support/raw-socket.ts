@@ -2,11 +2,32 @@
 // a malformed chunk), keeps a request open as long as it likes, or drops the connection mid-request.
 import { connect, type Socket } from "node:net"
 
+export interface RawAnswer {
+  readonly status: number
+  readonly head: string
+  /** Lower-cased names; a repeated header's values in an array. */
+  readonly headers: Record<string, string | Array<string>>
+  readonly body: string
+}
+
+const headersOf = (head: string): Record<string, string | Array<string>> => {
+  const out: Record<string, string | Array<string>> = {}
+  for (const line of head.split("\r\n").slice(1)) {
+    const at = line.indexOf(":")
+    if (at < 0) continue
+    const name = line.slice(0, at).trim().toLowerCase()
+    const value = line.slice(at + 1).trim()
+    const had = out[name]
+    out[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value]
+  }
+  return out
+}
+
 export interface RawConnection {
   readonly socket: Socket
   readonly write: (bytes: string | Buffer) => void
   /** The first answer's status line and body, once it has come whole (by its Content-Length) or the server closed. */
-  readonly answer: () => Promise<{ readonly status: number; readonly head: string; readonly body: string }>
+  readonly answer: () => Promise<RawAnswer>
   /** Resolves when the server closed its side (or the socket went away). */
   readonly closed: Promise<void>
   /** Drops the connection at once (a reset, as a client that died). */
@@ -37,14 +58,14 @@ export const openRaw = (origin: string): Promise<RawConnection> =>
       wake()
     })
     socket.on("error", () => {})
-    const whole = (): { status: number; head: string; body: string } | undefined => {
+    const whole = (): RawAnswer | undefined => {
       const at = received.indexOf("\r\n\r\n")
       if (at < 0) return undefined
       const head = received.subarray(0, at).toString("latin1")
       const length = /\r\ncontent-length: *([0-9]+)/i.exec(head)?.[1]
       const body = received.subarray(at + 4)
       if (length !== undefined && body.length < Number(length)) return undefined
-      return { status: Number(/^HTTP\/1\.1 ([0-9]{3})/.exec(head)?.[1] ?? NaN), head, body: body.subarray(0, length === undefined ? body.length : Number(length)).toString("utf8") }
+      return { status: Number(/^HTTP\/1\.1 ([0-9]{3})/.exec(head)?.[1] ?? NaN), head, headers: headersOf(head), body: body.subarray(0, length === undefined ? body.length : Number(length)).toString("utf8") }
     }
     const answer = async () => {
       for (;;) {
