@@ -129,7 +129,7 @@ const worldPlan: fc.Arbitrary<Plan> = fc.record({
   path: worldPaths,
   auth: fc.constantFrom("admin", "admin", "admin", "none", "bad-admin") as fc.Arbitrary<Plan["auth"]>,
   body: fc.option(fc.constantFrom("", "{}", "[]", '{"a":1}'), { nil: undefined }),
-  headers: fc.option(fc.constantFrom({ "x-sim-min-position": "0" }, { "x-sim-min-position": "1" }), { nil: {} }),
+  headers: fc.constantFrom<Record<string, string>>({}, {}, { "x-sim-min-position": "0" }, { "x-sim-min-position": "1" }),
 }).map(({ path, auth, body, headers }) => ({ method: "POST", path: () => path, auth, headers, ...(body !== undefined ? { body } : {}) }))
 
 /** Requests whose client misbehaves with the body, signed or not, on writes of both planes and world-replacing calls. */
@@ -146,7 +146,7 @@ const misbehavingPlan: fc.Arbitrary<Plan> = fc
     path: (v: string) => (route === "account" ? `/vaults/${v}/vault-account` : route === "clock" ? "/_sim/clock/advance" : world),
     body: route === "account" ? JSON.stringify({ data: { item: { name: "misbehaved", color: "#00AA00", isHiddenInDashboard: false } } }) : route === "clock" ? '{"seconds":1}' : "{}",
     auth: route === "account" ? auth : auth === "none" ? "none" : "admin",
-    headers: minPosition ? { "x-sim-min-position": "1" } : {},
+    headers: (minPosition ? { "x-sim-min-position": "1" } : {}) as Record<string, string>,
     misbehave,
   }))
 

@@ -2,7 +2,7 @@
 // a malformed chunk), keeps a request open as long as it likes, or drops the connection mid-request.
 import { connect, type Socket } from "node:net"
 
-export interface RawAnswer {
+interface RawAnswer {
   readonly status: number
   readonly head: string
   /** Lower-cased names; a repeated header's values in an array. */
