@@ -117,7 +117,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     Layer.succeed(EventStore, store),
     clockLayer(clock),
     idsLayer(ids),
-    Layer.succeed(IdSequence, { current: ids.sequence }),
+    Layer.succeed(IdSequence, { current: ids.sequence, epoch: ids.epoch }),
     derivationLayer(makeDerivation(ids.seed)),
     Layer.succeed(AggregateCache, aggregates),
     // Spans go nowhere here (no tracer is installed); not registering them keeps every command cheaper.
@@ -136,6 +136,8 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
   const loaded = options.checkpoints === undefined ? undefined : await loadCheckpoint(options.checkpoints, store, models)
   await must(runner.pull)
   ids.restore(models.lastSeq)
+  // The epoch a revert started is in the store even when its cut left no event of it in the log.
+  ids.reachEpoch(Math.max(models.lastEpoch, store.epoch === undefined ? 0 : await must(store.epoch)))
   if (models.timeline.headTime > clock.now()) clock.advance(models.timeline.headTime - clock.now())
   // Written at once: a frozen clock killed before it ever moved resumes frozen too.
   const saveClock = () => options.clock?.dataDir !== undefined && writeClockFile(options.clock.dataDir, clock.state())

@@ -13,6 +13,16 @@ export interface SeededIds {
   readonly restore: (sequence: number) => void
   /** Sets the sequence back (a revert to a snapshot): the next id is the one handed out after `sequence`. */
   readonly rewind: (sequence: number) => void
+  /**
+   * The epoch: how many worlds were reverted away before this one (0 until the first revert). A revert rewinds the
+   * sequence, never the epoch: what must not repeat what a reverted world handed out (a webhook's idempotency key,
+   * a transaction id, a block hash) mixes it in (`unrepeated`), and every event records it (metadata `epoch`).
+   */
+  readonly epoch: () => number
+  /** Raises the epoch (a revert, or a start that reads a higher one); never lowers it. */
+  readonly reachEpoch: (epoch: number) => void
+  /** As `bytes`, but other bytes in each epoch (the same as `bytes` in epoch 0). */
+  readonly unrepeated: (label: string, length: number) => Uint8Array
   readonly seed: Uint8Array
   /** The node id mixed into ids and event ids ("" for a lone node: its ids are the seed's plain sequence). */
   readonly node: string
@@ -33,6 +43,7 @@ export const makeIds = (seed: string, node = ""): SeededIds => {
   const key = seedBytes(seed)
   const at = node === "" ? "" : `@${node}`
   let seq = 0
+  let epoch = 0
   // A key object made once: handing raw bytes to createHmac imports the key again on every call.
   const hmacKey = createSecretKey(key)
   const digest = (label: string): Uint8Array => createHmac("sha256", hmacKey).update(label).digest()
@@ -62,6 +73,12 @@ export const makeIds = (seed: string, node = ""): SeededIds => {
     rewind: (s) => {
       seq = s
     },
+    epoch: () => epoch,
+    reachEpoch: (e) => {
+      if (e > epoch) epoch = e
+    },
+    // No label holds "~": the epoch's suffix makes a label no other one is.
+    unrepeated: (label, length) => expand(epoch === 0 ? label : `${label}~${epoch}`, length),
   }
 }
 
@@ -70,4 +87,5 @@ export const idsLayer = (ids: SeededIds) =>
     next: (kind) => Effect.sync(() => ids.next(kind)),
     eventId: Effect.sync(ids.eventId),
     bytes: ids.bytes,
+    unrepeated: ids.unrepeated,
   })

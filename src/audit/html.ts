@@ -7,6 +7,12 @@ import type { AuditReport } from "./audit.js"
 import { selectSeries, type Series } from "./balance-history.js"
 import { chartScript } from "./chart-script.js"
 
+/** An ISO time, or the number of ms when no Date can hold it: the page is written whatever the log holds. */
+const timeText = (ms: number): string => {
+  const d = new Date(ms)
+  return Number.isNaN(d.getTime()) ? `${ms} ms` : d.toISOString()
+}
+
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** Most points a chart draws: the last change per column of a 640-pixel-wide chart keeps a long history small. */
@@ -82,7 +88,7 @@ export const auditHtml = (r: AuditReport, models: ReadModels): string => {
 <html lang="en"><head><meta charset="utf-8"><title>custody-sim audit</title><style>${css}${script?.css ?? ""}</style></head>
 <body>
 <h1>custody-sim audit — <span class="${r.ok ? "ok" : "bad"}">${r.ok ? "OK" : `${r.summary.discrepancies} discrepancies`}</span></h1>
-<p>As of position ${r.asOf.position}${r.asOf.timeMs !== null ? ` (${esc(new Date(r.asOf.timeMs).toISOString())})` : ""}; ${r.events} events; ${r.summary.balances} balances; ${r.summary.deposits} confirmed deposits (${r.summary.depositsCredited} credited, ${r.summary.depositsPending} in flight, ${r.summary.depositsNotCredited} never credited); ${r.summary.credits} credits (${r.summary.creditsOfDeposits} of deposits, ${r.summary.creditsInternal} inside the workspace, ${r.summary.creditsUnmatched} unmatched); ${r.summary.withdrawals} mined withdrawals (${r.summary.withdrawalsDebited} debited, ${r.summary.withdrawalsPending} in flight, ${r.summary.withdrawalsNotDebited} never debited); ${r.summary.debits} debits (${r.summary.debitsOfWithdrawals} of withdrawals, ${r.summary.debitsUnmatched} unmatched).</p>
+<p>As of position ${r.asOf.position}${r.asOf.timeMs !== null ? ` (${esc(timeText(r.asOf.timeMs))})` : ""}; ${r.events} events; ${r.summary.balances} balances; ${r.summary.deposits} confirmed deposits (${r.summary.depositsCredited} credited, ${r.summary.depositsPending} in flight, ${r.summary.depositsNotCredited} never credited); ${r.summary.credits} credits (${r.summary.creditsOfDeposits} of deposits, ${r.summary.creditsInternal} inside the workspace, ${r.summary.creditsUnmatched} unmatched); ${r.summary.withdrawals} mined withdrawals (${r.summary.withdrawalsDebited} debited, ${r.summary.withdrawalsPending} in flight, ${r.summary.withdrawalsNotDebited} never debited); ${r.summary.debits} debits (${r.summary.debitsOfWithdrawals} of withdrawals, ${r.summary.debitsUnmatched} unmatched).</p>
 <p>Digest <code>sha256:${esc(r.digest.sha256)}</code> (${esc(r.digest.format)})</p>
 <h2>Discrepancies</h2>
 ${r.discrepancies.length === 0 ? "<p class=\"ok\">None.</p>" : `<table><tr><th>kind</th><th>what</th><th>events</th></tr>\n${rows}</table>`}

@@ -39,13 +39,15 @@ const onOneLine = (message: string) => message.replace(/\s*\n\s*/g, " ").replace
 
 /** Runs a command's body: a failure is one line and a non-zero exit (see failure.ts). */
 const guarded =
-  (name: string, body: (...args: Array<any>) => Promise<number | void>) =>
+  (name: string, body: (...args: Array<any>) => Promise<number | void>, exitOnFailure = false) =>
   async (...args: Array<any>) => {
     try {
       const code = await body(...args)
       if (typeof code === "number") process.exitCode = code
     } catch (e) {
       report(e, name)
+      // A server that failed to start has closed what it opened; nothing left behind may keep the process alive.
+      if (exitOnFailure) process.exit()
     }
   }
 
@@ -110,7 +112,7 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
     )
     .addOption(opt("--log-format <format>", "request log lines on stdout", "LOG_FORMAT").choices(["text", "json"]).default("text"))
     .addOption(opt("--quiet", "no request log", "QUIET"))
-    .action(guarded("serve", async (o) => (await import("./serve.js")).serve(o)))
+    .action(guarded("serve", async (o) => (await import("./serve.js")).serve(o), true))
 
   credentialOptions(
     command("call")

@@ -1,5 +1,6 @@
 // `custody-sim serve`: binds the port first, then opens the store and starts the simulator, so that a busy port
-// or a locked data directory fails before anything is written; every start prints the credentials.
+// or a locked data directory fails before anything is written (requests that come meanwhile wait, early-requests.ts);
+// a start that fails after the bind closes everything and exits; every start prints the credentials.
 import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -17,6 +18,7 @@ import { loggedResponse, type LogFormat } from "./request-log.js"
 import { openStore, type OpenedStore, type StoreKind } from "../adapters/stores.js"
 import { createSimulator, type Fixture, type Simulator } from "../simulator.js"
 import { CliFailure, UsageError } from "./failure.js"
+import { holdEarlyRequests } from "./early-requests.js"
 
 export interface ServeOptions {
   readonly host: string
@@ -82,9 +84,16 @@ const storeFailure = (o: ServeOptions, e: unknown): CliFailure => {
   return new CliFailure(`cannot open the ${o.store} store: ${m}`)
 }
 
+const savedCredentials = (dataDir: string): CredentialsFile | undefined => {
+  try {
+    return readCredentialsFile(dataDir)
+  } catch (e) {
+    throw new CliFailure(`cannot read the credentials of ${dataDir}: ${messageOf(e)} (move it aside to start afresh; its keys stay in the event log)`)
+  }
+}
+
 /** The credentials file after this start: what was saved before, plus the keys created now, the vaults and the URL. */
-const credentialsAfterStart = (o: ServeOptions, sim: Simulator, url: string): CredentialsFile => {
-  const saved = readCredentialsFile(o.dataDir)
+const credentialsAfterStart = (sim: Simulator, url: string, saved: CredentialsFile | undefined): CredentialsFile => {
   return {
     adminToken: sim.adminToken,
     apiKeys: [...(saved?.apiKeys ?? []), ...sim.createdCredentials],
@@ -111,11 +120,16 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   const fixture = o.fixture !== undefined ? readFixture(o.fixture) : undefined
 
   const server = o.quiet === true ? createServer() : createServer({ ServerResponse: loggedResponse({ format: o.logFormat }) })
+  const early = holdEarlyRequests(server)
   const address = await listen(server, port, o.host)
   let store: OpenedStore | undefined
-  let sim: Simulator
+  let sim: Simulator | undefined
   let release: () => Promise<void> = async () => {}
   let nodeId = o.nodeId ?? ""
+  let credentials: CredentialsFile
+  let savedTo: string | undefined
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address
+  const url = `http://${host}:${address.port}`
   try {
     store = await openStore({ kind: o.store, dataDir: o.dataDir, durability: o.durability, ...(o.esdb !== undefined ? { esdb: o.esdb } : {}) }).catch((e: unknown) => {
       throw storeFailure(o, e)
@@ -128,15 +142,21 @@ export const serve = async (o: ServeOptions): Promise<void> => {
       nodeId = claim.nodeId
       release = () => Effect.runPromise(Effect.ignore(claim.release))
     }
-    // Without --seed each install gets its own seed, so its own admin token and keys; kept where its log is.
+    // Read before anything is created: a damaged file fails the start, and the admin token a data directory was
+    // created with (--admin-token, a fixture's) is kept by a restart without them.
+    const saved = o.store === "sqlite" ? savedCredentials(o.dataDir) : undefined
+    // Without --seed each install gets its own seed, so its own admin token and keys; kept where its log is, with
+    // the seed it was created with when one was given.
+    const given = o.seed ?? fixture?.seed
     const seed =
-      o.seed ??
-      fixture?.seed ??
-      (o.store === "sqlite" ? await Effect.runPromise(dataDirSeed(o.dataDir, store)) : o.store === "esdb" ? await Effect.runPromise(sharedStoreSeed(store)) : randomSeed())
+      o.store === "sqlite"
+        ? await Effect.runPromise(dataDirSeed(o.dataDir, store, given))
+        : (given ?? (o.store === "esdb" ? await Effect.runPromise(sharedStoreSeed(store)) : randomSeed()))
+    const adminToken = o.adminToken ?? saved?.adminToken
     sim = await createSimulator({
       store,
       seed,
-      ...(o.adminToken !== undefined ? { adminToken: o.adminToken } : {}),
+      ...(adminToken !== undefined ? { adminToken } : {}),
       ...(fixture !== undefined ? { fixture } : {}),
       // On a data directory the clock resumes where it stood (README: "Restarts and the clock").
       clock: { ...(o.frozenAt !== undefined ? { frozenAt: Number(o.frozenAt) * 1000 } : {}), ...(o.store === "sqlite" ? { dataDir: o.dataDir } : {}) },
@@ -154,25 +174,27 @@ export const serve = async (o: ServeOptions): Promise<void> => {
     }).catch((e: unknown) => {
       throw e instanceof CliFailure ? e : storeFailure(o, e)
     })
+    // Saved before anything is printed or served: the passphrase of a key created now exists nowhere else.
+    credentials = { adminToken: sim.adminToken, apiKeys: sim.createdCredentials }
+    if (o.store === "sqlite") {
+      credentials = credentialsAfterStart(sim, url, saved)
+      savedTo = writeCredentialsFile(o.dataDir, credentials)
+    }
+    const fetch = guardHosts(createApp(sim, { rejectReplays: o.rejectReplays === true, authFailureLimit }).fetch, { bound: o.host, allowed: o.allowHost ?? [] })
+    early.ready(getRequestListener(fetch, { hostname: o.host }))
   } catch (e) {
-    server.close()
+    // Nothing may hold the port or the process after a failed start: the requests held are answered 503, the
+    // server, the simulator (its webhook thread, its checkpoints) and the store are closed, and the command exits.
+    early.failed()
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    server.closeAllConnections()
+    await closed
+    if (sim !== undefined) await sim.close().catch(() => {})
+    else await store?.close?.()
     await release()
-    await store?.close?.()
     throw e
   }
-
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address
-  const url = `http://${host}:${address.port}`
-  // Saved before anything is printed or served: the passphrase of a key created now exists nowhere else.
-  let credentials: CredentialsFile = { adminToken: sim.adminToken, apiKeys: sim.createdCredentials }
-  let savedTo: string | undefined
-  if (o.store === "sqlite") {
-    credentials = credentialsAfterStart(o, sim, url)
-    savedTo = writeCredentialsFile(o.dataDir, credentials)
-  }
   sim.startTicker()
-  const fetch = guardHosts(createApp(sim, { rejectReplays: o.rejectReplays === true, authFailureLimit }).fetch, { bound: o.host, allowed: o.allowHost ?? [] })
-  server.on("request", getRequestListener(fetch, { hostname: o.host }))
   if (!isLoopback(o.host)) process.stderr.write(`warning: listening on ${o.host}, beyond this machine: anyone who can reach it can use the simulator\n`)
 
   const lines = [`admin token: ${sim.adminToken}`]
@@ -199,7 +221,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
     const late = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref())
     void Promise.race([served, late])
       .then(release)
-      .then(() => sim.close())
+      .then(() => sim!.close())
       .finally(() => process.exit(0))
   }
   process.once("SIGINT", stop)

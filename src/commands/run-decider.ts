@@ -16,7 +16,7 @@ export interface CommandMetaShape {
 export const CommandMeta = Context.Reference<CommandMetaShape>("custody-sim/commands/CommandMeta", { defaultValue: () => ({}) })
 
 /** Hands the Ids sequence to metadata so a restarted simulator continues where it stopped. */
-export const IdSequence = Context.Reference<{ readonly current: () => number }>("custody-sim/commands/IdSequence", {
+export const IdSequence = Context.Reference<{ readonly current: () => number; readonly epoch?: () => number }>("custody-sim/commands/IdSequence", {
   defaultValue: () => ({ current: () => 0 }),
 })
 
@@ -38,10 +38,13 @@ export const toNewEvents = <E extends DecidedEvent>(events: ReadonlyArray<E>) =>
     for (let i = 0; i < events.length; i++) eventIds.push(yield* ids.eventId)
     // The sequence after all ids of the batch: a restarted simulator continues past every id handed out.
     const last = seq.current()
+    // The epoch after a revert (none before the first: those events are as they always were).
+    const epoch = seq.epoch?.() ?? 0
     const out: Array<NewEvent> = []
     for (let i = 0; i < events.length; i++) {
       const e = events[i]!
-      out.push({ id: eventIds[i]!, type: e.type, data: e.data as JsonValue, metadata: { at, schemaVersion: SCHEMA_VERSION, ...meta, seq: last } })
+      const metadata = epoch === 0 ? { at, schemaVersion: SCHEMA_VERSION, ...meta, seq: last } : { at, schemaVersion: SCHEMA_VERSION, ...meta, seq: last, epoch }
+      out.push({ id: eventIds[i]!, type: e.type, data: e.data as JsonValue, metadata })
     }
     return out
   })

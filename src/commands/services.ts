@@ -16,6 +16,11 @@ export class Ids extends Context.Service<
     readonly eventId: Effect.Effect<string>
     /** Deterministic bytes for a purpose (hashes, txids): the same label gives the same bytes for a seed. */
     readonly bytes: (label: string, length: number) => Uint8Array
+    /**
+     * As `bytes`, but never what a world reverted away was given (other bytes in each epoch, README "Snapshots"):
+     * for what its notifications carried out of the simulator (transaction ids, block hashes).
+     */
+    readonly unrepeated: (label: string, length: number) => Uint8Array
   }
 >()("custody-sim/commands/Ids") {}
 

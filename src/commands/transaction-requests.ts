@@ -22,7 +22,7 @@ export const createTxRequest = Effect.fnUntraced(
     const derivation = yield* AddressDerivation
     const now: SimInstant = yield* (yield* SimClock).now
     const requestId = yield* ids.next("txRequest")
-    const transactionId = formatTxId(input.network.family, (len) => ids.bytes(`txid:${requestId}`, len))
+    const transactionId = formatTxId(input.network.family, (len) => ids.unrepeated(`txid:${requestId}`, len))
     const n = input.network
     const r = yield* runDeciderWith(vaultDecider, vaultStream(input.vaultId), (s) => {
       let changeAddress: Extract<import("../domain/vault/index.js").VaultAggregateEvent, { type: "AddressDerived" }> | undefined
@@ -57,7 +57,7 @@ export const createBatchRequest = Effect.fn("createBatchRequest")(
     const ids = yield* Ids
     const now: SimInstant = yield* (yield* SimClock).now
     const requestId = yield* ids.next("txRequest")
-    const transactionId = formatTxId(input.network.family, (len) => ids.bytes(`txid:${requestId}`, len))
+    const transactionId = formatTxId(input.network.family, (len) => ids.unrepeated(`txid:${requestId}`, len))
     const r = yield* runDeciderWith(vaultDecider, vaultStream(input.vaultId), (s) =>
       Effect.succeed({ type: "CreateTxRequest" as const, draft: batchDraftOf(s._tag === "Active" ? s : undefined, input, requestId, transactionId), now }),
     )

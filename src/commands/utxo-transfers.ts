@@ -50,7 +50,7 @@ export const createUtxoTransfer = Effect.fn("createUtxoTransfer")(function* (req
   const ids = yield* Ids
   const now = yield* (yield* SimClock).now
   const requestId = yield* ids.next("txRequest")
-  const transactionId = formatTxId(request.network.family, (len) => ids.bytes(`txid:${requestId}`, len))
+  const transactionId = formatTxId(request.network.family, (len) => ids.unrepeated(`txid:${requestId}`, len))
   const r = yield* runDeciderWith(vaultDecider, vaultStream(request.vaultId), (s) =>
     Effect.map(changeAddressFor(s, request, now), (changeAddress) => ({
       type: "CreateUtxoTransfer" as const,
@@ -79,7 +79,7 @@ export const createMultipleTransfer = Effect.fn("createMultipleTransfer")(functi
   const ids = yield* Ids
   const now = yield* (yield* SimClock).now
   const requestId = yield* ids.next("txRequest")
-  const transactionId = formatTxId(request.network.family, (len) => ids.bytes(`txid:${requestId}`, len))
+  const transactionId = formatTxId(request.network.family, (len) => ids.unrepeated(`txid:${requestId}`, len))
   const own = request.vaultAccountId === request.vaultId ? null : request.vaultAccountId
   const r = yield* runDeciderWith(vaultDecider, vaultStream(request.vaultId), (s) =>
     s._tag !== "Active"

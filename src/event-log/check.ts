@@ -1,6 +1,7 @@
 // What an imported event must be beyond its envelope: its type's data (the schema derived from its declaration, and
 // what the types cannot say), and an event the read models can apply.
 import { Result, Schema } from "effect"
+import { findAsset } from "../domain/chains/index.js"
 import { ReadModels } from "../projections/read-models.js"
 import type { RecordedEvent } from "../store/event-store.js"
 import { eventDataSchemas } from "./event-schemas.js"
@@ -62,9 +63,38 @@ const badBaseUnits = (value: unknown, path: string): string | undefined => {
   return undefined
 }
 
+const ASSET_KEYS = new Set(["assetId", "feeAssetId"])
+
+/**
+ * The first asset id anywhere in the data that names no asset of the catalogue (a fixture's own ids are mapped to the
+ * catalogue's at the API: the log holds only the catalogue's): every read and the audit look each one up.
+ */
+const unknownAsset = (value: unknown, path: string): string | undefined => {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const bad = unknownAsset(value[i], `${path}[${i}]`)
+      if (bad !== undefined) return bad
+    }
+    return undefined
+  }
+  if (typeof value !== "object" || value === null) return undefined
+  for (const [k, v] of Object.entries(value)) {
+    const here = path === "" ? k : `${path}.${k}`
+    if (ASSET_KEYS.has(k) && typeof v === "string" && findAsset(v) === undefined) return `data.${here} ${JSON.stringify(v)} is not an asset of the simulator's catalogue`
+    if (k === "assetIds" && Array.isArray(v)) {
+      const i = v.findIndex((id) => typeof id === "string" && findAsset(id) === undefined)
+      if (i >= 0) return `data.${here}[${i}] ${JSON.stringify(v[i])} is not an asset of the simulator's catalogue`
+    }
+    if (DISPLAYED.has(k)) continue
+    const bad = unknownAsset(v, here)
+    if (bad !== undefined) return bad
+  }
+  return undefined
+}
+
 /** Why an event of this type cannot have this data (amounts first: their reason is the clearest), or undefined. */
 export const checkData = (type: string, data: unknown): string | undefined => {
-  const bad = badBaseUnits(data, "")
+  const bad = badBaseUnits(data, "") ?? unknownAsset(data, "")
   if (bad !== undefined) return `${type} ${bad}`
   const decode = decoders.get(type)
   if (decode === undefined) return `${type} is not an event type of the simulator`

@@ -39,6 +39,9 @@ const Header = Schema.Struct({
   apiVersion: Schema.String,
 })
 
+/** The largest time a JavaScript Date holds. */
+const MAX_TIME_MS = 8.64e15
+
 const Envelope = Schema.Struct({
   stream: Schema.String.check(
     Schema.isPattern(/^[a-z][A-Za-z0-9]*-.+$/, { message: "stream must be <camelCaseCategory>-<id> (a camelCase category, then a dash)" }),
@@ -47,7 +50,13 @@ const Envelope = Schema.Struct({
   id: Schema.String.check(Schema.isPattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: "id must be a uuid" })),
   type: Schema.String,
   data: Schema.Record(Schema.String, Schema.Unknown),
-  metadata: Schema.Struct({ at: Schema.Number.check(Schema.isFinite()), schemaVersion: Schema.Number.check(Schema.isInt()) }),
+  // A simulated time a Date can hold (UNIX ms, 0 to 8.64e15): every time shown, in answers and the audit, is one.
+  metadata: Schema.Struct({
+    at: Schema.Number.check(Schema.isFinite(), Schema.isBetween({ minimum: 0, maximum: MAX_TIME_MS })),
+    schemaVersion: Schema.Number.check(Schema.isInt()),
+    seq: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0))),
+    epoch: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1))),
+  }),
   position: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0))),
 })
 

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto"
 import type { NotificationKind } from "../domain/ledger/events.js"
 import type { HttpOutcome, VerificationMode, WebhookConfig, WebhookDeliveryEvent, WebhookEvent } from "../domain/webhook/index.js"
 import type { StoredOf } from "../events/stored-event.js"
+import type { EventMetadata } from "../store/event-store.js"
 
 export interface Notification {
   /** Id of the NotificationRaised event. */
@@ -85,9 +86,17 @@ const noteSubscription = (s: SubscriptionView, position: bigint) =>
 const noteDelivery = (d: DeliveryView, position: bigint) =>
   d.changes.push({ position, status: d.status, nextAttemptAt: d.nextAttemptAt, failuresInRound: d.failuresInRound, redeliveries: d.redeliveries, attempts: d.attempts.length })
 
-/** Delivery id (24 hex) and idempotency key (uuid layout), both a hash of (subscription, notification event id). */
-export const deliveryIdentity = (webhookId: string, notificationId: string): { deliveryId: string; idempotencyKey: string } => {
-  const h = createHash("sha256").update(`webhook-delivery:${webhookId}:${notificationId}`).digest("hex")
+/**
+ * Delivery id (24 hex) and idempotency key (uuid layout), both a hash of (subscription, notification event id, the
+ * epoch its metadata records). A revert rewinds event ids and subscription ids, never the epoch: a notification
+ * written after one never gets the key of one delivered before it (README "Snapshots").
+ */
+export const deliveryIdentity = (webhookId: string, notification: { readonly id: string; readonly metadata: EventMetadata }): { deliveryId: string; idempotencyKey: string } => {
+  const epoch = notification.metadata.epoch
+  const label = `webhook-delivery:${webhookId}:${notification.id}`
+  const h = createHash("sha256")
+    .update(typeof epoch === "number" && epoch > 0 ? `${label}~${epoch}` : label)
+    .digest("hex")
   const k = h.slice(24, 56)
   return { deliveryId: h.slice(0, 24), idempotencyKey: `${k.slice(0, 8)}-${k.slice(8, 12)}-${k.slice(12, 16)}-${k.slice(16, 20)}-${k.slice(20)}` }
 }
@@ -214,7 +223,7 @@ export class OutboxModel {
     const n: Notification = { id: event.id, position: event.position, vaultId: data.vaultId, kind: data.kind, subject: data.subject, payload: data.payload, at: event.metadata.at }
     for (const s of this.operational) {
       if (!matches(s, n)) continue
-      const { deliveryId, idempotencyKey } = deliveryIdentity(s.config.webhookId, n.id)
+      const { deliveryId, idempotencyKey } = deliveryIdentity(s.config.webhookId, event)
       if (this.deliveries.has(deliveryId)) continue
       const d: DeliveryView = {
         deliveryId,

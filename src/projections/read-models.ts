@@ -81,6 +81,7 @@ interface ModelParts {
   tron: TronModel
   settledDeposits: SettledDeposits
   lastSeq: number
+  lastEpoch: number
 }
 
 export class ReadModels {
@@ -132,6 +133,8 @@ export class ReadModels {
 
   /** Highest Ids sequence recorded in metadata: a restarted simulator continues after it. */
   lastSeq = 0
+  /** Highest epoch recorded in metadata (src/adapters/ids.ts): a restarted or replayed simulator goes on in it. */
+  lastEpoch = 0
 
   apply(event: RecordedEvent): void {
     // The metadata is read here once (its shape varies with the request that wrote the event): the folds after it
@@ -139,6 +142,8 @@ export class ReadModels {
     const meta = event.metadata
     const seq = meta.seq
     if (typeof seq === "number" && seq > this.lastSeq) this.lastSeq = seq
+    const epoch = meta.epoch
+    if (typeof epoch === "number" && epoch > this.lastEpoch) this.lastEpoch = epoch
     this.timeline.record(event.position, meta.at)
     const folds = this.routes.get(event.type)
     if (folds !== undefined) for (let i = 0; i < folds.length; i++) folds[i]!(event)

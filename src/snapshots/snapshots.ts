@@ -89,7 +89,11 @@ export const makeSnapshots = (host: WorldHost): Snapshots => {
     await host.pause()
     try {
       await host.beforeTruncate?.(target.position)
-      await host.run(truncate(target.position))
+      // A new epoch, recorded with the cut: the world reverted away may have told receivers of its webhook keys,
+      // transaction ids and block hashes, so what comes next must not hand them out again (README "Snapshots").
+      const epoch = ids.epoch() + 1
+      await host.run(truncate(target.position, { epoch }))
+      ids.reachEpoch(epoch)
       if (target.image !== undefined) {
         models.restore(target.image)
         target.image = undefined

@@ -113,7 +113,12 @@ export interface EventStoreShape {
    * one. The next append gets the position the first removed event had. Absent on stores whose log is shared
    * with other writers (EventStoreDB): a log there only grows.
    */
-  readonly truncateAfter?: (position: bigint) => Effect.Effect<void, StoreUnavailable>
+  readonly truncateAfter?: (position: bigint, options?: TruncateOptions) => Effect.Effect<void, StoreUnavailable>
+  /**
+   * The last epoch a truncation recorded (0: none), kept through every later truncation and restart: what a revert
+   * started, which its cut took out of the log. With `truncateAfter`, and absent with it.
+   */
+  readonly epoch?: Effect.Effect<number, StoreUnavailable>
   /** Competing consumers (below): only on stores several processes share (EventStoreDB). */
   readonly consumerGroups?: ConsumerGroups
 }
@@ -158,6 +163,11 @@ export interface ConsumerGroups {
   readonly join: (spec: ConsumerGroupSpec, handlers: ConsumerGroupHandlers) => Promise<ConsumerGroupMember>
   /** Deletes the group (members are dropped); a group that does not exist is not an error. */
   readonly remove: (group: string) => Promise<void>
+}
+
+export interface TruncateOptions {
+  /** Recorded with the cut, at once (src/snapshots/snapshots.ts: each revert starts a new epoch). */
+  readonly epoch?: number
 }
 
 export class EventStore extends Context.Service<EventStore, EventStoreShape>()("custody-sim/store/EventStore") {}

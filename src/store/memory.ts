@@ -15,6 +15,7 @@ import {
   type ReadStreamResult,
   type RecordedEvent,
   type StreamName,
+  type TruncateOptions,
 } from "./event-store.js"
 
 class MemoryStream implements StreamIds {
@@ -110,8 +111,10 @@ export const makeMemoryStore = (): EventStoreShape => {
       return log.slice(from, from + (options?.maxCount ?? Number.MAX_SAFE_INTEGER))
     })
 
-  const truncateAfter = (position: bigint) =>
+  let epoch = 0
+  const truncateAfter = (position: bigint, options?: TruncateOptions) =>
     Effect.sync(() => {
+      if (options?.epoch !== undefined) epoch = options.epoch
       const keep = Math.max(0, Math.min(log.length, Number(position)))
       for (let i = log.length - 1; i >= keep; i--) {
         const event = log[i]!
@@ -127,6 +130,7 @@ export const makeMemoryStore = (): EventStoreShape => {
   return {
     kind: "memory",
     truncateAfter,
+    epoch: Effect.sync(() => epoch),
     append,
     readStream,
     readAll,

@@ -22,6 +22,7 @@ import {
   type ReadStreamResult,
   type RecordedEvent,
   type StreamName,
+  type TruncateOptions,
 } from "./event-store.js"
 
 export interface SqliteStoreOptions {
@@ -46,6 +47,7 @@ const schema = `
     metadata TEXT NOT NULL
   );
   CREATE UNIQUE INDEX IF NOT EXISTS events_by_stream ON events (stream, revision);
+  CREATE TABLE IF NOT EXISTS marks (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
 `
 
 type StreamRow = [position: number, revision: number, id: string, type: string, data: string, metadata: string]
@@ -94,6 +96,9 @@ const statements = (db: Database.Database) => ({
     )
     .raw(),
   truncate: db.prepare<[number]>("DELETE FROM events WHERE position > ?"),
+  // A mark outlives every truncation: the epoch a revert starts (event-store.ts's truncateAfter).
+  markOf: db.prepare<[string], number | null>("SELECT value FROM marks WHERE name = ?").pluck(),
+  setMark: db.prepare<[string, number]>("INSERT INTO marks (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value"),
   // Bounded by the committed head: this connection also sees the rows of a batch not yet committed.
   fromPosition: db
     .prepare<[number, number, number], LogRow>(
@@ -356,12 +361,20 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
       return options?.forFolding === true ? foldRead(from, head, max) : sql.fromPosition.all(from, head, max).map(fromRow)
     })
 
-  // One statement in one transaction: a process killed during it leaves the whole log or the shortened one.
-  const truncateAfter = (position: bigint) =>
+  // One transaction: a process killed during it leaves the whole log or the shortened one with its epoch.
+  const truncateAfter = (position: bigint, options?: TruncateOptions) =>
     attempt(() => {
       flush()
       try {
-        sql.truncate.run(Number(position))
+        sql.begin.run()
+        try {
+          sql.truncate.run(Number(position))
+          if (options?.epoch !== undefined) sql.setMark.run("epoch", options.epoch)
+          sql.commit.run()
+        } catch (e) {
+          if (db.inTransaction) sql.rollback.run()
+          throw e
+        }
       } finally {
         streams.clear()
         tail = []
@@ -374,6 +387,7 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
   return {
     kind: "sqlite",
     truncateAfter,
+    epoch: attempt(() => sql.markOf.get("epoch") ?? 0),
     append,
     readStream,
     readAll,

@@ -41,7 +41,7 @@ export const groupName = (webhookId: string) => `custody-sim-webhook-${webhookId
 const deliveryOf = (outbox: OutboxModel, webhookId: string, e: RecordedEvent): DeliveryView | undefined => {
   const due = storedAs(e, dueTypes)
   if (due === undefined) return undefined
-  if (due.type === "NotificationRaised") return outbox.deliveries.get(deliveryIdentity(webhookId, e.id).deliveryId)
+  if (due.type === "NotificationRaised") return outbox.deliveries.get(deliveryIdentity(webhookId, e).deliveryId)
   return due.data.webhookId === webhookId ? outbox.deliveries.get(due.data.deliveryId) : undefined
 }
 

@@ -16,13 +16,18 @@ export const randomSeed = (): string => randomBytes(24).toString("base64url")
 
 const hasEvents = (store: EventStoreShape) => Effect.map(store.headPosition, (p) => p >= 0n)
 
-/** The data directory's seed file; written (0600) at the first start, with the legacy seed when events exist already. */
-export const dataDirSeed = (dataDir: string, store: EventStoreShape): Effect.Effect<string, StoreUnavailable> =>
+/**
+ * The data directory's seed file; written (0600) at the first start: with the seed given (`--seed`, a fixture's),
+ * else a random one, or the legacy seed when events written before seed files exist already. A seed given to a
+ * later start is used for it, and the file keeps the first: a restart without flags goes on with what the data
+ * directory was created with.
+ */
+export const dataDirSeed = (dataDir: string, store: EventStoreShape, given?: string): Effect.Effect<string, StoreUnavailable> =>
   Effect.gen(function* () {
     const file = join(dataDir, SEED_FILE)
     const kept = readSeedFile(dataDir)
-    if (kept !== undefined) return kept
-    const seed = (yield* hasEvents(store)) ? LEGACY_SEED : randomSeed()
+    if (kept !== undefined) return given ?? kept
+    const seed = given ?? ((yield* hasEvents(store)) ? LEGACY_SEED : randomSeed())
     writeFileSync(file, `${seed}\n`, { mode: 0o600, flag: "wx" })
     return seed
   })

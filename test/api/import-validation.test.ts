@@ -42,6 +42,13 @@ describe("POST /_sim/import checks every event before writing any", () => {
     ["an amount as a JSON number", "DepositCredited", (e) => ({ ...e, data: { ...e.data, amount: 5 } }), /must be base units/],
     ["an API key without its secret", "ApiKeyCreated", (e) => ({ ...e, data: { ...e.data, secret: undefined } }), /ApiKeyCreated data: .*secret/],
     ["an API key with a secret that is no key", "ApiKeyCreated", (e) => ({ ...e, data: { ...e.data, secret: "!" } }), /ApiKeyCreated data: .*Base64/],
+    // Every read and the audit look an asset id up: one outside the catalogue would answer 500 once written.
+    ["a transaction request of an unknown asset", "TxRequestCreated", (e) => ({ ...e, data: { ...e.data, assetId: "0123456789abcdef01234567" } }), /TxRequestCreated data\.assetId "0123456789abcdef01234567" is not an asset of the simulator's catalogue/],
+    ["an address holding an unknown asset", "AddressDerived", (e) => ({ ...e, data: { ...e.data, assetIds: ["ffffffffffffffffffffffff"] } }), /data\.assetIds\[0\] "ffffffffffffffffffffffff" is not an asset/],
+    // A time no Date holds broke the HTML audit; a negative one is before any simulated time.
+    ["a time no Date can hold", "TxRequestCreated", (e) => ({ ...e, metadata: { ...e.metadata, at: 1e300 } }), /between 0 and 8640000000000000 at \["metadata"\]\["at"\]/],
+    ["a negative time", "DepositCredited", (e) => ({ ...e, metadata: { ...e.metadata, at: -1 } }), /at \["metadata"\]\["at"\]/],
+    ["an epoch that is not a whole number", "DepositCredited", (e) => ({ ...e, metadata: { ...e.metadata, epoch: 0.5 } }), /at \["metadata"\]\["epoch"\]/],
   ]
   for (const [name, type, edit, message] of cases)
     it(`refuses ${name} with 400 invalid_event_log, the line and the reason; the store stays empty and a clean import then works`, async () => {
@@ -54,6 +61,8 @@ describe("POST /_sim/import checks every event before writing any", () => {
       expect(r.body.error.details).toEqual([{ attribute: `line ${line}`, message: expect.stringMatching(message) }])
       expect(await Effect.runPromise(b.sim.store.headPosition)).toBe(-1n)
       expect((await b.admin("GET", "/_sim/health")).status).toBe(200)
+      const html = await b.app.request("http://sim.test/_sim/audit", { headers: { authorization: `Bearer ${b.sim.adminToken}`, accept: "text/html" } })
+      expect([html.status, html.headers.get("content-type")]).toEqual([200, expect.stringMatching(/^text\/html/)])
       const clean = await importText(b, text)
       expect(clean.status).toBe(200)
       expect(clean.body.digest).toBeDefined()

@@ -12,6 +12,21 @@ const truncate = (f: Fixture, position: bigint) => {
 
 export const truncateRules = (f: Fixture) =>
   describe("truncateAfter", () => {
+    it("keeps the epoch a truncation records through later truncations without one (0 before any)", async () => {
+      const epoch = f.store.epoch
+      if (epoch === undefined) throw new Error(`${f.store.kind} truncates but keeps no epoch`)
+      const a = f.stream("a")
+      const kept = await append(f, a, newEvents(1), "no_stream")
+      const before = await run(epoch)
+      await append(f, a, newEvents(2), 0n)
+      await run(f.store.truncateAfter!(kept.position, { epoch: before + 3 }))
+      expect(await run(epoch)).toBe(before + 3)
+      await truncate(f, kept.position)
+      await append(f, a, newEvents(1), 0n)
+      expect(await run(epoch)).toBe(before + 3)
+      expect(idsOf((await run(f.store.readStream(a))).events)).toHaveLength(2)
+    })
+
     it("removes every event after the position from $all, the streams and the head", async () => {
       const [a, b] = [f.stream("a"), f.stream("b")]
       const first = newEvents(3)

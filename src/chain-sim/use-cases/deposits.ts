@@ -21,7 +21,7 @@ export const submitDeposit = (input: DepositInput) =>
     const ids = yield* Ids
     const n = input.network
     const recordId = yield* ids.next("transaction")
-    const transactionId = formatTxId(n.family, (len) => ids.bytes(`txid:${recordId}`, len))
+    const transactionId = formatTxId(n.family, (len) => ids.unrepeated(`txid:${recordId}`, len))
     // One of 256 external senders, so that their addresses (an elliptic-curve derivation each) can be reused.
     const external = Buffer.from(ids.bytes(`external:${recordId}`, 4)).readUInt32BE(0) & 0xff
     const from = input.from ?? (yield* AddressDerivation).derive("external", n.blockchain, n.network, { account: 0, change: 0, index: external }).address

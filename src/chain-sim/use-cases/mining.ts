@@ -14,7 +14,7 @@ export const chainDefaults = (n: NetworkInfo): ChainDefaults => ({ mode: "interv
 const blockHashes = (n: NetworkInfo) =>
   Effect.gen(function* () {
     const ids = yield* Ids
-    return (height: number) => formatBlockHash(n.family, (len) => ids.bytes(`block:${chainKey(n.blockchain, n.network)}:${height}`, len))
+    return (height: number) => formatBlockHash(n.family, (len) => ids.unrepeated(`block:${chainKey(n.blockchain, n.network)}:${height}`, len))
   })
 
 const runChain = (n: NetworkInfo, make: (blockHash: (h: number) => string, now: SimInstant) => ChainCommand) =>

@@ -7,7 +7,7 @@ import { ReadModels } from "../../../src/projections/read-models.js"
 import { startHarness } from "../../support/harness.js"
 import { runScenario, scenarioFixture } from "../../support/scenario.js"
 
-const covered = ["keys", "timeline", "workspace", "holdings", "settings", "chains", "txRequests", "transactions", "outbox", "utxos", "tron", "settledDeposits", "lastSeq"]
+const covered = ["keys", "timeline", "workspace", "holdings", "settings", "chains", "txRequests", "transactions", "outbox", "utxos", "tron", "settledDeposits", "lastSeq", "lastEpoch"]
 
 const bytesOf = (models: ReadModels) => {
   const e = models.encode()
