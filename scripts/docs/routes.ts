@@ -57,7 +57,7 @@ const summaries: Readonly<Record<string, string>> = {
   "GET /_sim/webhooks": "lists the subscriptions (`?asOf=` as of an earlier position)",
   "GET /_sim/webhooks/:id": "one subscription",
   "DELETE /_sim/webhooks/:id": "removes a subscription",
-  "POST /_sim/webhooks/:id/verify": "sends the verification request",
+  "POST /_sim/webhooks/:id/verify": "verifies a `manual` or `request` subscription (the latter by its challenge)",
   "GET /_sim/webhooks/:id/deliveries": "the delivery log of a subscription, each attempt (`?asOf=` as it stood then)",
   "POST /_sim/webhooks/:id/deliveries/:deliveryId/redeliver": "delivers a notification again",
   "GET /_sim/balances/history": "`?vaultId=&vaultAccountId=&address=&assetId=` → every balance change with its position, time, block height and causing event",

@@ -82,6 +82,14 @@ describe("a pretty-printed body signed over its minified form", () => {
     })
   }
 
+  it("a body that is not JSON is signed over the same form, then refused by the body check", async () => {
+    const creds = await createKey(h, { apiVersion: "2026-03-20" })
+    const path = `/vaults/${h.testVaultId}/vault-account`
+    const r = await post(creds, path, 'not json "at all" ', 'notjson"at all"')
+    expect([r.status, r.body.error?.code]).toEqual([400, "invalid_request_body_structure"])
+    expect(isApiErrorShape(r.body)).toBe(true)
+  })
+
   it("a body of only whitespace is signed as no body", async () => {
     const creds = await createKey(h, { apiVersion: "2024-05-09" })
     const headers = signRequest(creds, { method: "GET", url: "/vaults" })

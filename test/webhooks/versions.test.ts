@@ -1,6 +1,8 @@
 // Payloads follow the subscription's API version: apiVersion, the item's names, and the signature encoding chosen.
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { verifyWebhookSignature } from "../../src/client/index.js"
+import { startHarness } from "../support/harness.js"
+import { exportText, importText, parseFile, writeFile } from "../support/log-file.js"
 import { SECRET, startScenario, type Scenario } from "./scenario.js"
 
 let s: Scenario
@@ -43,6 +45,32 @@ describe("a subscription pinned to a version", () => {
     const [d] = s.rx.deliveries()
     expect(d!.body.apiVersion).toBe("2026-03-20")
     expect(d!.body.data.item).toMatchObject({ amount: "1", amountUnit: "ETH" })
+  })
+
+  it("a subscription of a log written before versions existed: no apiVersion, its own verification, 2024-05-09 payloads in today's shape", async () => {
+    const sub = (await s.subscribe({ verification: "request", apiVersion: "2024-05-09" })).body
+    await s.deposit("1")
+    await s.rx.waitFor(1)
+    await s.h.sim.webhooks!.idle()
+    const { header, events } = parseFile(await exportText(s.h))
+    const older = events.map((e) => {
+      if (e.type !== "WebhookSubscribed") return e
+      const { apiVersion: _v, ...data } = e.data
+      return { ...e, data }
+    })
+    const b = await startHarness({ sim: { defaultWorkspace: false, seed: "harness", webhooks: false } })
+    try {
+      expect((await importText(b, writeFile(header, older))).status).toBe(200)
+      const got = (await b.admin("GET", `/_sim/webhooks/${sub.id}`)).body
+      expect(got).toMatchObject({ verification: "request", status: "active", lastVerification: { method: "request", statusCode: 200 } })
+      expect(got).not.toHaveProperty("apiVersion")
+      const [d] = (await b.admin("GET", `/_sim/webhooks/${sub.id}/deliveries`)).body.deliveries
+      expect(d.payload.apiVersion).toBe("2024-05-09")
+      expect(Object.keys(d.payload.data)).toEqual(["event", "item"])
+      expect(d.payload.data.item).toMatchObject({ amount: "1", unit: "ETH" })
+    } finally {
+      await b.close()
+    }
   })
 
   it("refuses an unknown version", async () => {
