@@ -6,6 +6,7 @@ import type { ReadModels } from "../projections/read-models.js"
 import type { AuditReport } from "./audit.js"
 import { selectSeries, type Series } from "./balance-history.js"
 import { chartScript } from "./chart-script.js"
+import { shownDigest } from "./digest-format.js"
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
@@ -83,7 +84,7 @@ export const auditHtml = (r: AuditReport, models: ReadModels): string => {
 <body>
 <h1>custody-sim audit — <span class="${r.ok ? "ok" : "bad"}">${r.ok ? "OK" : `${r.summary.discrepancies} discrepancies`}</span></h1>
 <p>As of position ${r.asOf.position}${r.asOf.timeMs !== null ? ` (${esc(new Date(r.asOf.timeMs).toISOString())})` : ""}; ${r.events} events; ${r.summary.balances} balances; ${r.summary.deposits} confirmed deposits (${r.summary.credits} credits); ${r.summary.withdrawals} mined withdrawals (${r.summary.debits} debits); ${r.summary.pending} in flight.</p>
-<p>Digest <code>sha256:${esc(r.digest.sha256)}</code> (${esc(r.digest.format)})</p>
+<p>Digest <code>${esc(shownDigest(r.digest.sha256))}</code> (${esc(r.digest.format)})</p>
 <h2>Discrepancies</h2>
 ${r.discrepancies.length === 0 ? "<p class=\"ok\">None.</p>" : `<table><tr><th>kind</th><th>what</th><th>events</th></tr>\n${rows}</table>`}
 <h2>Balances</h2>
