@@ -181,7 +181,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   }
   if (credentials.apiKeys.length > 0)
     lines.push(`(a key keeps its version; another: a fixture key's "apiVersion" on a new data dir, or x-api-version on a request, ${commandName()} call --api-version)`)
-  if (savedTo !== undefined) lines.push(`credentials ${sim.createdCredentials.length > 0 ? "saved to" : "from"} ${savedTo} (custody-sim credentials prints them)`)
+  if (savedTo !== undefined) lines.push(`credentials ${sim.createdCredentials.length > 0 ? "saved to" : "from"} ${savedTo} (${commandName()} credentials prints them)`)
   for (const v of sim.models.workspace.vaultList(undefined)) lines.push(`vault ${v.profile.type}: ${v.profile.vaultId} (${v.profile.name})`)
   lines.push(`store: ${o.store}, events: ${sim.models.timeline.count}${sim.restoredFrom !== undefined ? ` (read models from the checkpoint at position ${sim.restoredFrom})` : ""}`)
   if (o.store === "esdb" || nodeId !== "") lines.push(`node id: ${JSON.stringify(nodeId)}`)

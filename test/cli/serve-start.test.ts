@@ -42,6 +42,7 @@ describe("serve's start-up lines", () => {
     const out = sim.output()
     expect(out).toContain("api version: 2026-03-20\n")
     expect(out).toContain(`(a key keeps its version; another: a fixture key's "apiVersion" on a new data dir, or x-api-version on a request, npx custody-sim call --api-version)\n`)
+    expect(out).toContain(`credentials saved to ${join(data, "credentials.json")} (npx custody-sim credentials prints them)\n`)
     const hint = /^try: (npx custody-sim call GET \/vaults .*)$/m.exec(out)?.[1]
     expect(hint).toBe(`npx custody-sim call GET /vaults --data-dir ${data}`)
     const ran = await run(hint!.replace("npx custody-sim", CLI))
