@@ -20,6 +20,7 @@ import type { VaultAggregateError } from "./domain/vault/index.js"
 import { EventStore, type EventStoreShape, type StoreUnavailable, type WrongExpectedVersion } from "./store/event-store.js"
 import { makeGate, type Gate } from "./snapshots/gate.js"
 import { makeAssetIds, type AssetIds } from "./domain/chains/index.js"
+import { NEWEST_API_VERSION } from "./domain/api-key/index.js"
 import { makeSnapshots, type SnapshotInfo } from "./snapshots/snapshots.js"
 import { loadCheckpoint, startCheckpointer, type Checkpointer, type CheckpointOptions } from "./checkpoints/checkpoints.js"
 
@@ -257,6 +258,7 @@ const defaultFixture: Fixture = {
     { name: "Test vault", type: "test", color: "#2E7D32" },
     { name: "Main vault", type: "main", color: "#1565C0" },
   ],
-  // Pinned to the version this workspace has always answered in (README: API versions).
-  apiKeys: [{ name: "default", apiVersion: "2024-05-09" }],
+  // The newest version, as the service gives a new key (README: API versions); a data dir made before keeps its
+  // key's version, which is in the log.
+  apiKeys: [{ name: "default", apiVersion: NEWEST_API_VERSION }],
 }

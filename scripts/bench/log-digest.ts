@@ -14,6 +14,7 @@ import { makeMemoryStore } from "../../src/store/memory.js"
 import { makeSqliteStore } from "../../src/store/sqlite.js"
 import { count } from "./lib/flags.js"
 import { LOG_SEED, planLedgerLog, writeLedgerLog } from "./lib/ledger-log.js"
+import { shownDigest } from "../../src/audit/digest-format.js"
 
 const { values } = parseArgs({ options: { events: { type: "string", default: "1000000" }, store: { type: "string", default: "memory" } } })
 const events = count("events", values.events)
@@ -39,7 +40,7 @@ try {
   const sim = await openReplayed(store, LOG_SEED)
   const head = sim.models.position
   const middle = head / 2n
-  const out = { events: total, store: values.store, position: Number(head), digest: `sha256:${await digestOf(sim, undefined)}`, middle: Number(middle), digestAtMiddle: `sha256:${await digestOf(sim, middle)}` }
+  const out = { events: total, store: values.store, position: Number(head), digest: shownDigest(await digestOf(sim, undefined)), middle: Number(middle), digestAtMiddle: shownDigest(await digestOf(sim, middle)) }
   await sim.close()
   process.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
 } finally {

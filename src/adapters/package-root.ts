@@ -23,3 +23,6 @@ const packageRoot = (): string | undefined => {
 
 /** Where `npm run build:ui` writes the dashboard and the audit report's chart script. */
 export const UI_DIR = join(packageRoot() ?? ".", "dist", "ui")
+
+/** Installed globally (`npm install -g`: `<prefix>/lib/node_modules`, or `npm/node_modules` on Windows), where the bare command is on the PATH. */
+export const GLOBAL_INSTALL = /[\\/](lib|npm)[\\/]node_modules[\\/]custody-sim$/.test(packageRoot() ?? "")

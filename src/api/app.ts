@@ -109,8 +109,8 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   const operations = [...defaultOperations, ...(options.operations ?? [])]
   for (const route of [...simRoutes, openApiRoute(() => controlPlaneDocument(simRoutes))]) mountSim(app, deps, route)
   if (sessions !== undefined) mountDashboard(app, deps, sessions)
-  for (const op of operations) mount(app, deps, op)
-  mountDocuments(app, deps, operations)
+  for (const op of operations) mount(app, deps, op, operations)
+  mountDocuments(app, deps, operations, sessions !== undefined)
   app.notFound((c) => {
     const e = errors.uriNotFound()
     return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), c.req.query("context"), e))

@@ -1,4 +1,5 @@
-// The OpenAPI documents served: GET /openapi/{version}.json (no authentication) and GET /_sim/openapi.json.
+// The documents served without authentication: GET / (where everything is), GET /openapi/{version}.json and
+// GET /_sim/openapi.json.
 import type { Hono } from "hono"
 import { isApiVersion } from "../domain/api-key/index.js"
 import type { ApiDeps } from "./deps.js"
@@ -9,8 +10,25 @@ import type { Operation } from "./operation.js"
 import { respond } from "./respond.js"
 import type { SimRoute } from "./sim/common.js"
 
-export const mountDocuments = (app: Hono, deps: ApiDeps, operations: ReadonlyArray<Operation>): void => {
+/** `dashboard`: the dashboard is served (GET / names it only then). */
+export const mountDocuments = (app: Hono, deps: ApiDeps, operations: ReadonlyArray<Operation>, dashboard: boolean): void => {
   const built = new Map<string, string>()
+  app.get("/", (c) => {
+    const origin = new URL(c.req.url).origin
+    const openapi = Object.fromEntries(deps.apiVersions.map((v) => [v, `${origin}/openapi/${v}.json`]))
+    return respond(
+      c,
+      200,
+      JSON.stringify({
+        name: "custody-sim",
+        about: "a simulator of an MPC custody REST service: sign each request as the spec says; /_sim is the control plane (admin token)",
+        docs: "README.md (the endpoint table under Endpoints) and docs/*.md of the custody-sim package",
+        ...(dashboard ? { dashboard: `${origin}/ui` } : {}),
+        openapi: { ...openapi, controlPlane: `${origin}/_sim/openapi.json` },
+        health: `${origin}/_sim/health`,
+      }),
+    )
+  })
   app.get("/openapi/:file", (c) => {
     const version = /^(.+)\.json$/.exec(c.req.param("file"))?.[1]
     if (!isApiVersion(version) || !deps.apiVersions.includes(version)) {

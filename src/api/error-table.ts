@@ -39,10 +39,10 @@ const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _t
     new ApiError(409, "illegal_transaction_request_transition", `A transaction request in status ${e.from} cannot take ${e.command}.`),
   InsufficientFunds: (e) =>
     e.feePayer === true
-      ? new ApiError(400, "insufficient_balance", `Insufficient available balance at the fee payer ${e.address}: ${e.needed} base units needed (the maximum fee), ${e.available} available.`, [
+      ? new ApiError(400, "insufficient_balance", `Insufficient balance at the fee payer ${e.address}: ${inUnit(e.needed, e.assetId)} needed (the maximum fee), ${inUnit(e.available, e.assetId)} available.`, [
           { attribute: "feePayer", message: "cannot cover the maximum fee" },
         ])
-      : new ApiError(400, "insufficient_balance", `Insufficient available balance${e.address !== null ? ` at ${e.address}` : ""}: ${e.needed} base units needed (amount plus maximum fee), ${e.available} available.`, [
+      : new ApiError(400, "insufficient_balance", `Insufficient balance${e.address !== null ? ` at ${e.address}` : ""}: ${inUnit(e.needed, e.assetId)} requested (amount plus maximum fee), ${inUnit(e.available, e.assetId)} available.`, [
           { attribute: "amount", message: "exceeds the available balance (amount plus maximum fee)" },
         ]),
   SenderNotInVault: (e) => errors.resourceNotFound(`sender address ${e.address} in this vault`),
@@ -73,13 +73,16 @@ const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _t
       : errors.storeUnavailable(),
 }
 
-const maxFeeExceeded = (fee: string, ceiling: string, assetId: string | undefined): ApiError => {
+/** Base units of an asset as a user reads them: "1.5 ETH" (base units only for an asset the catalogue has not). */
+const inUnit = (baseUnits: string, assetId: string | undefined): string => {
   const asset = assetId === undefined ? undefined : findAsset(assetId)
-  const show = (x: string) => (asset === undefined ? `${x} base units` : `${formatAmount(BigInt(x), asset.decimals)} ${asset.unit}`)
-  return new ApiError(400, "MAX_FEE_EXCEEDED", `The network fee would be ${show(fee)}, above maxFee (${show(ceiling)}); nothing was created.`, [
-    { attribute: "maxFee", message: `is below the fee the transfer would pay now (${show(fee)})` },
-  ])
+  return asset === undefined ? `${baseUnits} base units` : `${formatAmount(BigInt(baseUnits), asset.decimals)} ${asset.unit}`
 }
+
+const maxFeeExceeded = (fee: string, ceiling: string, assetId: string | undefined): ApiError =>
+  new ApiError(400, "MAX_FEE_EXCEEDED", `The network fee would be ${inUnit(fee, assetId)}, above maxFee (${inUnit(ceiling, assetId)}); nothing was created.`, [
+    { attribute: "maxFee", message: `is below the fee the transfer would pay now (${inUnit(fee, assetId)})` },
+  ])
 
 export const toApiError = (e: AppError): ApiError => (errorTable[e._tag] as (e: AppError) => ApiError)(e)
 

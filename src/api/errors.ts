@@ -84,6 +84,8 @@ export const errors = {
   bodyAborted: () => new ApiError(400, "invalid_request_body_structure", "The request body was cut off by the client."),
   payloadTooLarge: (limit: number) => new ApiError(413, "request_body_too_large", `The request body exceeds ${limit} bytes.`),
   uriNotFound: () => new ApiError(400, "uri_not_found", "The specified URI has not been found. Check the URI and try again."),
+  /** A path another version has: the same code, the message naming the versions (version-paths.ts). */
+  uriNotFoundAt: (message: string, details: ReadonlyArray<ErrorDetail>) => new ApiError(400, "uri_not_found", message, details),
   invalidData: (details: ReadonlyArray<ErrorDetail>) =>
     new ApiError(400, "invalid_data", `Invalid attribute values: ${details.map((d) => d.attribute).join(", ")}.`, details),
   invalidPagination: (attribute: string, message: string) =>

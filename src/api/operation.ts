@@ -17,6 +17,7 @@ import { parseAsOf } from "./as-of.js"
 import { envelopeWith, makeReadCache, makeResponder } from "./respond.js"
 import type { Present, Shape } from "./wire/shape.js"
 import { mapAssetIds } from "../domain/chains/index.js"
+import { absentAt } from "./version-paths.js"
 
 
 export interface OperationContext {
@@ -162,7 +163,8 @@ export const bodyAt = (op: Operation, version: ApiVersion): BodySpec | undefined
 export const pagedAt = (op: Operation, version: ApiVersion): boolean =>
   op.paginated === true || (typeof op.paginated === "string" && API_VERSIONS.indexOf(version) >= API_VERSIONS.indexOf(op.paginated))
 
-export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
+/** `operations`: every operation mounted, so that one absent at a version can name what replaces it there. */
+export const mount = (app: Hono, deps: ApiDeps, op: Operation, operations: ReadonlyArray<Operation> = [op]): void => {
   const queryChecker = (paged: boolean) =>
     attributeChecker(
       { required: op.query?.required ?? {}, optional: { context: () => undefined, ...(paged ? paginationQuery : {}), ...op.query?.optional } },
@@ -237,7 +239,7 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation): void => {
    */
   const absent = (c: Context, st: RequestState, header: Header): Response => {
     const asOf = reads !== undefined ? parseAsOf(header("x-sim-as-of"), deps.sim.models) : undefined
-    return fail(c, st, isApiError(asOf) ? asOf : errors.uriNotFound())
+    return fail(c, st, isApiError(asOf) ? asOf : absentAt(op, st.apiVersion, operations))
   }
 
   /** Everything after the body is read; synchronous unless the handler is (a cached read answers without a promise). */

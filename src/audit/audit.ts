@@ -9,6 +9,7 @@ import { logPages } from "../event-log/pages.js"
 import type { EventStoreShape } from "../store/event-store.js"
 import { LedgerFold } from "./ledger-fold.js"
 import { reconcile, type Discrepancy, type Reconciliation } from "./reconcile.js"
+import { shownDigest } from "./digest-format.js"
 
 export const AUDIT_FORMAT = "custody-sim/audit@1"
 const PAGE = 10_000
@@ -114,6 +115,6 @@ export const auditText = (r: AuditReport): string => {
     lines.push(`  ${d.kind}: ${d.message}${d.address !== undefined ? ` [${d.blockchain}/${d.network} ${d.address} ${d.assetId}]` : ""}`)
     for (const e of d.events) lines.push(`    event ${e.id} ${e.type} at position ${e.position} in ${e.stream}`)
   }
-  lines.push(`digest sha256:${r.digest.sha256}`)
+  lines.push(`digest ${shownDigest(r.digest.sha256)}`)
   return lines.join("\n")
 }

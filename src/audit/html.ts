@@ -6,6 +6,7 @@ import type { ReadModels } from "../projections/read-models.js"
 import type { AuditReport } from "./audit.js"
 import { selectSeries, type Series } from "./balance-history.js"
 import { chartScript } from "./chart-script.js"
+import { shownDigest } from "./digest-format.js"
 
 /** An ISO time, or the number of ms when no Date can hold it: the page is written whatever the log holds. */
 const timeText = (ms: number): string => {
@@ -89,7 +90,7 @@ export const auditHtml = (r: AuditReport, models: ReadModels): string => {
 <body>
 <h1>custody-sim audit — <span class="${r.ok ? "ok" : "bad"}">${r.ok ? "OK" : `${r.summary.discrepancies} discrepancies`}</span></h1>
 <p>As of position ${r.asOf.position}${r.asOf.timeMs !== null ? ` (${esc(timeText(r.asOf.timeMs))})` : ""}; ${r.events} events; ${r.summary.balances} balances; ${r.summary.deposits} confirmed deposits (${r.summary.depositsCredited} credited, ${r.summary.depositsPending} in flight, ${r.summary.depositsNotCredited} never credited); ${r.summary.credits} credits (${r.summary.creditsOfDeposits} of deposits, ${r.summary.creditsInternal} inside the workspace, ${r.summary.creditsUnmatched} unmatched); ${r.summary.withdrawals} mined withdrawals (${r.summary.withdrawalsDebited} debited, ${r.summary.withdrawalsPending} in flight, ${r.summary.withdrawalsNotDebited} never debited); ${r.summary.debits} debits (${r.summary.debitsOfWithdrawals} of withdrawals, ${r.summary.debitsUnmatched} unmatched).</p>
-<p>Digest <code>sha256:${esc(r.digest.sha256)}</code> (${esc(r.digest.format)})</p>
+<p>Digest <code>${esc(shownDigest(r.digest.sha256))}</code> (${esc(r.digest.format)})</p>
 <h2>Discrepancies</h2>
 ${r.discrepancies.length === 0 ? "<p class=\"ok\">None.</p>" : `<table><tr><th>kind</th><th>what</th><th>events</th></tr>\n${rows}</table>`}
 <h2>Balances</h2>

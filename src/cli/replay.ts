@@ -10,6 +10,7 @@ import { loadLog, openReplayed, type LoadResult } from "../event-log/replay.js"
 import type { Simulator } from "../simulator.js"
 import { makeProgress } from "./common.js"
 import { CliFailure, UsageError } from "./failure.js"
+import { shownDigest } from "../audit/digest-format.js"
 
 export const fileLines = (file: string): AsyncIterable<string> =>
   createInterface({ input: file === "-" ? process.stdin : createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity })
@@ -46,7 +47,7 @@ export const run = async (file: string, o: { readonly dataDir?: string; readonly
   const { sim, loaded } = await replayFile(file, { dataDir: o.dataDir, until })
   try {
     const digest = await digestOf(sim, undefined)
-    const out = { events: loaded.events, position: Number(sim.models.position), seed: loaded.header.seed, store: sim.store.kind, digest: `sha256:${digest}` }
+    const out = { events: loaded.events, position: Number(sim.models.position), seed: loaded.header.seed, store: sim.store.kind, digest: shownDigest(digest) }
     process.stdout.write(o.json === true ? `${JSON.stringify(out)}\n` : `events: ${out.events}\nposition: ${out.position}\nstore: ${out.store}\ndigest: ${out.digest}\n`)
     return 0
   } finally {

@@ -19,6 +19,7 @@ import { openStore, type OpenedStore, type StoreKind } from "../adapters/stores.
 import { createSimulator, type Fixture, type Simulator } from "../simulator.js"
 import { CliFailure, UsageError } from "./failure.js"
 import { holdEarlyRequests } from "./early-requests.js"
+import { commandName, npmSwallowedFlags, stoppedLine } from "./start-lines.js"
 
 export interface ServeOptions {
   readonly host: string
@@ -105,6 +106,8 @@ const credentialsAfterStart = (sim: Simulator, url: string, saved: CredentialsFi
 const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
 
 export const serve = async (o: ServeOptions): Promise<void> => {
+  const swallowed = npmSwallowedFlags()
+  if (swallowed !== undefined) throw swallowed
   if (!isLoopback(o.host) && o.allowRemote !== true)
     throw new UsageError(`--host ${o.host} is not a loopback address: anyone who can reach it could use the simulator's keys; pass --allow-remote to listen there anyway`)
   const port = Number(o.port)
@@ -198,8 +201,14 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   if (!isLoopback(o.host)) process.stderr.write(`warning: listening on ${o.host}, beyond this machine: anyone who can reach it can use the simulator\n`)
 
   const lines = [`admin token: ${sim.adminToken}`]
-  for (const c of credentials.apiKeys) lines.push(`api key: ${c.key}`, `api secret: ${c.secret}`, `api passphrase: ${c.passphrase}`)
-  if (savedTo !== undefined) lines.push(`credentials ${sim.createdCredentials.length > 0 ? "saved to" : "from"} ${savedTo} (custody-sim credentials prints them)`)
+  for (const c of credentials.apiKeys) {
+    lines.push(`api key: ${c.key}`, `api secret: ${c.secret}`, `api passphrase: ${c.passphrase}`)
+    const version = sim.models.workspace.apiKeys.get(c.key)?.grant.apiVersion
+    if (version !== undefined) lines.push(`api version: ${version}`)
+  }
+  if (credentials.apiKeys.length > 0)
+    lines.push(`(a key keeps its version; another: a fixture key's "apiVersion" on a new data dir, or x-api-version on a request, ${commandName()} call --api-version)`)
+  if (savedTo !== undefined) lines.push(`credentials ${sim.createdCredentials.length > 0 ? "saved to" : "from"} ${savedTo} (${commandName()} credentials prints them)`)
   for (const v of sim.models.workspace.vaultList(undefined)) lines.push(`vault ${v.profile.type}: ${v.profile.vaultId} (${v.profile.name})`)
   lines.push(`store: ${o.store}, events: ${sim.models.timeline.count}${sim.restoredFrom !== undefined ? ` (read models from the checkpoint at position ${sim.restoredFrom})` : ""}`)
   if (o.store === "esdb" || nodeId !== "") lines.push(`node id: ${JSON.stringify(nodeId)}`)
@@ -209,19 +218,27 @@ export const serve = async (o: ServeOptions): Promise<void> => {
       o.store === "sqlite"
         ? o.dataDir === ".custody-sim" ? [] : ["--data-dir", o.dataDir]
         : ["--url", url, "--key", first.key, "--secret", first.secret, "--passphrase", first.passphrase]
-    lines.push(`try: custody-sim call GET /vaults ${args.map(quote).join(" ")}`.trimEnd())
+    lines.push(`try: ${commandName()} call GET /vaults ${args.map(quote).join(" ")}`.trimEnd())
   }
   lines.push(`audit report: ${url}/_sim/audit?token=${encodeURIComponent(sim.adminToken)}`)
   lines.push(`listening on ${url}`)
   process.stdout.write(`${lines.join("\n")}\n`)
 
   // Connections still open after 3 s are not waited for; closing the simulator (its last checkpoint) is.
+  let events = 0
   const stop = () => {
     const served = new Promise<void>((resolve) => server.close(() => resolve()))
     const late = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref())
     void Promise.race([served, late])
       .then(release)
-      .then(() => sim!.close())
+      .then(() => {
+        events = sim!.models.timeline.count
+        return sim!.close()
+      })
+      .then(() => {
+        const checkpoints = o.store === "sqlite" && checkpointEvery > 0
+        process.stdout.write(`${stoppedLine({ store: o.store, dataDir: o.dataDir, ...(o.esdb !== undefined ? { esdb: o.esdb } : {}), events, checkpoints, ...(savedTo !== undefined ? { credentials: savedTo } : {}) })}\n`)
+      })
       .finally(() => process.exit(0))
   }
   process.once("SIGINT", stop)

@@ -56,7 +56,9 @@ const streamColumns = "position, revision, id, type, data, metadata"
 
 const open = (options: SqliteStoreOptions) => {
   mkdirSync(dirname(options.file), { recursive: true })
-  const db = new Database(options.file)
+  // No waiting for a lock (better-sqlite3 waits 5 s by default, on each statement): the file is locked only by
+  // another process that owns it for as long as it runs, so a data dir in use is refused at once.
+  const db = new Database(options.file, { timeout: 100 })
   try {
     // One owner: an exclusive lock spares the lock calls of every transaction and the shared-memory index (it
     // must precede WAL mode), and makes a second process fail to open the file rather than write under our cache.

@@ -5,6 +5,7 @@ import { createApp, type AppOptions } from "../api/app.js"
 import { CustodyClient, type Credentials } from "../client/index.js"
 import { createSimulator, type Fixture, type Simulator, type SimulatorOptions } from "../simulator.js"
 import { makeMemoryStore } from "../store/memory.js"
+import { NEWEST_API_VERSION } from "../domain/api-key/index.js"
 import type { SnapshotInfo } from "../snapshots/snapshots.js"
 
 /** 2026-01-01T00:00:00Z: the simulated start when none is given. */
@@ -20,8 +21,8 @@ export const IN_PROCESS_FIXTURE: Fixture = {
     { name: "Test vault", type: "test", color: "#2E7D32" },
     { name: "Main vault", type: "main", color: "#1565C0" },
   ],
-  // Pinned to the version property tests written against this workspace were written for (README: API versions).
-  apiKeys: [{ name: "in-process", apiVersion: "2024-05-09", rateLimit: { perSecond: 1_000_000, burst: 1_000_000 } }],
+  // The newest version, as the service gives a new key; pass a fixture to pin another (README: API versions).
+  apiKeys: [{ name: "in-process", apiVersion: NEWEST_API_VERSION, rateLimit: { perSecond: 1_000_000, burst: 1_000_000 } }],
 }
 
 export interface InProcessOptions {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { findTestAsset } from "../../src/testing.js"
 import { startInProcess, type InProcess } from "../../src/testing/in-process.js"
+import { inProcessFixtureAt } from "../support/harness.js"
 
 const ETH = findTestAsset("ETH", "ethereum")
 let p: InProcess
@@ -12,7 +13,7 @@ let address = ""
 let beforeDeposit = 0
 
 beforeAll(async () => {
-  p = await startInProcess({ seed: "dashboard-views", webhooks: false })
+  p = await startInProcess({ seed: "dashboard-views", webhooks: false, fixture: inProcessFixtureAt("2024-05-09") })
   vault = p.testVaultId
   await p.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })
   const created = await p.admin("POST", `/_sim/vaults/${vault}/vault-accounts`, { name: "alice", color: "#112233", isHiddenInDashboard: false })

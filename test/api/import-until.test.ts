@@ -4,6 +4,7 @@ import { digestOf } from "../../src/api/digest/digest.js"
 import { startHarness, type Harness } from "../support/harness.js"
 import { exportText, parseFile } from "../support/log-file.js"
 import { runScenario, scenarioFixture } from "../support/scenario.js"
+import { shownDigest } from "../../src/audit/digest-format.js"
 
 let recorded: Harness
 let text: string
@@ -36,7 +37,7 @@ it("loads the events up to the position: the recorded world as of then, its cloc
   const fork = await fresh()
   const r = await importUntil(fork, String(until))
   expect(r.status).toBe(200)
-  expect(r.body).toEqual({ events: until, position: until, digest: await digestOf(recorded.sim, BigInt(until)) })
+  expect(r.body).toEqual({ events: until, position: until, digest: shownDigest(await digestOf(recorded.sim, BigInt(until))) })
   const lastLoaded = parseFile(text).events[until - 1]! // positions count from 1
   expect(fork.sim.clock.now()).toBe(recorded.sim.models.timeline.timeAt(BigInt(until)))
   expect(fork.sim.models.timeline.headTime).toBe(lastLoaded.metadata.at)
@@ -48,7 +49,7 @@ it("loads the events up to the position: the recorded world as of then, its cloc
 it("beyond the last position loads everything; a bad position is 400 invalid_data and loads nothing", async () => {
   const whole = await fresh()
   const all = await importUntil(whole, "999999")
-  expect(all.body).toMatchObject({ events: parseFile(text).events.length, digest: await digestOf(recorded.sim, undefined) })
+  expect(all.body).toMatchObject({ events: parseFile(text).events.length, digest: shownDigest(await digestOf(recorded.sim, undefined)) })
   const refused = await fresh()
   for (const until of ["-1", "1.5", "abc", ""]) {
     const r = await importUntil(refused, until)

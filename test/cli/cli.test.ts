@@ -117,7 +117,7 @@ describe("start-up failures: one line, exit status 1, nothing left behind", () =
       const out = sim.output()
       expect(out).toMatch(/^vault test: [0-9a-f]{24} \(Test vault\)$/m)
       expect(out).toMatch(/^vault main: [0-9a-f]{24} \(Main vault\)$/m)
-      expect(out).toContain(`try: custody-sim call GET /vaults --data-dir ${data}\n`)
+      expect(out).toContain(`try: npx custody-sim call GET /vaults --data-dir ${data}\n`)
       expect(out).toContain(`audit report: ${sim.url}/_sim/audit?token=${encodeURIComponent(sim.adminToken)}\n`)
       const saved = JSON.parse(readFileSync(join(data, "credentials.json"), "utf8")) as { apiKeys: Array<unknown>; url: string; vaults: Array<unknown> }
       expect(saved).toMatchObject({ adminToken: sim.adminToken, apiKeys: [sim.credentials], url: sim.url })
@@ -133,7 +133,8 @@ describe("start-up failures: one line, exit status 1, nothing left behind", () =
       const test = body.data.items[0]!.id
       const made = await cli(["call", "POST", `/vaults/${test}/vault-account`, "--data-dir", data, "--data", '{"name":"alice","color":"#FF0000","isHiddenInDashboard":false}'])
       expect(made.code).toBe(0)
-      expect(JSON.parse(made.stdout)).toMatchObject({ data: { item: { name: "alice" } } })
+      // The default workspace's key is at the newest version, where the account answers its 2026-03-20 object.
+      expect(JSON.parse(made.stdout)).toMatchObject({ apiVersion: "2026-03-20", data: { item: { vaultAccountName: "alice" } } })
       const limited = await cli(["call", "GET", "/vaults", "--query", "limit=1", "--data-dir", data])
       expect(JSON.parse(limited.stdout)).toMatchObject({ data: { limit: 1, hasMore: true } })
       const first = await cli(["call", "GET", "/vaults", "--as-of", "position:1", "--data-dir", data])

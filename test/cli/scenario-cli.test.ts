@@ -8,6 +8,7 @@ import { digestOf } from "../../src/api/digest/digest.js"
 import { startHarness, type Harness } from "../support/harness.js"
 import { exportText, parseFile, writeFile } from "../support/log-file.js"
 import { runScenario, scenarioFixture } from "../support/scenario.js"
+import { shownDigest } from "../../src/audit/digest-format.js"
 
 const cli = (args: ReadonlyArray<string>): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
@@ -40,13 +41,13 @@ describe("custody-sim replay", () => {
   it("rebuilds the read models in memory and prints the original's digest", async () => {
     const r = await cli(["replay", file, "--json"])
     expect([r.code, r.stderr]).toEqual([0, ""])
-    expect(JSON.parse(r.stdout)).toMatchObject({ events: parseFile(text).events.length, store: "memory", seed: "harness", digest: `sha256:${await digestOf(h.sim, undefined)}` })
+    expect(JSON.parse(r.stdout)).toMatchObject({ events: parseFile(text).events.length, store: "memory", seed: "harness", digest: shownDigest(await digestOf(h.sim, undefined)) })
   }, CLI_TIMEOUT_MS)
   it("into a data directory: the same digest; export from it gives back the events; a second replay there is refused", async () => {
     const data = join(dir, "data")
     const r = await cli(["replay", file, "--data-dir", data])
     expect(r.code).toBe(0)
-    expect(r.stdout).toContain(`digest: sha256:${await digestOf(h.sim, undefined)}`)
+    expect(r.stdout).toContain(`digest: ${shownDigest(await digestOf(h.sim, undefined))}`)
     expect(r.stdout).toContain("store: sqlite")
     const out = await cli(["export", "--data-dir", data, "--seed", "harness"])
     expect(out.code).toBe(0)
@@ -79,7 +80,7 @@ describe("custody-sim replay --until", () => {
     const until = 40
     const r = await cli(["replay", file, "--until", String(until), "--json"])
     expect([r.code, r.stderr]).toEqual([0, ""])
-    expect(JSON.parse(r.stdout)).toMatchObject({ events: until, position: until, digest: `sha256:${await digestOf(h.sim, BigInt(until))}` })
+    expect(JSON.parse(r.stdout)).toMatchObject({ events: until, position: until, digest: shownDigest(await digestOf(h.sim, BigInt(until))) })
     const bad = await cli(["replay", file, "--until", "4.5"])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain("--until must be a position")

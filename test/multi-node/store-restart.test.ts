@@ -66,7 +66,7 @@ describe("a store restart under a running node", () => {
     const vaults = await node.call(creds, "GET", "/vaults/test")
     expect(vaults.status).toBe(200)
     expect(vaults.body.data).toEqual(vaultsBefore)
-    expect((await node.call(creds, "GET", `/vaults/${vault}/ethereum/addresses/${ethAddress}/assets`)).status).toBe(200)
+    expect((await node.call(creds, "GET", `/vaults/${vault}/addresses/${ethAddress}/assets?blockchain=ethereum`)).status).toBe(200)
     expect((await node.admin("GET", "/_sim/health")).status).toBe(200)
 
     double = await startEsdbDouble({ port: double.port, state })

@@ -128,7 +128,7 @@ describe("a deposit-crediting service fed by webhooks", () => {
 
           for (const [i, address] of addresses.entries()) {
             const user = users.get(address.toLowerCase())!
-            const assets = (await client.call<{ item: { assets: Array<{ assetData: { totalAmount: string } }> } }>("GET", `/vaults/${sim.testVaultId}/ethereum/addresses/${address}/assets`)).body.data.item.assets
+            const assets = (await client.call<{ item: { assets: Array<{ assetData: { totalAmount: string } }> } }>("GET", `/vaults/${sim.testVaultId}/addresses/${address}/assets`)).body.data.item.assets
             expect(service.balances.get(user) ?? 0n, `${user}'s balance`).toBe(deposited.get(user) ?? 0n)
             expect(formatAmount(service.balances.get(user) ?? 0n, ETH.decimals), `${user} against the custody balance (address ${i})`).toBe(assets[0]!.assetData.totalAmount)
           }

@@ -7,7 +7,7 @@ import { custodyArbitraries, findTestAsset, formatAmount, startInProcess } from 
 const custody = custodyArbitraries(fc)
 const ETH = findTestAsset("ETH") // on ethereum sepolia
 
-type Assets = { item: { assets: Array<{ symbol: string; assetData: { totalAmount: string } }> } }
+type Assets = { item: { assets: Array<{ assetId: string; assetData: { totalAmount: string } }> } }
 
 it("credits an address exactly the sum of its confirmed deposits", async () => {
   const deposits = fc.array(custody.baseUnits(ETH.deposit.max, ETH.deposit.min), { maxLength: 5 })
@@ -31,8 +31,8 @@ it("credits an address exactly the sum of its confirmed deposits", async () => {
           const deposit = { blockchain: "ethereum", network: "sepolia", address, assetId: ETH.assetId, amount: formatAmount(amount, ETH.decimals) }
           expect((await sim.admin("POST", "/_sim/deposits", deposit)).status).toBe(201)
         }
-        const read = await client.call<Assets>("GET", `/vaults/${vault}/ethereum/addresses/${address}/assets`)
-        const eth = read.body.data.item.assets.find((a) => a.symbol === ETH.symbol)
+        const read = await client.call<Assets>("GET", `/vaults/${vault}/addresses/${address}/assets`)
+        const eth = read.body.data.item.assets.find((a) => a.assetId === ETH.assetId)
         expect(eth?.assetData.totalAmount).toBe(formatAmount(amounts.reduce((a, b) => a + b, 0n), ETH.decimals))
       } finally {
         await sim.close()

@@ -4,6 +4,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { findTestAsset, formatAmount } from "../../src/testing.js"
 import { startInProcess } from "../../src/testing/in-process.js"
+import { inProcessFixtureAt } from "../support/harness.js"
 
 const ASSETS = [findTestAsset("ETH", "ethereum"), findTestAsset("USDC", "ethereum"), findTestAsset("BTC", "bitcoin")]
 
@@ -19,7 +20,7 @@ describe("2024-05-09 and 2026-03-20 read the same state", () => {
   it("same assets, amounts, rates and transactions under each version's names", async () => {
     await fc.assert(
       fc.asyncProperty(workspace, async ({ accounts, deposits }) => {
-        const sim = await startInProcess({ webhooks: false })
+        const sim = await startInProcess({ webhooks: false, fixture: inProcessFixtureAt("2024-05-09") })
         try {
           const old = sim.client()
           const made = await sim.admin("POST", "/_sim/api-keys", { apiVersion: "2026-03-20" })

@@ -3,7 +3,8 @@ import type { Hono } from "hono"
 import type { AppOptions } from "../../src/api/app.js"
 import { CustodyClient, signRequest, type Credentials } from "../../src/client/index.js"
 import type { Fixture, Simulator, SimulatorOptions } from "../../src/simulator.js"
-import { startInProcess } from "../../src/testing/in-process.js"
+import type { ApiVersion } from "../../src/domain/api-key/index.js"
+import { IN_PROCESS_FIXTURE, startInProcess } from "../../src/testing/in-process.js"
 
 export const BASE = "http://sim.test"
 export const T0 = Date.UTC(2026, 0, 1) // a fixed simulated start
@@ -32,14 +33,25 @@ export interface RawInput {
   readonly override?: Readonly<Record<string, string | null>>
 }
 
+/** The in-process workspace (a test and a main vault, one key) with its key pinned to `apiVersion`. */
+export const inProcessFixtureAt = (apiVersion: ApiVersion): Fixture => ({
+  ...IN_PROCESS_FIXTURE,
+  apiKeys: IN_PROCESS_FIXTURE.apiKeys!.map((k) => ({ ...k, apiVersion })),
+})
+
+/**
+ * Without a fixture, the in-process workspace with its key pinned to `apiVersion`: 2024-05-09 unless told, the
+ * version the suite's tests of the first version were written for (a fresh workspace's own default is the newest).
+ */
 export const startHarness = async (
-  options: { fixture?: Fixture; sim?: Partial<SimulatorOptions>; app?: AppOptions } = {},
+  options: { fixture?: Fixture; apiVersion?: ApiVersion; sim?: Partial<SimulatorOptions>; app?: AppOptions } = {},
 ): Promise<Harness> => {
+  const pinned = inProcessFixtureAt(options.apiVersion ?? "2024-05-09")
   const p = await startInProcess({
     seed: "harness",
     frozenAt: T0,
     baseUrl: BASE,
-    ...(options.fixture !== undefined ? { fixture: options.fixture } : {}),
+    ...(options.fixture !== undefined ? { fixture: options.fixture } : options.sim?.defaultWorkspace === false ? {} : { fixture: pinned }),
     ...(options.sim !== undefined ? { simulator: options.sim } : {}),
     ...(options.app !== undefined ? { app: options.app } : {}),
   })

@@ -14,3 +14,28 @@ export const expectReadmeShows = (testFile: URL) => {
   const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!.trim())
   expect(blocks).toContain(code)
 }
+
+/** The `sh` blocks of a README section (from its heading to the next heading of its level or above), in order. */
+export const readmeShell = (heading: string): ReadonlyArray<string> => {
+  const lines = readFileSync(new URL("../../README.md", import.meta.url), "utf8").split("\n")
+  const level = /^#+/.exec(heading)![0].length
+  const start = lines.indexOf(heading)
+  if (start < 0) throw new Error(`README.md has no heading ${heading}`)
+  const blocks: Array<string> = []
+  let block: Array<string> | undefined
+  let fenced = false
+  for (const line of lines.slice(start + 1)) {
+    if (line.startsWith("```")) {
+      fenced = !fenced
+      if (fenced && line === "```sh") block = []
+      else if (!fenced && block !== undefined) {
+        blocks.push(block.join("\n"))
+        block = undefined
+      }
+      continue
+    }
+    if (!fenced && new RegExp(`^#{1,${level}} `).test(line)) break
+    block?.push(line)
+  }
+  return blocks
+}

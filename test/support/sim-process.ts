@@ -23,8 +23,8 @@ export interface SimProcess {
   readonly pid: number | undefined
   readonly admin: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Answer>
   readonly call: (creds: Credentials, method: "GET" | "POST" | "PUT", path: string, item?: unknown, headers?: Record<string, string>) => Promise<Answer>
-  /** SIGTERM (a clean stop), SIGKILL after `graceMs`. */
-  readonly stop: (graceMs?: number) => Promise<void>
+  /** SIGTERM (a clean stop; or `signal`, SIGINT for a Ctrl-C), SIGKILL after `graceMs`. */
+  readonly stop: (graceMs?: number, signal?: "SIGTERM" | "SIGINT") => Promise<void>
   /** SIGKILL at once: no clean stop, as a crash. */
   readonly kill: () => Promise<void>
 }
@@ -113,11 +113,11 @@ export const startSimProcess = (args: ReadonlyArray<string>, options: SimProcess
           child.kill("SIGKILL")
           await done
         },
-        stop: async (graceMs = 5_000) => {
+        stop: async (graceMs = 5_000, signal = "SIGTERM") => {
           child.removeAllListeners("exit")
           if (child.exitCode !== null || child.signalCode !== null) return
           const done = exited(child)
-          child.kill("SIGTERM")
+          child.kill(signal)
           const kill = setTimeout(() => child.kill("SIGKILL"), graceMs)
           await done
           clearTimeout(kill)

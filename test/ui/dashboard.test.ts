@@ -5,6 +5,7 @@ import type { Page } from "playwright-core"
 import { findTestAsset } from "../../src/testing.js"
 import { startInProcess, type InProcess } from "../../src/testing/in-process.js"
 import { launchBrowser, type Browser } from "../support/browser.js"
+import { inProcessFixtureAt } from "../support/harness.js"
 import { listen } from "../support/server.js"
 import { startReceiver, type Receiver } from "../webhooks/receiver.js"
 
@@ -18,7 +19,7 @@ let address = ""
 let accountId = ""
 
 beforeAll(async () => {
-  p = await startInProcess({ seed: "dashboard-browser" })
+  p = await startInProcess({ seed: "dashboard-browser", fixture: inProcessFixtureAt("2024-05-09") })
   server = await listen(p.app)
   rx = await startReceiver()
   browser = await launchBrowser()

@@ -9,6 +9,7 @@ import { HeaderRefused, loadLog, StoreNotFresh } from "../../event-log/replay.js
 import type { Simulator } from "../../simulator.js"
 import { ApiError, errors } from "../errors.js"
 import type { SimRoute } from "./common.js"
+import { shownDigest } from "../../audit/digest-format.js"
 
 export const JSON_LINES = "application/x-ndjson; charset=utf-8"
 
@@ -72,7 +73,7 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
         sim.ids.restore(sim.models.lastSeq)
         const lag = sim.models.timeline.headTime - sim.clock.now()
         if (lag > 0) sim.clock.advance(lag)
-        return { status: 200, body: { events: loaded.events, position: Number(sim.models.position), digest: await digestOf(sim, undefined) } }
+        return { status: 200, body: { events: loaded.events, position: Number(sim.models.position), digest: shownDigest(await digestOf(sim, undefined)) } }
       } catch (e) {
         if (e instanceof LogRejected) return new ApiError(400, "invalid_event_log", e.message, [{ attribute: `line ${e.line}`, message: e.reason }])
         if (e instanceof HeaderRefused) return new ApiError(409, "seed_mismatch", e.message)

@@ -58,12 +58,15 @@ describe("pinning and overriding", () => {
 })
 
 describe("an operation a version has not is an unknown route there", () => {
-  it("answers exactly as an unknown path does, after authentication", async () => {
+  it("answers an unknown path's code and status, after authentication, naming the versions that have it", async () => {
     const unknown = await h.raw({ method: "GET", url: "/no/such/route", creds: v2026 })
     expect(unknown.status).toBe(400)
     const chainAddressed = await h.raw({ method: "GET", url: `/vaults/${h.testVaultId}/ethereum/addresses/0x0000000000000000000000000000000000000001/assets`, creds: v2026 })
     expect(chainAddressed.status).toBe(400)
-    expect(chainAddressed.body.error).toEqual(unknown.body.error)
+    expect(chainAddressed.body.error.code).toBe(unknown.body.error.code)
+    expect(chainAddressed.body.error.message).toBe(
+      "GET /vaults/{vaultId}/{blockchain}/addresses/{address}/assets exists at 2024-05-09 only; at 2026-03-20 use GET /vaults/{vaultId}/addresses/{address}/assets.",
+    )
     expect(chainAddressed.body.apiVersion).toBe("2026-03-20")
     const later = await h.raw({ method: "GET", url: `/vaults/${h.testVaultId}/vault-accounts/details` })
     expect(later.status).toBe(400)
