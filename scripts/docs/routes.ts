@@ -62,7 +62,7 @@ const summaries: Readonly<Record<string, string>> = {
   "GET /_sim/webhooks/:id/deliveries": "the delivery log of a subscription, each attempt (`?asOf=` as it stood then)",
   "POST /_sim/webhooks/:id/deliveries/:deliveryId/redeliver": "delivers a notification again",
   "GET /_sim/balances/history": "`?vaultId=&vaultAccountId=&address=&assetId=` → every balance change with its position, time, block height and causing event",
-  "GET /_sim/export": "the event log as JSON lines (a header line, then one event a line)",
+  "GET /_sim/export": "the event log as JSON lines (a header line, then one event a line), without secrets; `?includeSecrets=true` for the full copy",
   "POST /_sim/import": "loads an exported log into an empty store (`serve --empty`); `?until=` loads the prefix up to a recorded position (a fork of the scenario)",
   "POST /_sim/snapshots": "→ `{ id, position, time, timeMs }`: records the world (docs/snapshots.md)",
   "GET /_sim/snapshots": "→ `{ snapshots }`",

@@ -1,4 +1,5 @@
-// `custody-sim export [--data-dir dir | --store esdb --esdb url] [--seed text] [--out file]`: the log as JSON lines.
+// `custody-sim export [--data-dir dir | --store esdb --esdb url] [--seed text] [--out file] [--include-secrets]`: the log
+// as JSON lines, without its secrets (and without the seed they derive from) unless --include-secrets.
 import { createWriteStream } from "node:fs"
 import { once } from "node:events"
 import type { Writable } from "node:stream"
@@ -10,10 +11,10 @@ import { LEGACY_SEED, readSeedFile, sharedStoreSeed } from "../workspace/seed.js
 import { openExisting } from "./common.js"
 
 /** Writes the file to `out` in chunks, waiting when the stream asks; returns the number of events written. */
-export const writeExport = async (store: EventStoreShape, header: { seed: string | null; apiVersion: string }, out: Writable): Promise<number> => {
+export const writeExport = async (store: EventStoreShape, header: { seed: string | null; apiVersion: string }, out: Writable, options: { readonly includeSecrets: boolean }): Promise<number> => {
   let chunk = ""
   let lines = 0
-  for await (const line of exportLines(store, header)) {
+  for await (const line of exportLines(store, header, options)) {
     chunk += `${line}\n`
     lines++
     if (chunk.length >= 1 << 16) {
@@ -25,13 +26,23 @@ export const writeExport = async (store: EventStoreShape, header: { seed: string
   return lines - 1
 }
 
-export const run = async (o: { readonly dataDir: string; readonly store?: string; readonly esdb?: string; readonly seed?: string; readonly out?: string }): Promise<number> => {
+export const run = async (o: {
+  readonly dataDir: string
+  readonly store?: string
+  readonly esdb?: string
+  readonly seed?: string
+  readonly out?: string
+  readonly includeSecrets?: boolean
+}): Promise<number> => {
   const store = await openExisting({ store: o.store ?? "sqlite", dataDir: o.dataDir, esdb: o.esdb })
   try {
     const out = o.out === undefined ? process.stdout : createWriteStream(o.out)
-    // Without --seed, the one serve kept with the log (a log written before seeds were random has the legacy one).
-    const seed = o.seed ?? (o.store === "esdb" ? await Effect.runPromise(sharedStoreSeed(store)) : (readSeedFile(o.dataDir) ?? LEGACY_SEED))
-    const events = await writeExport(store, { seed, apiVersion: API_VERSIONS[0]! }, out)
+    const includeSecrets = o.includeSecrets === true
+    // Without --seed, the one serve kept with the log (a log written before seeds were random has the legacy one), and
+    // only with the secrets: every generated secret and the admin token derive from it.
+    const seed =
+      o.seed ?? (!includeSecrets ? null : o.store === "esdb" ? await Effect.runPromise(sharedStoreSeed(store)) : (readSeedFile(o.dataDir) ?? LEGACY_SEED))
+    const events = await writeExport(store, { seed, apiVersion: API_VERSIONS[0]! }, out, { includeSecrets })
     if (o.out !== undefined) {
       out.end()
       await once(out, "finish")

@@ -148,6 +148,7 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
   )
     .addOption(opt("--seed <text>", "the workspace seed the log was recorded with, for the header (default: the one serve kept with the log)", "SEED"))
     .addOption(opt("--out <file>", "write to a file instead of stdout"))
+    .addOption(opt("--include-secrets", "keep API key secrets, passphrase hashes, webhook secrets and the seed (default: left out)"))
     .action(guarded("export", async (o) => (await import("./export.js")).run(o)))
 
   command("replay")
@@ -156,6 +157,7 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
     .addOption(opt("--data-dir <dir>", "replay into a new SQLite log there (default: memory)"))
     .addOption(opt("--store <kind>", "event store").choices(["memory", "sqlite"]))
     .addOption(opt("--until <position>", "load only the events up to this recorded position: the scenario forked there"))
+    .addOption(opt("--secrets <file>", "JSON secrets for the keys and webhooks an export left without: {apiKeys: {key: {secret, passphrase}}, webhooks: {id: secret}}"))
     .addOption(opt("--json", "print the result as JSON"))
     .action(guarded("replay", async (file, o) => (await import("./replay.js")).run(file, o)))
 

@@ -5,6 +5,7 @@ import type { EventStoreShape } from "../store/event-store.js"
 import { EventChecker } from "./check.js"
 import { LogReader, LogRejected, type LogHeader, type LoggedEvent } from "./format.js"
 import { makeLoader } from "./load.js"
+import { makeSecretFiller, type FilledSecrets, type SuppliedSecrets } from "./redaction.js"
 
 export class StoreNotFresh extends Error {
   constructor(readonly head: bigint) {
@@ -17,6 +18,8 @@ export class HeaderRefused extends Error {}
 export interface LoadResult {
   readonly header: LogHeader
   readonly events: number
+  /** The secrets filled in for the keys and webhooks an export left without (fresh, or as supplied). */
+  readonly filled: FilledSecrets
 }
 
 /**
@@ -41,6 +44,8 @@ export const loadLog = async (
      * it has none): the scenario forked there. The rest of the file is still checked, not loaded.
      */
     readonly until?: bigint
+    /** Secrets for keys and webhooks whose secrets the export left out; the others get fresh ones. */
+    readonly secrets?: SuppliedSecrets
   } = {},
 ): Promise<LoadResult> => {
   const head = await Effect.runPromise(store.headPosition)
@@ -50,6 +55,7 @@ export const loadLog = async (
   const checker = new EventChecker()
   const loader = makeLoader(store, options.onAppended)
   const held: Array<LoggedEvent> = []
+  const secrets = makeSecretFiller(options.secrets)
   const every = options.progressEvery ?? 100_000
   let checked = 0
   for await (const text of lines) {
@@ -60,8 +66,9 @@ export const loadLog = async (
       if (refusal !== undefined) throw new HeaderRefused(refusal)
       accepted = true
     }
-    const event = r.success
-    if (event === undefined) continue
+    if (r.success === undefined) continue
+    const event = secrets.fill(r.success)
+    if (typeof event === "string") throw new LogRejected({ line: r.success.line, reason: event })
     const refused = checker.check(event)
     if (refused !== undefined) throw new LogRejected({ line: event.line, reason: refused })
     if (++checked % every === 0) options.onChecked?.(checked)
@@ -72,7 +79,7 @@ export const loadLog = async (
   const header = reader.finish()
   if (Result.isFailure(header)) throw header.failure
   for (const event of held) await loader.add(event)
-  return { header: header.success, events: await loader.flush() }
+  return { header: header.success, events: await loader.flush(), filled: secrets.filled }
 }
 
 /** A simulator over a replayed store: every read model rebuilt from the log, its clock at the log's last time. */

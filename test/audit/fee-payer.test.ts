@@ -64,7 +64,7 @@ describe("the audit of sponsored transfers", () => {
     try {
       const header = JSON.parse(parseFile(text).header) as { seed: string; apiVersion: string }
       const lines: Array<string> = []
-      for await (const line of exportLines(sim.store, { seed: header.seed, apiVersion: header.apiVersion } as never)) lines.push(line)
+      for await (const line of exportLines(sim.store, { seed: header.seed, apiVersion: header.apiVersion } as never, { includeSecrets: true })) lines.push(line)
       expect(`${lines.join("\n")}\n`).toBe(text)
       expect(await digestOf(sim, undefined)).toBe(await digestOf(w.h.sim, undefined))
     } finally {

@@ -49,7 +49,7 @@ describe("custody-sim replay", () => {
     expect(r.code).toBe(0)
     expect(r.stdout).toContain(`digest: ${shownDigest(await digestOf(h.sim, undefined))}`)
     expect(r.stdout).toContain("store: sqlite")
-    const out = await cli(["export", "--data-dir", data, "--seed", "harness"])
+    const out = await cli(["export", "--data-dir", data, "--seed", "harness", "--include-secrets"])
     expect(out.code).toBe(0)
     const strip = (t: string) => parseFile(t).events.map(({ position: _p, ...e }) => e)
     expect(parseFile(out.stdout).header).toBe(parseFile(text).header)

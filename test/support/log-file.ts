@@ -11,8 +11,10 @@ export interface Line {
   position?: number
 }
 
-export const exportText = async (h: Harness): Promise<string> => {
-  const res = await h.app.request("http://sim.test/_sim/export", { headers: { authorization: `Bearer ${h.sim.adminToken}` } })
+/** The full copy by default (secrets and seed: a replay answers the same keys); `{ includeSecrets: false }` as exports are by default. */
+export const exportText = async (h: Harness, options: { readonly includeSecrets?: boolean } = {}): Promise<string> => {
+  const query = options.includeSecrets === false ? "" : "?includeSecrets=true"
+  const res = await h.app.request(`http://sim.test/_sim/export${query}`, { headers: { authorization: `Bearer ${h.sim.adminToken}` } })
   if (res.status !== 200) throw new Error(`export failed: ${res.status}`)
   return res.text()
 }

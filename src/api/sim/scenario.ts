@@ -27,8 +27,14 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
   {
     method: "GET",
     path: "/_sim/export",
-    handle: (_, deps) => {
-      const lines = exportLines(deps.sim.store, { seed: deps.sim.seed, apiVersion: deps.defaultApiVersion })
+    handle: ({ query }, deps) => {
+      const unknown = Object.keys(query).filter((k) => k !== "includeSecrets")
+      if (unknown.length > 0) return errors.invalidData(unknown.map((k) => ({ attribute: k, message: "is not a parameter of the export" })))
+      const include = query.includeSecrets
+      if (include !== undefined && include !== "true" && include !== "false") return errors.invalidData([{ attribute: "includeSecrets", message: 'must be "true" or "false"' }])
+      // Without secrets, without the seed too: every generated secret and the admin token derive from it.
+      const includeSecrets = include === "true"
+      const lines = exportLines(deps.sim.store, { seed: includeSecrets ? deps.sim.seed : null, apiVersion: deps.defaultApiVersion }, { includeSecrets })
       const encoder = new TextEncoder()
       const body = new ReadableStream<Uint8Array>({
         pull: async (controller) => {
@@ -73,7 +79,8 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
         sim.ids.restore(sim.models.lastSeq)
         const lag = sim.models.timeline.headTime - sim.clock.now()
         if (lag > 0) sim.clock.advance(lag)
-        return { status: 200, body: { events: loaded.events, position: Number(sim.models.position), digest: shownDigest(await digestOf(sim, undefined)) } }
+        const filled = loaded.filled.apiKeys.length + loaded.filled.webhooks.length > 0 ? { secrets: loaded.filled } : {}
+        return { status: 200, body: { events: loaded.events, position: Number(sim.models.position), digest: shownDigest(await digestOf(sim, undefined)), ...filled } }
       } catch (e) {
         if (e instanceof LogRejected) return new ApiError(400, "invalid_event_log", e.message, [{ attribute: `line ${e.line}`, message: e.reason }])
         if (e instanceof HeaderRefused) return new ApiError(409, "seed_mismatch", e.message)

@@ -199,7 +199,7 @@ describe("an EIP-7702 batch", () => {
     try {
       const header = JSON.parse(parseFile(text).header) as { seed: string; apiVersion: string }
       const lines: Array<string> = []
-      for await (const line of exportLines(sim.store, header as never)) lines.push(line)
+      for await (const line of exportLines(sim.store, header as never, { includeSecrets: true })) lines.push(line)
       expect(`${lines.join("\n")}\n`).toBe(text)
       expect(await digestOf(sim, undefined)).toBe(await digestOf(w.h.sim, undefined))
     } finally {
