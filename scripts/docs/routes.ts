@@ -77,6 +77,7 @@ const summaries: Readonly<Record<string, string>> = {
   "GET /_sim/assets": "the catalogue's assets",
   "PUT /_sim/vaults/:vaultId/vault-accounts/:vaultAccountId/add-asset": "adds an asset to an account, through #4's checks (dashboard)",
   "POST /_sim/vaults/:vaultId/vault-accounts": "creates a vault account, through #3's checks (dashboard)",
+  "POST /_sim/vaults/:vaultId/:blockchain/:network/addresses": "derives an address of the vault's own (its default account), through #6's checks (dashboard)",
   "GET /_sim/timeline": "the log's positions and times, for scrubbing",
   "GET /_sim/live": "server-sent events of the log's head",
   "GET /vaults/:vaultId/vault-accounts/details": "2026-03-20: lists a vault's accounts, the default one first (`isHidden`, `isHideEmpty`, paginated)",
