@@ -79,6 +79,7 @@ const summaries: Readonly<Record<string, string>> = {
   "POST /_sim/vaults/:vaultId/vault-accounts": "creates a vault account, through #3's checks (dashboard)",
   "POST /_sim/vaults/:vaultId/:blockchain/:network/addresses": "derives an address of the vault's own (its default account), through #6's checks (dashboard)",
   "GET /_sim/timeline": "the log's positions and times, for scrubbing",
+  "GET /_sim/timeline/block": "the block the timeline marks as of a position (`?asOf=`): that chain's height there",
   "GET /_sim/live": "server-sent events of the log's head",
   "GET /vaults/:vaultId/vault-accounts/details": "2026-03-20: lists a vault's accounts, the default one first (`isHidden`, `isHideEmpty`, paginated)",
   "GET /vaults/:vaultId/vault-accounts/:vaultAccountId/details": "2026-03-20: one vault account with its balances",

@@ -87,7 +87,17 @@ describe("dashboard reads", () => {
     const past = await p.admin("GET", `/_sim/chains/ethereum/sepolia?asOf=position:${beforeDeposit + 1}`)
     expect(past.body).toMatchObject({ height: 0, mempool: { items: [{ kind: "deposit", to: address, amount: "2000000000000000000" }] } })
     const t = await p.admin("GET", "/_sim/timeline")
-    expect(t.body).toMatchObject({ first: 1, head: Number(p.sim.models.position), blockCount: 1, blocks: [{ chain: "ethereum/sepolia", height: 1 }] })
+    expect(t.body).toMatchObject({ first: 1, head: Number(p.sim.models.position), frozen: true, blockCount: 1, blocks: [{ chain: "ethereum/sepolia", height: 1 }] })
+    // The block the timeline's label names: the last change of height at or before the position, that chain's height there.
+    const mark = t.body.blocks[0].position as number
+    for (const [asOf, block] of [
+      [`position:${mark - 1}`, null],
+      [`position:${mark}`, { chain: "ethereum/sepolia", height: 1, position: mark }],
+      [undefined, { chain: "ethereum/sepolia", height: 1, position: mark }],
+    ] as const) {
+      const r = await p.admin("GET", `/_sim/timeline/block${asOf === undefined ? "" : `?asOf=${asOf}`}`)
+      expect([asOf, r.status, r.body]).toEqual([asOf, 200, { block }])
+    }
   })
 
   it("the vault's own addresses as its default account's, and a new one derived there", async () => {
@@ -104,6 +114,8 @@ describe("refusals", () => {
   it("a position beyond the log, a bad limit or cursor, an unknown vault or chain", async () => {
     const cases: Array<[string, number, string]> = [
       ["/_sim/overview?asOf=position:99999", 400, "invalid_sim_as_of"],
+      ["/_sim/timeline/block?asOf=position:99999", 400, "invalid_sim_as_of"],
+      ["/_sim/timeline/block?asOf=soon", 400, "invalid_sim_as_of"],
       [`/_sim/vaults/${vault}/addresses?asOf=yesterday`, 400, "invalid_sim_as_of"],
       [`/_sim/vaults/${vault}/vault-accounts?limit=0`, 400, "invalid_pagination"],
       [`/_sim/vaults/${vault}/vault-accounts?limit=501`, 400, "limit_greater_than_allowed"],
