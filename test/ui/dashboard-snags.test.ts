@@ -39,7 +39,9 @@ afterAll(async () => {
   await p?.close()
 })
 
-const done = (label: string) => expect.poll(() => page.getByTestId("message").textContent(), { timeout: 10_000 }).toContain(`${label}: done`)
+/** Polls with a generous bound: it only bounds a hang on a loaded machine. */
+const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 })
+const done = (label: string) => poll(() => page.getByTestId("message").textContent()).toContain(`${label}: done`)
 const iso = (ms: number) => new Date(ms).toISOString().replace("T", " ").replace(/\.000Z$/, "Z")
 const openVault = async (name: "Test vault" | "Main vault") => {
   await page.getByRole("link", { name: "Overview" }).click()
@@ -64,7 +66,7 @@ let ownAddress = ""
 describe("the dashboard's snags", () => {
   it("runs in a browser whose time zone is not UTC", async () => {
     expect(await page.evaluate<string>("Intl.DateTimeFormat().resolvedOptions().timeZone")).toBe(FAR_ZONE)
-  })
+  }, 120_000)
 
   it("says in the time labels that the clock is frozen", async () => {
     const timeline = (await p.admin("GET", "/_sim/timeline")).body
@@ -74,7 +76,7 @@ describe("the dashboard's snags", () => {
     expect(await page.locator(".timeline .ticks span").allTextContents()).toEqual([`${iso(timeline.now)} throughout, clock frozen`])
     expect(await page.locator("main").textContent()).toContain("clock frozen")
     await browser.shot("snags-frozen")
-  })
+  }, 120_000)
 
   it("shows the vault's default account, whose id is the vault's, with the vault's own addresses", async () => {
     expect((await p.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "manual", confirmations: 1 })).status).toBe(200)
@@ -100,11 +102,11 @@ describe("the dashboard's snags", () => {
     await done("deposit")
     await page.getByRole("button", { name: "mine 1" }).first().click()
     await done("mine")
-    await expect.poll(() => row.getByTestId("total").textContent()).toBe("1")
+    await poll(() => row.getByTestId("total").textContent()).toBe("1")
     const rest = await p.client().call<any>("GET", `/vaults/${p.testVaultId}/ethereum/addresses/${ownAddress}/assets`)
     expect(rest.body.data.item.assets[0].assetData.totalAmount).toBe("1")
     await browser.shot("snags-default-account")
-  })
+  }, 120_000)
 
   it("draws a balance whose changes share one frozen time by log position, and says why", async () => {
     await page.locator(`tr[data-address="${ownAddress}"] a`).first().click()
@@ -112,7 +114,7 @@ describe("the dashboard's snags", () => {
     expect(await page.locator(".chart").getAttribute("data-by")).toBe("position")
     expect(await page.locator(".chart .u-legend .u-series").first().locator(".u-label").textContent()).toBe("position")
     await browser.shot("snags-balance-frozen")
-  })
+  }, 120_000)
 
   it("starts the asset picker on the vault's own network type, whichever vault was open before", async () => {
     for (const name of ["main", "test"]) {
@@ -136,7 +138,7 @@ describe("the dashboard's snags", () => {
     expect(added.map((a) => a.facts.network)).not.toContain("sepolia")
     expect(added).toHaveLength(1)
     await browser.shot("snags-main-picker")
-  })
+  }, 120_000)
 
   let timed: { address: string; times: Array<number> } = { address: "", times: [] }
   it("uses UTC in the balance chart as in its table and the log, whatever the browser's zone", async () => {
@@ -159,16 +161,16 @@ describe("the dashboard's snags", () => {
     const over = (await page.locator(".chart .u-over").boundingBox())!
     await page.mouse.move(over.x + over.width - 2, over.y + over.height / 2)
     const legend = page.locator(".chart .u-legend .u-series").first()
-    await expect.poll(() => legend.locator(".u-value").textContent()).toBe(latest)
+    await poll(() => legend.locator(".u-value").textContent()).toBe(latest)
     expect(await legend.locator(".u-label").textContent()).toBe("time (UTC)")
     await page.mouse.move(over.x + 2, over.y + over.height / 2)
-    await expect.poll(() => legend.locator(".u-value").textContent()).toBe(iso(timed.times[0]!))
+    await poll(() => legend.locator(".u-value").textContent()).toBe(iso(timed.times[0]!))
     await browser.shot("snags-balance-utc")
     // The event log's times are the events' own, in UTC.
     const [last] = (await p.admin("GET", `/_sim/events?fromPosition=${p.sim.models.position}`)).body.events
     await page.goto(`${server.url}/ui/#/events?at=${last.position}`)
-    await expect.poll(() => page.locator("tr.selected td").nth(1).textContent()).toBe(iso(last.metadata.at))
-  })
+    await poll(() => page.locator("tr.selected td").nth(1).textContent()).toBe(iso(last.metadata.at))
+  }, 120_000)
 
   it("marks on the timeline the block the chain has at every position, and now", async () => {
     // Interval mining: blocks fall due with simulated time and are not recorded one by one.
@@ -181,16 +183,16 @@ describe("the dashboard's snags", () => {
     }
     const { first, head, blockCount } = (await p.admin("GET", "/_sim/timeline")).body
     await page.goto(`${server.url}/ui/#/chain/ethereum/sepolia`)
-    await expect.poll(() => page.getByTestId("as-of-position").textContent()).toBe(String(head))
+    await poll(() => page.getByTestId("as-of-position").textContent()).toBe(String(head))
     expect(await page.locator(".timeline .block").count()).toBe(blockCount)
     let seen = 0
     for (let position = first; position < head; position++) {
       await slider().fill(String(position))
-      await expect.poll(() => page.getByTestId("as-of-position").textContent()).toBe(String(position))
+      await poll(() => page.getByTestId("as-of-position").textContent()).toBe(String(position))
       const height = await chain(position)
-      await expect.poll(() => page.getByTestId("chain-height").textContent()).toBe(String(height))
+      await poll(() => page.getByTestId("chain-height").textContent()).toBe(String(height))
       if (height === 0) expect(await markedBlock().count()).toBe(0)
-      else await expect.poll(() => markedBlock().textContent()).toMatch(new RegExp(`^ · marked block ethereum/sepolia #${height} \\(position \\d+\\)$`))
+      else await poll(() => markedBlock().textContent()).toMatch(new RegExp(`^ · marked block ethereum/sepolia #${height} \\(position \\d+\\)$`))
       if (height > 0) seen++
     }
     expect(seen).toBeGreaterThan(0)
@@ -202,10 +204,10 @@ describe("the dashboard's snags", () => {
     expect(p.sim.models.position).toBe(before)
     await page.reload()
     const now = await chain()
-    await expect.poll(() => page.getByTestId("chain-height").textContent()).toBe(String(now))
-    await expect.poll(() => markedBlock().textContent()).toBe(` · marked block ethereum/sepolia #${now} (the clock moved it since the last event)`)
+    await poll(() => page.getByTestId("chain-height").textContent()).toBe(String(now))
+    await poll(() => markedBlock().textContent()).toBe(` · marked block ethereum/sepolia #${now} (the clock moved it since the last event)`)
     await browser.shot("snags-marked-block")
-  })
+  }, 120_000)
 
   it("keeps the vault pages usable 420 px wide: the page never scrolls sideways, a table in its own box at most", async () => {
     await page.setViewportSize({ width: 420, height: 900 })
@@ -249,17 +251,17 @@ describe("the dashboard's snags", () => {
     expect(at.x >= frame.x && at.x + at.width <= frame.x + frame.width + 1).toBe(true)
     expect(await page.evaluate<number>("window.scrollX")).toBe(0)
     await page.setViewportSize({ width: 1280, height: 900 })
-  })
+  }, 120_000)
 
   it("says so when the clock is frozen again, and not while it follows the wall clock", async () => {
     await page.goto(`${server.url}/ui/#/`)
     await page.reload() // live, whatever position an earlier test left the timeline at
     await page.getByRole("button", { name: "follow wall clock" }).click()
     await done("follow the wall clock")
-    await expect.poll(() => page.getByTestId("timeline-time").textContent()).not.toContain("frozen")
+    await poll(() => page.getByTestId("timeline-time").textContent()).not.toContain("frozen")
     await page.getByRole("button", { name: "freeze" }).click()
     await done("freeze the clock")
-    await expect.poll(() => page.getByTestId("timeline-time").textContent()).toMatch(/ \(clock frozen\)$/)
+    await poll(() => page.getByTestId("timeline-time").textContent()).toMatch(/ \(clock frozen\)$/)
     expect((await p.admin("GET", "/_sim/clock")).body.frozen).toBe(true)
-  })
+  }, 120_000)
 })
