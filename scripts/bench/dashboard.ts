@@ -77,6 +77,8 @@ export const measureBrowser = async (options: { events: number; loads: number; d
       paints.push(await page.evaluate<number>("window.__overviewPainted"))
     }
     await page.goto(`${served.origin}/ui/#/vault/${plan.vaultId}`)
+    // The view opens on the vault's default account; the plan's addresses are in the accounts created after it.
+    await page.locator(`ul.chips button:not([data-account="${plan.vaultId}"])`).first().click({ timeout: 30_000 })
     await page.locator("tr[data-address]").first().waitFor({ timeout: 30_000 })
     const head = Number(sim.models.position)
     const random = prng(11)

@@ -64,7 +64,8 @@ const Route = ({ hash }: { hash: string }) => {
   const params = new URLSearchParams(search ?? "")
   switch (parts[0]) {
     case "vault":
-      return <VaultView vaultId={parts[1] ?? ""} />
+      // One view per vault: what was chosen in one (an account, an asset) does not carry over to another.
+      return <VaultView key={parts[1] ?? ""} vaultId={parts[1] ?? ""} />
     case "balance":
       return <BalanceView vaultId={parts[1] ?? ""} address={decodeURIComponent(parts[4] ?? "")} assetId={parts[5] ?? ""} />
     case "requests":

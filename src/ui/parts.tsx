@@ -77,10 +77,13 @@ export const ErrorLine = ({ error, onReset }: { error: Failure | undefined; onRe
     </p>
   )
 
-/** A table that scrolls sideways on a narrow window; nothing at all when `empty` (the view says so in words). */
-export const Table = ({ children, label, empty = false }: { children: ComponentChildren; label: string; empty?: boolean }) =>
+/**
+ * A table that scrolls sideways in its own box on a narrow window; nothing at all when `empty` (the view says so in
+ * words). `stack`: on a narrow window each row wraps its cells instead, each named by its `data-label`.
+ */
+export const Table = ({ children, label, empty = false, stack = false }: { children: ComponentChildren; label: string; empty?: boolean; stack?: boolean }) =>
   empty ? null : (
-    <div class="scroll" role="region" aria-label={label} tabIndex={0}>
+    <div class={stack ? "scroll stack" : "scroll"} role="region" aria-label={label} tabIndex={0}>
       <table>{children}</table>
     </div>
   )

@@ -1,13 +1,16 @@
 // The timeline across the top: a slider over log positions with simulated time and mined blocks marked. Moving it
-// sets the as-of position every view reads at; "now" returns to live.
+// sets the as-of position every view reads at; "now" returns to live. Its label names the block the server finds
+// as of the position (that chain's height there, as the chain view shows it) and says when the clock is frozen.
 import { useState } from "preact/hooks"
-import { formatTime } from "./state.js"
+import { formatTime, useData } from "./state.js"
 
 export interface TimelineData {
   readonly first: number
   readonly head: number
   readonly headTime: number
   readonly now: number
+  /** The clock is frozen: simulated time stays put until advanced. */
+  readonly frozen: boolean
   readonly ticks: ReadonlyArray<{ position: number; time: number }>
   readonly blocks: ReadonlyArray<{ position: number; chain: string; height: number }>
   readonly blockCount: number
@@ -17,6 +20,33 @@ const timeAt = (t: TimelineData, p: number) => {
   let best = t.ticks[0]
   for (const x of t.ticks) if (x.position <= p) best = x
   return best?.time
+}
+
+/** The last change of a chain's height at the position; `position` absent when the clock moved it since (now). */
+interface MarkedBlock {
+  readonly block: { readonly chain: string; readonly height: number; readonly position?: number } | null
+}
+
+const BlockLabel = () => {
+  const { data } = useData<MarkedBlock>("/_sim/timeline/block")
+  const b = data?.block
+  if (b === undefined || b === null) return null
+  return (
+    <span data-testid="marked-block">
+      {" "}
+      · marked block {b.chain} #{b.height}
+      {b.position !== undefined ? ` (position ${b.position})` : " (the clock moved it since the last event)"}
+    </span>
+  )
+}
+
+/** The time under the ticks: three labels, or one when no time passed over the whole log. */
+const tickLabels = (data: TimelineData) => {
+  const first = data.ticks[0]
+  const last = data.ticks[data.ticks.length - 1]
+  if (first === undefined || last === undefined) return []
+  if (first.time === last.time) return [{ position: first.position, text: `${formatTime(first.time)} throughout${data.frozen ? ", clock frozen" : ""}` }]
+  return [first, data.ticks[Math.floor(data.ticks.length / 2)]!, last].map((t) => ({ position: t.position, text: formatTime(t.time) }))
 }
 
 export const Timeline = ({ data, asOf, onChange }: { data: TimelineData | undefined; asOf: number | null; onChange: (p: number | null) => void }) => {
@@ -30,16 +60,17 @@ export const Timeline = ({ data, asOf, onChange }: { data: TimelineData | undefi
     setDragging(p)
     onChange(p === data.head ? null : p)
   }
-  let lastBlock: TimelineData["blocks"][number] | undefined
-  for (const b of data.blocks) if (b.position <= value) lastBlock = b
-  const labels = [data.ticks[0], data.ticks[Math.floor(data.ticks.length / 2)], data.ticks[data.ticks.length - 1]].filter((x) => x !== undefined)
+  const labels = tickLabels(data)
   return (
     <div class="timeline">
       <div class="timeline-row">
         <label for="timeline-slider" class="timeline-label">
           {asOf === null ? <strong class="live">live</strong> : <strong class="past">as of</strong>} position <span data-testid="as-of-position">{value}</span> of {data.head} ·{" "}
-          {formatTime(asOf === null ? data.now : timeAt(data, value))}
-          {lastBlock !== undefined ? ` · marked block ${lastBlock.chain} #${lastBlock.height} (position ${lastBlock.position})` : ""}
+          <span data-testid="timeline-time">
+            {formatTime(asOf === null ? data.now : timeAt(data, value))}
+            {asOf === null && data.frozen ? " (clock frozen)" : ""}
+          </span>
+          <BlockLabel />
         </label>
         <button type="button" class="now" disabled={asOf === null} onClick={() => onChange(null)}>
           now
@@ -62,9 +93,9 @@ export const Timeline = ({ data, asOf, onChange }: { data: TimelineData | undefi
           onInput={(e) => move(Number((e.target as HTMLInputElement).value))}
           onChange={() => setDragging(null)}
         />
-        <div class="ticks" aria-hidden="true">
+        <div class={labels.length === 1 ? "ticks one" : "ticks"} aria-hidden="true">
           {labels.map((t) => (
-            <span style={{ left: pct(t.position) }}>{formatTime(t.time)}</span>
+            <span style={labels.length === 1 ? {} : { left: pct(t.position) }}>{t.text}</span>
           ))}
         </div>
       </div>

@@ -42,14 +42,21 @@ describe("dashboard reads", () => {
   })
 
   it("accounts, transactions and the overview follow the position", async () => {
-    expect((await p.admin("GET", `/_sim/vaults/${vault}/vault-accounts?asOf=position:1`)).body.items).toEqual([])
-    expect((await p.admin("GET", `/_sim/vaults/${vault}/vault-accounts`)).body).toMatchObject({ hasMore: false, items: [{ vaultAccountId: account, name: "alice" }] })
+    // The vault's default account (its id is the vault's) first, from the vault's creation on.
+    const defaultAccount = { vaultAccountId: vault, vaultId: vault, name: "Default", isDefault: true, index: 0 }
+    expect((await p.admin("GET", `/_sim/vaults/${vault}/vault-accounts?asOf=position:1`)).body.items).toEqual([expect.objectContaining(defaultAccount)])
+    expect((await p.admin("GET", `/_sim/vaults/${vault}/vault-accounts`)).body).toMatchObject({
+      hasMore: false,
+      items: [defaultAccount, { vaultAccountId: account, vaultId: vault, name: "alice", isDefault: false, index: 1 }],
+    })
+    const page = await p.admin("GET", `/_sim/vaults/${vault}/vault-accounts?limit=1&startingAfter=${vault}`)
+    expect(page.body).toMatchObject({ hasMore: false, items: [{ vaultAccountId: account }] })
     const txs = await p.admin("GET", `/_sim/vaults/${vault}/transactions`)
     const rest = await p.client().call<any>("GET", `/vaults/${vault}/transactions`)
     expect(txs.body.items).toEqual(rest.body.data.items)
     expect((await p.admin("GET", `/_sim/vaults/${vault}/transactions?asOf=position:${beforeDeposit}`)).body.items).toEqual([])
     const overview = await p.admin("GET", `/_sim/overview?asOf=position:${beforeDeposit}`)
-    expect(overview.body).toMatchObject({ position: beforeDeposit, vaults: [{ id: vault, accounts: 1 }, { accounts: 0 }] })
+    expect(overview.body).toMatchObject({ position: beforeDeposit, vaults: [{ id: vault, accounts: 2 }, { accounts: 1 }] })
   })
 
   it("API keys without secrets, revoked only from the revocation on", async () => {
@@ -81,7 +88,26 @@ describe("dashboard reads", () => {
     const past = await p.admin("GET", `/_sim/chains/ethereum/sepolia?asOf=position:${beforeDeposit + 1}`)
     expect(past.body).toMatchObject({ height: 0, mempool: { items: [{ kind: "deposit", to: address, amount: "2000000000000000000" }] } })
     const t = await p.admin("GET", "/_sim/timeline")
-    expect(t.body).toMatchObject({ first: 1, head: Number(p.sim.models.position), blockCount: 1, blocks: [{ chain: "ethereum/sepolia", height: 1 }] })
+    expect(t.body).toMatchObject({ first: 1, head: Number(p.sim.models.position), frozen: true, blockCount: 1, blocks: [{ chain: "ethereum/sepolia", height: 1 }] })
+    // The block the timeline's label names: the last change of height at or before the position, that chain's height there.
+    const mark = t.body.blocks[0].position as number
+    for (const [asOf, block] of [
+      [`position:${mark - 1}`, null],
+      [`position:${mark}`, { chain: "ethereum/sepolia", height: 1, position: mark }],
+      [undefined, { chain: "ethereum/sepolia", height: 1, position: mark }],
+    ] as const) {
+      const r = await p.admin("GET", `/_sim/timeline/block${asOf === undefined ? "" : `?asOf=${asOf}`}`)
+      expect([asOf, r.status, r.body]).toEqual([asOf, 200, { block }])
+    }
+  })
+
+  it("the vault's own addresses as its default account's, and a new one derived there", async () => {
+    const derived = await p.admin("POST", `/_sim/vaults/${vault}/ethereum/sepolia/addresses`, { label: "own" })
+    expect(derived.status).toBe(201)
+    expect(derived.body).toMatchObject({ label: "own" })
+    const own = await p.admin("GET", `/_sim/vaults/${vault}/addresses?vaultAccountId=${vault}`)
+    expect(own.body.items.map((a: { address: string; vaultAccountId: string | null }) => [a.address, a.vaultAccountId])).toEqual([[derived.body.address, null]])
+    expect((await p.admin("GET", `/_sim/vaults/${vault}/addresses?vaultAccountId=`)).body.items).toEqual(own.body.items)
   })
 })
 
@@ -89,6 +115,8 @@ describe("refusals", () => {
   it("a position beyond the log, a bad limit or cursor, an unknown vault or chain", async () => {
     const cases: Array<[string, number, string]> = [
       ["/_sim/overview?asOf=position:99999", 400, "invalid_sim_as_of"],
+      ["/_sim/timeline/block?asOf=position:99999", 400, "invalid_sim_as_of"],
+      ["/_sim/timeline/block?asOf=soon", 400, "invalid_sim_as_of"],
       [`/_sim/vaults/${vault}/addresses?asOf=yesterday`, 400, "invalid_sim_as_of"],
       [`/_sim/vaults/${vault}/vault-accounts?limit=0`, 400, "invalid_pagination"],
       [`/_sim/vaults/${vault}/vault-accounts?limit=501`, 400, "limit_greater_than_allowed"],
@@ -112,6 +140,10 @@ describe("refusals", () => {
       ["POST", "/_sim/vaults/000000000000000000000000/vault-accounts", { name: "x", color: "#112233", isHiddenInDashboard: false }, 404, "resource_not_found"],
       ["PUT", `/_sim/vaults/${vault}/vault-accounts/${account}/add-asset`, { assetId: ETH.assetId }, 409, "missing_required_attributes"],
       ["PUT", `/_sim/vaults/${vault}/vault-accounts/${account}/add-asset`, { assetId: "nope", label: "x" }, 404, "resource_not_found"],
+      ["POST", `/_sim/vaults/${vault}/ethereum/sepolia/addresses`, {}, 409, "missing_required_attributes"],
+      ["POST", `/_sim/vaults/${vault}/ethereum/nowhere/addresses`, { label: "x" }, 400, "invalid_data"],
+      ["POST", `/_sim/vaults/${vault}/ethereum/mainnet/addresses`, { label: "x" }, 400, "network_not_allowed_for_vault"],
+      ["POST", "/_sim/vaults/000000000000000000000000/ethereum/sepolia/addresses", { label: "x" }, 404, "resource_not_found"],
     ]
     for (const [method, path, body, status, code] of cases) {
       const r = await p.admin(method as "POST", path, body)

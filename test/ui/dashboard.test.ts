@@ -125,7 +125,9 @@ describe("the dashboard in a browser", () => {
     await page.mouse.move(box.x + 1, box.y + box.height / 2, { steps: 5 })
     await page.mouse.up()
     await expect.poll(() => page.getByTestId("as-of-position").textContent()).toBe("1") // positions count from 1
-    await expect.poll(() => page.getByText("No accounts yet at this position.").count()).toBe(1)
+    // Before alice: the vault's default account alone.
+    await expect.poll(() => page.getByRole("button", { name: "alice" }).count()).toBe(0)
+    expect(await page.locator("ul.chips button").allTextContents()).toEqual(["Default default"])
     await page.getByRole("button", { name: "now" }).click()
     await expect.poll(() => ethCell("total").textContent()).toBe("1.75")
   })
@@ -242,6 +244,7 @@ describe("the dashboard in a browser", () => {
   it("reads well in a narrow window", async () => {
     await page.setViewportSize({ width: 420, height: 900 })
     await page.goto(`${server.url}/ui/#/vault/${p.testVaultId}`)
+    await page.getByRole("button", { name: "alice" }).click()
     await ethCell("total").waitFor()
     expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(420)
     await browser.shot("vault-narrow")

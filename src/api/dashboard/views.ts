@@ -10,6 +10,7 @@ import { errors, isApiError, type ApiError } from "../errors.js"
 import { paginate } from "../pagination.js"
 import { amounts } from "../routes/presenters.js"
 import { requestJson, wireStatus } from "../routes/transaction-requests.js"
+import { vaultAccountsOf, type AccountRef } from "../routes/vault-account-views.js"
 import { vaultView } from "../routes/vaults.js"
 import { defaultOperations } from "../operations.js"
 import type { SimRoute } from "../sim/common.js"
@@ -47,6 +48,19 @@ const chainSummary = (deps: ApiDeps, blockchain: string, network: string, asOf: 
     recorded: s !== undefined,
   }
 }
+
+/** A vault account as the dashboard lists it; `position` where it was created (none for the default account). */
+const accountRow = (vaultId: string, a: AccountRef, position: number | undefined) => ({
+  vaultAccountId: a.vaultAccountId,
+  vaultId,
+  name: a.profile.name,
+  color: a.profile.color,
+  isHiddenInDashboard: a.profile.isHiddenInDashboard,
+  isDefault: a.vaultAccountId === vaultId,
+  index: a.ordinal,
+  createdAt: a.createdAt,
+  ...(position !== undefined ? { position } : {}),
+})
 
 const addressJson = (deps: ApiDeps, a: AddressView, asOf: AsOf) => {
   const h = deps.sim.models.holdings
@@ -89,8 +103,8 @@ export const dashboardViews: ReadonlyArray<SimRoute> = [
     handle: withAsOf((_q, _p, deps, asOf) => {
       const m = deps.sim.models
       const vaults = m.workspace.vaultList(asOf).map((v) => {
-        let accounts = 0
-        for (const a of m.holdings.accounts.values()) if (a.vaultId === v.profile.vaultId && (asOf === undefined || a.position <= asOf)) accounts++
+        // Its default account and the accounts created in it.
+        const accounts = 1 + m.holdings.vaultAccounts(v.profile.vaultId, asOf).length
         return { ...vaultView(v, asOf), accounts, approvalPolicy: v.policy.at(asOf) ?? { mode: "auto", levels: 1 } }
       })
       let awaiting = 0
@@ -118,22 +132,12 @@ export const dashboardViews: ReadonlyArray<SimRoute> = [
     method: "GET",
     path: "/_sim/vaults/:vaultId/vault-accounts",
     handle: withAsOf((q, p, deps, asOf) => {
-      const m = deps.sim.models
-      if (m.workspace.vault(p.vaultId!, asOf) === undefined) return errors.resourceNotFound("vault")
-      const list = [...m.holdings.accounts.values()].filter((a) => a.vaultId === p.vaultId && (asOf === undefined || a.position <= asOf))
-      const page = paginate(list, (a) => a.vaultAccountId, pageQuery(q))
+      // The vault's default account (its id is the vault's, its addresses the vault's own) first, as REST lists it.
+      const accounts = vaultAccountsOf(deps, p.vaultId!, asOf)
+      if (accounts === undefined) return errors.resourceNotFound("vault")
+      const page = paginate(accounts.ids, (a) => a.vaultAccountId, pageQuery(q))
       if (isApiError(page)) return page
-      return {
-        status: 200,
-        body: {
-          ...page,
-          items: page.items.map(({ position, profile, ordinal: _o, ...a }) => {
-            // Edits (2026-03-20's edit endpoint) as of the position shown.
-            const { name, color, isHiddenInDashboard } = profile.at(asOf) ?? a
-            return { ...a, name, color, isHiddenInDashboard, position: Number(position) }
-          }),
-        },
-      }
+      return { status: 200, body: { ...page, items: page.items.map((a) => accountRow(p.vaultId!, accounts.ref(a), "position" in a ? Number(a.position) : undefined)) } }
     }),
   },
   {
@@ -143,7 +147,9 @@ export const dashboardViews: ReadonlyArray<SimRoute> = [
       const m = deps.sim.models
       if (m.workspace.vault(p.vaultId!, asOf) === undefined) return errors.resourceNotFound("vault")
       let list = m.holdings.vaultAddresses(p.vaultId!, asOf)
-      if (q.vaultAccountId !== undefined) list = list.filter((a) => a.facts.vaultAccountId === (q.vaultAccountId === "" ? null : q.vaultAccountId))
+      // The vault's own addresses are its default account's: asked for by the vault id (or by an empty id).
+      const wanted = q.vaultAccountId === "" || q.vaultAccountId === p.vaultId ? null : q.vaultAccountId
+      if (q.vaultAccountId !== undefined) list = list.filter((a) => a.facts.vaultAccountId === wanted)
       const page = paginate(list, (a) => `${a.facts.blockchain}/${a.facts.network}/${a.facts.address}`, pageQuery(q))
       if (isApiError(page)) return page
       return { status: 200, body: { ...page, items: page.items.map((a) => addressJson(deps, a, asOf)) } }

@@ -17,23 +17,37 @@ interface Change {
   event: { id: string; type: string; stream: string } | null
 }
 
+/** Whether simulated time moved between the first change and the last. */
+const timed = (changes: ReadonlyArray<Change>) => changes.length > 0 && changes[0]!.timeMs !== changes[changes.length - 1]!.timeMs
+
 const Chart = ({ changes, onPick }: { changes: ReadonlyArray<Change>; onPick: (c: Change) => void }) => {
   const box = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const el = box.current
     if (el === null || changes.length === 0) return
-    const xs = changes.map((c, i) => (c.timeMs ?? 0) / 1000 + i * 1e-6)
+    // By simulated time, in UTC as every table and the log; by log position when the clock stood still between
+    // the first change and the last (a frozen clock), as the audit report's charts do.
+    const byTime = timed(changes)
+    const xs = changes.map((c, i) => (byTime ? (c.timeMs ?? 0) / 1000 + i * 1e-6 : c.position))
     const stepped = uPlot.paths.stepped!({ align: 1 })
     const plot = new uPlot(
       {
         width: Math.max(280, el.clientWidth),
         height: 240,
+        scales: { x: { time: byTime } },
+        tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), "Etc/UTC"),
         series: [
-          { label: "time" },
+          {
+            label: byTime ? "time (UTC)" : "position",
+            value: (_u, _v, _s, i) => {
+              const c = i === null ? undefined : changes[i]
+              return c === undefined ? "—" : byTime ? formatTime(c.timeMs) : String(c.position)
+            },
+          },
           { label: "total", stroke: "#0969da", width: 2, paths: stepped, points: { size: 6 } },
           { label: "available", stroke: "#1a7f37", width: 1.5, dash: [5, 3], paths: stepped, points: { size: 5 } },
         ],
-        axes: [{}, { size: 70 }],
+        axes: [{ label: byTime ? "simulated time (UTC)" : `log position (simulated time stood still at ${formatTime(changes[0]!.timeMs)})` }, { size: 70 }],
         cursor: { drag: { x: false, y: false } },
       },
       [xs, changes.map((c) => Number(c.totalAmount)), changes.map((c) => Number(c.availableAmount))],
@@ -51,7 +65,7 @@ const Chart = ({ changes, onPick }: { changes: ReadonlyArray<Change>; onPick: (c
       plot.destroy()
     }
   }, [changes])
-  return <div ref={box} class="chart" aria-label="balance over time: total solid, available dashed; click a point to open its event" />
+  return <div ref={box} class="chart" data-by={timed(changes) ? "time" : "position"} aria-label="balance over time: total solid, available dashed; click a point to open its event" />
 }
 
 export const BalanceView = ({ vaultId, address, assetId }: { vaultId: string; address: string; assetId: string }) => {

@@ -60,22 +60,28 @@ export const OverviewView = () => {
         </Section>
       </div>
       <Section title="Vaults">
-        <Table label="vaults">
+        <Table label="vaults" stack>
           <Head columns={["name", "type", "#accounts", "#deposit addresses", "#change addresses", "approval"]} />
           <tbody>
             {(data?.vaults ?? []).map((v) => (
               <tr key={v.id}>
-                <td>
+                <td class="wide" data-label="name">
                   <span class="swatch" style={{ background: v.color }} />
                   <a href={`#/vault/${v.id}`} onClick={(e) => (e.preventDefault(), navigate(`#/vault/${v.id}`))}>
                     {v.name}
                   </a>
                 </td>
-                <td>{v.type}</td>
-                <td class="n">{v.accounts}</td>
-                <td class="n">{v.depositAddressesCount}</td>
-                <td class="n">{v.changeAddressesCount}</td>
-                <td>
+                <td data-label="type">{v.type}</td>
+                <td class="n" data-label="accounts">
+                  {v.accounts}
+                </td>
+                <td class="n" data-label="deposit addresses">
+                  {v.depositAddressesCount}
+                </td>
+                <td class="n" data-label="change addresses">
+                  {v.changeAddressesCount}
+                </td>
+                <td data-label="approval">
                   {v.approvalPolicy.mode}
                   {v.approvalPolicy.mode === "manual" ? `, ${v.approvalPolicy.levels} level${v.approvalPolicy.levels > 1 ? "s" : ""}` : ""}
                 </td>

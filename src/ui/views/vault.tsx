@@ -1,5 +1,5 @@
-// A vault: its accounts, the addresses of the chosen account with balances per asset, deposits and mining from
-// there, and the vault's transactions.
+// A vault: its accounts (its default one first: id = the vault id, the vault's own addresses), the addresses of the
+// chosen account with balances per asset, deposits and mining from there, and the vault's transactions.
 import { useEffect, useState } from "preact/hooks"
 import { send } from "../api.js"
 import { ErrorLine, Head, Pager, Section, short, Table, usePager, type Page } from "../parts.js"
@@ -10,6 +10,7 @@ interface Account {
   vaultAccountId: string
   name: string
   color: string
+  isDefault: boolean
   createdAt: number
 }
 interface AddressRow {
@@ -51,12 +52,16 @@ const CreateAccount = ({ vaultId, onCreated }: { vaultId: string; onCreated: (id
   )
 }
 
+/** The vault's own network type only: a vault refuses the other's assets and networks. */
+const ownAssets = (catalogue: Catalogue | undefined, vaultType: string) => (catalogue?.assets ?? []).filter((a) => a.networkType === vaultType)
+
+/** An account created in the vault: add an asset (REST #4), its address derived in that account. */
 const AddAsset = ({ vaultId, accountId, vaultType }: { vaultId: string; accountId: string; vaultType: string }) => {
   const { act, asOf } = useShared()
   const { data } = useData<Catalogue>("/_sim/assets", { asOf: false })
-  const assets = (data?.assets ?? []).filter((a) => a.networkType === vaultType)
+  const assets = ownAssets(data, vaultType)
   const [assetId, setAssetId] = useState("")
-  const chosen = assetId !== "" ? assetId : (assets[0]?.id ?? "")
+  const chosen = assets.some((a) => a.id === assetId) ? assetId : (assets[0]?.id ?? "")
   return (
     <form
       class="inline"
@@ -67,16 +72,48 @@ const AddAsset = ({ vaultId, accountId, vaultType }: { vaultId: string; accountI
     >
       <label>
         asset{" "}
-        <select name="asset" value={chosen} onChange={(e) => setAssetId((e.target as HTMLSelectElement).value)}>
+        <select name="asset" data-network-type={vaultType} value={chosen} onChange={(e) => setAssetId((e.target as HTMLSelectElement).value)}>
           {assets.map((a) => (
-            <option value={a.id}>
+            <option value={a.id} data-network-type={a.networkType}>
               {a.symbol} · {a.blockchain}/{a.network}
             </option>
           ))}
         </select>
       </label>
-      <button type="submit" disabled={asOf !== null}>
+      <button type="submit" disabled={asOf !== null || chosen === ""}>
         add asset
+      </button>
+    </form>
+  )
+}
+
+/** The default account: a new address of the vault's own on a network (REST #6 without an account). */
+const NewAddress = ({ vaultId, vaultType }: { vaultId: string; vaultType: string }) => {
+  const { act, asOf } = useShared()
+  const { data } = useData<Catalogue>("/_sim/assets", { asOf: false })
+  const networks = (data?.networks ?? []).filter((n) => n.networkType === vaultType)
+  const [key, setKey] = useState("")
+  const chosen = networks.find((n) => `${n.blockchain}/${n.network}` === key) ?? networks[0]
+  return (
+    <form
+      class="inline"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (chosen !== undefined) void act("derive an address", () => send("POST", `/_sim/vaults/${vaultId}/${chosen.blockchain}/${chosen.network}/addresses`, { label: "dashboard" }))
+      }}
+    >
+      <label>
+        network{" "}
+        <select name="network" data-network-type={vaultType} value={chosen === undefined ? "" : `${chosen.blockchain}/${chosen.network}`} onChange={(e) => setKey((e.target as HTMLSelectElement).value)}>
+          {networks.map((n) => (
+            <option value={`${n.blockchain}/${n.network}`} data-network-type={n.networkType}>
+              {n.blockchain}/{n.network}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" disabled={asOf !== null || chosen === undefined}>
+        new address
       </button>
     </form>
   )
@@ -105,14 +142,14 @@ const Deposit = ({ row, assetId }: { row: AddressRow; assetId: string }) => {
   )
 }
 
-const Addresses = ({ vaultId, accountId }: { vaultId: string; accountId: string }) => {
+const Addresses = ({ vaultId, accountId, empty }: { vaultId: string; accountId: string; empty: string }) => {
   const pager = usePager(20)
   useEffect(() => pager.reset(), [accountId])
   const { data, error } = useData<Page<AddressRow>>(`/_sim/vaults/${vaultId}/addresses?vaultAccountId=${accountId}&${pager.query}`)
   return (
     <>
       <ErrorLine error={error} onReset={pager.reset} />
-      {data !== undefined && data.items.length === 0 ? <p>No addresses yet: add an asset.</p> : null}
+      {data !== undefined && data.items.length === 0 ? <p>{empty}</p> : null}
       <Table label="addresses and balances" empty={data !== undefined && data.items.length === 0}>
         <Head columns={["address", "asset", "#total", "#available", "#blocked", "#allocated", "deposit · mine"]} />
         <tbody>
@@ -192,7 +229,9 @@ export const VaultView = ({ vaultId }: { vaultId: string }) => {
   const pager = usePager(20)
   const accounts = useData<Page<Account>>(`/_sim/vaults/${vaultId}/vault-accounts?${pager.query}`)
   const [accountId, setAccountId] = useState<string>("")
-  const chosen = accountId !== "" ? accountId : (accounts.data?.items[0]?.vaultAccountId ?? "")
+  const listed = accounts.data?.items ?? []
+  // The default account (listed first) until another is chosen; a choice not listed at this position falls back.
+  const chosen = listed.find((a) => a.vaultAccountId === accountId) ?? listed[0]
   return (
     <>
       <h1 class="title">
@@ -202,21 +241,31 @@ export const VaultView = ({ vaultId }: { vaultId: string }) => {
       <ErrorLine error={overview.error ?? accounts.error} onReset={pager.reset} />
       <Section title="Vault accounts" actions={<CreateAccount vaultId={vaultId} onCreated={setAccountId} />}>
         <ul class="chips" aria-label="vault accounts">
-          {(accounts.data?.items ?? []).map((a) => (
+          {listed.map((a) => (
             <li key={a.vaultAccountId}>
-              <button type="button" aria-pressed={a.vaultAccountId === chosen} onClick={() => setAccountId(a.vaultAccountId)}>
+              <button type="button" data-account={a.vaultAccountId} aria-pressed={a.vaultAccountId === chosen?.vaultAccountId} onClick={() => setAccountId(a.vaultAccountId)}>
                 <span class="swatch" style={{ background: a.color }} />
                 {a.name}
+                {a.isDefault ? <small class="tag"> default</small> : null}
               </button>
             </li>
           ))}
         </ul>
-        {accounts.data !== undefined && accounts.data.items.length === 0 ? <p>No accounts yet at this position.</p> : null}
+        {accounts.data !== undefined && listed.length === 0 ? <p>No accounts yet at this position.</p> : null}
+        {chosen !== undefined ? (
+          <p class="note" data-testid="account-id">
+            account id <code>{chosen.vaultAccountId}</code>
+            {chosen.isDefault ? " — the vault's id: its default account holds the vault's own addresses" : ""}
+          </p>
+        ) : null}
         <Pager pager={pager} page={accounts.data} idOf={(a: Account) => a.vaultAccountId} />
       </Section>
-      {chosen !== "" ? (
-        <Section title="Addresses and balances" actions={<AddAsset vaultId={vaultId} accountId={chosen} vaultType={vault?.type ?? "test"} />}>
-          <Addresses vaultId={vaultId} accountId={chosen} />
+      {chosen !== undefined ? (
+        <Section
+          title="Addresses and balances"
+          actions={vault === undefined ? null : chosen.isDefault ? <NewAddress vaultId={vaultId} vaultType={vault.type} /> : <AddAsset vaultId={vaultId} accountId={chosen.vaultAccountId} vaultType={vault.type} />}
+        >
+          <Addresses vaultId={vaultId} accountId={chosen.vaultAccountId} empty={chosen.isDefault ? "No addresses of the vault's own yet: derive one." : "No addresses yet: add an asset."} />
         </Section>
       ) : null}
       <Transactions vaultId={vaultId} />
