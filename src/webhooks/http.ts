@@ -1,6 +1,7 @@
 // The webhook HTTP client on undici (the HTTP/1.1 client Node's own fetch is built on), through its dispatcher
-// interface, the cheapest it offers: keep-alive connections per origin, bounded in number, a wall-clock timeout per
-// request. It signs each body: X-Signature is HMAC-SHA256 over the body bytes, keyed with the secret's UTF-8 bytes.
+// interface, the cheapest it offers: keep-alive connections per origin and pool (a subscription), bounded in number,
+// a wall-clock timeout per request. It signs each body: X-Signature is HMAC-SHA256 over the body bytes, keyed with
+// the secret's UTF-8 bytes.
 import { createHmac, createSecretKey, type KeyObject } from "node:crypto"
 import { Agent, type Dispatcher } from "undici"
 import type { HttpOutcome, SignatureEncoding } from "../domain/webhook/index.js"
@@ -14,6 +15,11 @@ export interface PostRequest {
   readonly timeoutMs: number
   /** Keep up to this many bytes of the answer (the verification handshake reads it); 0 keeps none. */
   readonly keepBody?: number
+  /**
+   * Requests of one pool share connections, and none of another pool's: the worker gives each subscription its own,
+   * so a hanging receiver holds only its own connections, even beside another subscription on the same origin.
+   */
+  readonly pool?: string
 }
 
 export interface PostResult extends HttpOutcome {
@@ -26,7 +32,7 @@ export interface Transport {
 }
 
 export interface TransportOptions {
-  /** Connections per origin at most. */
+  /** Connections per origin and pool at most. */
   readonly maxSockets: number
   /** Requests one connection carries at once (default 1: a slow receiver then holds only its own connection). */
   readonly pipelining?: number
@@ -122,16 +128,35 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 }
 
+/** Pools kept at most; past that the one used longest ago is closed (its requests in flight still finish). */
+const MAX_POOLS = 1_000
+
 class Client implements Transport {
   private closed = false
-  private readonly agent: Agent
+  /** An undici Agent per pool (its connections per origin), the one used last at the end. */
+  private readonly agents = new Map<string, Agent>()
   private readonly targets = new Memo<Target>()
   private readonly keys = new Memo<KeyObject>()
 
-  constructor(options: TransportOptions) {
+  constructor(private readonly options: TransportOptions) {}
+
+  private agentOf(pool: string): Agent {
+    let agent = this.agents.get(pool)
+    if (agent !== undefined) {
+      this.agents.delete(pool)
+      this.agents.set(pool, agent)
+      return agent
+    }
+    if (this.agents.size >= MAX_POOLS) {
+      const [oldest, old] = this.agents.entries().next().value as [string, Agent]
+      this.agents.delete(oldest)
+      void old.close().catch(() => {})
+    }
     // One request at a time per connection: a slow receiver then holds only its own connection, not requests
     // queued behind it (pipelining would).
-    this.agent = new Agent({ connections: options.maxSockets, pipelining: options.pipelining ?? 1, keepAliveTimeout: 4_000 })
+    agent = new Agent({ connections: this.options.maxSockets, pipelining: this.options.pipelining ?? 1, keepAliveTimeout: 4_000 })
+    this.agents.set(pool, agent)
+    return agent
   }
 
   readonly post = (r: PostRequest, callback: (result: PostResult) => void): void => {
@@ -152,7 +177,7 @@ class Client implements Transport {
     if (target.authorization !== undefined) headers.authorization = target.authorization
     const exchange = new Exchange(r.keepBody ?? 0, t0, r.timeoutMs, callback)
     try {
-      this.agent.dispatch({ origin: target.origin, path: target.path, method: "POST", headers, body: r.body, headersTimeout: 0, bodyTimeout: 0 }, exchange)
+      this.agentOf(r.pool ?? "").dispatch({ origin: target.origin, path: target.path, method: "POST", headers, body: r.body, headersTimeout: 0, bodyTimeout: 0 }, exchange)
     } catch (e) {
       exchange.finish(errorText(e as Error))
     }
@@ -160,7 +185,8 @@ class Client implements Transport {
 
   readonly close = (): void => {
     this.closed = true
-    void this.agent.destroy().catch(() => {})
+    for (const agent of this.agents.values()) void agent.destroy().catch(() => {})
+    this.agents.clear()
   }
 }
 

@@ -194,7 +194,7 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
       lane.inFlight--
       if (!loop.stopped) finished.push({ delivery: d, at, outcome, attempt: number })
     }
-    transport.post({ url: sub.config.url, body, secret: sub.config.secret, encoding: sub.config.signatureEncoding, timeoutMs }, done)
+    transport.post({ url: sub.config.url, body, secret: sub.config.secret, encoding: sub.config.signatureEncoding, timeoutMs, pool: d.webhookId }, done)
     return true
   }
 
