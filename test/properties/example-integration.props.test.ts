@@ -29,7 +29,6 @@ class DepositCreditor {
   handle(raw: Buffer, signature: string | undefined): { status: number; body: string } {
     if (!verifyWebhookSignature({ body: raw, signature, secret: this.secret })) return { status: 401, body: "" }
     const message = JSON.parse(raw.toString("utf8"))
-    if (message.type === "verification") return { status: 200, body: JSON.stringify({ challenge: message.challenge }) }
     const item = message.data.item
     const user = this.userOf(item.address)
     if (message.data.event === "INCOMING_CONFIRMED_COIN_TX" && user !== undefined && !this.credited.has(item.transactionId)) {
