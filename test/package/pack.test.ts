@@ -1,6 +1,6 @@
 // The package as a user gets it: `npm pack`, installed offline into an empty project, its entry points run there.
 import { execFile, spawn } from "node:child_process"
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -72,6 +72,17 @@ describe("npm pack", () => {
     for (const entry of ["cli.js", "index.js", "index.d.ts", "testing.js", "testing.d.ts", "client/index.js", "client/index.d.ts"]) expect(paths).toContain(`dist/src/${entry}`)
     expect(paths).toContain("dist/ui/index.html")
   })
+})
+
+describe("the checkout after the build (npm pack ran it)", () => {
+  it("leaves the command executable: dist/src/cli.js has its run bit, and npx custody-sim runs it", async () => {
+    const cli = join(ROOT, "dist", "src", "cli.js")
+    expect(statSync(cli).mode & 0o111).toBe(0o111)
+    const direct = await run(cli, ["--help"], { cwd: ROOT })
+    expect(direct.stdout).toContain("custody-sim")
+    const npx = await run("npx", ["--no-install", "custody-sim", "--help"], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: "" } })
+    expect(npx.stdout).toContain("serve")
+  }, 240_000)
 })
 
 const tsBlocks = (file: string) => [...readFileSync(join(ROOT, file), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!)
