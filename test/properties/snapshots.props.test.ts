@@ -100,7 +100,8 @@ const perform = async (sim: InProcess, known: Known, a: Action): Promise<Known> 
 const start = (options: { empty?: boolean } = {}) =>
   startInProcess({ seed: SEED, frozenAt: T0, webhooks: false, ...(options.empty ? { simulator: { defaultWorkspace: false } } : {}) })
 const readsOf = (sim: InProcess) => worldReads(sim.sim, adminGet(sim.fetch, "", sim.sim.adminToken))
-const exportOf = async (sim: InProcess) => (await sim.admin<string>("GET", "/_sim/export")).body
+// The full copy: the replayed prefix goes on signing with the recorded keys.
+const exportOf = async (sim: InProcess) => (await sim.admin<string>("GET", "/_sim/export?includeSecrets=true")).body
 /** The export's event lines after a position, request ids aside (they number a process's requests: see docs/snapshots.md). */
 const eventsAfter = (text: string, position: number) =>
   text
