@@ -102,7 +102,8 @@ const start = (options: { empty?: boolean } = {}) =>
   // Its requests are 2024-05-09's (#18): the workspace's key is pinned there.
   startInProcess({ seed: SEED, frozenAt: T0, webhooks: false, ...(options.empty ? { simulator: { defaultWorkspace: false } } : { fixture: inProcessFixtureAt("2024-05-09") }) })
 const readsOf = (sim: InProcess) => worldReads(sim.sim, adminGet(sim.fetch, "", sim.sim.adminToken))
-const exportOf = async (sim: InProcess) => (await sim.admin<string>("GET", "/_sim/export")).body
+// The full copy: the replayed prefix goes on signing with the recorded keys.
+const exportOf = async (sim: InProcess) => (await sim.admin<string>("GET", "/_sim/export?includeSecrets=true")).body
 /** The export's event lines after a position, request ids aside (they number a process's requests: see docs/snapshots.md). */
 const eventsAfter = (text: string, position: number) =>
   text
