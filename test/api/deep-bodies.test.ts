@@ -38,7 +38,12 @@ const send = async (method: string, path: string, body: string, headers: Record<
   const text = await res.body.text()
   return { status: res.statusCode, body: JSON.parse(text) as { error?: { code?: string; message?: string } } }
 }
-const fill = (path: string) => path.replace(":vaultId", h.testVaultId).replace(/:[A-Za-z]+/g, "x")
+// Other ids well formed (at 2026-03-20 a malformed one is answered 409 before the body is read), other parameters any text.
+const fill = (path: string) =>
+  path
+    .replace(":vaultId", h.testVaultId)
+    .replace(/:[A-Za-z]+Id\b/g, "0".repeat(24))
+    .replace(/:[A-Za-z]+/g, "x")
 
 describe("a body nested 10,000 arrays deep", () => {
   it("every operation that takes a body, at a version it exists in: 400 in the spec's error shape", async () => {

@@ -99,7 +99,7 @@ describe("POST /_sim/import of an export without secrets", () => {
     try {
       const r = await importText(b, text)
       expect(r.status).toBe(200)
-      expect(r.body.digest).toBe(await digestOf(h.sim, undefined))
+      expect(r.body.digest).toBe(`sha256:${await digestOf(h.sim, undefined)}`)
       const fresh = r.body.secrets.apiKeys.find((k: { key: string }) => k.key === h.creds.key)
       expect(fresh).toEqual({ key: h.creds.key, secret: expect.any(String), passphrase: expect.any(String) })
       expect(fresh.secret).not.toBe(h.creds.secret)

@@ -77,6 +77,8 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
         })
         await sim.run(sim.runner.pull)
         sim.ids.restore(sim.models.lastSeq)
+        // The imported log may hold events of later epochs (reverts in the world it was exported from): go on in its last.
+        sim.ids.reachEpoch(sim.models.lastEpoch)
         const lag = sim.models.timeline.headTime - sim.clock.now()
         if (lag > 0) sim.clock.advance(lag)
         const filled = loaded.filled.apiKeys.length + loaded.filled.webhooks.length > 0 ? { secrets: loaded.filled } : {}

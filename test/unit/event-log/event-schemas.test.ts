@@ -4,9 +4,12 @@ import { readFileSync } from "node:fs"
 import { Arbitrary, Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { generate, OUTPUT } from "../../../scripts/event-schemas.js"
+import { ASSETS } from "../../../src/domain/chains/assets.js"
 import { checkData } from "../../../src/event-log/check.js"
 import { eventDataSchemas } from "../../../src/event-log/event-schemas.js"
 import { knownEventTypes } from "../../../src/events/event-types.js"
+
+const ASSET = ASSETS[0]!
 
 const types = Object.keys(eventDataSchemas) as Array<keyof typeof eventDataSchemas>
 
@@ -38,8 +41,17 @@ describe("import schemas", () => {
       const valid = await samples(type, 8)
       expect(valid.length).toBeGreaterThan(0)
       for (const data of valid) {
-        // Amount fields hold base units, which the types call strings: make them integer strings.
-        const amounts = JSON.parse(JSON.stringify(data), (k, v) => (["amount", "fee", "maxFee", "feeLimit"].includes(k) && typeof v === "string" ? "1000" : v))
+        // Amount fields hold base units, which the types call strings: make them integer strings. Asset ids name
+        // an asset of the catalogue (the import refuses any other).
+        const amounts = JSON.parse(JSON.stringify(data), (k, v) =>
+          ["amount", "fee", "maxFee", "feeLimit"].includes(k) && typeof v === "string"
+            ? "1000"
+            : ["assetId", "feeAssetId"].includes(k) && typeof v === "string"
+              ? ASSET.id
+              : k === "assetIds" && Array.isArray(v)
+                ? v.map(() => ASSET.id)
+                : v,
+        )
         const fixed = refinedSamples[type]?.(amounts) ?? amounts
         expect(checkData(type, fixed)).toBeUndefined()
         for (const key of Object.keys(fixed)) {
