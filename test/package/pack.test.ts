@@ -65,9 +65,10 @@ afterAll(() => {
 }, 180_000)
 
 describe("npm pack", () => {
-  it("holds the built code, its declarations, the built dashboard, the OpenAPI documents, the README and docs; no tests, CI, scripts or sources", () => {
+  it("holds the built code, its declarations, the built dashboard, the OpenAPI documents, the README, the LICENSE and docs; no tests, CI, scripts or sources", () => {
     const paths = packed.files.map((f) => f.path)
-    expect(paths.filter((p) => !/^(package\.json|README\.md|docs\/[\w-]+\.md|dist\/src\/.+\.(js|d\.ts)|dist\/ui\/.+|dist\/openapi\/[\w-]+\.json)$/.test(p))).toEqual([])
+    expect(paths).toContain("LICENSE")
+    expect(paths.filter((p) => !/^(package\.json|README\.md|LICENSE|docs\/[\w-]+\.md|dist\/src\/.+\.(js|d\.ts)|dist\/ui\/.+|dist\/openapi\/[\w-]+\.json)$/.test(p))).toEqual([])
     for (const version of ["2024-05-09", "2025-09-23", "2026-03-20"]) expect(paths).toContain(`dist/openapi/${version}.json`)
     for (const entry of ["cli.js", "index.js", "index.d.ts", "testing.js", "testing.d.ts", "client/index.js", "client/index.d.ts"]) expect(paths).toContain(`dist/src/${entry}`)
     expect(paths).toContain("dist/ui/index.html")
