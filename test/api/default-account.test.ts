@@ -6,11 +6,10 @@ import type { Client } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createApp } from "../../src/api/app.js"
 import type { Credentials } from "../../src/client/index.js"
-import { signRequest } from "../../src/client/signing.js"
 import { assetId } from "../support/catalogue.js"
 import { createKey, startHarness, type Harness } from "../support/harness.js"
 import { listen } from "../support/server.js"
-import { send, strictConnection } from "../support/strict-http.js"
+import { signedCall, strictConnection } from "../support/strict-http.js"
 
 type Version = "2024-05-09" | "2025-09-23" | "2026-03-20"
 const EXTERNAL_ETH = "0x742d35Cc6634C0532925a3b844Bc454e4438f44e"
@@ -41,13 +40,10 @@ afterAll(async () => {
   await h.close()
 })
 
-/** A signed call over the socket, answered in `version` (the key is 2026-03-20's; the header pins each request). */
-const call = async (version: Version, method: string, path: string, item?: unknown) => {
-  const body = item === undefined ? "" : JSON.stringify({ data: { item } })
-  const headers = { ...signRequest(creds, { method, url: path, body }), "x-api-version": version }
-  const a = await send(connection, { method, path, headers, ...(method !== "GET" ? { body } : {}) })
-  return { status: a.status, body: JSON.parse(a.text) }
-}
+const call = signedCall(
+  () => connection,
+  () => creds,
+)
 const newVault = async (name: string) => (await h.admin("POST", "/_sim/vaults", { name, type: "test", backuped: true })).body.id as string
 /** An address of the vault itself: #6 without vaultAccountId (2026-03-20 requires one: the vault's own id). */
 const ownAddress = async (version: Version, vault: string, blockchain: string, network: string, label = "own") => {

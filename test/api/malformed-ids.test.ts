@@ -6,11 +6,10 @@ import type { Client } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createApp } from "../../src/api/app.js"
 import type { Credentials } from "../../src/client/index.js"
-import { signRequest } from "../../src/client/signing.js"
 import { assetId } from "../support/catalogue.js"
 import { createKey, startHarness, type Harness } from "../support/harness.js"
 import { listen } from "../support/server.js"
-import { send, strictConnection } from "../support/strict-http.js"
+import { signedCall, strictConnection } from "../support/strict-http.js"
 
 type Version = "2024-05-09" | "2025-09-23" | "2026-03-20"
 let h: Harness
@@ -32,12 +31,10 @@ afterAll(async () => {
   await h.close()
 })
 
-const call = async (version: Version, method: string, path: string, item?: unknown) => {
-  const body = item === undefined ? "" : JSON.stringify({ data: { item } })
-  const headers = { ...signRequest(creds, { method, url: path, body }), "x-api-version": version }
-  const a = await send(connection, { method, path, headers, ...(method !== "GET" ? { body } : {}) })
-  return { status: a.status, body: JSON.parse(a.text) }
-}
+const call = signedCall(
+  () => connection,
+  () => creds,
+)
 const head = () => Effect.runPromise(h.sim.store.headPosition)
 
 const BAD = "invalid-id-format"

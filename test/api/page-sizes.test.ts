@@ -8,11 +8,10 @@ import { createApp } from "../../src/api/app.js"
 import { pagedAt } from "../../src/api/operation.js"
 import { defaultOperations } from "../../src/api/operations.js"
 import type { Credentials } from "../../src/client/index.js"
-import { signRequest } from "../../src/client/signing.js"
 import { assetId } from "../support/catalogue.js"
 import { createKey, startHarness, type Harness } from "../support/harness.js"
 import { listen } from "../support/server.js"
-import { send, strictConnection } from "../support/strict-http.js"
+import { signedCall, strictConnection } from "../support/strict-http.js"
 
 /** Operation id → its default page size. */
 const TABLE: Readonly<Record<string, number>> = {
@@ -54,12 +53,10 @@ afterAll(async () => {
   await h.close()
 })
 
-const call = async (version: string, method: string, path: string, item?: unknown) => {
-  const body = item === undefined ? "" : JSON.stringify({ data: { item } })
-  const headers = { ...signRequest(creds, { method, url: path, body }), "x-api-version": version }
-  const a = await send(connection, { method, path, headers, ...(method !== "GET" ? { body } : {}) })
-  return { status: a.status, body: JSON.parse(a.text) }
-}
+const call = signedCall(
+  () => connection,
+  () => creds,
+)
 const pathOf = (template: string) =>
   template
     .replace(":vaultId", vault)

@@ -1,6 +1,8 @@
 // A strict HTTP/1.1 client over kept-alive connections (undici) and the checks every answer must pass: its
 // Content-Length is the body's byte length, the body is JSON, and an error is in its plane's error shape.
 import { Client } from "undici"
+import type { Credentials } from "../../src/client/index.js"
+import { signRequest } from "../../src/client/signing.js"
 
 export interface Answer {
   readonly status: number
@@ -64,3 +66,16 @@ export const isApiErrorShape = (body: unknown): boolean =>
 export const isSimErrorShape = (body: unknown): boolean => isObject(body) && errorPart(body.error, false) && Object.keys(body).length === 1
 
 export const json = (a: Answer): unknown => JSON.parse(a.text)
+
+/**
+ * A call signed with `creds()` over `client()` (getters: both are usually made in a `beforeAll`), answered in `version` (the header pins each request, whatever the key's
+ * version): `item` is sent as `{ data: { item } }`, and the answer's JSON comes back with its status.
+ */
+export const signedCall =
+  (client: () => Client, creds: () => Credentials) =>
+  async (version: string, method: string, path: string, item?: unknown): Promise<{ status: number; body: any }> => {
+    const body = item === undefined ? "" : JSON.stringify({ data: { item } })
+    const headers = { ...signRequest(creds(), { method, url: path, body }), "x-api-version": version }
+    const a = await send(client(), { method, path, headers, ...(method !== "GET" ? { body } : {}) })
+    return { status: a.status, body: JSON.parse(a.text) }
+  }
