@@ -36,7 +36,15 @@ module.exports = {
       severity: "error",
       comment: "Chain use cases append chain events through the command runner; settling is a process manager's.",
       from: { path: "^src/chain-sim/use-cases/" },
-      to: { path: outside("chain-sim/", "domain/shared/", "domain/chains/", "commands/(run-decider|services|retry|aggregate-cache)\\.ts$", "store/event-store\\.ts$") },
+      to: {
+        path: outside(
+          "chain-sim/",
+          "domain/shared/",
+          "domain/chains/",
+          "commands/(run-decider|services|retry|aggregate-cache)\\.ts$",
+          "store/event-store\\.ts$",
+        ),
+      },
     },
     {
       name: "commands-sit-on-domain-and-chain-decider",
@@ -64,7 +72,9 @@ module.exports = {
       severity: "error",
       comment: "Process managers issue commands on what the read models say; nothing at the edges.",
       from: { path: "^src/process-managers/" },
-      to: { path: outside("process-managers/", "commands/", "chain-sim/", "projections/", "domain/", "events/", "store/event-store\\.ts$") },
+      to: {
+        path: outside("process-managers/", "commands/", "chain-sim/", "projections/", "domain/", "events/", "store/event-store\\.ts$"),
+      },
     },
     {
       name: "no-process-manager-started-by-hand",
@@ -93,26 +103,34 @@ module.exports = {
       from: { path: "^src/protocol/" },
       to: { path: outside("protocol/") },
     },
-    { name: "client-does-not-import-the-api", severity: "error", from: { path: "^src/client/" }, to: { path: outside("client/", "protocol/") } },
+    {
+      name: "client-does-not-import-the-api",
+      severity: "error",
+      from: { path: "^src/client/" },
+      to: { path: outside("client/", "protocol/") },
+    },
     { name: "api-does-not-import-the-client", severity: "error", from: { path: "^src/api/" }, to: { path: "^src/client/" } },
     {
       name: "adapters-implement-the-ports",
       severity: "error",
-      comment: "The clock, ids, derivation and stores as the machine provides them: the core's service tags, the shared kernel and the store, nothing above.",
+      comment:
+        "The clock, ids, derivation and stores as the machine provides them: the core's service tags, the shared kernel and the store, nothing above.",
       from: { path: "^src/adapters/" },
       to: { path: outside("adapters/", "commands/services\\.ts$", "domain/shared/", "domain/chains/", "store/") },
     },
     {
       name: "checkpoints-save-the-read-models",
       severity: "error",
-      comment: "A checkpoint is the read models encoded at a log position: it knows the read models and the store, not the API nor the commands.",
+      comment:
+        "A checkpoint is the read models encoded at a log position: it knows the read models and the store, not the API nor the commands.",
       from: { path: "^src/checkpoints/" },
       to: { path: outside("checkpoints/", "projections/", "store/") },
     },
     {
       name: "snapshots-below-the-api",
       severity: "error",
-      comment: "Snapshot, revert and reset cut the log and set the read models and services back; the API and the testing helper call them.",
+      comment:
+        "Snapshot, revert and reset cut the log and set the read models and services back; the API and the testing helper call them.",
       from: { path: "^src/snapshots/" },
       to: { path: outside("snapshots/", "adapters/", "projections/", "store/", "commands/services\\.ts$", "domain/shared/") },
     },
@@ -155,7 +173,9 @@ module.exports = {
       name: "core-does-not-import-the-composition-root",
       severity: "error",
       comment: "simulator.ts and cli.ts assemble the layers; nothing below the edges imports them.",
-      from: { path: "^src/(domain|chain-sim|commands|projections|process-managers|store|webhooks|client|protocol|adapters|checkpoints|snapshots|workspace)/" },
+      from: {
+        path: "^src/(domain|chain-sim|commands|projections|process-managers|store|webhooks|client|protocol|adapters|checkpoints|snapshots|workspace)/",
+      },
       to: { path: "^src/(simulator|cli)\\.ts$|^src/cli/" },
     },
   ],
@@ -163,7 +183,11 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".tsx", ".js"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js"],
+    },
     exclude: { path: "^(dist|test|scripts)/" },
   },
 }

@@ -37,7 +37,11 @@ export const buildUi = async (outDir = join(root, "dist", "ui")): Promise<{ byte
     legalComments: "none",
   })
   writeFileSync(join(outDir, "index.html"), page)
-  return { bytes: Object.entries(r.metafile.outputs).filter(([f]) => !f.endsWith(".map")).reduce((a, [, o]) => a + o.bytes, 0) }
+  return {
+    bytes: Object.entries(r.metafile.outputs)
+      .filter(([f]) => !f.endsWith(".map"))
+      .reduce((a, [, o]) => a + o.bytes, 0),
+  }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

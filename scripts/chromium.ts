@@ -20,7 +20,15 @@ export const launchChromium = async (viewport = { width: 1280, height: 900 }): P
     executablePath: CHROMIUM,
     headless: true,
     viewport,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   })
   const page = context.pages()[0] ?? (await context.newPage())
   return {

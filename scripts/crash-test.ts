@@ -28,7 +28,10 @@ const exited = (pid: number) =>
 const loggedIds = async (sim: SimProcess): Promise<Set<string>> => {
   const ids = new Set<string>()
   for (let from = 0; ; ) {
-    const page = (await sim.admin("GET", `/_sim/events?fromPosition=${from}&limit=10000`)).body as { events: Array<{ metadata: { requestId?: string } }>; nextPosition?: number }
+    const page = (await sim.admin("GET", `/_sim/events?fromPosition=${from}&limit=10000`)).body as {
+      events: Array<{ metadata: { requestId?: string } }>
+      nextPosition?: number
+    }
     for (const e of page.events) if (e.metadata.requestId !== undefined) ids.add(e.metadata.requestId)
     if (page.nextPosition === undefined) return ids
     from = page.nextPosition
@@ -51,7 +54,11 @@ for (const durability of ["normal", "full"] as const) {
     const write = async (w: number) => {
       for (let i = 0; writing; i++) {
         try {
-          const r = await sim.call(creds, "POST", `/vaults/${vault}/vault-account`, { name: `crash ${k}.${w}.${i}`, color: "#000000", isHiddenInDashboard: false })
+          const r = await sim.call(creds, "POST", `/vaults/${vault}/vault-account`, {
+            name: `crash ${k}.${w}.${i}`,
+            color: "#000000",
+            isHiddenInDashboard: false,
+          })
           if (r.status === 201) acknowledged.add((r.body as { requestId: string }).requestId)
         } catch {
           return // the server is gone
@@ -74,12 +81,16 @@ for (const durability of ["normal", "full"] as const) {
     }
     const logged = await loggedIds(sim)
     for (const id of acknowledged) if (!logged.has(id)) lost++
-    acknowledged.forEach((id) => logged.has(id) || acknowledged.delete(id))
+    acknowledged.forEach((id) => {
+      logged.has(id) || acknowledged.delete(id)
+    })
   }
   const total = acknowledged.size + lost
   await sim.stop()
   rmSync(dir, { recursive: true, force: true })
-  figures.push(`durability ${durability.padEnd(6)}  kills ${kills}, acknowledged writes ${total.toLocaleString("en-US")}, lost ${lost}, unclean restarts ${unclean}`)
+  figures.push(
+    `durability ${durability.padEnd(6)}  kills ${kills}, acknowledged writes ${total.toLocaleString("en-US")}, lost ${lost}, unclean restarts ${unclean}`,
+  )
   if (lost > 0 || unclean > 0) failed = true
 }
 console.log(`crash campaign: ${kills} SIGKILLs per durability setting under write load (${writers} writers)`)

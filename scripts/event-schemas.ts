@@ -21,14 +21,24 @@ const UNIONS: ReadonlyArray<readonly [file: string, type: string]> = [
 ]
 
 export const generate = (): string => {
-  const program = ts.createProgram(UNIONS.map(([f]) => `${ROOT}${f}`), { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true })
+  const program = ts.createProgram(
+    UNIONS.map(([f]) => `${ROOT}${f}`),
+    {
+      strict: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      noEmit: true,
+    },
+  )
   const checker = program.getTypeChecker()
   const fail = (what: string, at: string): never => {
     throw new Error(`${at}: cannot derive a schema for ${what}`)
   }
 
   const isBrandOnly = (t: ts.Type) =>
-    (t.flags & ts.TypeFlags.Object) !== 0 && checker.getPropertiesOfType(t).every((p) => {
+    (t.flags & ts.TypeFlags.Object) !== 0 &&
+    checker.getPropertiesOfType(t).every((p) => {
       const pt = checker.getTypeOfSymbol(p)
       return (pt.flags & ts.TypeFlags.UniqueESSymbol) !== 0
     })
@@ -49,21 +59,33 @@ export const generate = (): string => {
       const others = trueFalse.length === 2 ? rest.filter((m) => !(m.flags & ts.TypeFlags.BooleanLiteral)) : rest
       const parts = [...(trueFalse.length === 2 ? ["Schema.Boolean"] : []), ...others.map((m) => schemaOf(m, at))]
       const literals = others.every((m) => m.isStringLiteral() || m.isNumberLiteral()) && trueFalse.length !== 2
-      const inner = parts.length === 1 ? parts[0]! : literals ? `Schema.Literals([${others.map((m) => JSON.stringify((m as ts.LiteralType).value)).join(", ")}])` : `Schema.Union([${parts.join(", ")}])`
+      const inner =
+        parts.length === 1
+          ? parts[0]!
+          : literals
+            ? `Schema.Literals([${others.map((m) => JSON.stringify((m as ts.LiteralType).value)).join(", ")}])`
+            : `Schema.Union([${parts.join(", ")}])`
       return hasNull ? `Schema.NullOr(${inner})` : inner
     }
     if (t.isIntersection()) {
       const real = t.types.filter((m) => !isBrandOnly(m))
-      if (real.length === 1 && t.types.length > 1 && (real[0]!.flags & (ts.TypeFlags.String | ts.TypeFlags.Number))) return schemaOf(real[0]!, at)
+      if (real.length === 1 && t.types.length > 1 && real[0]!.flags & (ts.TypeFlags.String | ts.TypeFlags.Number))
+        return schemaOf(real[0]!, at)
       return structOf(t, at)
     }
-    if (checker.isArrayType(t) || (t.flags & ts.TypeFlags.Object && (t as ts.TypeReference).target !== undefined && ["ReadonlyArray", "Array"].includes(t.symbol?.name ?? ""))) {
+    if (
+      checker.isArrayType(t) ||
+      (t.flags & ts.TypeFlags.Object &&
+        (t as ts.TypeReference).target !== undefined &&
+        ["ReadonlyArray", "Array"].includes(t.symbol?.name ?? ""))
+    ) {
       const [item] = checker.getTypeArguments(t as ts.TypeReference)
       return `Schema.Array(${schemaOf(item ?? fail("an array without its item type", at), `${at}[]`)})`
     }
     if (t.flags & ts.TypeFlags.Object) {
       const index = checker.getIndexInfoOfType(t, ts.IndexKind.String)
-      if (index !== undefined && checker.getPropertiesOfType(t).length === 0) return `Schema.Record(Schema.String, ${schemaOf(index.type, `${at}[*]`)})`
+      if (index !== undefined && checker.getPropertiesOfType(t).length === 0)
+        return `Schema.Record(Schema.String, ${schemaOf(index.type, `${at}[*]`)})`
       return structOf(t, at)
     }
     return fail(checker.typeToString(t), at)

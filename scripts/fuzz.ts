@@ -16,7 +16,7 @@ import { controlPlane, fuzzPlans, isUnreachedPosition, toCall, worldReplacing } 
 import { MisbehaviourHang, sendMisbehaving } from "../test/support/fuzz-misbehave.js"
 import { startSimProcess } from "../test/support/sim-process.js"
 import type { MemorySample } from "./fuzz-memory.js"
-import { framingFault, isApiErrorShape, isSimErrorShape, send, strictConnection } from "../test/support/strict-http.js"
+import { type Answer, framingFault, isApiErrorShape, isSimErrorShape, send, strictConnection } from "../test/support/strict-http.js"
 
 const { values } = parseArgs({
   options: {
@@ -45,11 +45,21 @@ const samples: Array<{ at: number } & MemorySample> = []
 process.env.FUZZ_MEMORY_EVERY_MS = String(memoryEvery * 1_000)
 let partial = ""
 const sim = await startSimProcess(["--data-dir", dir], {
-  nodeArgs: [`--min-semi-space-size=${SEMI_SPACE_MIB}`, `--max-semi-space-size=${SEMI_SPACE_MIB}`, "--expose-gc", "--import", "tsx", "--import", "./scripts/fuzz-memory.ts"],
+  nodeArgs: [
+    `--min-semi-space-size=${SEMI_SPACE_MIB}`,
+    `--max-semi-space-size=${SEMI_SPACE_MIB}`,
+    "--expose-gc",
+    "--import",
+    "tsx",
+    "--import",
+    "./scripts/fuzz-memory.ts",
+  ],
   onOutput: (chunk) => {
     const lines = (partial + chunk).split("\n")
     partial = lines.pop()!
-    for (const line of lines) if (line.startsWith("fuzz-memory ")) samples.push({ at: performance.now(), ...(JSON.parse(line.slice("fuzz-memory ".length)) as MemorySample) })
+    for (const line of lines)
+      if (line.startsWith("fuzz-memory "))
+        samples.push({ at: performance.now(), ...(JSON.parse(line.slice("fuzz-memory ".length)) as MemorySample) })
   },
 })
 const pid = sim.pid ?? NaN
@@ -65,7 +75,18 @@ const rss = (): number | undefined => {
 
 const started = performance.now()
 const endAt = started + minutes * 60_000
-const figures = { misbehaved: 0, world: 0, requests: 0, framing: 0, fiveXX: 0, unreached: 0, shape: 0, hangs: 0, transport: 0, statuses: new Map<number, number>() }
+const figures = {
+  misbehaved: 0,
+  world: 0,
+  requests: 0,
+  framing: 0,
+  fiveXX: 0,
+  unreached: 0,
+  shape: 0,
+  hangs: 0,
+  transport: 0,
+  statuses: new Map<number, number>(),
+}
 const faults: Array<string> = []
 const accepted = new Set<string>()
 const refused = new Set<string>()
@@ -115,11 +136,16 @@ const lane = async (n: number) => {
       figures.requests++
       if (plan.misbehave !== undefined) figures.misbehaved++
       if (worldReplacing(call)) figures.world++
-      let answer
+      let answer: Answer | undefined
       try {
         answer = plan.misbehave !== undefined ? await sendMisbehaving(sim.url, call, plan.misbehave) : await send(client, call)
       } catch (error) {
-        if (error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.HeadersTimeoutError || error instanceof MisbehaviourHang) figures.hangs++
+        if (
+          error instanceof undiciErrors.BodyTimeoutError ||
+          error instanceof undiciErrors.HeadersTimeoutError ||
+          error instanceof MisbehaviourHang
+        )
+          figures.hangs++
         else figures.transport++
         faults.push(`${call.method} ${call.path.slice(0, 100)}: ${String(error)}`)
         await client.destroy()
@@ -139,7 +165,12 @@ const lane = async (n: number) => {
         faults.push(`${call.method} ${call.path.slice(0, 100)}: ${answer.status} ${answer.text.slice(0, 200)}`)
       }
       // The dashboard's pages are HTML (a path like /ui/x/.. resolves to one).
-      if (answer.status < 400 && /^text\/html/.test(String(answer.headers["content-type"])) && new URL(call.path, sim.url).pathname.startsWith("/ui")) continue
+      if (
+        answer.status < 400 &&
+        /^text\/html/.test(String(answer.headers["content-type"])) &&
+        new URL(call.path, sim.url).pathname.startsWith("/ui")
+      )
+        continue
       let body: unknown
       try {
         body = JSON.parse(answer.text)
@@ -152,7 +183,9 @@ const lane = async (n: number) => {
       if (answer.status >= 400) {
         if (!(isApiErrorShape(body) || (controlPlane(call) && isSimErrorShape(body)))) {
           figures.shape++
-          faults.push(`${call.method} ${call.path.slice(0, 100)} ${JSON.stringify(call.headers ?? {}).slice(0, 300)}: ${answer.status} outside the error shape: ${answer.text.slice(0, 200)}`)
+          faults.push(
+            `${call.method} ${call.path.slice(0, 100)} ${JSON.stringify(call.headers ?? {}).slice(0, 300)}: ${answer.status} outside the error shape: ${answer.text.slice(0, 200)}`,
+          )
         }
         if (typeof requestId === "string") refused.add(requestId)
       } else if (typeof requestId === "string") accepted.add(requestId)
@@ -170,7 +203,10 @@ let byRefused = 0
 let unexplained = 0
 let written = 0
 for (let from = before + 1; ; ) {
-  const page = (await sim.admin("GET", `/_sim/events?fromPosition=${from}&limit=10000`)).body as { events: Array<{ metadata: { requestId?: string } }>; nextPosition?: number }
+  const page = (await sim.admin("GET", `/_sim/events?fromPosition=${from}&limit=10000`)).body as {
+    events: Array<{ metadata: { requestId?: string } }>
+    nextPosition?: number
+  }
   for (const e of page.events) {
     written++
     const id = e.metadata.requestId
@@ -185,11 +221,22 @@ rmSync(dir, { recursive: true, force: true })
 
 const elapsed = (ended - started) / 1000
 console.log(`fuzz campaign: ${minutes} min, ${connections} connections, seed ${seed}`)
-console.log(`requests            ${figures.requests.toLocaleString("en-US")} (${Math.round(figures.requests / elapsed).toLocaleString("en-US")}/s)`)
-console.log(`world-replacing     ${figures.world} snapshots, reverts and resets (percent-encoded spellings among them); ${figures.misbehaved} requests with a cut-off, malformed or slow body`)
-console.log(`statuses            ${[...figures.statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(", ")}`)
+console.log(
+  `requests            ${figures.requests.toLocaleString("en-US")} (${Math.round(figures.requests / elapsed).toLocaleString("en-US")}/s)`,
+)
+console.log(
+  `world-replacing     ${figures.world} snapshots, reverts and resets (percent-encoded spellings among them); ${figures.misbehaved} requests with a cut-off, malformed or slow body`,
+)
+console.log(
+  `statuses            ${[...figures.statuses]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(", ")}`,
+)
 console.log(`framing errors      ${figures.framing}`)
-console.log(`5xx                 ${figures.fiveXX} (besides ${figures.unreached} documented 503s for an x-sim-min-position not reached in 2 s)`)
+console.log(
+  `5xx                 ${figures.fiveXX} (besides ${figures.unreached} documented 503s for an x-sim-min-position not reached in 2 s)`,
+)
 console.log(`outside the shape   ${figures.shape}`)
 console.log(`hangs               ${figures.hangs} (and ${figures.transport} other transport errors)`)
 console.log(`events written      ${written}: ${byRefused} by refused requests, ${unexplained} by no accepted request`)
@@ -200,16 +247,35 @@ const spread = (label: string, values: ReadonlyArray<number>, unit = "MiB") => {
   if (values.length < 2) return console.log(`${label.padEnd(28)}${values.length} samples in the second half`)
   const lo = Math.min(...values)
   const hi = Math.max(...values)
-  console.log(`${label.padEnd(28)}${lo.toFixed(1)} .. ${hi.toFixed(1)} ${unit} (±${(((hi - lo) / 2 / ((lo + hi) / 2)) * 100).toFixed(1)}% around the middle; first ${values[0]!.toFixed(1)}, last ${values.at(-1)!.toFixed(1)}; ${values.length} samples)`)
+  console.log(
+    `${label.padEnd(28)}${lo.toFixed(1)} .. ${hi.toFixed(1)} ${unit} (±${(((hi - lo) / 2 / ((lo + hi) / 2)) * 100).toFixed(1)}% around the middle; first ${values[0]!.toFixed(1)}, last ${values.at(-1)!.toFixed(1)}; ${values.length} samples)`,
+  )
 }
 console.log(`server memory, second half of the run:`)
-spread("  RSS as it runs", memory.filter((m) => m.at >= half).map((m) => m.bytes / 2 ** 20))
+spread(
+  "  RSS as it runs",
+  memory.filter((m) => m.at >= half).map((m) => m.bytes / 2 ** 20),
+)
 const collected = inSecondHalf.flatMap((m) => (m.collected === undefined ? [] : [m.collected]))
-spread("  RSS after a full GC", collected.map((c) => c.rss))
-spread("  heap after a full GC", collected.map((c) => c.oldUsed))
-spread("  young generation", inSecondHalf.map((m) => m.running.young))
-spread("  old generation as it runs", inSecondHalf.map((m) => m.running.old))
-if (collected.length > 0) console.log(`  forced full GCs            every ${memoryEvery} s, longest ${Math.max(...collected.map((c) => c.gcMs)).toFixed(0)} ms`)
-if (values["memory-log"] !== undefined) writeFileSync(values["memory-log"], samples.map((m) => JSON.stringify({ ...m, at: Math.round(m.at - started) })).join("\n") + "\n")
+spread(
+  "  RSS after a full GC",
+  collected.map((c) => c.rss),
+)
+spread(
+  "  heap after a full GC",
+  collected.map((c) => c.oldUsed),
+)
+spread(
+  "  young generation",
+  inSecondHalf.map((m) => m.running.young),
+)
+spread(
+  "  old generation as it runs",
+  inSecondHalf.map((m) => m.running.old),
+)
+if (collected.length > 0)
+  console.log(`  forced full GCs            every ${memoryEvery} s, longest ${Math.max(...collected.map((c) => c.gcMs)).toFixed(0)} ms`)
+if (values["memory-log"] !== undefined)
+  writeFileSync(values["memory-log"], samples.map((m) => JSON.stringify({ ...m, at: Math.round(m.at - started) })).join("\n") + "\n")
 for (const f of faults.slice(0, 10)) console.log(`  fault: ${f}`)
 process.exitCode = figures.framing + figures.fiveXX + figures.shape + figures.hangs + byRefused + unexplained === 0 ? 0 : 1

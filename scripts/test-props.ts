@@ -29,5 +29,9 @@ const env = { ...process.env, ...(runs !== undefined ? { FC_NUM_RUNS: runs } : {
 console.log(`properties: ${runs ?? "default"} runs, seed ${seed ?? (process.env.CI ? "fixed (CI)" : "random")}`)
 
 // Many runs outlast vitest's default per-test timeout: the budget is the run count, so no timeout applies.
-const child = spawn("npx", ["vitest", "run", "test/properties", "--testTimeout=0", ...positionals], { stdio: "inherit", env, shell: process.platform === "win32" })
+const child = spawn("npx", ["vitest", "run", "test/properties", "--testTimeout=0", ...positionals], {
+  stdio: "inherit",
+  env,
+  shell: process.platform === "win32",
+})
 child.on("exit", (code, signal) => process.exit(code ?? (signal !== null ? 1 : 0)))

@@ -25,7 +25,8 @@ const startReceiver = async () => {
     req.on("data", (c: Buffer) => chunks.push(c))
     req.on("end", () => {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { type?: string; challenge?: string; idempotencyKey?: string }
-      if (body.type === "verification") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ challenge: body.challenge }))
+      if (body.type === "verification")
+        return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ challenge: body.challenge }))
       requests++
       keys.set(body.idempotencyKey!, (keys.get(body.idempotencyKey!) ?? 0) + 1)
       res.writeHead(200).end()
@@ -57,7 +58,16 @@ const raise = async (sim: Simulator, vaultId: string, from: number, count: numbe
         const events = yield* toNewEvents(
           Array.from({ length: n }, (_, i) => {
             const txid = `0x${(from + done + i).toString(16).padStart(64, "0")}`
-            return { type: "NotificationRaised", data: { vaultId, kind: "INCOMING_CONFIRMED_COIN_TX", subject: txid, payload: { transactionId: txid, amount: "1", unit: "ETH" }, at } }
+            return {
+              type: "NotificationRaised",
+              data: {
+                vaultId,
+                kind: "INCOMING_CONFIRMED_COIN_TX",
+                subject: txid,
+                payload: { transactionId: txid, amount: "1", unit: "ETH" },
+                at,
+              },
+            }
           }),
         )
         yield* (yield* EventStore).append(`campaignNotifications-${sim.ids.next("transaction")}`, events, "no_stream")
@@ -75,7 +85,14 @@ try {
     // Everything runs on this process's one loop: a generous deadline keeps a busy moment from failing a read.
     const store = makeEsdbStore(`${double.connectionString}&defaultDeadline=60000`)
     const { transport, posts } = counting(makeHttpTransport({ maxSockets: 64 }))
-    const sim = await createSimulator({ store, seed: "webhook-nodes", nodeId, follow: true, defaultWorkspace: true, webhooks: { transport, shared: { groups: store.consumerGroups } } })
+    const sim = await createSimulator({
+      store,
+      seed: "webhook-nodes",
+      nodeId,
+      follow: true,
+      defaultWorkspace: true,
+      webhooks: { transport, shared: { groups: store.consumerGroups } },
+    })
     nodes.push({ sim, posts, close: () => sim.close() })
   }
   const [a, b] = nodes as [(typeof nodes)[0], (typeof nodes)[0]]
@@ -91,9 +108,11 @@ try {
   const cpuBefore = process.cpuUsage()
   const eluBefore = performance.eventLoopUtilization()
   await Promise.all([raise(a.sim, vaultId, 0, Math.ceil(total / 2)), raise(b.sim, vaultId, Math.ceil(total / 2), Math.floor(total / 2))])
-  const delivered = (sim: Simulator) => sim.models.outbox.subscriptions.get(webhook.id)!.deliveries.filter((d) => d.status === "delivered").length
+  const delivered = (sim: Simulator) =>
+    sim.models.outbox.subscriptions.get(webhook.id)!.deliveries.filter((d) => d.status === "delivered").length
   while (delivered(a.sim) < total || delivered(b.sim) < total) {
-    if (performance.now() - started > 600_000) throw new Error(`not delivered within 10 minutes: ${delivered(a.sim)} / ${delivered(b.sim)} of ${total}`)
+    if (performance.now() - started > 600_000)
+      throw new Error(`not delivered within 10 minutes: ${delivered(a.sim)} / ${delivered(b.sim)} of ${total}`)
     await new Promise((r) => setTimeout(r, 100))
   }
   const seconds = (performance.now() - started) / 1000
@@ -115,10 +134,22 @@ try {
   console.log(
     `this process (both nodes, the store double, the receiver): ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU (${Math.round((cpu.user + cpu.system) / total)} µs per delivery), event loop busy ${(elu.utilization * 100).toFixed(0)}% of the time; load ${loadavg()[0]!.toFixed(1)}`,
   )
-  console.log(`receiver: ${receiver.requests()} requests, ${receiver.keys.size} distinct idempotency keys, ${duplicateKeys} keys more than once`)
-  console.log(`attempts started: node "" ${a.posts()}, node "~1" ${b.posts()}; attempt events in the log: ${attemptEvents}; messages the store gave again: ${givenAgain}`)
-  console.log(`recorded deliveries: node "" ${ra.deliveries} (${ra.oneAttempt} delivered at the first attempt), node "~1" ${rb.deliveries} (${rb.oneAttempt})`)
-  const ok = receiver.requests() === total && receiver.keys.size === total && duplicateKeys === 0 && attemptEvents === total && ra.oneAttempt === total && rb.oneAttempt === total
+  console.log(
+    `receiver: ${receiver.requests()} requests, ${receiver.keys.size} distinct idempotency keys, ${duplicateKeys} keys more than once`,
+  )
+  console.log(
+    `attempts started: node "" ${a.posts()}, node "~1" ${b.posts()}; attempt events in the log: ${attemptEvents}; messages the store gave again: ${givenAgain}`,
+  )
+  console.log(
+    `recorded deliveries: node "" ${ra.deliveries} (${ra.oneAttempt} delivered at the first attempt), node "~1" ${rb.deliveries} (${rb.oneAttempt})`,
+  )
+  const ok =
+    receiver.requests() === total &&
+    receiver.keys.size === total &&
+    duplicateKeys === 0 &&
+    attemptEvents === total &&
+    ra.oneAttempt === total &&
+    rb.oneAttempt === total
   console.log(ok ? "0 duplicate deliveries" : "FAILED: duplicates or missing deliveries")
   process.exitCode = ok ? 0 : 1
 } finally {

@@ -6,6 +6,10 @@ import { controlPlaneDocument, documentVersions, openApiDocument } from "../src/
 
 const dir = process.argv[2] ?? "dist/openapi"
 mkdirSync(dir, { recursive: true })
-for (const version of documentVersions) writeFileSync(`${dir}/${version}.json`, `${JSON.stringify(openApiDocument(defaultOperations, version), null, 2)}\n`)
-writeFileSync(`${dir}/_sim.json`, `${JSON.stringify(controlPlaneDocument([...defaultSimRoutes, openApiRoute(() => undefined)]), null, 2)}\n`)
+for (const version of documentVersions)
+  writeFileSync(`${dir}/${version}.json`, `${JSON.stringify(openApiDocument(defaultOperations, version), null, 2)}\n`)
+writeFileSync(
+  `${dir}/_sim.json`,
+  `${JSON.stringify(controlPlaneDocument([...defaultSimRoutes, openApiRoute(() => undefined)]), null, 2)}\n`,
+)
 console.log(`OpenAPI documents written to ${dir}`)

@@ -4,7 +4,6 @@ import { CommandMeta, IdSequence, type CommandMetaShape } from "./commands/run-d
 import type { CommandServices } from "./commands/services.js"
 import { derivationLayer, makeDerivation } from "./adapters/derivation.js"
 import { AggregateCache, makeAggregateCache } from "./commands/aggregate-cache.js"
-import type { CreateApiKeyInput, CreateVaultInput } from "./commands/workspace.js"
 import { ReadModels } from "./projections/read-models.js"
 import { haltMessage, makeProjectionRunner, type ProjectionRunner } from "./projections/runner.js"
 import { clockLayer, type ControllableClock } from "./adapters/clock.js"
@@ -111,7 +110,9 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
   const clock = resumeClock(options.clock ?? {})
   const models = new ReadModels()
   const store = options.store
-  const runner = makeProjectionRunner(store, models, undefined, (h) => (options.onHalt ?? ((m) => process.stderr.write(`${m}\n`)))(haltMessage(h)))
+  const runner = makeProjectionRunner(store, models, undefined, (h) =>
+    (options.onHalt ?? ((m) => process.stderr.write(`${m}\n`)))(haltMessage(h)),
+  )
   const aggregates = makeAggregateCache()
   const cursors = new Map<string, number>()
   const layer = Layer.mergeAll(
@@ -152,18 +153,28 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     ids.restore(models.lastSeq)
   }
   let following = options.follow ? await must(runner.follow) : undefined
-  const checkpointer: Checkpointer | undefined = options.checkpoints === undefined ? undefined : await startCheckpointer(options.checkpoints, store, loaded)
+  const checkpointer: Checkpointer | undefined =
+    options.checkpoints === undefined ? undefined : await startCheckpointer(options.checkpoints, store, loaded)
   const adminToken = options.fixture?.adminToken ?? options.adminToken ?? Buffer.from(ids.bytes("adminToken", 18)).toString("base64url")
 
   const clockHooks: Array<() => Effect.Effect<void, AppFailure, SimServices>> = [() => settleAll]
   const webhookOptions = typeof options.webhooks === "object" ? options.webhooks : {}
   // A node following a store other nodes share delivers only what the store's consumer groups give it.
-  const shared = webhookOptions.shared ?? (options.follow === true && store.consumerGroups !== undefined ? { groups: store.consumerGroups } : undefined)
+  const shared =
+    webhookOptions.shared ?? (options.follow === true && store.consumerGroups !== undefined ? { groups: store.consumerGroups } : undefined)
   const startWebhooks = () =>
     options.webhooks === false
       ? undefined
       : startWebhookWorker(
-          { outbox: models.outbox, requestOf: requestLookup(models), ...(assetIds.any ? { assetIdToWire: assetIds.toWire } : {}), clock, run, awaitPosition: runner.awaitPosition, position: () => models.position },
+          {
+            outbox: models.outbox,
+            requestOf: requestLookup(models),
+            ...(assetIds.any ? { assetIdToWire: assetIds.toWire } : {}),
+            clock,
+            run,
+            awaitPosition: runner.awaitPosition,
+            position: () => models.position,
+          },
           { ...webhookOptions, ...(shared !== undefined ? { shared } : {}) },
         )
   let webhooks = startWebhooks()

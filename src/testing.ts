@@ -9,7 +9,13 @@ export {
   type InProcess,
   type InProcessOptions,
 } from "./testing/in-process.js"
-export { isolateEachTest, sharedSimulator, type SharedSimulator, type SharedSimulatorOptions, type SuiteHooks } from "./testing/shared-simulator.js"
+export {
+  isolateEachTest,
+  sharedSimulator,
+  type SharedSimulator,
+  type SharedSimulatorOptions,
+  type SuiteHooks,
+} from "./testing/shared-simulator.js"
 export {
   TEST_ASSETS,
   TEST_CHAINS,

@@ -9,7 +9,11 @@ const COUNT = 2_000
 const SEED = sha256(utf8ToBytes("custody-sim address-derivation bench"))
 
 /** One network per family; for utxo the slowest encoding (cashaddr) as well as the common one. */
-const CASES: ReadonlyArray<{ readonly family: ChainFamily | `${ChainFamily}:${string}`; readonly blockchain: Blockchain; readonly network: NetworkName }> = [
+const CASES: ReadonlyArray<{
+  readonly family: ChainFamily | `${ChainFamily}:${string}`
+  readonly blockchain: Blockchain
+  readonly network: NetworkName
+}> = [
   { family: "utxo", blockchain: "bitcoin", network: "mainnet" },
   { family: "utxo:cashaddr", blockchain: "bitcoin-cash", network: "mainnet" },
   { family: "evm", blockchain: "ethereum", network: "mainnet" },
@@ -19,11 +23,14 @@ const CASES: ReadonlyArray<{ readonly family: ChainFamily | `${ChainFamily}:${st
 ]
 
 /** perSecond is wall-clock; cpuPerSecond counts this process's CPU time only, steadier on a shared, busy machine. */
-export const benchAddressDerivation = async (count = COUNT): Promise<Array<{ family: string; perSecond: number; cpuPerSecond: number }>> => {
+export const benchAddressDerivation = async (
+  count = COUNT,
+): Promise<Array<{ family: string; perSecond: number; cpuPerSecond: number }>> => {
   // Warm up: the curve libraries build their precomputed tables lazily, on first use, and a process that has derived
   // WIDE_TABLE_AFTER secp256k1 children builds a wider one (public-child.ts): the figures are a deriving process's.
   const warm = createAddressDeriver(sha256(utf8ToBytes("warm-up")))
-  for (const { blockchain, network } of CASES) for (let index = 0; index < 50; index++) warm.derive(blockchain, network, { account: 0, change: 0, index })
+  for (const { blockchain, network } of CASES)
+    for (let index = 0; index < 50; index++) warm.derive(blockchain, network, { account: 0, change: 0, index })
   for (let index = 50; index <= WIDE_TABLE_AFTER; index++) warm.derive("ethereum", "mainnet", { account: 0, change: 0, index })
   return CASES.map(({ family, blockchain, network }) => {
     const deriver = createAddressDeriver(SEED)

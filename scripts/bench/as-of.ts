@@ -25,7 +25,12 @@ export interface AsOfFigures {
    * Requests slower than 1 ms: how many overlapped a garbage-collection pause (by kind), and how many spent more than
    * half their time runnable but off a core (the kernel's run-queue wait of the thread): they waited for the machine.
    */
-  readonly slow: { readonly requests: number; readonly duringGc: number; readonly gcKinds: Readonly<Record<string, number>>; readonly waitedForCore: number }
+  readonly slow: {
+    readonly requests: number
+    readonly duringGc: number
+    readonly gcKinds: Readonly<Record<string, number>>
+    readonly waitedForCore: number
+  }
   /** The process's CPU time per request (ms), collector threads included, by position and by time. */
   readonly cpu: { readonly position: Summary; readonly time: Summary }
   /**
@@ -88,11 +93,13 @@ const gcKindName: Readonly<Record<number, string>> = { 1: "scavenge", 4: "mark-c
 const GC_FORCED = 4
 
 // A tiny deterministic PRNG: the same positions every run.
-const prng = (seed: number) => () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32)
+const prng = (seed: number) => () => (seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32
 
 const summary = (xs: ReadonlyArray<number>): Summary => ({ p50: median(xs), p99: quantile(xs, 0.99), max: Math.max(...xs) })
 
-export const measureAsOf = async (options: { events?: number; requests?: number; log?: (line: string) => void } = {}): Promise<AsOfFigures> => {
+export const measureAsOf = async (
+  options: { events?: number; requests?: number; log?: (line: string) => void } = {},
+): Promise<AsOfFigures> => {
   const events = options.events ?? 1_000_000
   const requests = options.requests ?? 5_000
   const log = options.log ?? (() => {})
@@ -113,7 +120,8 @@ export const measureAsOf = async (options: { events?: number; requests?: number;
   const pauses: Array<PerformanceEntry> = []
   // The full collections the benchmark itself asks for (untimed, before each series) are left out.
   const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if ((((e as PerformanceEntry & { detail?: { flags?: number } }).detail?.flags ?? 0) & GC_FORCED) === 0) pauses.push(e)
+    for (const e of list.getEntries())
+      if ((((e as PerformanceEntry & { detail?: { flags?: number } }).detail?.flags ?? 0) & GC_FORCED) === 0) pauses.push(e)
   })
   observer.observe({ entryTypes: ["gc"] })
   const spans: Array<readonly [number, number, number]> = []
@@ -170,7 +178,11 @@ export const measureAsOf = async (options: { events?: number; requests?: number;
   const byPosition = await measure(() => `position:${from + Math.floor(random() * (head + 1 - from))}`, cpuPosition, threadPosition)
   const byTime = await measure(() => `time:${Math.floor((first + random() * (last - first)) / 1000)}`, cpuTime, threadTime)
   clock?.close()
-  const threadFigures = (t: Thread): ThreadFigures => ({ cpu: summary(t.cpu), onCore: summary(t.onCore), unwaited: { ...summary(t.unwaited), requests: t.unwaited.length } })
+  const threadFigures = (t: Thread): ThreadFigures => ({
+    cpu: summary(t.cpu),
+    onCore: summary(t.onCore),
+    unwaited: { ...summary(t.unwaited), requests: t.unwaited.length },
+  })
   const thread = clock === undefined ? undefined : { position: threadFigures(threadPosition), time: threadFigures(threadTime) }
   const assetId = (plan.templates.credited.data as { assetId: string }).assetId
   const lookups: Array<number> = []
@@ -204,15 +216,30 @@ export const measureAsOf = async (options: { events?: number; requests?: number;
     }
   }
   await sim.close()
-  log(`slow requests (> 1 ms): ${spans.length}, ${duringGc} during a collection ${JSON.stringify(gcKinds)}, ${waitedForCore} with less than half their time on a core; pauses ${JSON.stringify(gc)}`)
-  log(`process CPU per request p99 (collector threads included): ${quantile(cpuPosition, 0.99).toFixed(3)} ms by position, ${quantile(cpuTime, 0.99).toFixed(3)} ms by time`)
+  log(
+    `slow requests (> 1 ms): ${spans.length}, ${duringGc} during a collection ${JSON.stringify(gcKinds)}, ${waitedForCore} with less than half their time on a core; pauses ${JSON.stringify(gc)}`,
+  )
+  log(
+    `process CPU per request p99 (collector threads included): ${quantile(cpuPosition, 0.99).toFixed(3)} ms by position, ${quantile(cpuTime, 0.99).toFixed(3)} ms by time`,
+  )
   if (thread !== undefined)
-    for (const [name, t] of [["position", thread.position], ["time", thread.time]] as const)
+    for (const [name, t] of [
+      ["position", thread.position],
+      ["time", thread.time],
+    ] as const)
       log(
         `by ${name}, the request's thread: CPU p99 ${t.cpu.p99.toFixed(3)} ms; wall less run-queue wait p99 ${t.onCore.p99.toFixed(3)} ms; wall p99 of the ${t.unwaited.requests} requests that never waited for a core ${t.unwaited.p99.toFixed(3)} ms`,
       )
-  log(`wall: position p99 ${quantile(byPosition, 0.99).toFixed(3)} ms, time p99 ${quantile(byTime, 0.99).toFixed(3)} ms; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`)
-  return { events: total, requests, position: summary(byPosition), time: summary(byTime), modelLookupP99Us: quantile(lookups, 0.99), slow: { requests: spans.length, duringGc, gcKinds, waitedForCore },
+  log(
+    `wall: position p99 ${quantile(byPosition, 0.99).toFixed(3)} ms, time p99 ${quantile(byTime, 0.99).toFixed(3)} ms; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
+  )
+  return {
+    events: total,
+    requests,
+    position: summary(byPosition),
+    time: summary(byTime),
+    modelLookupP99Us: quantile(lookups, 0.99),
+    slow: { requests: spans.length, duringGc, gcKinds, waitedForCore },
     cpu: { position: summary(cpuPosition), time: summary(cpuTime) },
     thread,
     load: [Math.min(...loads), Math.max(...loads)],
@@ -238,6 +265,10 @@ export const asOfBalanceRead: Benchmark = {
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const quick = process.argv.includes("--quick")
   const i = process.argv.indexOf("--events")
-  const f = await measureAsOf({ events: i > 0 ? Number(process.argv[i + 1]) : quick ? 100_000 : 1_000_000, requests: quick ? 1_000 : 5_000, log: (l) => process.stderr.write(`${l}\n`) })
+  const f = await measureAsOf({
+    events: i > 0 ? Number(process.argv[i + 1]) : quick ? 100_000 : 1_000_000,
+    requests: quick ? 1_000 : 5_000,
+    log: (l) => process.stderr.write(`${l}\n`),
+  })
   process.stdout.write(`${JSON.stringify(f, null, 2)}\n`)
 }

@@ -74,7 +74,10 @@ export interface RestartFigures {
  * reachable when this returns: a simulator still held while the next side opens (the models of a million events are
  * gigabytes) would make that side pay for marking it, which a restart — a new process — never does.
  */
-const openAndClose = async (dir: string, checkpoints: boolean): Promise<{ seconds: number; cpuSeconds: number; restoredFrom: bigint | undefined }> => {
+const openAndClose = async (
+  dir: string,
+  checkpoints: boolean,
+): Promise<{ seconds: number; cpuSeconds: number; restoredFrom: bigint | undefined }> => {
   const c0 = process.cpuUsage()
   const t0 = performance.now()
   const sim = await createSimulator({
@@ -113,10 +116,16 @@ const prepare = async (dir: string, total: number, log: (line: string) => void) 
   const position = models.position
   const t0 = performance.now()
   const encoded = models.encode()
-  const checkpointBytes = writeCheckpointFile(checkpointFile(dir, position), { code: modelCodeFingerprint(), position: String(position), event: eventDigest(last!), count: models.timeline.count }, encoded)
+  const checkpointBytes = writeCheckpointFile(
+    checkpointFile(dir, position),
+    { code: modelCodeFingerprint(), position: String(position), event: eventDigest(last!), count: models.timeline.count },
+    encoded,
+  )
   const checkpointWriteSeconds = (performance.now() - t0) / 1000
   // What a restart makes again: an object per node, a string per entry of the text (the columns are buffers).
-  log(`checkpoint at position ${position}: ${(checkpointBytes / 1e6).toFixed(1)} MB (${encoded.kinds.length.toLocaleString("en-US")} objects, ${encoded.ends.length.toLocaleString("en-US")} strings, ${encoded.tags.length.toLocaleString("en-US")} values) in ${checkpointWriteSeconds.toFixed(2)} s`)
+  log(
+    `checkpoint at position ${position}: ${(checkpointBytes / 1e6).toFixed(1)} MB (${encoded.kinds.length.toLocaleString("en-US")} objects, ${encoded.ends.length.toLocaleString("en-US")} strings, ${encoded.tags.length.toLocaleString("en-US")} values) in ${checkpointWriteSeconds.toFixed(2)} s`,
+  )
   return { events, position, checkpointBytes, checkpointWriteSeconds }
 }
 
@@ -188,7 +197,10 @@ const feedThread = async (dir: string, position: bigint): Promise<RestartFigures
     idle.disable()
     loop.enable()
     const t0 = performance.now()
-    const writer = await startCheckpointer({ dir, every: 1_000_000_000, keep: 10, atClose: false }, store, { file: checkpointFile(dir, position), position })
+    const writer = await startCheckpointer({ dir, every: 1_000_000_000, keep: 10, atClose: false }, store, {
+      file: checkpointFile(dir, position),
+      position,
+    })
     const written = await writer.save()
     const threadSeconds = (performance.now() - t0) / 1000
     loop.disable()
@@ -196,13 +208,24 @@ const feedThread = async (dir: string, position: bigint): Promise<RestartFigures
     const h = writer.handovers()
     await writer.close()
     unlinkSync(checkpointFile(dir, written))
-    return { ...h, loopMaxMs: loop.max / 1e6, loopP99Ms: loop.percentile(99) / 1e6, idleLoopMaxMs: idle.max / 1e6, idleLoopP99Ms: idle.percentile(99) / 1e6, threadSeconds }
+    return {
+      ...h,
+      loopMaxMs: loop.max / 1e6,
+      loopP99Ms: loop.percentile(99) / 1e6,
+      idleLoopMaxMs: idle.max / 1e6,
+      idleLoopP99Ms: idle.percentile(99) / 1e6,
+      threadSeconds,
+    }
   } finally {
     store.close()
   }
 }
 
-export const measureRestart = async (options: { events: number; rounds: number; log?: (line: string) => void }): Promise<RestartFigures> => {
+export const measureRestart = async (options: {
+  events: number
+  rounds: number
+  log?: (line: string) => void
+}): Promise<RestartFigures> => {
   const log = options.log ?? (() => {})
   const dir = mkdtempSync(join(tmpdir(), "custody-sim-bench-restart-"))
   try {
@@ -225,7 +248,12 @@ export const measureRestart = async (options: { events: number; rounds: number; 
         ;(side === "restart" ? restartCpu : rebuildCpu).push(o.cpuSeconds)
         for (const c of listCheckpoints(dir)) if (c.position !== position) unlinkSync(c.file)
       }
-      log(`round ${r + 1}: rebuild ${rebuild[r]!.toFixed(2)} s, restart from the checkpoint ${restart[r]!.toFixed(2)} s, ratio ${(restart[r]! / rebuild[r]!).toFixed(3)}; CPU ${rebuildCpu[r]!.toFixed(2)} s vs ${restartCpu[r]!.toFixed(2)} s, ratio ${(restartCpu[r]! / rebuildCpu[r]!).toFixed(3)} (heap before each side: ${heapMB.slice(-2).map((h) => h.toFixed(0)).join(", ")} MB)`)
+      log(
+        `round ${r + 1}: rebuild ${rebuild[r]!.toFixed(2)} s, restart from the checkpoint ${restart[r]!.toFixed(2)} s, ratio ${(restart[r]! / rebuild[r]!).toFixed(3)}; CPU ${rebuildCpu[r]!.toFixed(2)} s vs ${restartCpu[r]!.toFixed(2)} s, ratio ${(restartCpu[r]! / rebuildCpu[r]!).toFixed(3)} (heap before each side: ${heapMB
+          .slice(-2)
+          .map((h) => h.toFixed(0))
+          .join(", ")} MB)`,
+      )
     }
     const { parts, partsCpu } = await restartParts(dir)
     log(
@@ -237,7 +265,20 @@ export const measureRestart = async (options: { events: number; rounds: number; 
     )
     const firstSettlementCpu = await firstSettlement(dir, position)
     log(`the first settlement pass after a restart from the checkpoint: ${firstSettlementCpu.toFixed(3)} s of CPU`)
-    return { events, checkpointPosition: position, checkpointBytes, checkpointWriteSeconds, rebuild, restart, rebuildCpu, restartCpu, parts, partsCpu, feeding, firstSettlementCpu }
+    return {
+      events,
+      checkpointPosition: position,
+      checkpointBytes,
+      checkpointWriteSeconds,
+      rebuild,
+      restart,
+      rebuildCpu,
+      restartCpu,
+      parts,
+      partsCpu,
+      feeding,
+      firstSettlementCpu,
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -247,7 +288,8 @@ const fmtS = (s: number) => `${s.toFixed(2)} s`
 
 export const checkpointRestart: Benchmark = {
   name: "restart-checkpoint",
-  description: "restart of a SQLite log with a read-model checkpoint 1% of the log old vs a full rebuild of the same log (100,000 events; 1,000,000 run alone)",
+  description:
+    "restart of a SQLite log with a read-model checkpoint 1% of the log old vs a full rebuild of the same log (100,000 events; 1,000,000 run alone)",
   budget: ratioAtMost(0.1),
   run: async (o): Promise<Measurement> => {
     const f = await measureRestart({ events: o.quick ? 20_000 : 100_000, rounds: o.quick ? 1 : 3, log: o.log })

@@ -21,7 +21,9 @@ const wallMs = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = process.en
 
 /** Starts `serve` on a free port with a fresh data dir; resolves once it answers. */
 const startServe = async (dataDir: string) => {
-  const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--data-dir", dataDir, "--quiet"], { stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--data-dir", dataDir, "--quiet"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  })
   let out = ""
   child.stdout.on("data", (b: Buffer) => (out += b.toString()))
   child.stderr.on("data", (b: Buffer) => (out += b.toString()))
@@ -39,7 +41,8 @@ const startServe = async (dataDir: string) => {
 
 export const cliStart: Benchmark = {
   name: "cli-start",
-  description: "wall time of the built `custody-sim --help` and `custody-sim call GET /vaults`, median of interleaved runs beside `node -e 0`",
+  description:
+    "wall time of the built `custody-sim --help` and `custody-sim call GET /vaults`, median of interleaved runs beside `node -e 0`",
   budget: absoluteAtMost(800, "ms"),
   run: async (options): Promise<ReadonlyArray<Measurement> | ReturnType<typeof skip>> => {
     if (!existsSync(cli)) return skip("dist/src/cli.js is missing: run `npm run build` first")
@@ -58,10 +61,28 @@ export const cliStart: Benchmark = {
         call.push(wallMs(callArgs))
       }
       const base = median(node)
-      options.log(`  node -e 0 ${base.toFixed(0)} ms, --help ${median(help).toFixed(0)} ms, call ${median(call).toFixed(0)} ms (${rounds} rounds)`)
+      options.log(
+        `  node -e 0 ${base.toFixed(0)} ms, --help ${median(help).toFixed(0)} ms, call ${median(call).toFixed(0)} ms (${rounds} rounds)`,
+      )
       return [
-        { label: "--help", subject: median(help), baseline: base, unit: "ms", ratio: median(help) / base, samples: { subject: help, baseline: node }, note: "ratio: × a bare `node -e 0`" },
-        { label: "call GET /vaults", subject: median(call), baseline: base, unit: "ms", ratio: median(call) / base, samples: { subject: call, baseline: node }, note: "ratio: × a bare `node -e 0`" },
+        {
+          label: "--help",
+          subject: median(help),
+          baseline: base,
+          unit: "ms",
+          ratio: median(help) / base,
+          samples: { subject: help, baseline: node },
+          note: "ratio: × a bare `node -e 0`",
+        },
+        {
+          label: "call GET /vaults",
+          subject: median(call),
+          baseline: base,
+          unit: "ms",
+          ratio: median(call) / base,
+          samples: { subject: call, baseline: node },
+          note: "ratio: × a bare `node -e 0`",
+        },
       ]
     } finally {
       serve.child.kill("SIGTERM")

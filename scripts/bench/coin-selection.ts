@@ -10,7 +10,11 @@ import { loadavg } from "node:os"
 import { parseArgs } from "node:util"
 
 const { values } = parseArgs({
-  options: { outputs: { type: "string", default: "400" }, recipients: { type: "string", default: "100" }, count: { type: "string", default: "200" } },
+  options: {
+    outputs: { type: "string", default: "400" },
+    recipients: { type: "string", default: "100" },
+    count: { type: "string", default: "200" },
+  },
 })
 const outputs = positive("outputs", values.outputs)
 const recipients = positive("recipients", values.recipients)
@@ -24,13 +28,18 @@ try {
     return { method, headers: signRequest(creds, { method, url, body }), body }
   }
   const admin = (method: string, path: string, body: unknown) =>
-    bench.app.request(path, { method, headers: { authorization: `Bearer ${bench.sim.adminToken}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+    bench.app.request(path, {
+      method,
+      headers: { authorization: `Bearer ${bench.sim.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    })
   const addAsset = `/vaults/${bench.vaultId}/vault-accounts/${bench.vaultAccountId}/add-asset`
   const added = await bench.app.request(addAsset, signed("PUT", addAsset, { assetId: btc, label: "utxo" }))
   const address = ((await added.json()) as { data: { item: { address: string } } }).data.item.address
   await admin("PUT", "/_sim/chains/bitcoin/testnet/mining", { mode: "auto", confirmations: 1 })
   // Equal amounts: every comparison of the selection's sort is a tie broken by the outpoint.
-  for (let i = 0; i < outputs; i++) await admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address, assetId: btc, amount: "0.0001" })
+  for (let i = 0; i < outputs; i++)
+    await admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address, assetId: btc, amount: "0.0001" })
   const url = `/vaults/${bench.vaultId}/approximate-fee`
   // Four fifths of the account: the selection adds most of its outputs before they cover the amounts and the fee.
   const amount = ((outputs * 10_000 * 0.8) / recipients / 1e8).toFixed(8)

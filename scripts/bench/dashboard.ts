@@ -50,7 +50,7 @@ const HEALTH = (n: number) => `(async () => {
   return out
 })()`
 
-const prng = (seed: number) => () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32)
+const prng = (seed: number) => () => (seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32
 const ms = (x: number) => Math.round(x * 10) / 10
 
 export const measureBrowser = async (options: { events: number; loads: number; drags: number; log: (line: string) => void }) => {
@@ -67,13 +67,17 @@ export const measureBrowser = async (options: { events: number; loads: number; d
     const page = browser.page
     await page.addInitScript(PAGE_PROBES)
     await page.goto(`${served.origin}/ui/`)
-    const login = await page.evaluate(`fetch("/ui/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: ${JSON.stringify(sim.adminToken)} }) }).then((r) => r.status)`)
+    const login = await page.evaluate(
+      `fetch("/ui/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: ${JSON.stringify(sim.adminToken)} }) }).then((r) => r.status)`,
+    )
     if (login !== 200) throw new Error(`login answered ${String(login)}`)
     const paints: Array<number> = []
     for (let i = 0; i < options.loads; i++) {
       await page.goto("about:blank")
       await page.goto(`${served.origin}/ui/#/`)
-      await page.waitForFunction(() => (globalThis as { __overviewPainted?: number }).__overviewPainted !== undefined, undefined, { timeout: 30_000 })
+      await page.waitForFunction(() => (globalThis as { __overviewPainted?: number }).__overviewPainted !== undefined, undefined, {
+        timeout: 30_000,
+      })
       paints.push(await page.evaluate<number>("window.__overviewPainted"))
     }
     await page.goto(`${served.origin}/ui/#/vault/${plan.vaultId}`)
@@ -95,7 +99,8 @@ export const measureBrowser = async (options: { events: number; loads: number; d
 
 export const dashboard: Benchmark = {
   name: "dashboard",
-  description: "dashboard in headless Chromium on a 100k-event log: overview first paint, timeline move re-rendering the vault view; GET /vaults with the dashboard mounted vs not",
+  description:
+    "dashboard in headless Chromium on a 100k-event log: overview first paint, timeline move re-rendering the vault view; GET /vaults with the dashboard mounted vs not",
   budget: absoluteAtMost(500, "ms"),
   run: async (options) => {
     const events = options.quick ? 20_000 : 100_000
@@ -124,8 +129,20 @@ export const dashboard: Benchmark = {
     const withUi = await startBenchSimulator()
     const withoutUi = await startBenchSimulator({ app: { dashboard: false } })
     try {
-      const on = await httpVsBareHono({ quick: options.quick, log: options.log, subject: withUi.app.fetch, request: { method: "GET", url: "/vaults" }, sign: withUi.creds })
-      const off = await httpVsBareHono({ quick: options.quick, log: options.log, subject: withoutUi.app.fetch, request: { method: "GET", url: "/vaults" }, sign: withoutUi.creds })
+      const on = await httpVsBareHono({
+        quick: options.quick,
+        log: options.log,
+        subject: withUi.app.fetch,
+        request: { method: "GET", url: "/vaults" },
+        sign: withUi.creds,
+      })
+      const off = await httpVsBareHono({
+        quick: options.quick,
+        log: options.log,
+        subject: withoutUi.app.fetch,
+        request: { method: "GET", url: "/vaults" },
+        sign: withoutUi.creds,
+      })
       const rest: Measurement = {
         label: "signed GET /vaults, dashboard on vs off",
         subject: on.ratio ?? on.subject / on.baseline!,

@@ -18,12 +18,19 @@ const must = <A, E>(exit: Exit.Exit<A, E>): A => {
 
 /** Deposits per second credited by mining the block that confirms them. */
 export const benchDepositsMined = async (deposits = 10_000, addresses = 100): Promise<{ depositsPerSecond: number; seconds: number }> => {
-  const sim = await createSimulator({ store: makeMemoryStore(), seed: "bench", clock: { frozenAt: Date.UTC(2026, 0, 1) }, defaultWorkspace: true })
+  const sim = await createSimulator({
+    store: makeMemoryStore(),
+    seed: "bench",
+    clock: { frozenAt: Date.UTC(2026, 0, 1) },
+    defaultWorkspace: true,
+  })
   try {
     const vaultId = sim.models.workspace.vaultList(undefined).find((v) => v.profile.type === "test")!.profile.vaultId as VaultId
     const n = findNetwork("ethereum", "sepolia")!
     const eth = assetsOf({ blockchain: "ethereum", network: "sepolia" }).find((a) => a.symbol === "ETH")!
-    const acct = must(await sim.run(createVaultAccount(vaultId, { name: "bench", color: "#000000", isHiddenInDashboard: false }))).vaultAccountId
+    const acct = must(
+      await sim.run(createVaultAccount(vaultId, { name: "bench", color: "#000000", isHiddenInDashboard: false })),
+    ).vaultAccountId
     const targets: Array<string> = []
     for (let i = 0; i < addresses; i++) {
       const r = must(await sim.run(generateAddress(vaultId, n, `a${i}`, null as VaultAccountId | null)))
@@ -32,7 +39,11 @@ export const benchDepositsMined = async (deposits = 10_000, addresses = 100): Pr
     void acct
     must(await sim.run(withFollowUps(configureChain(n, { mode: "manual", confirmations: 1 }))))
     for (let i = 0; i < deposits; i++)
-      must(await sim.run(withFollowUps(submitDeposit({ network: n, assetId: eth.id, to: targets[i % addresses]!, amount: 1_000_000n as BaseUnits }))))
+      must(
+        await sim.run(
+          withFollowUps(submitDeposit({ network: n, assetId: eth.id, to: targets[i % addresses]!, amount: 1_000_000n as BaseUnits })),
+        ),
+      )
     const start = performance.now()
     must(await sim.run(withFollowUps(mineBlocks(n, 1))))
     const seconds = (performance.now() - start) / 1000
@@ -61,7 +72,11 @@ export const depositsMined: Benchmark = {
     runs.sort((a, b) => a.depositsPerSecond - b.depositsPerSecond)
     const mid = runs[2]!
     const range = `${Math.round(runs[0]!.depositsPerSecond).toLocaleString("en")}–${Math.round(runs[4]!.depositsPerSecond).toLocaleString("en")}/s`
-    return { subject: mid.depositsPerSecond, unit: "deposits/s", note: `median of 5 blocks of 10,000 after a warm-up block (${mid.seconds.toFixed(3)} s; runs ${range})` }
+    return {
+      subject: mid.depositsPerSecond,
+      unit: "deposits/s",
+      note: `median of 5 blocks of 10,000 after a warm-up block (${mid.seconds.toFixed(3)} s; runs ${range})`,
+    }
   },
 }
 

@@ -38,7 +38,9 @@ const measure = async (store: EventStoreShape, durationMs: number) => {
   return { events, eventsPerSecond: Math.round(events / ((performance.now() - started) / 1_000)) }
 }
 
-export async function benchEsdbAppends(options: { durationMs?: number; serverFeatures?: boolean } = {}): Promise<{ eventsPerSecond: number; events: number }> {
+export async function benchEsdbAppends(
+  options: { durationMs?: number; serverFeatures?: boolean } = {},
+): Promise<{ eventsPerSecond: number; events: number }> {
   const double = await startEsdbDouble({ serverFeatures: options.serverFeatures ?? true })
   const store = makeEsdbStore(double.connectionString)
   try {
@@ -56,6 +58,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   for (const serverFeatures of [true, false]) {
     const { eventsPerSecond, events } = await benchEsdbAppends({ serverFeatures })
     const ratio = (eventsPerSecond / baseline.eventsPerSecond).toFixed(3)
-    console.log(`esdb appends via ${serverFeatures ? "BatchAppend" : "Append"}: ${eventsPerSecond} events/s (${events} events in batches of ${BATCH}, ${ratio} × baseline)`)
+    console.log(
+      `esdb appends via ${serverFeatures ? "BatchAppend" : "Append"}: ${eventsPerSecond} events/s (${events} events in batches of ${BATCH}, ${ratio} × baseline)`,
+    )
   }
 }

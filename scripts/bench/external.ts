@@ -11,7 +11,9 @@ const importIfPresent = async <T>(file: string): Promise<T | undefined> => {
   return existsSync(fileURLToPath(url)) ? ((await import(url.href)) as T) : undefined
 }
 
-type AddressDerivationModule = { benchAddressDerivation?: (count?: number) => Promise<ReadonlyArray<{ family: string; perSecond: number }>> }
+type AddressDerivationModule = {
+  benchAddressDerivation?: (count?: number) => Promise<ReadonlyArray<{ family: string; perSecond: number }>>
+}
 type EsdbAppendsModule = { benchEsdbAppends?: (options?: { durationMs?: number }) => Promise<{ eventsPerSecond: number; events: number }> }
 
 export const addressDerivation: Benchmark = {
@@ -31,19 +33,30 @@ export const addressDerivation: Benchmark = {
       options.log(`  run ${r + 1}/${runs}: ${[...byFamily].map(([f, xs]) => `${f} ${xs[xs.length - 1]}`).join(", ")}`)
     }
     return [...byFamily].map(
-      ([family, xs]): Measurement => ({ label: family, subject: median(xs), unit: "addresses/s", note: `median of ${runs} run(s)`, samples: { subject: xs } }),
+      ([family, xs]): Measurement => ({
+        label: family,
+        subject: median(xs),
+        unit: "addresses/s",
+        note: `median of ${runs} run(s)`,
+        samples: { subject: xs },
+      }),
     )
   },
 }
 
 export const esdbAppends: Benchmark = {
   name: "esdb-appends",
-  description: "100-event batch appends (events/s) through the esdb adapter to the gRPC double (scripts/bench/esdb-appends.ts); ABSOLUTE budget",
+  description:
+    "100-event batch appends (events/s) through the esdb adapter to the gRPC double (scripts/bench/esdb-appends.ts); ABSOLUTE budget",
   budget: absoluteAtLeast(5_000, "events/s"),
   run: async (options) => {
     const mod = await importIfPresent<EsdbAppendsModule>("./esdb-appends.ts")
     if (mod?.benchEsdbAppends === undefined) return skip("scripts/bench/esdb-appends.ts (benchEsdbAppends) is absent")
     const r = await mod.benchEsdbAppends({ durationMs: options.quick ? 1_000 : 3_000 })
-    return { subject: r.eventsPerSecond, unit: "events/s", note: `${r.events.toLocaleString("en-US")} events, 8 writers, batches of 100, in-process double` }
+    return {
+      subject: r.eventsPerSecond,
+      unit: "events/s",
+      note: `${r.events.toLocaleString("en-US")} events, 8 writers, batches of 100, in-process double`,
+    }
   },
 }

@@ -87,4 +87,6 @@ const k = (x: number) => `${Math.round(x / 1000).toLocaleString("en-US")}k`
 console.log(`${total.toLocaleString("en-US")} events, ${rounds} pairs of rounds`)
 console.log(`before ${before}: median ${k(median(rates.before))} events per CPU-second (best ${k(Math.max(...rates.before))})`)
 console.log(`after  ${after}: median ${k(median(rates.after))} events per CPU-second (best ${k(Math.max(...rates.after))})`)
-console.log(`after / before, per pair: median ${median(ratios).toFixed(3)}, quartiles ${quantile(ratios, 0.25).toFixed(3)}–${quantile(ratios, 0.75).toFixed(3)}`)
+console.log(
+  `after / before, per pair: median ${median(ratios).toFixed(3)}, quartiles ${quantile(ratios, 0.25).toFixed(3)}–${quantile(ratios, 0.75).toFixed(3)}`,
+)

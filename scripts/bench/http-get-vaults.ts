@@ -10,7 +10,12 @@ const getVaults = (version: "2024-05-09" | "2026-03-20", budget: number): Benchm
   run: async (options) => {
     const bench = await startBenchSimulator()
     try {
-      return await httpVsBareHono({ ...options, subject: bench.app.fetch, request: { method: "GET", url: "/vaults" }, sign: version === "2024-05-09" ? bench.creds : bench.creds2026 })
+      return await httpVsBareHono({
+        ...options,
+        subject: bench.app.fetch,
+        request: { method: "GET", url: "/vaults" },
+        sign: version === "2024-05-09" ? bench.creds : bench.creds2026,
+      })
     } finally {
       await bench.close()
     }
@@ -28,7 +33,8 @@ export const httpGetVaults2026 = getVaults("2026-03-20", 0.7)
  */
 export const httpGetVaults2026Vs2024: Benchmark = {
   name: "http-get-vaults-2026-vs-2024",
-  description: "signed GET /vaults answered at 2026-03-20 vs at 2024-05-09 (same fixture and credentials, the key's pinned version the only difference), req/s over a socket",
+  description:
+    "signed GET /vaults answered at 2026-03-20 vs at 2024-05-09 (same fixture and credentials, the key's pinned version the only difference), req/s over a socket",
   budget: ratioAtLeast(0.95),
   run: async (options) => {
     const pinned = (apiVersion: "2024-05-09" | "2026-03-20") =>
@@ -37,7 +43,13 @@ export const httpGetVaults2026Vs2024: Benchmark = {
     const now = await pinned("2026-03-20")
     try {
       if (JSON.stringify(old.creds) !== JSON.stringify(now.creds)) throw new Error("the two simulators' keys differ")
-      return await httpVsBareHono({ ...options, subject: now.app.fetch, baseline: old.app.fetch, request: { method: "GET", url: "/vaults" }, sign: now.creds })
+      return await httpVsBareHono({
+        ...options,
+        subject: now.app.fetch,
+        baseline: old.app.fetch,
+        request: { method: "GET", url: "/vaults" },
+        sign: now.creds,
+      })
     } finally {
       await old.close()
       await now.close()

@@ -3,14 +3,26 @@ import { startFundedBench } from "./lib/funded.js"
 import { httpVsBareHono } from "./lib/http.js"
 import { ratioAtLeast, type Benchmark } from "./lib/types.js"
 
-const read = (name: string, description: string, url: (b: { vaultId: string; address: string }) => string, routePattern: string, at2026 = false): Benchmark => ({
+const read = (
+  name: string,
+  description: string,
+  url: (b: { vaultId: string; address: string }) => string,
+  routePattern: string,
+  at2026 = false,
+): Benchmark => ({
   name,
   description,
   budget: ratioAtLeast(at2026 ? 0.7 : 0.5),
   run: async (options) => {
     const bench = await startFundedBench()
     try {
-      return await httpVsBareHono({ ...options, subject: bench.app.fetch, request: { method: "GET", url: url(bench) }, sign: at2026 ? bench.creds2026 : bench.creds, routePattern })
+      return await httpVsBareHono({
+        ...options,
+        subject: bench.app.fetch,
+        request: { method: "GET", url: url(bench) },
+        sign: at2026 ? bench.creds2026 : bench.creds,
+        routePattern,
+      })
     } finally {
       await bench.close()
     }

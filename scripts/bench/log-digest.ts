@@ -25,7 +25,7 @@ if (values.store !== "memory" && values.store !== "sqlite") {
 const plan = await planLedgerLog(Math.min(1000, Math.max(10, Math.floor(events / 1000))))
 const dir = values.store === "sqlite" ? mkdtempSync(join(tmpdir(), "custody-sim-log-digest-")) : undefined
 try {
-  let store
+  let store: Parameters<typeof openReplayed>[0]
   let total: number
   if (dir === undefined) {
     store = makeMemoryStore()
@@ -40,7 +40,14 @@ try {
   const sim = await openReplayed(store, LOG_SEED)
   const head = sim.models.position
   const middle = head / 2n
-  const out = { events: total, store: values.store, position: Number(head), digest: shownDigest(await digestOf(sim, undefined)), middle: Number(middle), digestAtMiddle: shownDigest(await digestOf(sim, middle)) }
+  const out = {
+    events: total,
+    store: values.store,
+    position: Number(head),
+    digest: shownDigest(await digestOf(sim, undefined)),
+    middle: Number(middle),
+    digestAtMiddle: shownDigest(await digestOf(sim, middle)),
+  }
   await sim.close()
   process.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
 } finally {

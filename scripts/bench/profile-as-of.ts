@@ -47,15 +47,20 @@ const child = async () => {
   const first = sim.models.timeline.timeAt(BigInt(plan.prefix.length))!
   const last = sim.models.timeline.headTime
   let seed = 7
-  const random = () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32)
+  const random = () => (seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32
   const byPosition = values.position
   const head = Number(sim.models.position)
   // Requests are built and signed before the profiler starts: only the app's own allocations are sampled.
   const build = (n: number) =>
     Array.from({ length: n }, () => {
       const url = `/vaults/${plan.vaultId}/ethereum/addresses/${plan.addresses[Math.floor(random() * plan.addresses.length)]!}/assets`
-      const asOf = byPosition ? `position:${plan.prefix.length + Math.floor(random() * (head + 1 - plan.prefix.length))}` : `time:${Math.floor((first + random() * (last - first)) / 1000)}`
-      return new Request(`http://bench${url}`, { method: "GET", headers: { ...signRequest(plan.creds, { method: "GET", url, body: "" }), "x-sim-as-of": asOf } })
+      const asOf = byPosition
+        ? `position:${plan.prefix.length + Math.floor(random() * (head + 1 - plan.prefix.length))}`
+        : `time:${Math.floor((first + random() * (last - first)) / 1000)}`
+      return new Request(`http://bench${url}`, {
+        method: "GET",
+        headers: { ...signRequest(plan.creds, { method: "GET", url, body: "" }), "x-sim-as-of": asOf },
+      })
     })
   const run = async (batch: ReadonlyArray<Request>) => {
     for (const req of batch) {
@@ -70,7 +75,11 @@ const child = async () => {
   const session = new Session()
   session.connect()
   await session.post("HeapProfiler.enable")
-  await session.post("HeapProfiler.startSampling", { samplingInterval: 512, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
+  await session.post("HeapProfiler.startSampling", {
+    samplingInterval: 512,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  })
   await run(timed)
   const { profile } = (await session.post("HeapProfiler.stopSampling")) as { profile: { head: HeapNode } }
   const self = new Map<string, number>()
@@ -83,8 +92,11 @@ const child = async () => {
     for (const c of n.children) walk(c)
   }
   walk(profile.head)
-  console.log(`as-of by ${byPosition ? "position" : "time"}, ${events.toLocaleString("en-US")} events: ${(total / requests / 1024).toFixed(1)} KiB allocated per request (sampled)\n`)
-  for (const [k, b] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${(b / requests).toFixed(0).padStart(7)} B  ${((100 * b) / total).toFixed(1).padStart(5)}%  ${k}`)
+  console.log(
+    `as-of by ${byPosition ? "position" : "time"}, ${events.toLocaleString("en-US")} events: ${(total / requests / 1024).toFixed(1)} KiB allocated per request (sampled)\n`,
+  )
+  for (const [k, b] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${(b / requests).toFixed(0).padStart(7)} B  ${((100 * b) / total).toFixed(1).padStart(5)}%  ${k}`)
   await sim.close()
 }
 

@@ -36,7 +36,9 @@ const routes = {
 const route = (Object.keys(routes) as Array<keyof typeof routes>).find((r) => positionals.includes(r)) ?? "address-balance"
 const unknown = positionals.filter((p) => p !== version && p !== route)
 if (unknown.length > 0) {
-  process.stderr.write(`unknown argument ${JSON.stringify(unknown[0])}: a route (${Object.keys(routes).join(", ")}) or a version (2024-05-09, 2026-03-20)\n`)
+  process.stderr.write(
+    `unknown argument ${JSON.stringify(unknown[0])}: a route (${Object.keys(routes).join(", ")}) or a version (2024-05-09, 2026-03-20)\n`,
+  )
   process.exit(2)
 }
 if (route === "address-balance" && version === "2024-05-09") {
@@ -68,7 +70,8 @@ const child = async () => {
   }
   const served = await serveLocal(fetchHandler)
   const generator = await startLoadGenerator()
-  const load = (ms: number) => generator.run({ origin: served.origin, request, sign, connections: 10, pipelining: 1, durationMs: ms, firstN: 1 })
+  const load = (ms: number) =>
+    generator.run({ origin: served.origin, request, sign, connections: 10, pipelining: 1, durationMs: ms, firstN: 1 })
   try {
     await load(2_000)
     const session = new Session()
@@ -80,7 +83,10 @@ const child = async () => {
     const r = await load(seconds * 1_000)
     const cpu = process.cpuUsage(cpu0)
     const { profile } = (await session.post("Profiler.stop")) as { profile: Profile }
-    if (r.non2xx > 0) throw new Error(`GET ${request.url} at ${version}: ${r.non2xx} of ${r.ok + r.non2xx} answers were not 2xx (${JSON.stringify(r.statusCodes)}): not a profile of the read`)
+    if (r.non2xx > 0)
+      throw new Error(
+        `GET ${request.url} at ${version}: ${r.non2xx} of ${r.ok + r.non2xx} answers were not 2xx (${JSON.stringify(r.statusCodes)}): not a profile of the read`,
+      )
     if (out !== "") writeFileSync(out, JSON.stringify(profile))
     console.log(
       `GET ${route} at ${version}${values.bare ? " (bare route)" : ""}: ${r.perSecond.toFixed(0)} req/s, ${r.ok} answered (${r.non2xx} non-2xx), server CPU ${((cpu.user + cpu.system) / r.ok).toFixed(1)} µs/request with the profiler on, p99 ${r.latencyP99} ms\n`,

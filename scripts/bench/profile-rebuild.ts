@@ -91,7 +91,9 @@ const child = async () => {
   for (let r = 0; r < rounds; r++) {
     const t = await rebuild(r === rounds - 1)
     last = t.profile
-    lines.push(`round ${r + 1}: ${Math.round(total / t.wall).toLocaleString("en-US")} events/s, ${Math.round(total / t.cpu).toLocaleString("en-US")} per CPU-second${t.profile === undefined ? "" : " (profiled)"}`)
+    lines.push(
+      `round ${r + 1}: ${Math.round(total / t.wall).toLocaleString("en-US")} events/s, ${Math.round(total / t.cpu).toLocaleString("en-US")} per CPU-second${t.profile === undefined ? "" : " (profiled)"}`,
+    )
   }
   const profile = last!
   if (out !== "") writeFileSync(out, JSON.stringify(profile))
@@ -171,8 +173,23 @@ const foldsChild = async () => {
         const d = e.data as Record<string, unknown>
         switch (e.type) {
           case "ChainTxSubmitted":
-            x += str(d.chain) + str(d.transactionId) + str(d.kind) + str(d.to) + str(d.from) + str(d.assetId) + str(d.fee) + str(d.feePayer) + str(d.amount) + str(d.recordId)
-            x += (d.at as number) + (typeof d.vout === "number" ? d.vout : 0) + (d.failsInExecution === true ? 1 : 0) + (d.calls === undefined ? 0 : 1) + (d.operation === undefined ? 0 : 1)
+            x +=
+              str(d.chain) +
+              str(d.transactionId) +
+              str(d.kind) +
+              str(d.to) +
+              str(d.from) +
+              str(d.assetId) +
+              str(d.fee) +
+              str(d.feePayer) +
+              str(d.amount) +
+              str(d.recordId)
+            x +=
+              (d.at as number) +
+              (typeof d.vout === "number" ? d.vout : 0) +
+              (d.failsInExecution === true ? 1 : 0) +
+              (d.calls === undefined ? 0 : 1) +
+              (d.operation === undefined ? 0 : 1)
             break
           case "ChainBlocksMined": {
             x += str(d.chain) + (d.toHeight as number) + (d.fromHeight as number) + (d.blockAt as number) + str(d.blockHash)
@@ -181,7 +198,15 @@ const foldsChild = async () => {
             break
           }
           case "DepositCredited":
-            x += str(d.blockchain) + str(d.network) + str(d.address) + str(d.assetId) + str(d.amount) + str(d.vaultId) + str(d.transactionId) + (typeof d.vout === "number" ? d.vout : 0)
+            x +=
+              str(d.blockchain) +
+              str(d.network) +
+              str(d.address) +
+              str(d.assetId) +
+              str(d.amount) +
+              str(d.vaultId) +
+              str(d.transactionId) +
+              (typeof d.vout === "number" ? d.vout : 0)
             break
           default:
             break

@@ -41,11 +41,31 @@ const child = async () => {
   const { serveLocal, startLoadGenerator } = await import("./lib/http.js")
   const bench = await startFundedBench({ store: "sqlite", approval: "manual" })
   const served = await serveLocal(bench.app.fetch)
-  const transfer = { vaultAccountId: bench.vaultAccountId, assetId: bench.ethId, fromAddress: bench.address, toAddress: "0x742d35Cc6634C0532925a3b844Bc454e4438f44e", amount: "0.0001", feePriority: "slow" }
+  const transfer = {
+    vaultAccountId: bench.vaultAccountId,
+    assetId: bench.ethId,
+    fromAddress: bench.address,
+    toAddress: "0x742d35Cc6634C0532925a3b844Bc454e4438f44e",
+    amount: "0.0001",
+    feePriority: "slow",
+  }
   const item = version === "2024-05-09" ? transfer : { ...transfer, note: "bench", maxFee: "0.001" }
-  const request = { method: "POST", url: `/vaults/${bench.vaultId}/transaction-requests/single-transfer`, body: JSON.stringify({ data: { item } }) }
+  const request = {
+    method: "POST",
+    url: `/vaults/${bench.vaultId}/transaction-requests/single-transfer`,
+    body: JSON.stringify({ data: { item } }),
+  }
   const generator = await startLoadGenerator()
-  const load = (ms: number) => generator.run({ origin: served.origin, request, sign: version === "2024-05-09" ? bench.creds : bench.creds2026, connections: 10, pipelining: 1, durationMs: ms, firstN: 1 })
+  const load = (ms: number) =>
+    generator.run({
+      origin: served.origin,
+      request,
+      sign: version === "2024-05-09" ? bench.creds : bench.creds2026,
+      connections: 10,
+      pipelining: 1,
+      durationMs: ms,
+      firstN: 1,
+    })
   try {
     await load(2_000)
     const session = new Session()

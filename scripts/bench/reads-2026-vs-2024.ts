@@ -53,7 +53,8 @@ export const reads2026Vs2024InProcess: Benchmark = {
             for (let i = 0; i < CHUNK; i++) {
               const answer = await bench.app.request(r.path, { method: r.method, headers: r.headers })
               const text = await answer.text()
-              if (answer.status !== 200 || (i === 0 && !text.startsWith(`{"apiVersion":"${expectVersion}"`))) throw new Error(`${spec.url} answered ${answer.status}: ${text.slice(0, 300)}`)
+              if (answer.status !== 200 || (i === 0 && !text.startsWith(`{"apiVersion":"${expectVersion}"`)))
+                throw new Error(`${spec.url} answered ${answer.status}: ${text.slice(0, 300)}`)
             }
             const used = process.cpuUsage(cpu0)
             cpu += used.user + used.system

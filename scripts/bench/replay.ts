@@ -26,7 +26,11 @@ export interface ReplayFigures {
    * The same three per second of the process's CPU time (user + system, the collector's threads included): on a
    * machine whose cores other processes take, wall time measures the wait for a core as much as the work.
    */
-  readonly cpu: { readonly sqliteRebuild: ReadonlyArray<number>; readonly sqliteScan: ReadonlyArray<number>; readonly memoryRebuild: ReadonlyArray<number> }
+  readonly cpu: {
+    readonly sqliteRebuild: ReadonlyArray<number>
+    readonly sqliteScan: ReadonlyArray<number>
+    readonly memoryRebuild: ReadonlyArray<number>
+  }
   /** Memory held once the log is loaded from SQLite (a simulator open on it), after a full collection. */
   readonly memory: MemoryFigures
 }
@@ -69,9 +73,15 @@ const jsonBytes = (file: string): number => {
   const db = new Database(file, { readonly: true })
   try {
     let bytes = 0
-    const rows = db.prepare<[], [number, string, number, string, string, string, string]>("SELECT position, stream, revision, id, type, data, metadata FROM events ORDER BY position").raw()
+    const rows = db
+      .prepare<[], [number, string, number, string, string, string, string]>(
+        "SELECT position, stream, revision, id, type, data, metadata FROM events ORDER BY position",
+      )
+      .raw()
     for (const [position, stream, revision, id, type, data, metadata] of rows.iterate())
-      bytes += Buffer.byteLength(`{"position":${position},"stream":${JSON.stringify(stream)},"revision":${revision},"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"data":${data},"metadata":${metadata}}\n`)
+      bytes += Buffer.byteLength(
+        `{"position":${position},"stream":${JSON.stringify(stream)},"revision":${revision},"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"data":${data},"metadata":${metadata}}\n`,
+      )
     return bytes
   } finally {
     db.close()
@@ -110,7 +120,11 @@ const scan = (file: string, expected: number): Timed => {
     const t0 = performance.now()
     const c0 = cpuNow()
     let n = 0
-    const rows = db.prepare<[], [number, string, number, string, string, string, string]>("SELECT position, stream, revision, id, type, data, metadata FROM events ORDER BY position").raw()
+    const rows = db
+      .prepare<[], [number, string, number, string, string, string, string]>(
+        "SELECT position, stream, revision, id, type, data, metadata FROM events ORDER BY position",
+      )
+      .raw()
     for (const row of rows.iterate()) {
       JSON.parse(row[5])
       JSON.parse(row[6])
@@ -126,7 +140,9 @@ const scan = (file: string, expected: number): Timed => {
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1)
 
-export const measureReplay = async (options: { events?: number; rounds?: number; log?: (line: string) => void } = {}): Promise<ReplayFigures> => {
+export const measureReplay = async (
+  options: { events?: number; rounds?: number; log?: (line: string) => void } = {},
+): Promise<ReplayFigures> => {
   const events = options.events ?? 1_000_000
   const rounds = options.rounds ?? 3
   const log = options.log ?? (() => {})
@@ -144,7 +160,9 @@ export const measureReplay = async (options: { events?: number; rounds?: number;
     const json = jsonBytes(file)
     const held = await loadedMemory(file)
     const loaded: MemoryFigures = { jsonBytes: json, ...held }
-    log(`loaded: rss +${mb(held.rssBytes)} MB (${mb(held.rssTotalBytes)} MB), heap +${mb(held.heapBytes)} MB (${mb(held.heapTotalBytes)} MB), log JSON ${mb(json)} MB (${(held.rssBytes / json).toFixed(2)}× / ${(held.heapBytes / json).toFixed(2)}×)`)
+    log(
+      `loaded: rss +${mb(held.rssBytes)} MB (${mb(held.rssTotalBytes)} MB), heap +${mb(held.heapBytes)} MB (${mb(held.heapTotalBytes)} MB), log JSON ${mb(json)} MB (${(held.rssBytes / json).toFixed(2)}× / ${(held.heapBytes / json).toFixed(2)}×)`,
+    )
     const sqliteRebuild: Array<number> = []
     const sqliteScan: Array<number> = []
     const memoryRebuild: Array<number> = []
@@ -180,7 +198,8 @@ export const measureReplay = async (options: { events?: number; rounds?: number;
 
 // One generated log serves both benchmarks of a run.
 let shared: Promise<ReplayFigures> | undefined
-const figures = (o: RunOptions) => (shared ??= measureReplay({ events: o.quick ? 100_000 : 1_000_000, rounds: o.quick ? 1 : 3, log: o.log }))
+const figures = (o: RunOptions) =>
+  (shared ??= measureReplay({ events: o.quick ? 100_000 : 1_000_000, rounds: o.quick ? 1 : 3, log: o.log }))
 
 export const replaySqlite: Benchmark = {
   name: "replay-sqlite-rebuild",
@@ -206,7 +225,12 @@ export const replayMemory: Benchmark = {
   budget: absoluteAtLeast(1_000_000, "events/s"),
   run: async (o): Promise<Measurement> => {
     const f = await figures(o)
-    return { subject: median(f.memoryRebuild), unit: "events/s", note: `${f.events.toLocaleString("en-US")} events`, samples: { subject: f.memoryRebuild } }
+    return {
+      subject: median(f.memoryRebuild),
+      unit: "events/s",
+      note: `${f.events.toLocaleString("en-US")} events`,
+      samples: { subject: f.memoryRebuild },
+    }
   },
 }
 
@@ -217,7 +241,13 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const f = await measureReplay({ events, rounds: quick ? 1 : 3, log: (l) => process.stderr.write(`${l}\n`) })
   const ratio = median(f.sqliteRebuild.map((s, k) => s / f.sqliteScan[k]!))
   process.stdout.write(
-    `${JSON.stringify({ events: f.events, sqliteRebuildPerSecond: median(f.sqliteRebuild), sqliteScanPerSecond: median(f.sqliteScan), sqliteRatio: ratio, memoryRebuildPerSecond: median(f.memoryRebuild),
+    `${JSON.stringify(
+      {
+        events: f.events,
+        sqliteRebuildPerSecond: median(f.sqliteRebuild),
+        sqliteScanPerSecond: median(f.sqliteScan),
+        sqliteRatio: ratio,
+        memoryRebuildPerSecond: median(f.memoryRebuild),
         sqliteRebuild: f.sqliteRebuild,
         sqliteScan: f.sqliteScan,
         memoryRebuild: f.memoryRebuild,
@@ -230,6 +260,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
           rssToJson: f.memory.rssBytes / f.memory.jsonBytes,
           heapToJson: f.memory.heapBytes / f.memory.jsonBytes,
         },
-      }, null, 2)}\n`,
+      },
+      null,
+      2,
+    )}\n`,
   )
 }

@@ -53,7 +53,9 @@ interface Server {
   readonly index: number
   readonly name: string
 }
-const SERVERS: ReadonlyArray<Server> = SIDES.flatMap((side) => Array.from({ length: PROCESSES }, (_, index) => ({ side, index, name: `${side}${index + 1}` })))
+const SERVERS: ReadonlyArray<Server> = SIDES.flatMap((side) =>
+  Array.from({ length: PROCESSES }, (_, index) => ({ side, index, name: `${side}${index + 1}` })),
+)
 const server = (side: Side, index: number): Server => SERVERS.find((s) => s.side === side && s.index === index)!
 
 interface Window {
@@ -92,7 +94,8 @@ const sum = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0)
 
 /** Lines of the request log for `GET /vaults` answered 200, in either format. */
 const loggedLines = (output: string): number =>
-  (output.match(/^\S+ GET \/vaults 200 /gm)?.length ?? 0) + (output.match(/^\{"time":"[^"]+","method":"GET","path":"\/vaults","status":200,/gm)?.length ?? 0)
+  (output.match(/^\S+ GET \/vaults 200 /gm)?.length ?? 0) +
+  (output.match(/^\{"time":"[^"]+","method":"GET","path":"\/vaults","status":200,/gm)?.length ?? 0)
 
 export const requestLog: Benchmark = {
   name: "request-log",
@@ -112,7 +115,9 @@ export const requestLog: Benchmark = {
       for (let index = 0; index < PROCESSES; index++) {
         const group = SERVERS.filter((s) => s.index === index)
         const started = await Promise.allSettled(
-          group.map((s) => startServeProcess(["--store", "memory", "--fixture", fixtureFile, ...FLAGS[s.side]], join(dir, `${s.name}.out`))),
+          group.map((s) =>
+            startServeProcess(["--store", "memory", "--fixture", fixtureFile, ...FLAGS[s.side]], join(dir, `${s.name}.out`)),
+          ),
         )
         group.forEach((s, i) => {
           const r = started[i]!
@@ -136,9 +141,15 @@ export const requestLog: Benchmark = {
         })
         const cpu1 = served.cpuMicros()
         if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.ok === 0)
-          throw new Error(`${s.name}: ${r.ok} ok, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`)
+          throw new Error(
+            `${s.name}: ${r.ok} ok, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`,
+          )
         answered.set(s, answered.get(s)! + r.ok)
-        return { perSecond: r.perSecond, ok: r.ok, cpuPerRequest: cpu0 !== undefined && cpu1 !== undefined ? (cpu1 - cpu0) / r.ok : undefined }
+        return {
+          perSecond: r.perSecond,
+          ok: r.ok,
+          cpuPerRequest: cpu0 !== undefined && cpu1 !== undefined ? (cpu1 - cpu0) / r.ok : undefined,
+        }
       }
       for (const s of SERVERS) await load(s, warmupMs)
       const pairs: Array<Pair> = []
@@ -156,7 +167,8 @@ export const requestLog: Benchmark = {
         }
         loads.push(loadavg()[0]!)
         const inRound = (side: Compared) => pairs.filter((p) => p.round === round && p.side === side)
-        const cpuKnown = (ps: ReadonlyArray<Pair>) => ps.every((p) => p.quietWindow.cpuPerRequest !== undefined && p.otherWindow.cpuPerRequest !== undefined)
+        const cpuKnown = (ps: ReadonlyArray<Pair>) =>
+          ps.every((p) => p.quietWindow.cpuPerRequest !== undefined && p.otherWindow.cpuPerRequest !== undefined)
         const versus = (side: Compared) => {
           const ps = inRound(side)
           const cpu = cpuKnown(ps) ? median(ps.map((p) => p.quietWindow.cpuPerRequest! / p.otherWindow.cpuPerRequest!)).toFixed(3) : "-"
@@ -175,7 +187,8 @@ export const requestLog: Benchmark = {
       for (const s of SERVERS) {
         const lines = loggedLines(servers.get(s)!.output())
         const silent = FLAGS[s.side].includes("--quiet")
-        if (silent ? lines !== 0 : lines < answered.get(s)!) throw new Error(`the ${s.name} server logged ${lines} GET /vaults lines for ${answered.get(s)} answered requests`)
+        if (silent ? lines !== 0 : lines < answered.get(s)!)
+          throw new Error(`the ${s.name} server logged ${lines} GET /vaults lines for ${answered.get(s)} answered requests`)
       }
 
       type Figure = "perSecond" | "cpu"
@@ -185,17 +198,24 @@ export const requestLog: Benchmark = {
         pairs
           .filter((p) => p.side === side)
           .map((p) =>
-            figure === "perSecond" ? p.otherWindow.perSecond / p.quietWindow.perSecond : p.quietWindow.cpuPerRequest! / p.otherWindow.cpuPerRequest!,
+            figure === "perSecond"
+              ? p.otherWindow.perSecond / p.quietWindow.perSecond
+              : p.quietWindow.cpuPerRequest! / p.otherWindow.cpuPerRequest!,
           )
       /** The side's figure over all its windows: the mean req/s, or all its CPU over all its requests. */
       const overall = (ws: ReadonlyArray<Window>, figure: Figure) =>
-        figure === "perSecond" ? sum(ws.map((w) => w.perSecond)) / ws.length : sum(ws.map((w) => w.cpuPerRequest! * w.ok)) / sum(ws.map((w) => w.ok))
-      const of = (side: Compared, which: "quiet" | "other") => pairs.filter((p) => p.side === side).map((p) => (which === "quiet" ? p.quietWindow : p.otherWindow))
+        figure === "perSecond"
+          ? sum(ws.map((w) => w.perSecond)) / ws.length
+          : sum(ws.map((w) => w.cpuPerRequest! * w.ok)) / sum(ws.map((w) => w.ok))
+      const of = (side: Compared, which: "quiet" | "other") =>
+        pairs.filter((p) => p.side === side).map((p) => (which === "quiet" ? p.quietWindow : p.otherWindow))
       /** Each process's median over its windows, and the spread between a side's processes (max/min). */
       const processNote = (side: Side, figure: Figure) => {
         const medians = SERVERS.filter((s) => s.side === side).map((s) =>
           median(
-            pairs.flatMap((p) => (p.quiet === s ? [p.quietWindow] : p.other === s ? [p.otherWindow] : [])).map((w) => (figure === "perSecond" ? w.perSecond : w.cpuPerRequest!)),
+            pairs
+              .flatMap((p) => (p.quiet === s ? [p.quietWindow] : p.other === s ? [p.otherWindow] : []))
+              .map((w) => (figure === "perSecond" ? w.perSecond : w.cpuPerRequest!)),
           ),
         )
         return `${side} ${medians.map(fmt).join(", ")} (×${(Math.max(...medians) / Math.min(...medians)).toFixed(3)})`
@@ -220,19 +240,27 @@ export const requestLog: Benchmark = {
             `by the totals ${byTotals.toFixed(3)}; A/A control (quiet vs quiet, the same way) ${median(aa).toFixed(3)}, quartiles ${quartiles(aa)}; ` +
             `per process, median ${figure === "perSecond" ? "req/s" : "µs"}: ${processNote(side, figure)}, ${processNote("quiet", figure)}, ${processNote("control", figure)}; ${loadNote}` +
             (figure === "perSecond" ? `; ${shape}` : ""),
-          samples: { subject: of(side, "other").map((w) => (figure === "perSecond" ? w.perSecond : w.cpuPerRequest!)), baseline: of(side, "quiet").map((w) => (figure === "perSecond" ? w.perSecond : w.cpuPerRequest!)), ratios: r },
+          samples: {
+            subject: of(side, "other").map((w) => (figure === "perSecond" ? w.perSecond : w.cpuPerRequest!)),
+            baseline: of(side, "quiet").map((w) => (figure === "perSecond" ? w.perSecond : w.cpuPerRequest!)),
+            ratios: r,
+          },
           details: {
             loadMin: Math.min(...loads),
             loadMax: Math.max(...loads),
             control: median(aa),
             ratioByTotals: byTotals,
-            ...(figure === "perSecond" ? { loggedRequests: SERVERS.filter((s) => s.side === side).reduce((n, s) => n + answered.get(s)!, 0) } : {}),
+            ...(figure === "perSecond"
+              ? { loggedRequests: SERVERS.filter((s) => s.side === side).reduce((n, s) => n + answered.get(s)!, 0) }
+              : {}),
             processes: PROCESSES,
             pairs: r.length,
           },
         }
       }
-      return (["text", "json"] as const).flatMap((side) => (cpuKnown ? [measure(side, "perSecond"), measure(side, "cpu")] : [measure(side, "perSecond")]))
+      return (["text", "json"] as const).flatMap((side) =>
+        cpuKnown ? [measure(side, "perSecond"), measure(side, "cpu")] : [measure(side, "perSecond")],
+      )
     } finally {
       await gen.close()
       await Promise.all([...servers.values()].map((s) => s.close()))

@@ -29,7 +29,11 @@ const eth = assetsOf({ blockchain: "ethereum", network: "sepolia" }).find((a) =>
 /** Deposits to a few addresses, a block every 20 deposits, until the log holds `events` events. */
 const growTo = async (sim: Simulator, targets: ReadonlyArray<string>, events: number) => {
   for (let i = 0; sim.models.position + 1n < BigInt(events); i++) {
-    must(await sim.run(withFollowUps(submitDeposit({ network, assetId: eth.id, to: targets[i % targets.length]!, amount: 1_000_000n as BaseUnits }))))
+    must(
+      await sim.run(
+        withFollowUps(submitDeposit({ network, assetId: eth.id, to: targets[i % targets.length]!, amount: 1_000_000n as BaseUnits })),
+      ),
+    )
     if (i % 20 === 19) must(await sim.run(withFollowUps(mineBlocks(network, 1))))
     must(await sim.run(sim.runner.pull))
   }
@@ -42,12 +46,24 @@ export interface RevertFigures {
   readonly removedEvents: number
 }
 
-export const benchRevert = async (store: EventStoreShape & { close?: () => void }, rounds: number, world = 10_000, after = 1_000): Promise<RevertFigures> => {
-  const sim = await createSimulator({ store, seed: "bench", clock: { frozenAt: Date.UTC(2026, 0, 1) }, defaultWorkspace: true, webhooks: false })
+export const benchRevert = async (
+  store: EventStoreShape & { close?: () => void },
+  rounds: number,
+  world = 10_000,
+  after = 1_000,
+): Promise<RevertFigures> => {
+  const sim = await createSimulator({
+    store,
+    seed: "bench",
+    clock: { frozenAt: Date.UTC(2026, 0, 1) },
+    defaultWorkspace: true,
+    webhooks: false,
+  })
   try {
     const vaultId = sim.models.workspace.vaultList(undefined).find((v) => v.profile.type === "test")!.profile.vaultId as VaultId
     const targets: Array<string> = []
-    for (let i = 0; i < 10; i++) targets.push(must(await sim.run(generateAddress(vaultId, network, `a${i}`, null as VaultAccountId | null))).address.address)
+    for (let i = 0; i < 10; i++)
+      targets.push(must(await sim.run(generateAddress(vaultId, network, `a${i}`, null as VaultAccountId | null))).address.address)
     must(await sim.run(withFollowUps(configureChain(network, { mode: "manual", confirmations: 1 }))))
     await growTo(sim, targets, world - after)
     const revertMs: Array<number> = []

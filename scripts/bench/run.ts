@@ -13,7 +13,13 @@ import { depositsMined } from "./deposits-mined.js"
 import { httpGetVaults, httpGetVaults2026, httpGetVaults2026Vs2024 } from "./http-get-vaults.js"
 import { httpGetAddressAssets, httpGetAddressBalance2026, httpGetVaultAssets, httpGetVaultAssets2026 } from "./http-reads.js"
 import { requestLog } from "./request-log.js"
-import { commandThroughput, httpPostSingleTransfer, httpPostSingleTransfer2026, httpPostSingleTransfer2026Vs2024, singleTransfer2026Vs2024InProcess } from "./single-transfer.js"
+import {
+  commandThroughput,
+  httpPostSingleTransfer,
+  httpPostSingleTransfer2026,
+  httpPostSingleTransfer2026Vs2024,
+  singleTransfer2026Vs2024InProcess,
+} from "./single-transfer.js"
 import { fmt } from "./lib/stats.js"
 import type { Benchmark, Budget, Measurement, RunOptions } from "./lib/types.js"
 import { storeAppendMemoryVsEmmett } from "./store-append-memory-vs-emmett.js"
@@ -168,7 +174,9 @@ const main = async (): Promise<number> => {
   const started = new Date()
   console.log(
     `custody-sim benchmarks${quick ? " (--quick: smoke run, figures not meaningful)" : ""}: ${selected.length} selected; ` +
-      `${cpus().length} cores (${cpus()[0]?.model.trim() ?? "?"}), node ${process.version}, load ${loadavg().map((x) => x.toFixed(2)).join(" ")}`,
+      `${cpus().length} cores (${cpus()[0]?.model.trim() ?? "?"}), node ${process.version}, load ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}`,
   )
   const rows: Array<Row> = []
   for (const b of selected) {
@@ -214,7 +222,9 @@ const main = async (): Promise<number> => {
   console.log(`\n${table(rows)}`)
   const count = (s: Status) => rows.filter((r) => r.status === s).length
   const took = (Date.now() - started.getTime()) / 1000
-  console.log(`\n${count("PASS")} pass, ${count("FAIL")} fail, ${count("SKIP")} skipped, ${count("ERROR")} error(s) in ${took.toFixed(0)} s`)
+  console.log(
+    `\n${count("PASS")} pass, ${count("FAIL")} fail, ${count("SKIP")} skipped, ${count("ERROR")} error(s) in ${took.toFixed(0)} s`,
+  )
 
   const out = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "bench-results", "latest.json")
   mkdirSync(dirname(out), { recursive: true })
@@ -224,7 +234,14 @@ const main = async (): Promise<number> => {
     quick,
     strict: flags.has("--strict"),
     selection: names,
-    machine: { cores: cpus().length, cpu: cpus()[0]?.model.trim(), platform: platform(), release: release(), node: process.version, loadavgAtEnd: loadavg() },
+    machine: {
+      cores: cpus().length,
+      cpu: cpus()[0]?.model.trim(),
+      platform: platform(),
+      release: release(),
+      node: process.version,
+      loadavgAtEnd: loadavg(),
+    },
     results: rows,
   }
   writeFileSync(out, JSON.stringify(report, null, 2) + "\n")

@@ -16,10 +16,21 @@ const RECIPIENT = "0x742d35Cc6634C0532925a3b844Bc454e4438f44e"
 const ROUNDS = { rounds: 25, durationMs: 800 } as const
 
 const singleTransfer = (bench: Awaited<ReturnType<typeof startFundedBench>>, version: "2024-05-09" | "2026-03-20") => {
-  const transfer = { vaultAccountId: bench.vaultAccountId, assetId: bench.ethId, fromAddress: bench.address, toAddress: RECIPIENT, amount: "0.0001", feePriority: "slow" }
+  const transfer = {
+    vaultAccountId: bench.vaultAccountId,
+    assetId: bench.ethId,
+    fromAddress: bench.address,
+    toAddress: RECIPIENT,
+    amount: "0.0001",
+    feePriority: "slow",
+  }
   const item = version === "2024-05-09" ? transfer : { ...transfer, note: "bench", maxFee: "0.001" }
   return {
-    request: { method: "POST", url: `/vaults/${bench.vaultId}/transaction-requests/single-transfer`, body: JSON.stringify({ data: { item } }) },
+    request: {
+      method: "POST",
+      url: `/vaults/${bench.vaultId}/transaction-requests/single-transfer`,
+      body: JSON.stringify({ data: { item } }),
+    },
     sign: version === "2024-05-09" ? bench.creds : bench.creds2026,
   }
 }
@@ -55,7 +66,8 @@ export const httpPostSingleTransfer2026 = postSingleTransfer("2026-03-20")
  */
 export const httpPostSingleTransfer2026Vs2024: Benchmark = {
   name: "http-post-single-transfer-2026-vs-2024",
-  description: "signed POST single-transfer at 2026-03-20 (note, maxFee) vs the 2024-05-09 create path, one SQLite simulator, req/s over a socket",
+  description:
+    "signed POST single-transfer at 2026-03-20 (note, maxFee) vs the 2024-05-09 create path, one SQLite simulator, req/s over a socket",
   budget: ratioAtLeast(0.9),
   run: async (options) => {
     const bench = await startFundedBench({ store: "sqlite", approval: "manual" })
@@ -84,7 +96,8 @@ export const httpPostSingleTransfer2026Vs2024: Benchmark = {
  */
 export const singleTransfer2026Vs2024InProcess: Benchmark = {
   name: "single-transfer-2026-vs-2024-in-process",
-  description: "CPU per signed single-transfer create at 2026-03-20 vs the 2024-05-09 path, the app in process (SQLite, manual approval), interleaved blocks of 10 concurrent requests",
+  description:
+    "CPU per signed single-transfer create at 2026-03-20 vs the 2024-05-09 path, the app in process (SQLite, manual approval), interleaved blocks of 10 concurrent requests",
   budget: ratioAtLeast(0.9),
   run: async (options) => {
     const bench = await startFundedBench({ store: "sqlite", approval: "manual" })
@@ -95,7 +108,11 @@ export const singleTransfer2026Vs2024InProcess: Benchmark = {
         const waves = Array.from({ length: 20 }, () => Array.from({ length: 10 }, () => buildRequest(side.request, side.sign)))
         const cpu0 = process.cpuUsage()
         for (const wave of waves) {
-          const answers = await Promise.all(wave.map((r) => bench.app.request(r.path, { method: r.method, headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) })))
+          const answers = await Promise.all(
+            wave.map((r) =>
+              bench.app.request(r.path, { method: r.method, headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) }),
+            ),
+          )
           for (const a of answers) {
             if (a.status !== 201) throw new Error(`answered ${a.status}: ${await a.text()}`)
             await a.arrayBuffer()
@@ -162,7 +179,11 @@ export const commandThroughput: Benchmark = {
         if (Exit.isFailure(exit)) throw new Error(`request ${i} failed: ${JSON.stringify(exit.cause)}`)
       }
       const seconds = (performance.now() - started) / 1000
-      return { subject: count / seconds, unit: "requests/s", note: `${count} requests in ${seconds.toFixed(2)} s (manual approval: creation and reservation only)` }
+      return {
+        subject: count / seconds,
+        unit: "requests/s",
+        note: `${count} requests in ${seconds.toFixed(2)} s (manual approval: creation and reservation only)`,
+      }
     } finally {
       await bench.close()
     }

@@ -22,7 +22,9 @@ export const storeAppendMemoryVsEmmett: Benchmark = {
     const total = ops
     // Caller-side values precomputed for both sides: the expected revision (ours 0-based, Emmett's a count).
     const expected: Array<ExpectedRevision> = w.nth.map((k) => (k === 0 ? "no_stream" : BigInt(k - 1)))
-    const emmettEvents: Array<Array<BenchEvent>> = w.batches.map((b) => b.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata: e.metadata as Record<string, unknown> })))
+    const emmettEvents: Array<Array<BenchEvent>> = w.batches.map((b) =>
+      b.map((e) => ({ type: e.type, data: e.data as Record<string, unknown>, metadata: e.metadata as Record<string, unknown> })),
+    )
     const emmettOptions = w.nth.map((k) => ({ expectedStreamVersion: k === 0 ? STREAM_DOES_NOT_EXIST : BigInt(k) }))
     const streamOf = w.batches.map((_, i) => w.streams[i % streamCount]!)
 

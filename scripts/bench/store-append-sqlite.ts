@@ -40,7 +40,14 @@ const schemaOf = (file: string): string => {
   const db = new Database(file, { readonly: true })
   try {
     const rows = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").all()
-    return rows.map((r) => r.sql.replace(/\s+/g, " ").replace(/ IF NOT EXISTS/g, "").trim()).join(";\n")
+    return rows
+      .map((r) =>
+        r.sql
+          .replace(/\s+/g, " ")
+          .replace(/ IF NOT EXISTS/g, "")
+          .trim(),
+      )
+      .join(";\n")
   } finally {
     db.close()
   }
@@ -88,7 +95,8 @@ const compareSqlite = async (options: RunOptions, streamCount: number, appends: 
           op: (j) => {
             if (inFlight === 1) return Effect.runPromise(store.append(streamOf[j]!, w.batches[j]!, expected[j]!))
             const started: Array<Promise<unknown>> = []
-            for (let i = j * inFlight; i < (j + 1) * inFlight; i++) started.push(Effect.runPromise(store.append(streamOf[i]!, w.batches[i]!, expected[i]!)))
+            for (let i = j * inFlight; i < (j + 1) * inFlight; i++)
+              started.push(Effect.runPromise(store.append(streamOf[i]!, w.batches[i]!, expected[i]!)))
             return Promise.all(started)
           },
           teardown: () => {
@@ -114,7 +122,8 @@ const compareSqlite = async (options: RunOptions, streamCount: number, appends: 
               const stream = streamOf[i]!
               let revision = w.before[i]!
               begin.run()
-              for (const e of w.batches[i]!) insert.run(stream, revision++, e.id, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata))
+              for (const e of w.batches[i]!)
+                insert.run(stream, revision++, e.id, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata))
               commit.run()
             }
           },
@@ -134,7 +143,8 @@ const compareSqlite = async (options: RunOptions, streamCount: number, appends: 
 
 export const storeAppendSqliteSingle: Benchmark = {
   name: "store-append-sqlite-single",
-  description: "single-event appends/s, 10 in flight at once (as from 10 connections), SQLite adapter (one transaction per turn) vs raw better-sqlite3 (same table, pragmas, a transaction per append)",
+  description:
+    "single-event appends/s, 10 in flight at once (as from 10 connections), SQLite adapter (one transaction per turn) vs raw better-sqlite3 (same table, pragmas, a transaction per append)",
   budget: ratioAtLeast(0.7),
   run: (options) => compareSqlite(options, 100, options.quick ? 1_000 : 2_000, 1, 10),
 }

@@ -18,13 +18,22 @@ const validateWorld = async (): Promise<{ bench: FundedBench; url: string; body:
     return bench.app.request(url, { method, headers: signRequest(creds, { method, url, body }), body })
   }
   const admin = (method: string, path: string, body: unknown) =>
-    bench.app.request(path, { method, headers: { authorization: `Bearer ${bench.sim.adminToken}`, "content-type": "application/json" }, body: JSON.stringify(body) })
-  const added = await call("PUT", `/vaults/${bench.vaultId}/vault-accounts/${bench.vaultAccountId}/add-asset`, { assetId: btc, label: "utxo" })
+    bench.app.request(path, {
+      method,
+      headers: { authorization: `Bearer ${bench.sim.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    })
+  const added = await call("PUT", `/vaults/${bench.vaultId}/vault-accounts/${bench.vaultAccountId}/add-asset`, {
+    assetId: btc,
+    label: "utxo",
+  })
   const address = ((await added.json()) as { data: { item: { address: string } } }).data.item.address
   await admin("PUT", "/_sim/chains/bitcoin/testnet/mining", { mode: "auto", confirmations: 1 })
   const utxoIds: Array<string> = []
   for (let i = 0; i < 50; i++) {
-    const r = (await (await admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address, assetId: btc, amount: "0.01" })).json()) as { transactionId: string }
+    const r = (await (
+      await admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address, assetId: btc, amount: "0.01" })
+    ).json()) as { transactionId: string }
     utxoIds.push(`${r.transactionId}:0`)
   }
   const url = `/vaults/${bench.vaultId}/transaction-requests/utxo-transfer/validate`
@@ -84,7 +93,8 @@ export const validateInProcess = async (options: RunOptions, beforeTimed?: () =>
 
 export const utxoTransferValidate: Benchmark = {
   name: "utxo-transfer-validate",
-  description: "signed POST utxo-transfer/validate, 50 inputs and 150 recipients, in process (memory store): answers per second of the process's CPU time (wall-clock answers/s beside it)",
+  description:
+    "signed POST utxo-transfer/validate, 50 inputs and 150 recipients, in process (memory store): answers per second of the process's CPU time (wall-clock answers/s beside it)",
   budget: absoluteAtLeast(1_000, "answers per CPU-second"),
   run: (options) => validateInProcess(options),
 }
@@ -96,12 +106,19 @@ export const utxoTransferValidate: Benchmark = {
  */
 export const httpUtxoTransferValidate: Benchmark = {
   name: "http-post-utxo-transfer-validate",
-  description: "signed POST utxo-transfer/validate, 50 inputs and 150 recipients, over a socket (load generator in a child process): answers per second of the server's CPU time, beside the wall-clock answers/s and a bare route answering the same bytes",
+  description:
+    "signed POST utxo-transfer/validate, 50 inputs and 150 recipients, over a socket (load generator in a child process): answers per second of the server's CPU time, beside the wall-clock answers/s and a bare route answering the same bytes",
   budget: absoluteAtLeast(1_000, "answers per server CPU-second"),
   run: async (options) => {
     const { bench, url, body } = await validateWorld()
     try {
-      const m = await httpVsBareHono({ ...options, subject: bench.app.fetch, request: { method: "POST", url, body, headers: { "content-type": "application/json" } }, sign: bench.creds2026, expectStatus: 200 })
+      const m = await httpVsBareHono({
+        ...options,
+        subject: bench.app.fetch,
+        request: { method: "POST", url, body, headers: { "content-type": "application/json" } },
+        sign: bench.creds2026,
+        expectStatus: 200,
+      })
       // The server's CPU per answer is the median over the rounds, measured in the server's process (the bare route
       // idle meanwhile); the wall-clock rate also holds the load generator's share of two cores.
       const cpu = Number(m.details?.["serverCpuMicrosPerRequestSubject"])

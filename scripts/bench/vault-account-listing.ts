@@ -37,9 +37,14 @@ export const vaultAccountListing: Benchmark = {
     try {
       const made = performance.now()
       for (let i = 0; i < ACCOUNTS; i++) {
-        const r = await client.call<{ item: { vaultAccountId: string } }>("POST", `/vaults/${vaultId}/vault-account`, { item: { name: `account ${i}`, color: "#000000", isHiddenInDashboard: false } })
+        const r = await client.call<{ item: { vaultAccountId: string } }>("POST", `/vaults/${vaultId}/vault-account`, {
+          item: { name: `account ${i}`, color: "#000000", isHiddenInDashboard: false },
+        })
         if (r.status !== 201) throw new Error(`account ${i}: ${r.status} ${JSON.stringify(r.body)}`)
-        if (i % 10 === 0) await client.call("PUT", `/vaults/${vaultId}/vault-accounts/${r.body.data.item.vaultAccountId}/add-asset`, { item: { assetId: eth, label: `a${i}` } })
+        if (i % 10 === 0)
+          await client.call("PUT", `/vaults/${vaultId}/vault-accounts/${r.body.data.item.vaultAccountId}/add-asset`, {
+            item: { assetId: eth, label: `a${i}` },
+          })
       }
       options.log(`  ${ACCOUNTS} accounts made in ${fmt(performance.now() - made)} ms`)
       // The page URLs, walked once through the API as an integrator would (the cursor is the last id of a page).
@@ -66,11 +71,22 @@ export const vaultAccountListing: Benchmark = {
       const cpu: Map<ReadonlyArray<string>, Array<number>> = new Map()
       const load = async (list: ReadonlyArray<string>, ms: number) => {
         const cpu0 = process.cpuUsage()
-        const r = await gen!.run({ origin: served.origin, request: { method: "GET", url: list[0]! }, requestModule: pages, requestParams: list, sign: creds, connections: 10, pipelining: 1, durationMs: ms, firstN: n })
+        const r = await gen!.run({
+          origin: served.origin,
+          request: { method: "GET", url: list[0]! },
+          requestModule: pages,
+          requestParams: list,
+          sign: creds,
+          connections: 10,
+          pipelining: 1,
+          durationMs: ms,
+          firstN: n,
+        })
         n += r.sent + 1
         const used = process.cpuUsage(cpu0)
         cpu.set(list, [...(cpu.get(list) ?? []), (used.user + used.system) / r.ok])
-        if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.ok === 0) throw new Error(`${r.ok} ok, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`)
+        if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.ok === 0)
+          throw new Error(`${r.ok} ok, ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`)
         return r.perSecond
       }
       const single = ["/vaults"]
@@ -80,11 +96,16 @@ export const vaultAccountListing: Benchmark = {
       const baseline: Array<number> = []
       const ratios: Array<number> = []
       for (let round = 0; round < rounds; round++) {
-        const [s, b] = round % 2 === 0 ? [await load(urls, durationMs), await load(single, durationMs)] : (([b2, s2]) => [s2, b2])([await load(single, durationMs), await load(urls, durationMs)])
+        const [s, b] =
+          round % 2 === 0
+            ? [await load(urls, durationMs), await load(single, durationMs)]
+            : (([b2, s2]) => [s2, b2])([await load(single, durationMs), await load(urls, durationMs)])
         subject.push(s!)
         baseline.push(b!)
         ratios.push(s! / b!)
-        options.log(`  round ${round + 1}/${rounds}: pages ${fmt(s!)} req/s, GET /vaults ${fmt(b!)} req/s, ratio ${ratios[round]!.toFixed(3)}`)
+        options.log(
+          `  round ${round + 1}/${rounds}: pages ${fmt(s!)} req/s, GET /vaults ${fmt(b!)} req/s, ratio ${ratios[round]!.toFixed(3)}`,
+        )
       }
       const pagesPerSecond = median(subject)
       return {

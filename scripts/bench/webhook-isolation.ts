@@ -35,7 +35,8 @@ const startHangingReceiver = async () => {
       if (buf.length < i + 4 + length) return
       const body = buf.slice(i + 4, i + 4 + length)
       buf = buf.slice(i + 4 + length)
-      if (body.startsWith('{"type":"verification"')) socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+      if (body.startsWith('{"type":"verification"'))
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
       else held++
     })
   })
@@ -44,7 +45,11 @@ const startHangingReceiver = async () => {
   return {
     url: `http://127.0.0.1:${port}/hang`,
     held: () => held,
-    close: () => new Promise<void>((done) => (sockets.forEach((s) => s.destroy()), server.close(() => done()))),
+    close: () =>
+      new Promise<void>((done) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => done())
+      }),
   }
 }
 
@@ -56,7 +61,11 @@ const startHealthyReceiver = async () => {
     req.on("data", (c: Buffer) => chunks.push(c))
     req.on("end", () => {
       const at = performance.now()
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { type?: string; challenge?: string; data?: { item?: { transactionId?: string } } }
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        type?: string
+        challenge?: string
+        data?: { item?: { transactionId?: string } }
+      }
       if (body.type === "verification") return void res.writeHead(200).end(JSON.stringify({ challenge: body.challenge }))
       const id = body.data?.item?.transactionId
       if (id !== undefined && !arrived.has(id)) arrived.set(id, at)
@@ -65,7 +74,11 @@ const startHealthyReceiver = async () => {
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as { port: number }
-  return { url: `http://127.0.0.1:${port}/ok`, arrived, close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))) }
+  return {
+    url: `http://127.0.0.1:${port}/ok`,
+    arrived,
+    close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))),
+  }
 }
 
 let serial = 0
@@ -76,7 +89,18 @@ const raise = async (sim: Simulator, vaultId: string, n: number) => {
   const exit = await sim.run(
     Effect.gen(function* () {
       const at = sim.clock.now()
-      const events = yield* toNewEvents(ids.map((txid) => ({ type: "NotificationRaised", data: { vaultId, kind: "INCOMING_CONFIRMED_COIN_TX", subject: txid, payload: { transactionId: txid, amount: "1", unit: "ETH" }, at } })))
+      const events = yield* toNewEvents(
+        ids.map((txid) => ({
+          type: "NotificationRaised",
+          data: {
+            vaultId,
+            kind: "INCOMING_CONFIRMED_COIN_TX",
+            subject: txid,
+            payload: { transactionId: txid, amount: "1", unit: "ETH" },
+            at,
+          },
+        })),
+      )
       const r = yield* (yield* EventStore).append(`benchNotifications-${sim.ids.next("transaction")}`, events, "no_stream")
       yield* sim.runner.awaitPosition(r.position)
     }),
@@ -130,7 +154,11 @@ export interface IsolationResult {
   readonly aloneP99: number
   readonly besideP99: number
   readonly ratio: number
-  readonly samples: { readonly alone: ReadonlyArray<number>; readonly beside: ReadonlyArray<number>; readonly ratios: ReadonlyArray<number> }
+  readonly samples: {
+    readonly alone: ReadonlyArray<number>
+    readonly beside: ReadonlyArray<number>
+    readonly ratios: ReadonlyArray<number>
+  }
   readonly medians: { readonly alone: number; readonly beside: number }
 }
 
@@ -156,9 +184,17 @@ export const benchWebhookIsolation = async (options: { quick?: boolean; log?: (l
     ratios.push(pb / pa)
     medAlone.push(median(a))
     medBeside.push(median(b))
-    log(`  round ${round + 1}/${rounds}: p99 ${fmt(pa)} ms alone, ${fmt(pb)} ms beside ${QUEUED} queued for a hanging receiver (ratio ${(pb / pa).toFixed(2)}); medians ${fmt(median(a))} / ${fmt(median(b))} ms`)
+    log(
+      `  round ${round + 1}/${rounds}: p99 ${fmt(pa)} ms alone, ${fmt(pb)} ms beside ${QUEUED} queued for a hanging receiver (ratio ${(pb / pa).toFixed(2)}); medians ${fmt(median(a))} / ${fmt(median(b))} ms`,
+    )
   }
-  return { aloneP99: median(alone), besideP99: median(beside), ratio: median(ratios), samples: { alone, beside, ratios }, medians: { alone: median(medAlone), beside: median(medBeside) } }
+  return {
+    aloneP99: median(alone),
+    besideP99: median(beside),
+    ratio: median(ratios),
+    samples: { alone, beside, ratios },
+    medians: { alone: median(medAlone), beside: median(medBeside) },
+  }
 }
 
 export const webhookIsolation: Benchmark = {

@@ -32,7 +32,18 @@ const raiseNotifications = async (sim: Simulator, vaultId: string, count: number
         const events = yield* toNewEvents(
           Array.from({ length: n }, (_, i) => {
             const txid = `0x${(done + i).toString(16).padStart(64, "0")}`
-            const payload = { blockchain: "ethereum", network: "sepolia", address: "0x9238400d0A36a285036B4B5f98d1016Dc2Cb1018", amount: "1.5", unit: "ETH", transactionId: txid, minedInBlockHeight: 1, minedInBlockHash: `0x${"ab".repeat(32)}`, currentConfirmations: 1, targetConfirmations: 1 }
+            const payload = {
+              blockchain: "ethereum",
+              network: "sepolia",
+              address: "0x9238400d0A36a285036B4B5f98d1016Dc2Cb1018",
+              amount: "1.5",
+              unit: "ETH",
+              transactionId: txid,
+              minedInBlockHeight: 1,
+              minedInBlockHash: `0x${"ab".repeat(32)}`,
+              currentConfirmations: 1,
+              targetConfirmations: 1,
+            }
             return { type: "NotificationRaised", data: { vaultId, kind: "INCOMING_CONFIRMED_COIN_TX", subject: txid, payload, at } }
           }),
         )
@@ -51,7 +62,11 @@ const cpu = () => {
     const ticks = (path: string) => readFileSync(path, "utf8").split(") ")[1]!.split(" ")
     const t = ticks(`/proc/self/task/${process.pid}/stat`)
     const all = readFileSync("/proc/stat", "utf8").split("\n")[0]!.split(/\s+/).slice(1).map(Number)
-    return { main: (Number(t[11]) + Number(t[12])) * 10, machine: (all[0]! + all[1]! + all[2]! + all[5]! + all[6]! + all[7]!) * 10, at: performance.now() }
+    return {
+      main: (Number(t[11]) + Number(t[12])) * 10,
+      machine: (all[0]! + all[1]! + all[2]! + all[5]! + all[6]! + all[7]!) * 10,
+      at: performance.now(),
+    }
   } catch {
     return { main: 0, machine: 0, at: performance.now() }
   }
@@ -121,12 +136,26 @@ export const benchWebhooks = async (options: WebhookBenchOptions = {}): Promise<
     const reads = async (ms: number) => {
       const before = cpu()
       const process0 = process.cpuUsage()
-      const r = await gen.run({ origin: served.origin, request: { method: "GET", url: "/vaults" }, sign: sim.createdCredentials[0]!, connections: 10, pipelining: 1, durationMs: ms, firstN: 0 })
+      const r = await gen.run({
+        origin: served.origin,
+        request: { method: "GET", url: "/vaults" },
+        sign: sim.createdCredentials[0]!,
+        connections: 10,
+        pipelining: 1,
+        durationMs: ms,
+        firstN: 0,
+      })
       if (r.non2xx > 0 || r.errors > 0 || r.ok === 0) throw new Error(`reads: ${r.ok} ok, ${r.non2xx} non-2xx, ${r.errors} errors`)
       const after = cpu()
       const used = process.cpuUsage(process0)
       const seconds = (after.at - before.at) / 1000
-      return { perSecond: r.perSecond, ok: r.ok, mainMs: after.main - before.main, processMs: (used.user + used.system) / 1000, machine: (after.machine - before.machine) / seconds / 10 }
+      return {
+        perSecond: r.perSecond,
+        ok: r.ok,
+        mainMs: after.main - before.main,
+        processMs: (used.user + used.system) / 1000,
+        machine: (after.machine - before.machine) / seconds / 10,
+      }
     }
     const alone = async (ms: number) => {
       fullGc()
@@ -189,7 +218,11 @@ export const benchWebhooks = async (options: WebhookBenchOptions = {}): Promise<
       const post = () => {
         inFlight++
         started++
-        const headers = { "content-type": "application/json", "user-agent": "custody-sim-webhooks/1", "x-signature": createHmac("sha256", bareKey).update(sample.body, "utf8").digest(encoding) }
+        const headers = {
+          "content-type": "application/json",
+          "user-agent": "custody-sim-webhooks/1",
+          "x-signature": createHmac("sha256", bareKey).update(sample.body, "utf8").digest(encoding),
+        }
         let status = 0
         const handler: Dispatcher.DispatchHandler = {
           onRequestStart: () => {},
@@ -226,11 +259,24 @@ export const benchWebhooks = async (options: WebhookBenchOptions = {}): Promise<
     await deliveriesAlone(500)
     await bare(500)
     const ratios: Array<number> = []
-    const samples = { alone: [] as Array<number>, with: [] as Array<number>, deliveries: [] as Array<number>, mainCost: [] as Array<number>, processCost: [] as Array<number>, deliveryCost: [] as Array<number>, bareCost: [] as Array<number>, costRatios: [] as Array<number>, barePerSecond: [] as Array<number> }
+    const samples = {
+      alone: [] as Array<number>,
+      with: [] as Array<number>,
+      deliveries: [] as Array<number>,
+      mainCost: [] as Array<number>,
+      processCost: [] as Array<number>,
+      deliveryCost: [] as Array<number>,
+      bareCost: [] as Array<number>,
+      costRatios: [] as Array<number>,
+      barePerSecond: [] as Array<number>,
+    }
     for (let round = 0; round < rounds; round++) {
       const first = round % 2 === 0 ? await alone(windowMs) : await withDeliveries(windowMs)
       const second = round % 2 === 0 ? await withDeliveries(windowMs) : await alone(windowMs)
-      const [a, w] = round % 2 === 0 ? [first, second as Awaited<ReturnType<typeof withDeliveries>>] : [second, first as Awaited<ReturnType<typeof withDeliveries>>]
+      const [a, w] =
+        round % 2 === 0
+          ? [first, second as Awaited<ReturnType<typeof withDeliveries>>]
+          : [second, first as Awaited<ReturnType<typeof withDeliveries>>]
       const costOf = (withMs: number, aloneMs: number) => ((withMs - (w.ok * aloneMs) / a.ok) * 1000) / (w.deliveries * (windowMs / 1000))
       const mainCost = costOf(w.mainMs, a.mainMs)
       const processCost = costOf(w.processMs, a.processMs)
@@ -248,10 +294,12 @@ export const benchWebhooks = async (options: WebhookBenchOptions = {}): Promise<
       samples.bareCost.push(b.micros)
       samples.costRatios.push(dd.micros / b.micros)
       samples.barePerSecond.push(b.perSecond)
-      log(`  round ${round + 1}/${rounds}: whole-process CPU ${fmt(dd.micros)} µs per delivery (${fmt(dd.perSecond)}/s, nothing else running) vs ${fmt(b.micros)} µs per bare undici POST (${fmt(b.perSecond)}/s): ${(dd.micros / b.micros).toFixed(2)}×`)
+      log(
+        `  round ${round + 1}/${rounds}: whole-process CPU ${fmt(dd.micros)} µs per delivery (${fmt(dd.perSecond)}/s, nothing else running) vs ${fmt(b.micros)} µs per bare undici POST (${fmt(b.perSecond)}/s): ${(dd.micros / b.micros).toFixed(2)}×`,
+      )
       log(
         `  round ${round + 1}/${rounds}: reads ${fmt(a.perSecond)}/s alone, ${fmt(w.perSecond)}/s with ${fmt(w.deliveries)} deliveries/s ` +
-          `(ratio ${(w.perSecond / a.perSecond).toFixed(3)}); main thread busy ${fmt(a.mainMs / windowMs * 100)}%/${fmt(w.mainMs / windowMs * 100)}%, ${fmt(mainCost)} µs/delivery (whole process ${fmt(processCost)}); machine busy ${fmt(a.machine)}%/${fmt(w.machine)}% of ${100 * cpus().length}%`,
+          `(ratio ${(w.perSecond / a.perSecond).toFixed(3)}); main thread busy ${fmt((a.mainMs / windowMs) * 100)}%/${fmt((w.mainMs / windowMs) * 100)}%, ${fmt(mainCost)} µs/delivery (whole process ${fmt(processCost)}); machine busy ${fmt(a.machine)}%/${fmt(w.machine)}% of ${100 * cpus().length}%`,
       )
     }
     return {
@@ -264,7 +312,15 @@ export const benchWebhooks = async (options: WebhookBenchOptions = {}): Promise<
       deliveryMicrosAlone: median(samples.deliveryCost),
       bareMicrosPerPost: median(samples.bareCost),
       barePerSecond: median(samples.barePerSecond),
-      samples: { alone: samples.alone, with: samples.with, ratios, deliveries: samples.deliveries, deliveryCost: samples.deliveryCost, bareCost: samples.bareCost, costRatios: samples.costRatios },
+      samples: {
+        alone: samples.alone,
+        with: samples.with,
+        ratios,
+        deliveries: samples.deliveries,
+        deliveryCost: samples.deliveryCost,
+        bareCost: samples.bareCost,
+        costRatios: samples.costRatios,
+      },
     }
   } finally {
     await bareAgent.close().catch(() => {})
@@ -303,7 +359,12 @@ export const webhooks: Benchmark = {
           `whole process per delivery (deliveries alone) vs per bare undici POST of the same body (${fmt(r.barePerSecond)}/s), median of ${rounds}' ratios; ` +
           `signed GET /vaults ${fmt(r.readsPerSecondAlone)}/s alone, ${fmt(r.readsPerSecondWithDeliveries)}/s with deliveries: slowdown ${(r.readSlowdown * 100).toFixed(1)}% (reported, no budget)`,
         samples: { subject: r.samples.deliveryCost, baseline: r.samples.bareCost, ratios: r.samples.costRatios },
-        details: { readSlowdown: r.readSlowdown, readsPerSecondAlone: r.readsPerSecondAlone, readsPerSecondWithDeliveries: r.readsPerSecondWithDeliveries, barePerSecond: r.barePerSecond },
+        details: {
+          readSlowdown: r.readSlowdown,
+          readsPerSecondAlone: r.readsPerSecondAlone,
+          readsPerSecondWithDeliveries: r.readsPerSecondWithDeliveries,
+          barePerSecond: r.barePerSecond,
+        },
       },
     ]
     return measurements

@@ -13,28 +13,40 @@ const summaries: Readonly<Record<string, string>> = {
   "GET /vaults": "#1 lists the vaults (paginated)",
   "GET /vaults/:networkType": "#2 lists the vaults of a network type (`main` or `test`)",
   "POST /vaults/:vaultId/vault-account": "#3 creates a vault account",
-  "PUT /vaults/:vaultId/vault-accounts/:vaultAccountId/add-asset": "#4 adds an asset to a vault account: a new address (`label`) or one it holds (`address`)",
+  "PUT /vaults/:vaultId/vault-accounts/:vaultAccountId/add-asset":
+    "#4 adds an asset to a vault account: a new address (`label`) or one it holds (`address`)",
   "GET /supported-assets": "#5 lists the supported assets (filter by `assetUnit`, `blockchain`, `networkType`)",
   "POST /vaults/:vaultId/:blockchain/:network/addresses": "#6 derives a deposit address",
   "POST /info/:blockchain/:network/addresses/validate": "#7 validates an address",
-  "GET /vaults/:vaultId/:blockchain/addresses/:address/assets": "#8 the assets and balances of an address (2025-09-23 moved it across chains)",
-  "GET /assets/:assetId/vaults/:vaultId/:blockchain/:network/addresses": "#9 the addresses of a vault holding an asset, with balances (2026-03-20: list-addresses)",
+  "GET /vaults/:vaultId/:blockchain/addresses/:address/assets":
+    "#8 the assets and balances of an address (2025-09-23 moved it across chains)",
+  "GET /assets/:assetId/vaults/:vaultId/:blockchain/:network/addresses":
+    "#9 the addresses of a vault holding an asset, with balances (2026-03-20: list-addresses)",
   "GET /assets/:networkType": "#10 balances per asset over the key's vaults of a network type (paginated)",
   "GET /vaults/:vaultId/assets": "#11 the assets and balances of a vault",
   "GET /assets/:assetId/:blockchain/vaults/:networkType": "#12 the vaults holding an asset, with balances",
   "GET /vaults/:vaultId/transactions": "#13 lists a vault's transactions, newest first (paginated)",
   "GET /vaults/:vaultId/:blockchain/transactions/:transactionId": "#14 one transaction in detail",
-  "GET /transactionRequests/:transactionRequestId": "#15 one transaction request in detail (2026-03-20 moved it to `/transaction-requests/{id}`)",
-  "POST /vaults/:vaultId/transaction-requests/single-transfer": "#16 a withdrawal from an address, coin or token (account-based chains); from 2025-09-23 `note` required, `maxFee`",
-  "POST /vaults/:vaultId/:blockchain/:network/transaction-requests": "#17 a withdrawal from the whole vault, many to many (UTXO chains); at 2025-09-23 also EVM, tron and solana coins from one listed sender",
-  "POST /vaults/:vaultId/:blockchain/:network/addresses/:address/transaction-requests": "#18 a coin withdrawal from an address (EVM chains)",
-  "POST /vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/token-transaction-requests": "#19 a token withdrawal from an address (EVM chains)",
+  "GET /transactionRequests/:transactionRequestId":
+    "#15 one transaction request in detail (2026-03-20 moved it to `/transaction-requests/{id}`)",
+  "POST /vaults/:vaultId/transaction-requests/single-transfer":
+    "#16 a withdrawal from an address, coin or token (account-based chains); from 2025-09-23 `note` required, `maxFee`",
+  "POST /vaults/:vaultId/:blockchain/:network/transaction-requests":
+    "#17 a withdrawal from the whole vault, many to many (UTXO chains); at 2025-09-23 also EVM, tron and solana coins from one listed sender",
+  "POST /vaults/:vaultId/:blockchain/:network/addresses/:address/transaction-requests":
+    "#18 a coin withdrawal from an address (EVM chains)",
+  "POST /vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/token-transaction-requests":
+    "#19 a token withdrawal from an address (EVM chains)",
   "POST /vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/feeless-transaction-requests": "#20 a TRX withdrawal (tron)",
-  "POST /vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/feeless-token-transaction-requests": "#21 a TRC-20 token withdrawal (tron), with `feeLimit`",
-  "POST /vaults/:vaultId/transaction-requests/batch": "an EIP-7702 batch: one sender, calls in the chain's coin and tokens to many recipients, gas by `feePayer`, all or nothing",
-  "POST /vaults/:vaultId/transaction-requests/gas-sponsorship-transfer": "a coin or token transfer whose gas another address of the vault (`feePayer`) pays (EVM chains)",
+  "POST /vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/feeless-token-transaction-requests":
+    "#21 a TRC-20 token withdrawal (tron), with `feeLimit`",
+  "POST /vaults/:vaultId/transaction-requests/batch":
+    "an EIP-7702 batch: one sender, calls in the chain's coin and tokens to many recipients, gas by `feePayer`, all or nothing",
+  "POST /vaults/:vaultId/transaction-requests/gas-sponsorship-transfer":
+    "a coin or token transfer whose gas another address of the vault (`feePayer`) pays (EVM chains)",
 
-  "GET /_sim/health": "no token: `{ status, store, position }`; 503 with `status: \"halted\"` and the event at fault when the read models stopped",
+  "GET /_sim/health":
+    'no token: `{ status, store, position }`; 503 with `status: "halted"` and the event at fault when the read models stopped',
   "GET /_sim/clock": "`{ now, nowMs, frozen }`",
   "PUT /_sim/clock": '`{ mode: "frozen"|"wall" }`',
   "POST /_sim/clock/advance": "`{ seconds }`: mines what interval mining would have mined meanwhile, credits what got confirmed",
@@ -44,12 +56,13 @@ const summaries: Readonly<Record<string, string>> = {
   "POST /_sim/api-keys":
     "`{ key?, secret?, passphrase?, name?, scopes?, vaultIds?, networkTypes?, ipAllowlist?, plan?, apiVersion?, activeFrom?, rateLimit? }` → the key with its secret and passphrase (201; generated where absent)",
   "DELETE /_sim/api-keys/:key": "revokes a key",
-  "GET /_sim/exchange-rates": "`{ rates: { SYMBOL: \"decimal\" } }`",
-  "PUT /_sim/exchange-rates": "`{ rates: { SYMBOL: \"decimal\" } }` (recorded as events)",
+  "GET /_sim/exchange-rates": '`{ rates: { SYMBOL: "decimal" } }`',
+  "PUT /_sim/exchange-rates": '`{ rates: { SYMBOL: "decimal" } }` (recorded as events)',
   "GET /_sim/chains": "`{ chains: [{ blockchain, network, networkType, height, mode, intervalSeconds, confirmationsRequired }] }`",
   "POST /_sim/chains/:blockchain/:network/mine": "`{ blocks? }` → `{ height }`",
   "PUT /_sim/chains/:blockchain/:network/mining": '`{ mode?: "auto"|"interval"|"manual", intervalSeconds?, confirmations? }` → the chain',
-  "POST /_sim/deposits": "`{ blockchain, network, address, assetId, amount, fromAddress? }` → `{ transactionId }` (201): an incoming transfer to a vault address",
+  "POST /_sim/deposits":
+    "`{ blockchain, network, address, assetId, amount, fromAddress? }` → `{ transactionId }` (201): an incoming transfer to a vault address",
   "POST /_sim/transaction-requests/:id/approve": "`{ reason? }` → the request with its new status",
   "POST /_sim/transaction-requests/:id/reject": "`{ reason? }` → the request with its new status",
   "POST /_sim/chains/:blockchain/:network/faults":
@@ -61,12 +74,16 @@ const summaries: Readonly<Record<string, string>> = {
   "POST /_sim/webhooks/:id/verify": "verifies a `manual` or `request` subscription (the latter by its challenge)",
   "GET /_sim/webhooks/:id/deliveries": "the delivery log of a subscription, each attempt (`?asOf=` as it stood then)",
   "POST /_sim/webhooks/:id/deliveries/:deliveryId/redeliver": "delivers a notification again",
-  "GET /_sim/balances/history": "`?vaultId=&vaultAccountId=&address=&assetId=` → every balance change with its position, time, block height and causing event",
-  "GET /_sim/export": "the event log as JSON lines (a header line, then one event a line), without secrets; `?includeSecrets=true` for the full copy",
-  "POST /_sim/import": "loads an exported log into an empty store (`serve --empty`); `?until=` loads the prefix up to a recorded position (a fork of the scenario)",
+  "GET /_sim/balances/history":
+    "`?vaultId=&vaultAccountId=&address=&assetId=` → every balance change with its position, time, block height and causing event",
+  "GET /_sim/export":
+    "the event log as JSON lines (a header line, then one event a line), without secrets; `?includeSecrets=true` for the full copy",
+  "POST /_sim/import":
+    "loads an exported log into an empty store (`serve --empty`); `?until=` loads the prefix up to a recorded position (a fork of the scenario)",
   "POST /_sim/snapshots": "→ `{ id, position, time, timeMs }`: records the world (docs/snapshots.md)",
   "GET /_sim/snapshots": "→ `{ snapshots }`",
-  "POST /_sim/snapshots/:id/revert": "puts the world back as it was at the snapshot (404 `snapshot_not_found`, 409 `not_supported_on_store`)",
+  "POST /_sim/snapshots/:id/revert":
+    "puts the world back as it was at the snapshot (404 `snapshot_not_found`, 409 `not_supported_on_store`)",
   "POST /_sim/reset": "puts the world back as it was right after start-up",
   "GET /_sim/audit": "`?asOf=` → every balance reconciled against the events, with the digest (HTML with `Accept: text/html`)",
   "GET /_sim/overview": "the dashboard's overview: vaults, chains, clock, log head (`?asOf=`)",
@@ -78,7 +95,8 @@ const summaries: Readonly<Record<string, string>> = {
   "GET /_sim/assets": "the catalogue's assets",
   "PUT /_sim/vaults/:vaultId/vault-accounts/:vaultAccountId/add-asset": "adds an asset to an account, through #4's checks (dashboard)",
   "POST /_sim/vaults/:vaultId/vault-accounts": "creates a vault account, through #3's checks (dashboard)",
-  "POST /_sim/vaults/:vaultId/:blockchain/:network/addresses": "derives an address of the vault's own (its default account), through #6's checks (dashboard)",
+  "POST /_sim/vaults/:vaultId/:blockchain/:network/addresses":
+    "derives an address of the vault's own (its default account), through #6's checks (dashboard)",
   "GET /_sim/timeline": "the log's positions and times, for scrubbing",
   "GET /_sim/timeline/block": "the block the timeline marks as of a position (`?asOf=`): that chain's height there",
   "GET /_sim/live": "server-sent events of the log's head",
@@ -86,22 +104,29 @@ const summaries: Readonly<Record<string, string>> = {
   "GET /vaults/:vaultId/vault-accounts/:vaultAccountId/details": "one vault account with its balances",
   "PUT /vaults/:vaultId/vault-accounts/:vaultAccountId/edit": "edits a vault account's name, colour, hidden and favourite flags",
   "GET /vaults/:vaultId/vault-accounts/:vaultAccountId/list-assets": "a vault account's assets (`assetUnit`, paginated)",
-  "GET /vaults/:vaultId/vault-accounts/:vaultAccountId/list-addresses": "a vault account's addresses with balances (`assetId`, `blockchain`, paginated)",
+  "GET /vaults/:vaultId/vault-accounts/:vaultAccountId/list-addresses":
+    "a vault account's addresses with balances (`assetId`, `blockchain`, paginated)",
   "GET /vaults/:vaultId/vault-accounts/:vaultAccountId/transactions": "a vault account's transactions, newest first (paginated)",
   "GET /vaults/:vaultId/addresses/:address/assets": "#8 across chains (`blockchain` optional)",
   "GET /vaults/:vaultId/addresses/:address/balance": "an address's assets and balances (`assetUnit`, `blockchain`, paginated)",
-  "POST /vaults/:vaultId/transaction-requests/utxo-transfer": "a UTXO transfer from named outputs (`senders[].utxoId`), `changeData` or `feePayer`, `gross`, `maxFee`",
-  "POST /vaults/:vaultId/transaction-requests/utxo-transfer/validate": "utxo-transfer's dry run: the preview with its fee, nothing reserved or written",
-  "POST /vaults/:vaultId/transaction-requests/multiple-transfer": "a UTXO withdrawal from one vault account, outputs chosen by `prepareStrategy` (either spelling), `maxFee`, `gross`",
-  "GET /vaults/:vaultId/utxos": "a vault's UTXOs, unspent by default (`isSpent`, `address`, `assetId`, `vaultAccountId`, paged by `utxoId`)",
-  "POST /vaults/:vaultId/:blockchain/:network/token-transaction-requests": "a token withdrawal from `senderAddress` (EVM, tron, solana), `contractAddress`, `maxFee`",
+  "POST /vaults/:vaultId/transaction-requests/utxo-transfer":
+    "a UTXO transfer from named outputs (`senders[].utxoId`), `changeData` or `feePayer`, `gross`, `maxFee`",
+  "POST /vaults/:vaultId/transaction-requests/utxo-transfer/validate":
+    "utxo-transfer's dry run: the preview with its fee, nothing reserved or written",
+  "POST /vaults/:vaultId/transaction-requests/multiple-transfer":
+    "a UTXO withdrawal from one vault account, outputs chosen by `prepareStrategy` (either spelling), `maxFee`, `gross`",
+  "GET /vaults/:vaultId/utxos":
+    "a vault's UTXOs, unspent by default (`isSpent`, `address`, `assetId`, `vaultAccountId`, paged by `utxoId`)",
+  "POST /vaults/:vaultId/:blockchain/:network/token-transaction-requests":
+    "a token withdrawal from `senderAddress` (EVM, tron, solana), `contractAddress`, `maxFee`",
   "POST /vaults/:vaultId/approximate-fee": "the fee a transfer would pay if mined now, and the most it may cost (writes nothing)",
   "GET /transaction-requests/:transactionRequestId": "#15 on the v-2 path (`amountUnit` for `unit`, `note` for `additionalDetails`)",
   "POST /vaults/:vaultId/:blockchain/:network/addresses/:fromAddress/manage-resource":
     "tron: freeze, unfreeze, withdraw_resource, delegate, undelegate TRX for bandwidth or energy (a transaction request: approval, broadcast, mining, fee)",
   "POST /vaults/:vaultId/transaction-requests/contract-interaction":
     "a TRC-20 `approve` (unlimited allowance to `feePayer`) or `transfer-from` (the fee payer moves the holder's tokens); the fee payer pays",
-  "GET /vaults/:vaultId/:blockchain/:network/:address/overview": "a tron address's TRX, bandwidth and energy (limits, used, available, staked, delegated), unfreezes and delegations",
+  "GET /vaults/:vaultId/:blockchain/:network/:address/overview":
+    "a tron address's TRX, bandwidth and energy (limits, used, available, staked, delegated), unfreezes and delegations",
   "GET /utils/xrp/:network/addresses/encode/:classicAddress/:addressTag": "a classic XRP address and tag as an X-address",
   "GET /utils/xrp/:network/addresses/decode/:xAddress": "an X-address as a classic address and tag",
   "GET /": "no authentication: where things are: the docs, the dashboard, each version's OpenAPI document, the control plane's",
@@ -117,7 +142,11 @@ const summaries: Readonly<Record<string, string>> = {
   "DELETE /ui/session": "ends the session",
 }
 
-const humanize = (id: string) => id.replace(/([A-Z])/g, " $1").toLowerCase().trim()
+const humanize = (id: string) =>
+  id
+    .replace(/([A-Z])/g, " $1")
+    .toLowerCase()
+    .trim()
 const shown = (path: string) => path.replace(/:(\w+)/g, "{$1}")
 
 export interface RoutedPath {
@@ -170,12 +199,21 @@ export const renderRoutes = (routes: ReadonlyArray<RoutedPath>): string => {
     "|---|---|---|---|",
     ...api.map(apiRow),
     "",
-    "**Control plane** (`/_sim`, plain JSON, `Authorization: Bearer <admin token>`, errors `{ \"error\": { \"code\", \"message\" } }`):",
+    '**Control plane** (`/_sim`, plain JSON, `Authorization: Bearer <admin token>`, errors `{ "error": { "code", "message" } }`):',
     "",
     "| Method | Path | Body → answer |",
     "|---|---|---|",
     ...sim.map(row),
-    ...(ui.length === 0 ? [] : ["", "**Dashboard** (a browser page; the session cookie it gets opens the control plane too):", "", "| Method | Path | What it is |", "|---|---|---|", ...ui.map(row)]),
+    ...(ui.length === 0
+      ? []
+      : [
+          "",
+          "**Dashboard** (a browser page; the session cookie it gets opens the control plane too):",
+          "",
+          "| Method | Path | What it is |",
+          "|---|---|---|",
+          ...ui.map(row),
+        ]),
     "",
     END,
   ].join("\n")

@@ -37,7 +37,9 @@ const readClockFile = (dataDir: string): ClockState | undefined => {
 
 export const writeClockFile = (dataDir: string, s: ClockState): void => {
   const file = clockPath(dataDir)
-  writeFileSync(`${file}.tmp`, `${JSON.stringify({ format: FORMAT, mode: s.frozen ? "frozen" : "wall", at: s.at, offset: s.offset })}\n`, { mode: 0o600 })
+  writeFileSync(`${file}.tmp`, `${JSON.stringify({ format: FORMAT, mode: s.frozen ? "frozen" : "wall", at: s.at, offset: s.offset })}\n`, {
+    mode: 0o600,
+  })
   renameSync(`${file}.tmp`, file)
 }
 

@@ -29,7 +29,11 @@ export interface ControllableClock {
  * Wall mode reads `wall()` plus an offset (what was advanced); frozen mode holds still until advanced. `changed` is
  * told the clock's state after every move that is not the wall clock's own (advance, freeze, follow, rewind).
  */
-export const makeClock = (mode: ClockMode, wall: () => number = () => Date.now(), changed: (s: ClockState) => void = () => {}): ControllableClock => {
+export const makeClock = (
+  mode: ClockMode,
+  wall: () => number = () => Date.now(),
+  changed: (s: ClockState) => void = () => {},
+): ControllableClock => {
   let frozenAt: number | undefined = mode._tag === "Frozen" ? mode.at : undefined
   let offset = mode._tag === "Wall" ? (mode.offset ?? 0) : 0
   let last = 0

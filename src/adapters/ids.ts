@@ -49,7 +49,8 @@ export const makeIds = (seed: string, node = ""): SeededIds => {
   const digest = (label: string): Uint8Array => createHmac("sha256", hmacKey).update(label).digest()
   const expand = (label: string, length: number) => {
     const out = new Uint8Array(length)
-    for (let block = 0, off = 0; off < length; block++, off += 32) out.set(digest(`${label}#${block}`).subarray(0, Math.min(32, length - off)), off)
+    for (let block = 0, off = 0; off < length; block++, off += 32)
+      out.set(digest(`${label}#${block}`).subarray(0, Math.min(32, length - off)), off)
     return out
   }
   const prefix = Buffer.from(digest(`event-prefix${at}`)).toString("hex")

@@ -42,7 +42,11 @@ export const claimNodeSlot = (store: EventStoreShape): Effect.Effect<NodeClaim, 
     const held = heldSlots(read.events)
     let slot = 0
     while (held.has(slot)) slot++
-    yield* store.append(NODE_REGISTRY, [registryEvent("NodeSlotClaimed", slot)], read.revision === "no_stream" ? "no_stream" : read.revision)
+    yield* store.append(
+      NODE_REGISTRY,
+      [registryEvent("NodeSlotClaimed", slot)],
+      read.revision === "no_stream" ? "no_stream" : read.revision,
+    )
     return {
       slot,
       nodeId: slot === 0 ? "" : `~${slot}`,

@@ -28,7 +28,6 @@ export const openStore = async (o: StoreOptions): Promise<OpenedStore> => {
       // SQLite creates the log (and its -wal and -shm beside it) with the umask's mode.
       secureDataDir(dir)
       return store
-
     }
     case "esdb": {
       if (o.esdb === undefined) throw new Error("--store esdb needs --esdb <connection string>")

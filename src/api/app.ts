@@ -67,12 +67,28 @@ const socketIp = (c: Context): string | undefined => {
 }
 
 const consoleLogger: Logger = {
-  error: (entry) => console.error(JSON.stringify(entry, (_k, v) => (typeof v === "bigint" ? v.toString() : v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v))),
+  error: (entry) =>
+    console.error(
+      JSON.stringify(entry, (_k, v) =>
+        typeof v === "bigint" ? v.toString() : v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v,
+      ),
+    ),
   info: (message) => console.log(message),
 }
 
 export { defaultOperations }
-export const defaultSimRoutes: ReadonlyArray<SimRoute> = [...logRoutes, ...workspaceRoutes, ...settingsRoutes, ...chainRoutes, ...transactionRequestSimRoutes, ...webhookRoutes, ...historyRoutes, ...scenarioRoutes, ...auditRoutes, ...snapshotRoutes]
+export const defaultSimRoutes: ReadonlyArray<SimRoute> = [
+  ...logRoutes,
+  ...workspaceRoutes,
+  ...settingsRoutes,
+  ...chainRoutes,
+  ...transactionRequestSimRoutes,
+  ...webhookRoutes,
+  ...historyRoutes,
+  ...scenarioRoutes,
+  ...auditRoutes,
+  ...snapshotRoutes,
+]
 
 export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   const app = new Hono({ router: new OperationRouter() })

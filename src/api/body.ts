@@ -49,7 +49,8 @@ const nestsDeeper = (text: string, levels: number): boolean => {
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i)
     if (inString) {
-      if (ch === 92) i++ // a backslash: the next character is escaped
+      if (ch === 92)
+        i++ // a backslash: the next character is escaped
       else if (ch === 34) inString = false
     } else if (ch === 34) inString = true
     else if (ch === 91 || ch === 123) {
@@ -92,7 +93,10 @@ type AttributeSpec = { readonly required?: Readonly<Record<string, FieldCheck>>;
  * Missing required (409), then unknown (409), then values (400); each error names every offending attribute.
  * The spec's key lists are read once here: the operations run the returned check on every request.
  */
-export const attributeChecker = (spec: AttributeSpec, extra: (attributes: ReadonlyArray<string>) => ApiError): ((values: JsonObject) => ApiError | undefined) => {
+export const attributeChecker = (
+  spec: AttributeSpec,
+  extra: (attributes: ReadonlyArray<string>) => ApiError,
+): ((values: JsonObject) => ApiError | undefined) => {
   const required = spec.required ?? {}
   const optional = spec.optional ?? {}
   const requiredKeys = Object.keys(required)
@@ -115,8 +119,11 @@ export const attributeChecker = (spec: AttributeSpec, extra: (attributes: Readon
   }
 }
 
-export const checkAttributes = (values: JsonObject, spec: AttributeSpec, extra: (attributes: ReadonlyArray<string>) => ApiError): ApiError | undefined =>
-  attributeChecker(spec, extra)(values)
+export const checkAttributes = (
+  values: JsonObject,
+  spec: AttributeSpec,
+  extra: (attributes: ReadonlyArray<string>) => ApiError,
+): ApiError | undefined => attributeChecker(spec, extra)(values)
 
 /** The same pattern in Unicode mode, which JSON Schema's `pattern` requires (our patterns are ASCII: same matches). */
 const unicode = (pattern: RegExp): RegExp => {
@@ -132,7 +139,11 @@ const stringSchema = (options: { min?: number; max?: number; pattern?: RegExp })
   const min = options.min ?? 0
   const max = options.max ?? 1000
   const pattern = options.pattern === undefined ? undefined : unicode(options.pattern)
-  return Schema.String.check(Schema.isMaxLength(max), ...(min > 0 ? [Schema.isMinLength(min)] : []), ...(pattern !== undefined ? [Schema.isPattern(pattern)] : []))
+  return Schema.String.check(
+    Schema.isMaxLength(max),
+    ...(min > 0 ? [Schema.isMinLength(min)] : []),
+    ...(pattern !== undefined ? [Schema.isPattern(pattern)] : []),
+  )
 }
 
 const COLOR = /^#[0-9A-Fa-f]{6}$/
@@ -148,11 +159,17 @@ export const checks = {
     }),
   boolean: (): FieldCheck => typed(Schema.Boolean, (v) => (typeof v === "boolean" ? undefined : "must be a boolean")),
   oneOf: (values: ReadonlyArray<string>): FieldCheck =>
-    typed(Schema.Literals(values), (v) => (typeof v === "string" && values.includes(v) ? undefined : `must be one of ${values.join(", ")}`)),
-  color: (): FieldCheck => typed(Schema.String.check(Schema.isPattern(unicode(COLOR))), (v) => (typeof v === "string" && COLOR.test(v) ? undefined : "must be a color code #RRGGBB")),
+    typed(Schema.Literals(values), (v) =>
+      typeof v === "string" && values.includes(v) ? undefined : `must be one of ${values.join(", ")}`,
+    ),
+  color: (): FieldCheck =>
+    typed(Schema.String.check(Schema.isPattern(unicode(COLOR))), (v) =>
+      typeof v === "string" && COLOR.test(v) ? undefined : "must be a color code #RRGGBB",
+    ),
   any: (): FieldCheck => typed(Schema.Unknown, () => undefined),
   /** A query flag: the text `true` or `false`. */
-  booleanText: (): FieldCheck => typed(Schema.Literals(["true", "false"]), (v) => (v === "true" || v === "false" ? undefined : "must be true or false")),
+  booleanText: (): FieldCheck =>
+    typed(Schema.Literals(["true", "false"]), (v) => (v === "true" || v === "false" ? undefined : "must be true or false")),
 } as const
 
 /** Declared types of structured request values, for `typed` checks. */
@@ -160,5 +177,6 @@ export const shapes = {
   /** An object of exactly these keys, each a string. */
   strings: (keys: ReadonlyArray<string>) => Schema.Struct(Object.fromEntries(keys.map((k) => [k, Schema.String]))),
   /** An array of `min` to `max` items. */
-  list: (item: Schema.Top, min: number, max: number) => Schema.Array(item as Schema.Top & Schema.Constraint).check(Schema.isMinLength(min), Schema.isMaxLength(max)),
+  list: (item: Schema.Top, min: number, max: number) =>
+    Schema.Array(item as Schema.Top & Schema.Constraint).check(Schema.isMinLength(min), Schema.isMaxLength(max)),
 }

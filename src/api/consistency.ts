@@ -52,16 +52,28 @@ export const minPositionGate = async (c: Context, deps: ApiDeps, waitMs = MIN_PO
   const wanted = Array.isArray(raw) ? raw[0] : raw
   if (wanted === undefined) return undefined
   if (!/^(0|[1-9][0-9]{0,19})$/.test(wanted.trim()))
-    return fail(c, deps, new ApiError(400, "invalid_data", `Invalid ${MIN_POSITION_HEADER}.`, [detail(MIN_POSITION_HEADER, "must be a position from x-sim-position")]))
+    return fail(
+      c,
+      deps,
+      new ApiError(400, "invalid_data", `Invalid ${MIN_POSITION_HEADER}.`, [
+        detail(MIN_POSITION_HEADER, "must be a position from x-sim-position"),
+      ]),
+    )
   const target = BigInt(wanted.trim())
   if (await reach(deps, target, waitMs)) return undefined
   return fail(
     c,
     deps,
-    new ApiError(503, "service_unavailable", `This node has not reached position ${target} of the event log within ${waitMs} ms; retry later.`, [], {
-      "retry-after": "1",
-      [POSITION_HEADER]: String(deps.sim.models.position),
-    }),
+    new ApiError(
+      503,
+      "service_unavailable",
+      `This node has not reached position ${target} of the event log within ${waitMs} ms; retry later.`,
+      [],
+      {
+        "retry-after": "1",
+        [POSITION_HEADER]: String(deps.sim.models.position),
+      },
+    ),
   )
 }
 
@@ -71,7 +83,10 @@ export const consistency = (deps: ApiDeps, options: { readonly waitMs?: number }
   return async (c, next) => {
     // Without credentials (the admin token or the dashboard's session cookie) nothing waits: the route answers
     // 401 at once (health is public).
-    const gate = c.req.path === "/_sim/health" || c.req.header("authorization") !== undefined || c.req.header("cookie") !== undefined ? await minPositionGate(c, deps, waitMs) : undefined
+    const gate =
+      c.req.path === "/_sim/health" || c.req.header("authorization") !== undefined || c.req.header("cookie") !== undefined
+        ? await minPositionGate(c, deps, waitMs)
+        : undefined
     if (gate !== undefined) return gate
     await next()
     if (c.get(POSITION_SENT as never) !== true) c.res.headers.set(POSITION_HEADER, String(deps.sim.models.position))

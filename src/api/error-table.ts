@@ -13,63 +13,108 @@ import { ApiError, errors } from "./errors.js"
 export type AppError = VaultAggregateError | ApiKeyError | ChainError | WebhookError | WrongExpectedVersion | StoreUnavailable
 
 const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _tag: K }>) => ApiError } = {
-  VaultAlreadyExists: (e) => new ApiError(409, "resource_already_exists", `A vault with id ${e.vaultId} already exists.`, [{ attribute: "id", message: "is taken" }]),
+  VaultAlreadyExists: (e) =>
+    new ApiError(409, "resource_already_exists", `A vault with id ${e.vaultId} already exists.`, [
+      { attribute: "id", message: "is taken" },
+    ]),
   VaultNotFound: () => errors.resourceNotFound("vault"),
-  ApiKeyAlreadyExists: () => new ApiError(409, "resource_already_exists", "An API key with this key already exists.", [{ attribute: "key", message: "is taken" }]),
+  ApiKeyAlreadyExists: () =>
+    new ApiError(409, "resource_already_exists", "An API key with this key already exists.", [{ attribute: "key", message: "is taken" }]),
   ApiKeyNotFound: () => errors.resourceNotFound("API key"),
   VaultAccountNotFound: () => errors.resourceNotFound("vault account"),
   VaultAccountAlreadyExists: () => new ApiError(409, "resource_already_exists", "A vault account with this id already exists."),
   NetworkNotAllowedForVault: (e) =>
-    new ApiError(400, "network_not_allowed_for_vault", `A ${e.networkType === "main" ? "test" : "main"} vault cannot use ${e.networkType === "main" ? "mainnets" : "testnets"}.`, [
-      { attribute: "network", message: `must be a ${e.networkType === "main" ? "test" : "main"} network for this vault` },
-    ]),
+    new ApiError(
+      400,
+      "network_not_allowed_for_vault",
+      `A ${e.networkType === "main" ? "test" : "main"} vault cannot use ${e.networkType === "main" ? "mainnets" : "testnets"}.`,
+      [{ attribute: "network", message: `must be a ${e.networkType === "main" ? "test" : "main"} network for this vault` }],
+    ),
   AddressNotHeld: (e) =>
     errors.invalidData([{ attribute: "address", message: `is not an address of this vault account on ${e.blockchain}/${e.network}` }]),
   AddressHoldsAnotherAsset: (e) =>
-    new ApiError(409, "address_holds_another_asset", `On UTXO chains an address holds exactly one asset; ${e.address} holds its native coin.`, [
-      { attribute: "assetId", message: "cannot be added to this address" },
-    ]),
+    new ApiError(
+      409,
+      "address_holds_another_asset",
+      `On UTXO chains an address holds exactly one asset; ${e.address} holds its native coin.`,
+      [{ attribute: "assetId", message: "cannot be added to this address" }],
+    ),
   AssetAlreadyAdded: (e) =>
-    new ApiError(409, "resource_already_exists", `Asset ${e.assetId} is already added to vault account ${e.vaultAccountId} (at ${e.address}).`, [
-      { attribute: "assetId", message: "is already added to this vault account" },
-    ]),
+    new ApiError(
+      409,
+      "resource_already_exists",
+      `Asset ${e.assetId} is already added to vault account ${e.vaultAccountId} (at ${e.address}).`,
+      [{ attribute: "assetId", message: "is already added to this vault account" }],
+    ),
   NothingToCredit: () => errors.conflict(),
   TxRequestNotFound: () => errors.resourceNotFound("transaction request"),
   IllegalTxTransition: (e) =>
     new ApiError(409, "illegal_transaction_request_transition", `A transaction request in status ${e.from} cannot take ${e.command}.`),
   InsufficientFunds: (e) =>
     e.feePayer === true
-      ? new ApiError(400, "insufficient_balance", `Insufficient balance at the fee payer ${e.address}: ${inUnit(e.needed, e.assetId)} needed (the maximum fee), ${inUnit(e.available, e.assetId)} available.`, [
-          { attribute: "feePayer", message: "cannot cover the maximum fee" },
-        ])
-      : new ApiError(400, "insufficient_balance", `Insufficient balance${e.address !== null ? ` at ${e.address}` : ""}: ${inUnit(e.needed, e.assetId)} requested (amount plus maximum fee), ${inUnit(e.available, e.assetId)} available.`, [
-          { attribute: "amount", message: "exceeds the available balance (amount plus maximum fee)" },
-        ]),
+      ? new ApiError(
+          400,
+          "insufficient_balance",
+          `Insufficient balance at the fee payer ${e.address}: ${inUnit(e.needed, e.assetId)} needed (the maximum fee), ${inUnit(e.available, e.assetId)} available.`,
+          [{ attribute: "feePayer", message: "cannot cover the maximum fee" }],
+        )
+      : new ApiError(
+          400,
+          "insufficient_balance",
+          `Insufficient balance${e.address !== null ? ` at ${e.address}` : ""}: ${inUnit(e.needed, e.assetId)} requested (amount plus maximum fee), ${inUnit(e.available, e.assetId)} available.`,
+          [{ attribute: "amount", message: "exceeds the available balance (amount plus maximum fee)" }],
+        ),
   SenderNotInVault: (e) => errors.resourceNotFound(`sender address ${e.address} in this vault`),
   AssetNotHeldBySender: (e) =>
-    new ApiError(400, "asset_not_added_to_address", `The address ${e.address} does not hold the asset; add it first.`, [{ attribute: "assetId", message: "is not added to the sender address" }]),
-  UtxoNotFound: (e) => new ApiError(404, "resource_not_found", `The UTXO ${e.utxoId} was not found in this vault on the asset's chain.`, [{ attribute: "senders", message: `${e.utxoId} is not an output of this vault` }]),
-  UtxoSpent: (e) => new ApiError(409, "utxo_already_spent", `The UTXO ${e.utxoId} is already spent.`, [{ attribute: "senders", message: `${e.utxoId} is spent` }]),
+    new ApiError(400, "asset_not_added_to_address", `The address ${e.address} does not hold the asset; add it first.`, [
+      { attribute: "assetId", message: "is not added to the sender address" },
+    ]),
+  UtxoNotFound: (e) =>
+    new ApiError(404, "resource_not_found", `The UTXO ${e.utxoId} was not found in this vault on the asset's chain.`, [
+      { attribute: "senders", message: `${e.utxoId} is not an output of this vault` },
+    ]),
+  UtxoSpent: (e) =>
+    new ApiError(409, "utxo_already_spent", `The UTXO ${e.utxoId} is already spent.`, [
+      { attribute: "senders", message: `${e.utxoId} is spent` },
+    ]),
   UtxoReserved: (e) =>
-    new ApiError(409, "utxo_reserved", `The UTXO ${e.utxoId} is reserved by another open transaction request.`, [{ attribute: "senders", message: `${e.utxoId} is reserved` }]),
+    new ApiError(409, "utxo_reserved", `The UTXO ${e.utxoId} is reserved by another open transaction request.`, [
+      { attribute: "senders", message: `${e.utxoId} is reserved` },
+    ]),
   // Spec 2026 §2.5 names the code only; 400 and a refusal at creation are README decisions (open point 17).
   MaxFeeExceeded: (e) => maxFeeExceeded(e.fee, e.maxFee, e.assetId),
   GrossFeeExceedsAmount: (e) =>
-    errors.invalidData([{ attribute: `recipients[${e.recipient}].amount`, message: `does not cover its share of the network fee (${e.fee} base units in all)` }]),
-  FeePayerNotInVault: (e) => new ApiError(404, "resource_not_found", `The fee payer ${e.address} is not an address of this vault on the asset's chain.`, [{ attribute: "feePayer", message: "is not a vault address" }]),
-  ChangeAddressNotInVault: (e) => errors.invalidData([{ attribute: "changeData.address", message: `${e.address} is not an address of this vault on the asset's chain` }]),
+    errors.invalidData([
+      {
+        attribute: `recipients[${e.recipient}].amount`,
+        message: `does not cover its share of the network fee (${e.fee} base units in all)`,
+      },
+    ]),
+  FeePayerNotInVault: (e) =>
+    new ApiError(404, "resource_not_found", `The fee payer ${e.address} is not an address of this vault on the asset's chain.`, [
+      { attribute: "feePayer", message: "is not a vault address" },
+    ]),
+  ChangeAddressNotInVault: (e) =>
+    errors.invalidData([{ attribute: "changeData.address", message: `${e.address} is not an address of this vault on the asset's chain` }]),
   ChangeAccountNotFound: () => errors.resourceNotFound("vault account"),
   FeeAssetNotHeldByFeePayer: (e) =>
-    new ApiError(400, "asset_not_added_to_address", `The fee payer ${e.address} does not hold ${e.assetId}, the asset fees are paid in; add it first.`, [
-      { attribute: "feePayer", message: "does not hold the chain's fee asset" },
-    ]),
+    new ApiError(
+      400,
+      "asset_not_added_to_address",
+      `The fee payer ${e.address} does not hold ${e.assetId}, the asset fees are paid in; add it first.`,
+      [{ attribute: "feePayer", message: "does not hold the chain's fee asset" }],
+    ),
   BadMiningSchedule: (e) => errors.invalidData([{ attribute: "mining", message: e.reason }]),
   WebhookAlreadyExists: () => new ApiError(409, "resource_already_exists", "A webhook subscription with this id already exists."),
   WebhookNotFound: () => errors.resourceNotFound("webhook subscription"),
   WrongExpectedVersion: () => errors.conflict(),
   StoreUnavailable: (e) =>
     isFoldHalt(e.cause)
-      ? new ApiError(503, "service_unavailable", `This node cannot show the outcome: ${e.reason}. A write may have been recorded; see /_sim/health.`)
+      ? new ApiError(
+          503,
+          "service_unavailable",
+          `This node cannot show the outcome: ${e.reason}. A write may have been recorded; see /_sim/health.`,
+        )
       : errors.storeUnavailable(),
 }
 
@@ -80,9 +125,12 @@ const inUnit = (baseUnits: string, assetId: string | undefined): string => {
 }
 
 const maxFeeExceeded = (fee: string, ceiling: string, assetId: string | undefined): ApiError =>
-  new ApiError(400, "MAX_FEE_EXCEEDED", `The network fee would be ${inUnit(fee, assetId)}, above maxFee (${inUnit(ceiling, assetId)}); nothing was created.`, [
-    { attribute: "maxFee", message: `is below the fee the transfer would pay now (${inUnit(fee, assetId)})` },
-  ])
+  new ApiError(
+    400,
+    "MAX_FEE_EXCEEDED",
+    `The network fee would be ${inUnit(fee, assetId)}, above maxFee (${inUnit(ceiling, assetId)}); nothing was created.`,
+    [{ attribute: "maxFee", message: `is below the fee the transfer would pay now (${inUnit(fee, assetId)})` }],
+  )
 
 export const toApiError = (e: AppError): ApiError => (errorTable[e._tag] as (e: AppError) => ApiError)(e)
 

@@ -25,7 +25,8 @@ const detail = (attribute: string, message: string): ErrorDetail => ({ attribute
 export const errors = {
   missingAuthorizationHeader: (header: string) =>
     new ApiError(401, "missing_authorization_header", `The authentication header "${header}" is missing.`, [detail(header, "is required")]),
-  missingApiKey: () => new ApiError(401, "missing_api_key", 'The authentication header "x-api-key" is missing.', [detail("x-api-key", "is required")]),
+  missingApiKey: () =>
+    new ApiError(401, "missing_api_key", 'The authentication header "x-api-key" is missing.', [detail("x-api-key", "is required")]),
   invalidApiKey: () => new ApiError(401, "invalid_api_key", "The API key or passphrase is invalid, deleted or not yet active."),
   invalidApiSign: () => new ApiError(401, "invalid_api_sign", "The request signature does not match the request."),
   invalidApiSignAfterBom: () =>
@@ -34,14 +35,21 @@ export const errors = {
       "invalid_api_sign",
       "The request signature does not match the request. The body begins with a UTF-8 byte order mark, which is not part of the signed body: sign the JSON text without it.",
     ),
-  replayedSignature: () => new ApiError(401, "invalid_api_sign", "This request signature was already used; sign each request anew (the server rejects replays)."),
+  replayedSignature: () =>
+    new ApiError(401, "invalid_api_sign", "This request signature was already used; sign each request anew (the server rejects replays)."),
   invalidApiTimestamp: () =>
-    new ApiError(401, "invalid_api_timestamp", "The request timestamp is outside the accepted window (30 s in the past, 10 s in the future).", [
-      detail("x-api-timestamp", "must be the current UNIX time in seconds"),
-    ]),
-  ipNotWhitelisted: (ip: string) => new ApiError(403, "ip_address_not_whitelisted", `The caller address ${ip} is not on the API key's allowlist.`),
-  endpointNotAllowedForApiKey: () => new ApiError(403, "endpoint_not_allowed_for_api_key", "The API key lacks the scope for this endpoint."),
-  endpointNotAllowedForPlan: () => new ApiError(403, "endpoint_not_allowed_for_plan", "This endpoint is not included in the subscription plan."),
+    new ApiError(
+      401,
+      "invalid_api_timestamp",
+      "The request timestamp is outside the accepted window (30 s in the past, 10 s in the future).",
+      [detail("x-api-timestamp", "must be the current UNIX time in seconds")],
+    ),
+  ipNotWhitelisted: (ip: string) =>
+    new ApiError(403, "ip_address_not_whitelisted", `The caller address ${ip} is not on the API key's allowlist.`),
+  endpointNotAllowedForApiKey: () =>
+    new ApiError(403, "endpoint_not_allowed_for_api_key", "The API key lacks the scope for this endpoint."),
+  endpointNotAllowedForPlan: () =>
+    new ApiError(403, "endpoint_not_allowed_for_plan", "This endpoint is not included in the subscription plan."),
   mainnetsNotAllowedForPlan: () =>
     new ApiError(403, "feature_mainnets_not_allowed_for_plan", "Mainnet access is not included in the subscription plan."),
   mainnetNotAllowedForKey: () => new ApiError(403, "mainnet_not_allowed_for_key", "This API key may only be used on test networks."),
@@ -52,7 +60,9 @@ export const errors = {
     version === "2024-05-09" || version === "2025-09-23" ? errors.resourceNotFound("vault") : errors.notAllowedForWallet(),
   /** A path id not of the form the service issues (2026-03-20: 409, where an unknown one is 404). */
   malformedId: (attribute: string) =>
-    new ApiError(409, "invalid_id_format", `The ${attribute} in the path is not a valid id.`, [detail(attribute, "must be 24 lowercase hex characters")]),
+    new ApiError(409, "invalid_id_format", `The ${attribute} in the path is not a valid id.`, [
+      detail(attribute, "must be 24 lowercase hex characters"),
+    ]),
   invalidApiVersion: (accepted: ReadonlyArray<string>) =>
     new ApiError(409, "invalid_api_version", `Unknown API version. Accepted values: ${accepted.join(", ")}.`, [
       detail("x-api-version", `must be one of ${accepted.join(", ")}`),
@@ -65,14 +75,25 @@ export const errors = {
       attributes.map((a) => detail(a, "is required")),
     ),
   extraBodyAttributes: (attributes: ReadonlyArray<string>) =>
-    new ApiError(409, "extra_body_attributes", `Unknown body attributes: ${attributes.join(", ")}.`, attributes.map((a) => detail(a, "is not allowed"))),
+    new ApiError(
+      409,
+      "extra_body_attributes",
+      `Unknown body attributes: ${attributes.join(", ")}.`,
+      attributes.map((a) => detail(a, "is not allowed")),
+    ),
   extraQueryAttributes: (attributes: ReadonlyArray<string>) =>
-    new ApiError(409, "extra_query_attributes", `Unknown query attributes: ${attributes.join(", ")}.`, attributes.map((a) => detail(a, "is not allowed"))),
+    new ApiError(
+      409,
+      "extra_query_attributes",
+      `Unknown query attributes: ${attributes.join(", ")}.`,
+      attributes.map((a) => detail(a, "is not allowed")),
+    ),
   unsupportedMediaType: () => new ApiError(415, "unsupported_media_type", 'The "Content-Type" header must be "application/json".'),
-  invalidBodyStructure: (message = "The body must be JSON wrapped as {\"context\"?: string, \"data\": {\"item\": {...}}}.") =>
+  invalidBodyStructure: (message = 'The body must be JSON wrapped as {"context"?: string, "data": {"item": {...}}}.') =>
     new ApiError(422, "invalid_request_body_structure", message),
   malformedJson: () => new ApiError(400, "invalid_request_body_structure", "The request body is not valid JSON."),
-  bodyTooDeep: (levels: number) => new ApiError(400, "invalid_request_body_structure", `The request body nests arrays and objects more than ${levels} levels deep.`),
+  bodyTooDeep: (levels: number) =>
+    new ApiError(400, "invalid_request_body_structure", `The request body nests arrays and objects more than ${levels} levels deep.`),
   requestLimitReached: (retryAfterSeconds: number) =>
     new ApiError(429, "request_limit_reached", "The API key's request rate limit has been reached; back off and retry.", [], {
       "retry-after": String(retryAfterSeconds),

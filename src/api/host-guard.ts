@@ -39,7 +39,11 @@ export interface HostPolicy {
 export const hostAllowed = (policy: HostPolicy): ((host: string | undefined) => boolean) => {
   if (policy.allowed.includes("*")) return () => true
   const anyAddress = !isLoopback(policy.bound)
-  const names = new Set([...LOOPBACK_NAMES, ...policy.allowed, policy.bound].map((n) => hostName(n.includes(":") && !n.startsWith("[") && isIP(n) === 6 ? `[${n}]` : n)))
+  const names = new Set(
+    [...LOOPBACK_NAMES, ...policy.allowed, policy.bound].map((n) =>
+      hostName(n.includes(":") && !n.startsWith("[") && isIP(n) === 6 ? `[${n}]` : n),
+    ),
+  )
   return (host) => {
     if (host === undefined) return false
     const name = hostName(host)
@@ -48,9 +52,12 @@ export const hostAllowed = (policy: HostPolicy): ((host: string | undefined) => 
 }
 
 const refusal = (host: string | undefined): string => {
-  const e = new ApiError(403, "host_not_allowed", `The Host ${JSON.stringify(host ?? "")} is not allowed: call the simulator by a loopback address or name, or start it with --allow-host.`, [
-    { attribute: "host", message: "must be a loopback name or address, or one given with --allow-host" },
-  ])
+  const e = new ApiError(
+    403,
+    "host_not_allowed",
+    `The Host ${JSON.stringify(host ?? "")} is not allowed: call the simulator by a loopback address or name, or start it with --allow-host.`,
+    [{ attribute: "host", message: "must be a loopback name or address, or one given with --allow-host" }],
+  )
   return errorBody(API_VERSIONS[0]!, randomBytes(12).toString("hex"), undefined, e)
 }
 

@@ -23,7 +23,8 @@ export const jsonSchema = (schema: Schema.Top): JsonObject => {
 }
 
 /** A request attribute's JSON Schema: its check's declared schema, or `otherwise` for a check that declares none. */
-const fieldSchema = (check: FieldCheck, otherwise: JsonObject): JsonObject => (check.schema !== undefined ? jsonSchema(check.schema) : otherwise)
+const fieldSchema = (check: FieldCheck, otherwise: JsonObject): JsonObject =>
+  check.schema !== undefined ? jsonSchema(check.schema) : otherwise
 
 export const existsAt = (op: Operation, version: ApiVersion): boolean => op.versions === undefined || op.versions.includes(version)
 
@@ -35,7 +36,12 @@ export const successSchema = (op: Operation, version: ApiVersion): Schema.Top =>
   const data = !op.list
     ? Schema.Struct({ item: answer })
     : pagedAt(op, version)
-      ? Schema.Struct({ limit: Schema.Int, startingAfter: Schema.optionalKey(Schema.String), hasMore: Schema.Boolean, items: Schema.Array(answer) })
+      ? Schema.Struct({
+          limit: Schema.Int,
+          startingAfter: Schema.optionalKey(Schema.String),
+          hasMore: Schema.Boolean,
+          items: Schema.Array(answer),
+        })
       : Schema.Struct({ items: Schema.Array(answer) })
   return Schema.Struct({ apiVersion: Schema.Literal(version), requestId: Schema.String, context: Schema.optionalKey(Schema.String), data })
 }
@@ -45,17 +51,40 @@ const pathParams = (path: string) => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map
 
 const parameters = (op: Operation, version: ApiVersion) => [
   ...pathParams(op.path).map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
-  ...Object.entries(op.query?.required ?? {}).map(([name, check]) => ({ name, in: "query", required: true, schema: fieldSchema(check, { type: "string" }) })),
-  ...Object.entries(op.query?.optional ?? {}).map(([name, check]) => ({ name, in: "query", required: false, schema: fieldSchema(check, { type: "string" }) })),
+  ...Object.entries(op.query?.required ?? {}).map(([name, check]) => ({
+    name,
+    in: "query",
+    required: true,
+    schema: fieldSchema(check, { type: "string" }),
+  })),
+  ...Object.entries(op.query?.optional ?? {}).map(([name, check]) => ({
+    name,
+    in: "query",
+    required: false,
+    schema: fieldSchema(check, { type: "string" }),
+  })),
   ...(pagedAt(op, version)
     ? [
-        { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: op.defaultLimit ?? DEFAULT_LIMIT } },
+        {
+          name: "limit",
+          in: "query",
+          required: false,
+          schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: op.defaultLimit ?? DEFAULT_LIMIT },
+        },
         { name: "startingAfter", in: "query", required: false, schema: { type: "string" } },
       ]
     : []),
   { name: "context", in: "query", required: false, schema: { type: "string" } },
   ...(op.method === "GET"
-    ? [{ name: "x-sim-as-of", in: "header", required: false, description: "position:<n> or time:<unix seconds>: answer as of then", schema: { type: "string" } }]
+    ? [
+        {
+          name: "x-sim-as-of",
+          in: "header",
+          required: false,
+          description: "position:<n> or time:<unix seconds>: answer as of then",
+          schema: { type: "string" },
+        },
+      ]
     : []),
 ]
 
@@ -64,14 +93,22 @@ const requestBody = (op: Operation, version: ApiVersion) => {
   if (body === undefined) return undefined
   const required = Object.keys(body.required)
   const fields = [...Object.entries(body.required), ...Object.entries(body.optional ?? {})]
-  const item = { type: "object", properties: Object.fromEntries(fields.map(([n, check]) => [n, fieldSchema(check, {})])), required, additionalProperties: false }
+  const item = {
+    type: "object",
+    properties: Object.fromEntries(fields.map(([n, check]) => [n, fieldSchema(check, {})])),
+    required,
+    additionalProperties: false,
+  }
   return {
     required: true,
     content: {
       "application/json": {
         schema: {
           type: "object",
-          properties: { context: { type: "string" }, data: { type: "object", properties: { item }, required: ["item"], additionalProperties: false } },
+          properties: {
+            context: { type: "string" },
+            data: { type: "object", properties: { item }, required: ["item"], additionalProperties: false },
+          },
           required: ["data"],
           additionalProperties: false,
         },
@@ -94,7 +131,10 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, version: A
       parameters: parameters(op, version),
       ...(body !== undefined ? { requestBody: body } : {}),
       responses: {
-        [String(successStatus(op))]: { description: "success", content: { "application/json": { schema: jsonSchema(successSchema(op, version)) } } },
+        [String(successStatus(op))]: {
+          description: "success",
+          content: { "application/json": { schema: jsonSchema(successSchema(op, version)) } },
+        },
         default: { description: "error", content: { "application/json": { schema: errorSchema } } },
       },
     }
@@ -125,7 +165,9 @@ export const controlPlaneDocument = (routes: ReadonlyArray<SimRoute>): JsonObjec
     entry[r.method.toLowerCase()] = {
       parameters: pathParams(r.path).map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
       ...(r.public ? { security: [] } : {}),
-      ...(r.method === "POST" || r.method === "PUT" ? { requestBody: { content: { "application/json": { schema: { type: "object" } } } } } : {}),
+      ...(r.method === "POST" || r.method === "PUT"
+        ? { requestBody: { content: { "application/json": { schema: { type: "object" } } } } }
+        : {}),
       responses: {
         default: { description: "the answer, or { error: { code, message } }", content: { "application/json": { schema: {} } } },
       },

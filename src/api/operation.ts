@@ -19,7 +19,6 @@ import type { Present, Shape } from "./wire/shape.js"
 import { mapAssetIds } from "../domain/chains/index.js"
 import { absentAt } from "./version-paths.js"
 
-
 export interface OperationContext {
   readonly params: Readonly<Record<string, string>>
   readonly query: Readonly<Record<string, string>>
@@ -156,7 +155,8 @@ export const observeAnswers = (fn: ((answer: ObservedAnswer) => void) | undefine
 export const bodyAt = (op: Operation, version: ApiVersion): BodySpec | undefined => {
   let body = op.body
   if (op.bodySince !== undefined)
-    for (const v of API_VERSIONS) if (API_VERSIONS.indexOf(v) <= API_VERSIONS.indexOf(version) && op.bodySince[v] !== undefined) body = op.bodySince[v]
+    for (const v of API_VERSIONS)
+      if (API_VERSIONS.indexOf(v) <= API_VERSIONS.indexOf(version) && op.bodySince[v] !== undefined) body = op.bodySince[v]
   return body
 }
 
@@ -167,7 +167,10 @@ export const pagedAt = (op: Operation, version: ApiVersion): boolean =>
 export const mount = (app: Hono, deps: ApiDeps, op: Operation, operations: ReadonlyArray<Operation> = [op]): void => {
   const queryChecker = (paged: boolean) =>
     attributeChecker(
-      { required: op.query?.required ?? {}, optional: { context: () => undefined, ...(paged ? paginationQuery : {}), ...op.query?.optional } },
+      {
+        required: op.query?.required ?? {},
+        optional: { context: () => undefined, ...(paged ? paginationQuery : {}), ...op.query?.optional },
+      },
       errors.extraQueryAttributes,
     )
   const pagedQuery = queryChecker(true)
@@ -194,7 +197,8 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation, operations: Reado
   const versions: ReadonlySet<string> = new Set(op.versions ?? API_VERSIONS)
   const presenters = new Map<string, Present>((op.versions ?? API_VERSIONS).map((v) => [v, op.answer?.at(v).present]))
 
-  const fail = (c: Context, st: RequestState, e: ApiError): Response => answer(c, e.status, errorBody(st.apiVersion, st.requestId, st.context, e), e.headers)
+  const fail = (c: Context, st: RequestState, e: ApiError): Response =>
+    answer(c, e.status, errorBody(st.apiVersion, st.requestId, st.context, e), e.headers)
 
   const defect = (c: Context, st: RequestState, error: unknown): Response => {
     if (requestAborted(c)) {
@@ -243,7 +247,15 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation, operations: Reado
   }
 
   /** Everything after the body is read; synchronous unless the handler is (a cached read answers without a promise). */
-  const checked = (c: Context, st: RequestState, header: Header, path: string, rawQuery: string, query: Record<string, string>, body: string): Response | Promise<Response> => {
+  const checked = (
+    c: Context,
+    st: RequestState,
+    header: Header,
+    path: string,
+    rawQuery: string,
+    query: Record<string, string>,
+    body: string,
+  ): Response | Promise<Response> => {
     const auth = authenticate({ method: op.method, rawPath: path, rawQuery, body, header }, deps.sim.models.workspace, deps.auth)
     if (isApiError(auth)) {
       // Only a failed request is ever limited for failures (src/api/auth/failure-limit.ts): a valid one is served.
@@ -263,7 +275,9 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation, operations: Reado
       scope: op.scope,
       // Only an allowlist looks at the caller's address.
       clientIp: auth.grant.ipAllowlist === null ? undefined : deps.clientIp(c),
-      networkType: op.networkType?.(params, deps) ?? (vaultId !== undefined ? deps.sim.models.workspace.vaultsById.get(vaultId)?.profile.type : undefined),
+      networkType:
+        op.networkType?.(params, deps) ??
+        (vaultId !== undefined ? deps.sim.models.workspace.vaultsById.get(vaultId)?.profile.type : undefined),
       vaultId,
     })
     if (denied !== undefined) return fail(c, st, denied)
@@ -325,14 +339,27 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation, operations: Reado
    * entered once the request has everything it waits for from the client: its body, its x-sim-min-position. A
    * request without credentials reads nothing of the world (it is a 401) and does not enter at all.
    */
-  const gated = (c: Context, st: RequestState, header: Header, path: string, rawQuery: string, query: Record<string, string>, body: string): Response | Promise<Response> => {
+  const gated = (
+    c: Context,
+    st: RequestState,
+    header: Header,
+    path: string,
+    rawQuery: string,
+    query: Record<string, string>,
+    body: string,
+  ): Response | Promise<Response> => {
     const key = header("x-api-key")
     if (key === undefined || key === "") return checked(c, st, header, path, rawQuery, query, body)
     return gate.shared(() => checked(c, st, header, path, rawQuery, query, body))
   }
 
   const run = (c: Context, header: Header): Response | Promise<Response> => {
-    const st: RequestState = { requestId: deps.nextRequestId(), apiVersion: deps.defaultApiVersion as ApiVersion, context: undefined, key: undefined }
+    const st: RequestState = {
+      requestId: deps.nextRequestId(),
+      apiVersion: deps.defaultApiVersion as ApiVersion,
+      context: undefined,
+      key: undefined,
+    }
     try {
       const target = rawTarget(c.req.url)
       // Hono's path has the same text unless the request's was percent-encoded. When it has, Hono's string, which the
@@ -351,7 +378,9 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation, operations: Reado
       if (Number(header("content-length") ?? 0) > deps.bodyLimit) return fail(c, st, errors.payloadTooLarge(deps.bodyLimit))
       // The body is read whole before the request enters the gate: one still arriving holds back no snapshot.
       return readBodyText(c, deps.bodyLimit)
-        .then((body) => (body === TOO_LARGE ? fail(c, st, errors.payloadTooLarge(deps.bodyLimit)) : gated(c, st, header, path, rawQuery, query, body)))
+        .then((body) =>
+          body === TOO_LARGE ? fail(c, st, errors.payloadTooLarge(deps.bodyLimit)) : gated(c, st, header, path, rawQuery, query, body),
+        )
         .catch((error: unknown) => defect(c, st, error))
     } catch (error) {
       return defect(c, st, error)
@@ -362,7 +391,8 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation, operations: Reado
     const header = headerReader(c)
     // The x-sim-min-position gate (consistency.ts) only when asked for: awaiting it costs every request. A
     // request without credentials is answered at once: it may not hold a connection in the wait.
-    if (header(MIN_POSITION_HEADER) === undefined || header("x-api-key") === undefined || header("x-api-sign") === undefined) return run(c, header)
+    if (header(MIN_POSITION_HEADER) === undefined || header("x-api-key") === undefined || header("x-api-sign") === undefined)
+      return run(c, header)
     return minPositionGate(c, deps).then((gate) => gate ?? run(c, header))
   }
   app.on(op.method, op.path, handler)

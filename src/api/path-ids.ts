@@ -14,7 +14,9 @@ const ID_PARAMS: ReadonlyArray<string> = ["vaultAccountId", "transactionRequestI
 const STATED_IN: ReadonlySet<ApiVersion> = new Set(since("2026-03-20"))
 
 /** The check of an operation's path, or undefined when its path holds no such id. */
-export const malformedIdCheck = (path: string): ((params: Readonly<Record<string, string>>, version: ApiVersion) => ApiError | undefined) | undefined => {
+export const malformedIdCheck = (
+  path: string,
+): ((params: Readonly<Record<string, string>>, version: ApiVersion) => ApiError | undefined) | undefined => {
   const names = path
     .split("/")
     .filter((s) => s.startsWith(":"))

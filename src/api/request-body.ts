@@ -58,12 +58,18 @@ const fromIncoming = (incoming: IncomingMessage, limit: number): Promise<BodyTex
 export const readBodyText = (c: Context, limit: number): Promise<BodyText> => {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
   // Untouched so far (no listener, not ended): nothing else has read from it.
-  if (incoming !== undefined && typeof incoming.on === "function" && !incoming.readableEnded && incoming.readableFlowing === null) return fromIncoming(incoming, limit)
+  if (incoming !== undefined && typeof incoming.on === "function" && !incoming.readableEnded && incoming.readableFlowing === null)
+    return fromIncoming(incoming, limit)
   return c.req.arrayBuffer().then((bytes) => (bytes.byteLength > limit ? TOO_LARGE : decoder.decode(bytes)))
 }
 
 /** The client went away before its body ended (a reset or closed connection): worth one quiet line, not a stack. */
 export const requestAborted = (c: Context): boolean => {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
-  return incoming !== undefined && (incoming.readableAborted === true || (incoming as { aborted?: boolean }).aborted === true || (incoming.destroyed && !incoming.complete))
+  return (
+    incoming !== undefined &&
+    (incoming.readableAborted === true ||
+      (incoming as { aborted?: boolean }).aborted === true ||
+      (incoming.destroyed && !incoming.complete))
+  )
 }

@@ -29,7 +29,10 @@ export const makeResponder = (deps: ApiDeps, options: { readonly flagPosition: b
       text = String(now)
     }
     // The literal is POSITION_HEADER ("x-sim-position"): a computed key would make each literal slower to build.
-    const headers = extra === undefined ? { "content-type": JSON_TYPE, "x-sim-position": text } : { "content-type": JSON_TYPE, ...extra, "x-sim-position": text }
+    const headers =
+      extra === undefined
+        ? { "content-type": JSON_TYPE, "x-sim-position": text }
+        : { "content-type": JSON_TYPE, ...extra, "x-sim-position": text }
     return new Response(body, { status, headers })
   }
 }
@@ -55,7 +58,7 @@ export const makeReadCache = (deps: ApiDeps) => {
   let size = 0
   let position = -2n
   // A revert installs other models whose positions may repeat ones cached before it: their timeline tells them apart.
-  let timeline: unknown = undefined
+  let timeline: unknown
   const fresh = () => {
     if (deps.sim.models.position !== position || deps.sim.models.timeline !== timeline) {
       entries.clear()

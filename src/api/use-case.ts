@@ -18,7 +18,9 @@ export const runCommand = async <A extends { readonly position: bigint; readonly
   effect: Effect.Effect<A, AppError, SimServices>,
   meta?: { requestId?: string },
 ): Promise<A | ApiError> => {
-  const followed = Effect.provideService(withFollowUps(effect), FollowUpLog, { failed: (f) => deps.log.error({ ...f, ...(meta?.requestId !== undefined ? { requestId: meta.requestId } : {}) }) })
+  const followed = Effect.provideService(withFollowUps(effect), FollowUpLog, {
+    failed: (f) => deps.log.error({ ...f, ...(meta?.requestId !== undefined ? { requestId: meta.requestId } : {}) }),
+  })
   const result = exitToResult(await deps.sim.run(followed, meta))
   if (isApiError(result)) return result
   // The follow-ups waited for the read models already: a position check, not another run, when they are there.

@@ -39,7 +39,9 @@ const shown = (op: VersionedOperation) => `${op.method} ${op.path.replace(/:(\w+
 const whereText = (versions: ReadonlyArray<ApiVersion>): string => {
   const first = API_VERSIONS.indexOf(versions[0]!)
   if (versions.length > 1 && first + versions.length === API_VERSIONS.length) return `from ${versions[0]} on`
-  return versions.length === 1 ? `at ${versions[0]} only` : `at ${versions.slice(0, -1).join(", ")} and ${versions[versions.length - 1]} only`
+  return versions.length === 1
+    ? `at ${versions[0]} only`
+    : `at ${versions.slice(0, -1).join(", ")} and ${versions[versions.length - 1]} only`
 }
 
 /** The versions column of the endpoint table: "all", or the versions that have it. */
@@ -54,10 +56,14 @@ export const versionsCell = (op: VersionedOperation): string => {
  */
 export const absentAt = (op: VersionedOperation, version: ApiVersion, operations: ReadonlyArray<VersionedOperation>): ApiError => {
   const versions = versionsOf(op)
-  const instead = (counterparts[op.id] ?? []).map((id) => operations.find((o) => o.id === id)).find((o) => o !== undefined && versionsOf(o).includes(version))
+  const instead = (counterparts[op.id] ?? [])
+    .map((id) => operations.find((o) => o.id === id))
+    .find((o) => o !== undefined && versionsOf(o).includes(version))
   const hint =
     instead !== undefined
       ? `at ${version} use ${shown(instead)}`
       : `this request is at ${version}: send x-api-version: ${versions[versions.length - 1]} to call it`
-  return errors.uriNotFoundAt(`${shown(op)} exists ${whereText(versions)}; ${hint}.`, [{ attribute: "x-api-version", message: `${shown(op)} exists at ${versions.join(", ")}` }])
+  return errors.uriNotFoundAt(`${shown(op)} exists ${whereText(versions)}; ${hint}.`, [
+    { attribute: "x-api-version", message: `${shown(op)} exists at ${versions.join(", ")}` },
+  ])
 }

@@ -31,7 +31,12 @@ export interface AuditReport {
     readonly assetId: string
     readonly symbol: string | null
     readonly expected: { readonly totalAmount: string; readonly blockedAmount: string; readonly byKind: Readonly<Record<string, string>> }
-    readonly actual: { readonly totalAmount: string; readonly availableAmount: string; readonly blockedAmount: string; readonly allocatedAmount: string }
+    readonly actual: {
+      readonly totalAmount: string
+      readonly availableAmount: string
+      readonly blockedAmount: string
+      readonly allocatedAmount: string
+    }
   }>
 }
 
@@ -55,7 +60,11 @@ export interface AuditOptions {
 }
 
 /** `time` in UNIX seconds, as everywhere else a field is named time; `timeMs` beside it. */
-const asOfPoint = (position: bigint, ms: number | undefined) => ({ position: Number(position), time: ms === undefined ? null : Math.floor(ms / 1000), timeMs: ms ?? null })
+const asOfPoint = (position: bigint, ms: number | undefined) => ({
+  position: Number(position),
+  time: ms === undefined ? null : Math.floor(ms / 1000),
+  timeMs: ms ?? null,
+})
 
 /** Reads the whole log (what comes after the audit point tells in-flight settlements from missing ones). */
 export const runAudit = async (sim: AuditedWorld, asOf: AsOf, options: AuditOptions): Promise<AuditReport> => {

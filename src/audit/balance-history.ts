@@ -36,7 +36,10 @@ const matches = (a: AddressView, f: HistoryFilter) =>
 export const selectSeries = (models: ReadModels, filter: HistoryFilter, asOf: AsOf = undefined): Array<Series> => {
   const h = models.holdings
   const out: Array<Series> = []
-  const addresses = filter.vaultId !== undefined ? h.vaultAddresses(filter.vaultId, asOf) : [...h.addresses.values()].sort((x, y) => (x.position < y.position ? -1 : x.position > y.position ? 1 : 0))
+  const addresses =
+    filter.vaultId !== undefined
+      ? h.vaultAddresses(filter.vaultId, asOf)
+      : [...h.addresses.values()].sort((x, y) => (x.position < y.position ? -1 : x.position > y.position ? 1 : 0))
   for (const a of addresses) {
     if (!matches(a, filter) || (asOf !== undefined && a.position > asOf)) continue
     const assets = filter.assetId !== undefined ? [filter.assetId] : [...a.assets.keys()]
@@ -53,12 +56,19 @@ export const selectSeries = (models: ReadModels, filter: HistoryFilter, asOf: As
 /** The changes of all series merged in position order (series order within one position). */
 export const mergeChanges = (series: ReadonlyArray<Series>): Array<Change> => {
   const out: Array<Change> = []
-  for (const s of series) s.entries.forEach(([position, balance], i) => out.push({ series: s, position, balance, previous: s.entries[i - 1]?.[1] ?? ZERO }))
+  for (const s of series)
+    s.entries.forEach(([position, balance], i) => {
+      out.push({ series: s, position, balance, previous: s.entries[i - 1]?.[1] ?? ZERO })
+    })
   return out.sort((x, y) => (x.position < y.position ? -1 : x.position > y.position ? 1 : 0))
 }
 
 /** A page of at most `limit` changes from `fromPosition` on; a position's changes are never split across pages. */
-export const pageChanges = (changes: ReadonlyArray<Change>, fromPosition: bigint, limit: number): { page: Array<Change>; nextPosition: bigint | undefined } => {
+export const pageChanges = (
+  changes: ReadonlyArray<Change>,
+  fromPosition: bigint,
+  limit: number,
+): { page: Array<Change>; nextPosition: bigint | undefined } => {
   const page: Array<Change> = []
   for (const c of changes) {
     if (c.position < fromPosition) continue

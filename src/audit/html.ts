@@ -63,9 +63,10 @@ export const auditHtml = (r: AuditReport, models: ReadModels): string => {
   const asOf = BigInt(r.asOf.position)
   const rows = r.discrepancies
     .map(
-      (d) => `<tr><td>${esc(d.kind)}</td><td>${esc(d.message)}${d.address !== undefined ? `<br><code>${esc(`${d.blockchain}/${d.network} ${d.address} ${d.assetId}`)}</code>` : ""}</td><td>${d.events
-        .map((e) => `<code>${esc(e.id)}</code> ${esc(e.type)} @${e.position}`)
-        .join("<br>")}</td></tr>`,
+      (d) =>
+        `<tr><td>${esc(d.kind)}</td><td>${esc(d.message)}${d.address !== undefined ? `<br><code>${esc(`${d.blockchain}/${d.network} ${d.address} ${d.assetId}`)}</code>` : ""}</td><td>${d.events
+          .map((e) => `<code>${esc(e.id)}</code> ${esc(e.type)} @${e.position}`)
+          .join("<br>")}</td></tr>`,
     )
     .join("\n")
   const balances = r.balances
@@ -92,7 +93,7 @@ export const auditHtml = (r: AuditReport, models: ReadModels): string => {
 <p>As of position ${r.asOf.position}${r.asOf.timeMs !== null ? ` (${esc(timeText(r.asOf.timeMs))})` : ""}; ${r.events} events; ${r.summary.balances} balances; ${r.summary.deposits} confirmed deposits (${r.summary.depositsCredited} credited, ${r.summary.depositsPending} in flight, ${r.summary.depositsNotCredited} never credited); ${r.summary.credits} credits (${r.summary.creditsOfDeposits} of deposits, ${r.summary.creditsInternal} inside the workspace, ${r.summary.creditsUnmatched} unmatched); ${r.summary.withdrawals} mined withdrawals (${r.summary.withdrawalsDebited} debited, ${r.summary.withdrawalsPending} in flight, ${r.summary.withdrawalsNotDebited} never debited); ${r.summary.debits} debits (${r.summary.debitsOfWithdrawals} of withdrawals, ${r.summary.debitsUnmatched} unmatched).</p>
 <p>Digest <code>${esc(shownDigest(r.digest.sha256))}</code> (${esc(r.digest.format)})</p>
 <h2>Discrepancies</h2>
-${r.discrepancies.length === 0 ? "<p class=\"ok\">None.</p>" : `<table><tr><th>kind</th><th>what</th><th>events</th></tr>\n${rows}</table>`}
+${r.discrepancies.length === 0 ? '<p class="ok">None.</p>' : `<table><tr><th>kind</th><th>what</th><th>events</th></tr>\n${rows}</table>`}
 <h2>Balances</h2>
 <table><tr><th>address</th><th>asset</th><th>events say</th><th>total</th><th>available</th><th>blocked</th><th>allocated</th><th>by effect</th></tr>
 ${balances}</table>

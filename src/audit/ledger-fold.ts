@@ -27,7 +27,12 @@ type LedgerType = (LedgerEvent | TxRequestEvent)["type"]
 /** The ledger's and the transaction requests' event types (balanceEffects answers [] for those that change no balance). */
 const ledgerTypes = new Set([...ledgerEventTypes, ...txRequestEventTypes]) as ReadonlySet<LedgerType>
 
-export const refOf = (e: Pick<RecordedEvent, "id" | "type" | "stream" | "position">): EventRef => ({ id: e.id, type: e.type, stream: e.stream, position: Number(e.position) })
+export const refOf = (e: Pick<RecordedEvent, "id" | "type" | "stream" | "position">): EventRef => ({
+  id: e.id,
+  type: e.type,
+  stream: e.stream,
+  position: Number(e.position),
+})
 
 export interface LedgerLine {
   readonly blockchain: string
@@ -76,7 +81,8 @@ interface FoldedChain {
   height: number
 }
 
-export const balanceKey = (blockchain: string, network: string, address: string, assetId: string) => `${blockchain}/${network}/${address}|${assetId}`
+export const balanceKey = (blockchain: string, network: string, address: string, assetId: string) =>
+  `${blockchain}/${network}/${address}|${assetId}`
 const addressKeyOf = (blockchain: string, network: string, address: string) => `${blockchain}/${network}/${address}`
 
 const movesOf = (t: ChainTransfer): Map<string, bigint> => {
@@ -149,14 +155,33 @@ export class LedgerFold {
       case "ChainConfigured": {
         const d = e.data
         const c = this.chains.get(d.chain)
-        const schedule = { mode: d.mode, intervalSeconds: d.intervalSeconds, confirmations: d.confirmations, anchorHeight: d.anchorHeight, anchorAt: d.anchorAt }
+        const schedule = {
+          mode: d.mode,
+          intervalSeconds: d.intervalSeconds,
+          confirmations: d.confirmations,
+          anchorHeight: d.anchorHeight,
+          anchorAt: d.anchorAt,
+        }
         this.chains.set(d.chain, { schedule, height: Math.max(c?.height ?? 0, d.anchorHeight) })
         return
       }
       case "ChainTxSubmitted": {
         const [blockchain, network] = splitChain(e.data.chain)
         const d = e.data
-        this.transfers.set(d.transactionId, { blockchain, network, kind: d.kind, from: d.from, feePayer: d.feePayer, to: d.to, assetId: d.assetId, amount: BigInt(d.amount), moves: movesOf(d), payees: new Set((d.calls ?? [d]).map((c) => c.to)), submitted: refOf(event), mined: undefined })
+        this.transfers.set(d.transactionId, {
+          blockchain,
+          network,
+          kind: d.kind,
+          from: d.from,
+          feePayer: d.feePayer,
+          to: d.to,
+          assetId: d.assetId,
+          amount: BigInt(d.amount),
+          moves: movesOf(d),
+          payees: new Set((d.calls ?? [d]).map((c) => c.to)),
+          submitted: refOf(event),
+          mined: undefined,
+        })
         return
       }
       case "ChainBlocksMined": {
@@ -182,7 +207,11 @@ export class LedgerFold {
     s.add(assetId)
   }
 
-  private settlementKinds(type: string, effects: ReadonlyArray<BalanceEffect>, data: Readonly<Record<string, unknown>>): { credit: boolean; debit: boolean } {
+  private settlementKinds(
+    type: string,
+    effects: ReadonlyArray<BalanceEffect>,
+    data: Readonly<Record<string, unknown>>,
+  ): { credit: boolean; debit: boolean } {
     // A deposit credit carries a transaction id and only credits; a withdrawal's event debits (and may credit change),
     // or settles it without a debit (a tron staking request whose fee the free bandwidth paid).
     const debit = type === "TxRequestMined" || effects.some((fx) => fx.total < 0n)
@@ -214,7 +243,18 @@ export class LedgerFold {
       const key = balanceKey(fx.blockchain, fx.network, fx.address, fx.assetId)
       let line = this.lines.get(key)
       if (line === undefined) {
-        line = { blockchain: fx.blockchain, network: fx.network, address: fx.address, assetId: fx.assetId, total: 0n, blocked: 0n, staked: 0n, byKind: {}, last: ref, firstNegative: undefined }
+        line = {
+          blockchain: fx.blockchain,
+          network: fx.network,
+          address: fx.address,
+          assetId: fx.assetId,
+          total: 0n,
+          blocked: 0n,
+          staked: 0n,
+          byKind: {},
+          last: ref,
+          firstNegative: undefined,
+        }
         this.lines.set(key, line)
       }
       line.total += fx.total
@@ -223,7 +263,8 @@ export class LedgerFold {
       const size = fx.total !== 0n ? fx.total : fx.blocked !== 0n ? fx.blocked : fx.staked
       line.byKind[fx.kind] = (line.byKind[fx.kind] ?? 0n) + (size < 0n ? -size : size)
       line.last = ref
-      if (line.firstNegative === undefined && (line.total < 0n || line.blocked < 0n || line.staked < 0n || line.staked > line.total)) line.firstNegative = ref
+      if (line.firstNegative === undefined && (line.total < 0n || line.blocked < 0n || line.staked < 0n || line.staked > line.total))
+        line.firstNegative = ref
     }
     const data = event.data as Readonly<Record<string, unknown>>
     if (typeof data.transactionId !== "string") return
@@ -231,7 +272,12 @@ export class LedgerFold {
     const target = kinds.debit ? this.debits : kinds.credit ? this.credits : undefined
     if (target === undefined) return
     const list = target.get(data.transactionId) ?? []
-    list.push({ ref, data, effects, confirmations: kinds.credit ? this.confirmationsOfCredit(data.transactionId, data.at ?? event.metadata.at) : undefined })
+    list.push({
+      ref,
+      data,
+      effects,
+      confirmations: kinds.credit ? this.confirmationsOfCredit(data.transactionId, data.at ?? event.metadata.at) : undefined,
+    })
     target.set(data.transactionId, list)
   }
 }

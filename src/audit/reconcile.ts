@@ -48,7 +48,11 @@ export interface Reconciliation {
   readonly balances: ReadonlyArray<BalanceLine>
   readonly discrepancies: ReadonlyArray<Discrepancy>
   /** Confirmed deposits and mined withdrawals settled only after the audit point (in flight at it, not wrong). */
-  readonly pending: ReadonlyArray<{ readonly transactionId: string; readonly kind: "deposit" | "withdrawal"; readonly events: ReadonlyArray<EventRef> }>
+  readonly pending: ReadonlyArray<{
+    readonly transactionId: string
+    readonly kind: "deposit" | "withdrawal"
+    readonly events: ReadonlyArray<EventRef>
+  }>
   /**
    * deposits = depositsCredited + depositsPending + depositsNotCredited; credits = creditsOfDeposits + creditsInternal +
    * creditsUnmatched; the same for withdrawals and debits (a withdrawal has no internal debits).
@@ -77,7 +81,12 @@ export interface Reconciliation {
   }
 }
 
-const where = (l: { blockchain: string; network: string; address: string; assetId: string }) => ({ blockchain: l.blockchain, network: l.network, address: l.address, assetId: l.assetId })
+const where = (l: { blockchain: string; network: string; address: string; assetId: string }) => ({
+  blockchain: l.blockchain,
+  network: l.network,
+  address: l.address,
+  assetId: l.assetId,
+})
 
 /** Outflow per asset of one settlement (debits minus credits of its effects). */
 const outflow = (s: Settlement): Map<string, bigint> => {
@@ -97,10 +106,14 @@ const misplaced = (s: Settlement, t: Transfer, native: string, fee: bigint): Arr
   if (s.data.withErrors !== true) for (const [assetId, amount] of t.moves) add(key(t.from, assetId), amount)
   add(key(t.feePayer!, native), fee)
   const actual = new Map<string, bigint>()
-  for (const fx of s.effects) if (fx.total !== 0n) actual.set(key(fx.address, fx.assetId), (actual.get(key(fx.address, fx.assetId)) ?? 0n) - fx.total)
+  for (const fx of s.effects)
+    if (fx.total !== 0n) actual.set(key(fx.address, fx.assetId), (actual.get(key(fx.address, fx.assetId)) ?? 0n) - fx.total)
   return [...new Set([...expected.keys(), ...actual.keys()])]
     .filter((k) => (expected.get(k) ?? 0n) !== (actual.get(k) ?? 0n))
-    .map((k) => `${actual.get(k) ?? 0n} of ${k.slice(k.indexOf("|") + 1)} left ${k.slice(0, k.indexOf("|"))}, expected ${expected.get(k) ?? 0n} (fee payer ${t.feePayer})`)
+    .map(
+      (k) =>
+        `${actual.get(k) ?? 0n} of ${k.slice(k.indexOf("|") + 1)} left ${k.slice(0, k.indexOf("|"))}, expected ${expected.get(k) ?? 0n} (fee payer ${t.feePayer})`,
+    )
 }
 
 export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation => {
@@ -128,15 +141,35 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
     balances.push({ ...where(at), expected, actual })
     const refs = line === undefined ? [] : [line.last]
     if (actual.total !== expected.total)
-      add({ kind: "total-mismatch", message: `total is ${actual.total} but the events sum to ${expected.total}`, ...where(at), events: refs })
+      add({
+        kind: "total-mismatch",
+        message: `total is ${actual.total} but the events sum to ${expected.total}`,
+        ...where(at),
+        events: refs,
+      })
     if (actual.blocked !== expected.blocked)
-      add({ kind: "blocked-mismatch", message: `blocked is ${actual.blocked} but the events reserve ${expected.blocked}`, ...where(at), events: refs })
+      add({
+        kind: "blocked-mismatch",
+        message: `blocked is ${actual.blocked} but the events reserve ${expected.blocked}`,
+        ...where(at),
+        events: refs,
+      })
     const staked = line?.staked ?? 0n
     const allocated = balanceOf(expected.total, expected.blocked, reserveOf(at.blockchain, at.network, at.assetId) + staked).allocated
     if (staked !== 0n && actual.allocated !== allocated)
-      add({ kind: "staked-mismatch", message: `allocated is ${actual.allocated} but the events stake ${staked} (allocated ${allocated})`, ...where(at), events: refs })
+      add({
+        kind: "staked-mismatch",
+        message: `allocated is ${actual.allocated} but the events stake ${staked} (allocated ${allocated})`,
+        ...where(at),
+        events: refs,
+      })
     if (actual.total !== actual.available + actual.blocked + actual.allocated)
-      add({ kind: "split-mismatch", message: `total ${actual.total} ≠ available ${actual.available} + blocked ${actual.blocked} + allocated ${actual.allocated}`, ...where(at), events: refs })
+      add({
+        kind: "split-mismatch",
+        message: `total ${actual.total} ≠ available ${actual.available} + blocked ${actual.blocked} + allocated ${actual.allocated}`,
+        ...where(at),
+        events: refs,
+      })
     const negative = (["total", "available", "blocked", "allocated"] as const).filter((k) => actual[k] < 0n)
     if (negative.length > 0 || line?.firstNegative !== undefined)
       add({
@@ -151,7 +184,14 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
   // transfer due at the audit point (a deposit confirmed to an address holding its asset, a mined withdrawal) or
   // settled by then is counted once, as settled, in flight or missing; every credit and debit once, as a
   // transfer's, as a credit inside the workspace, or as unmatched (summary: the counts add up).
-  const n = { depositsCredited: 0, depositsPending: 0, depositsNotCredited: 0, withdrawalsDebited: 0, withdrawalsPending: 0, withdrawalsNotDebited: 0 }
+  const n = {
+    depositsCredited: 0,
+    depositsPending: 0,
+    depositsNotCredited: 0,
+    withdrawalsDebited: 0,
+    withdrawalsPending: 0,
+    withdrawalsNotDebited: 0,
+  }
   const m = { creditsOfDeposits: 0, creditsInternal: 0, creditsUnmatched: 0, debitsOfWithdrawals: 0, debitsUnmatched: 0 }
   const confirmedAt = (t: Transfer, at: number) => fold.confirmationsAt(t, at) >= fold.requiredConfirmations(t)
   const settledAt = (t: Transfer) => fold.settledAt.get(`${t.blockchain}.${t.network}`) ?? Number.NEGATIVE_INFINITY
@@ -170,7 +210,13 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
         pending.push({ transactionId: txid, kind: t.kind, events: transferRefs(t) })
       } else if (t.kind === "deposit") {
         n.depositsNotCredited++
-        add({ kind: "deposit-not-credited", message: `deposit ${txid} of ${t.amount} to ${t.to} is confirmed but was never credited`, ...base, address: t.to, events: transferRefs(t) })
+        add({
+          kind: "deposit-not-credited",
+          message: `deposit ${txid} of ${t.amount} to ${t.to} is confirmed but was never credited`,
+          ...base,
+          address: t.to,
+          events: transferRefs(t),
+        })
       } else {
         n.withdrawalsNotDebited++
         add({ kind: "withdrawal-not-debited", message: `withdrawal ${txid} was mined but never debited`, ...base, events: transferRefs(t) })
@@ -183,7 +229,13 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
     if (settled.length > 1) {
       add(
         t.kind === "deposit"
-          ? { kind: "deposit-credited-twice", message: `deposit ${txid} was credited ${settled.length} times`, ...base, address: t.to, events: refs }
+          ? {
+              kind: "deposit-credited-twice",
+              message: `deposit ${txid} was credited ${settled.length} times`,
+              ...base,
+              address: t.to,
+              events: refs,
+            }
           : { kind: "withdrawal-debited-twice", message: `withdrawal ${txid} was debited ${settled.length} times`, ...base, events: refs },
       )
       continue
@@ -198,12 +250,15 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
         d.assetId !== t.assetId ? `asset ${String(d.assetId)} (the chain carried ${t.assetId})` : undefined,
         d.blockchain !== t.blockchain || d.network !== t.network ? `chain ${String(d.blockchain)}.${String(d.network)}` : undefined,
         t.mined === undefined || s.ref.position < t.mined.ref.position ? "credited before the transfer was mined" : undefined,
-        t.mined !== undefined && d.blockHeight !== t.mined.height ? `block height ${String(d.blockHeight)} (the chain mined it at ${t.mined.height})` : undefined,
+        t.mined !== undefined && d.blockHeight !== t.mined.height
+          ? `block height ${String(d.blockHeight)} (the chain mined it at ${t.mined.height})`
+          : undefined,
         t.mined !== undefined && s.ref.position > t.mined.ref.position && (c === undefined || c.had < c.required)
           ? `${c?.had ?? 0} confirmations at ${String(d.at)}, before the ${c?.required ?? "required"} the chain asked for`
           : undefined,
       ].filter((x): x is string => x !== undefined)
-      if (wrong.length > 0) add({ kind: "credit-mismatch", message: `deposit ${txid} credited with ${wrong.join(", ")}`, ...base, address: t.to, events: refs })
+      if (wrong.length > 0)
+        add({ kind: "credit-mismatch", message: `deposit ${txid} credited with ${wrong.join(", ")}`, ...base, address: t.to, events: refs })
     } else {
       const native = findNetwork(t.blockchain, t.network)?.nativeAssetId
       const fee = typeof s.data.fee === "string" && /^[0-9]+$/.test(s.data.fee) ? BigInt(s.data.fee) : 0n
@@ -212,13 +267,18 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
       if (native !== undefined && fee > 0n) expected.set(native, (expected.get(native) ?? 0n) + fee)
       const actual = outflow(s)
       const assets = new Set([...expected.keys(), ...actual.keys()])
-      const wrong = [...assets].filter((a) => (expected.get(a) ?? 0n) !== (actual.get(a) ?? 0n)).map((a) => `${a}: ${actual.get(a) ?? 0n} left the vault, expected ${expected.get(a) ?? 0n}`)
+      const wrong = [...assets]
+        .filter((a) => (expected.get(a) ?? 0n) !== (actual.get(a) ?? 0n))
+        .map((a) => `${a}: ${actual.get(a) ?? 0n} left the vault, expected ${expected.get(a) ?? 0n}`)
       if (t.feePayer !== undefined && native !== undefined) wrong.push(...misplaced(s, t, native, fee))
       if (t.mined === undefined || s.ref.position < t.mined.ref.position) wrong.push("debited before the transfer was mined")
       if (wrong.length > 0) add({ kind: "debit-mismatch", message: `withdrawal ${txid}: ${wrong.join("; ")}`, ...base, events: refs })
     }
   }
-  for (const [kind, settlements] of [["deposit", fold.credits], ["withdrawal", fold.debits]] as const)
+  for (const [kind, settlements] of [
+    ["deposit", fold.credits],
+    ["withdrawal", fold.debits],
+  ] as const)
     for (const [txid, list] of settlements) {
       const t = fold.transfers.get(txid)
       if (t !== undefined && t.kind === kind) continue

@@ -14,7 +14,15 @@ type Running = Extract<ChainState, { _tag: "Running" }>
 
 const configured = (chain: string, defaults: ChainDefaults, now: SimInstant): ChainEvent => ({
   type: "ChainConfigured",
-  data: { chain, mode: defaults.mode, intervalSeconds: defaults.intervalSeconds, confirmations: defaults.confirmations, anchorHeight: 0, anchorAt: now, at: now },
+  data: {
+    chain,
+    mode: defaults.mode,
+    intervalSeconds: defaults.intervalSeconds,
+    confirmations: defaults.confirmations,
+    anchorHeight: 0,
+    anchorAt: now,
+    at: now,
+  },
 })
 
 /** The blocks an interval schedule made due by `now` that hold mempool transactions, one event per such block. */
@@ -34,7 +42,15 @@ const dueBlocks = (chain: string, s: Running, now: SimInstant, blockHash: (h: nu
   }
   return [...byHeight].map(([height, transactionIds]) => ({
     type: "ChainBlocksMined",
-    data: { chain, fromHeight: height, toHeight: height, blockHash: blockHash(height), transactionIds, blockAt: (sch.anchorAt + (height - sch.anchorHeight) * intervalMs) as SimInstant, at: now },
+    data: {
+      chain,
+      fromHeight: height,
+      toHeight: height,
+      blockHash: blockHash(height),
+      transactionIds,
+      blockAt: (sch.anchorAt + (height - sch.anchorHeight) * intervalMs) as SimInstant,
+      at: now,
+    },
   }))
 }
 
@@ -57,7 +73,12 @@ const REFUSALS: { readonly [K in FaultKind]: string } = {
 }
 
 /** Tron: each transaction of a mined block executes in order (its resources, its operation), on the state before the next. */
-const executions = (chain: string, before: Running, e: Extract<ChainEvent, { type: "ChainBlocksMined" }>, now: SimInstant): Array<ChainEvent> => {
+const executions = (
+  chain: string,
+  before: Running,
+  e: Extract<ChainEvent, { type: "ChainBlocksMined" }>,
+  now: SimInstant,
+): Array<ChainEvent> => {
   const n = networkOf(chain)
   if (n === undefined || n.family !== "tron") return []
   const transfers = new Map(before.mempool.flatMap((t) => (t.transfer !== undefined ? [[t.transactionId, t.transfer] as const] : [])))
@@ -88,10 +109,11 @@ export const decideChain = (chain: string, c: ChainCommand, state: ChainState): 
       const before = s
       events.push(e)
       s = evolveChain(s, e)
-      if (e.type === "ChainBlocksMined" && before._tag === "Running") for (const x of executions(chain, before, e, c.now)) {
-        events.push(x)
-        s = evolveChain(s, x)
-      }
+      if (e.type === "ChainBlocksMined" && before._tag === "Running")
+        for (const x of executions(chain, before, e, c.now)) {
+          events.push(x)
+          s = evolveChain(s, x)
+        }
     }
   }
   if (s._tag === "Unconfigured") emit(configured(chain, c.defaults, c.now))
@@ -104,10 +126,22 @@ export const decideChain = (chain: string, c: ChainCommand, state: ChainState): 
         ...(c.intervalSeconds !== undefined ? { intervalSeconds: c.intervalSeconds } : {}),
         ...(c.confirmations !== undefined ? { confirmations: c.confirmations } : {}),
       }
-      if (!(next.intervalSeconds >= 1) || !(next.confirmations >= 1)) return reject({ _tag: "BadMiningSchedule", reason: "intervalSeconds and confirmations must be at least 1" })
+      if (!(next.intervalSeconds >= 1) || !(next.confirmations >= 1))
+        return reject({ _tag: "BadMiningSchedule", reason: "intervalSeconds and confirmations must be at least 1" })
       emit(...dueBlocks(chain, run(), c.now, () => ""))
       const height = heightAt(run().schedule, run().height, c.now)
-      emit({ type: "ChainConfigured", data: { chain, mode: next.mode, intervalSeconds: next.intervalSeconds, confirmations: next.confirmations, anchorHeight: height, anchorAt: c.now, at: c.now } })
+      emit({
+        type: "ChainConfigured",
+        data: {
+          chain,
+          mode: next.mode,
+          intervalSeconds: next.intervalSeconds,
+          confirmations: next.confirmations,
+          anchorHeight: height,
+          anchorAt: c.now,
+          at: c.now,
+        },
+      })
       return accept(...events)
     }
     case "SubmitTx": {
@@ -121,32 +155,59 @@ export const decideChain = (chain: string, c: ChainCommand, state: ChainState): 
         return accept(...events)
       }
       const op = c.transfer.operation
-      const invalid = op === undefined ? undefined : refusal(run().tron ?? EMPTY_LEDGER, c.transfer.from, op, heightAt(run().schedule, run().height, c.now), c.now)
+      const invalid =
+        op === undefined
+          ? undefined
+          : refusal(run().tron ?? EMPTY_LEDGER, c.transfer.from, op, heightAt(run().schedule, run().height, c.now), c.now)
       if (invalid !== undefined) {
         // The node's contract validation: refused at broadcast, no fault consumed.
-        emit({ type: "ChainTxRejected", data: { chain, transactionId: id, reason: `contract validate error: ${invalid}`, byContract: true, at: c.now } })
+        emit({
+          type: "ChainTxRejected",
+          data: { chain, transactionId: id, reason: `contract validate error: ${invalid}`, byContract: true, at: c.now },
+        })
         return accept(...events)
       }
       const failsInExecution = c.transfer.kind === "withdrawal" && run().faults["execution-failure"] > 0
       emit({ type: "ChainTxSubmitted", data: { ...c.transfer, ...(failsInExecution ? { failsInExecution } : {}), chain, at: c.now } })
       if (run().schedule.mode === "auto") {
         const h = run().height + 1
-        emit({ type: "ChainBlocksMined", data: { chain, fromHeight: h, toHeight: h, blockHash: c.blockHash(h), transactionIds: run().mempool.map((t) => t.transactionId), blockAt: c.now, at: c.now } })
+        emit({
+          type: "ChainBlocksMined",
+          data: {
+            chain,
+            fromHeight: h,
+            toHeight: h,
+            blockHash: c.blockHash(h),
+            transactionIds: run().mempool.map((t) => t.transactionId),
+            blockAt: c.now,
+            at: c.now,
+          },
+        })
       }
       return accept(...events)
     }
     case "MineBlocks": {
-      if (!Number.isInteger(c.blocks) || c.blocks < 1) return reject({ _tag: "BadMiningSchedule", reason: "blocks must be a positive integer" })
+      if (!Number.isInteger(c.blocks) || c.blocks < 1)
+        return reject({ _tag: "BadMiningSchedule", reason: "blocks must be a positive integer" })
       emit(...dueBlocks(chain, run(), c.now, c.blockHash))
       const from = heightAt(run().schedule, run().height, c.now) + 1
       emit({
         type: "ChainBlocksMined",
-        data: { chain, fromHeight: from, toHeight: from + c.blocks - 1, blockHash: c.blockHash(from), transactionIds: run().mempool.map((t) => t.transactionId), blockAt: c.now, at: c.now },
+        data: {
+          chain,
+          fromHeight: from,
+          toHeight: from + c.blocks - 1,
+          blockHash: c.blockHash(from),
+          transactionIds: run().mempool.map((t) => t.transactionId),
+          blockAt: c.now,
+          at: c.now,
+        },
       })
       return accept(...events)
     }
     case "ArmFault":
-      if (!Number.isInteger(c.count) || c.count < 1) return reject({ _tag: "BadMiningSchedule", reason: "count must be a positive integer" })
+      if (!Number.isInteger(c.count) || c.count < 1)
+        return reject({ _tag: "BadMiningSchedule", reason: "count must be a positive integer" })
       emit({ type: "ChainFaultArmed", data: { chain, kind: c.kind, count: c.count, at: c.now } })
       return accept(...events)
     case "Tick":

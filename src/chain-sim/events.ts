@@ -62,15 +62,24 @@ export type ChainEvent =
         readonly at: SimInstant
       }
     }
-
-  | { readonly type: "ChainFaultArmed"; readonly data: { readonly chain: string; readonly kind: FaultKind; readonly count: number; readonly at: SimInstant } }
+  | {
+      readonly type: "ChainFaultArmed"
+      readonly data: { readonly chain: string; readonly kind: FaultKind; readonly count: number; readonly at: SimInstant }
+    }
   | {
       readonly type: "ChainTxRejected"
       /**
        * `fault`: the armed fault it consumed (absent in older logs: a broadcast failure). `byContract`: refused by
        * the node's contract validation (tron staking), no fault consumed.
        */
-      readonly data: { readonly chain: string; readonly transactionId: string; readonly reason: string; readonly fault?: FaultKind; readonly byContract?: true; readonly at: SimInstant }
+      readonly data: {
+        readonly chain: string
+        readonly transactionId: string
+        readonly reason: string
+        readonly fault?: FaultKind
+        readonly byContract?: true
+        readonly at: SimInstant
+      }
     }
 
   /**
@@ -79,4 +88,11 @@ export type ChainEvent =
    */
   | { readonly type: "ChainTxExecuted"; readonly data: TronExecution & { readonly chain: string; readonly at: SimInstant } }
 
-export const chainEventTypes: ReadonlySet<string> = new Set<ChainEvent["type"]>(["ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined", "ChainFaultArmed", "ChainTxRejected", "ChainTxExecuted"])
+export const chainEventTypes: ReadonlySet<string> = new Set<ChainEvent["type"]>([
+  "ChainConfigured",
+  "ChainTxSubmitted",
+  "ChainBlocksMined",
+  "ChainFaultArmed",
+  "ChainTxRejected",
+  "ChainTxExecuted",
+])

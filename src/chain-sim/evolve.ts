@@ -14,7 +14,15 @@ export const evolveChain = (s: ChainState, e: ChainEvent): ChainState => {
       const { mode, intervalSeconds, confirmations, anchorHeight, anchorAt } = e.data
       const schedule = { mode, intervalSeconds, confirmations, anchorHeight, anchorAt }
       return s._tag === "Unconfigured"
-        ? { _tag: "Running", schedule, height: anchorHeight, mempool: [], transactions: NO_IDS, rejected: new Map(), faults: { "broadcast-failure": 0, "execution-failure": 0 } }
+        ? {
+            _tag: "Running",
+            schedule,
+            height: anchorHeight,
+            mempool: [],
+            transactions: NO_IDS,
+            rejected: new Map(),
+            faults: { "broadcast-failure": 0, "execution-failure": 0 },
+          }
         : { ...s, schedule, height: Math.max(s.height, anchorHeight) }
     }
     case "ChainFaultArmed":
@@ -23,12 +31,19 @@ export const evolveChain = (s: ChainState, e: ChainEvent): ChainState => {
       if (s._tag !== "Running") return s
       const fault = e.data.fault ?? "broadcast-failure"
       if (e.data.byContract === true) return { ...s, rejected: new Map(s.rejected).set(e.data.transactionId, e.data.reason) }
-      return { ...s, faults: { ...s.faults, [fault]: Math.max(0, s.faults[fault] - 1) }, rejected: new Map(s.rejected).set(e.data.transactionId, e.data.reason) }
+      return {
+        ...s,
+        faults: { ...s.faults, [fault]: Math.max(0, s.faults[fault] - 1) },
+        rejected: new Map(s.rejected).set(e.data.transactionId, e.data.reason),
+      }
     }
     case "ChainTxSubmitted": {
       if (s._tag !== "Running") return s
-      if (e.data.failsInExecution === true) s = { ...s, faults: { ...s.faults, "execution-failure": Math.max(0, s.faults["execution-failure"] - 1) } }
-      const entry = isTron(e.data.chain) ? { transactionId: e.data.transactionId, at: e.data.at, transfer: e.data } : { transactionId: e.data.transactionId, at: e.data.at }
+      if (e.data.failsInExecution === true)
+        s = { ...s, faults: { ...s.faults, "execution-failure": Math.max(0, s.faults["execution-failure"] - 1) } }
+      const entry = isTron(e.data.chain)
+        ? { transactionId: e.data.transactionId, at: e.data.at, transfer: e.data }
+        : { transactionId: e.data.transactionId, at: e.data.at }
       return { ...s, mempool: [...s.mempool, entry], transactions: withIds(s.transactions, [e.data.transactionId]) }
     }
     case "ChainTxExecuted": {

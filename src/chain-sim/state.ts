@@ -36,7 +36,8 @@ export type ChainState =
  * by one, so the height at a time is the anchor's height plus the intervals elapsed since.
  */
 export const heightAt = (s: ChainSchedule, recordedHeight: number, at: number): number =>
-  s.mode === "interval" ? Math.max(recordedHeight, s.anchorHeight + Math.floor((at - s.anchorAt) / (s.intervalSeconds * 1000))) : recordedHeight
+  s.mode === "interval"
+    ? Math.max(recordedHeight, s.anchorHeight + Math.floor((at - s.anchorAt) / (s.intervalSeconds * 1000)))
+    : recordedHeight
 
-export type ChainError =
-  | { readonly _tag: "BadMiningSchedule"; readonly reason: string }
+export type ChainError = { readonly _tag: "BadMiningSchedule"; readonly reason: string }

@@ -8,7 +8,6 @@ import { stakedUse, tronCost, type StakedUnits, type TronTxKind } from "../domai
 export type { TronOperation, TronResource } from "../domain/chains/tron-operation.js"
 import { tronTxKind, type TronOperation, type TronResource } from "../domain/chains/tron-operation.js"
 
-
 export interface Usage {
   readonly used: number
   readonly at: number
@@ -99,12 +98,15 @@ export const limitOf = (n: NetworkInfo, a: TronAccount, r: TronResource): number
   return Number((stakeFor(a, r) * (r === "bandwidth" ? f.bandwidthPerTrx : f.energyPerTrx)) / SUN_PER_TRX)
 }
 
-export const availableUnits = (n: NetworkInfo, a: TronAccount, r: TronResource, at: number): number => Math.max(0, limitOf(n, a, r) - usageAt(a.usage[r], at))
+export const availableUnits = (n: NetworkInfo, a: TronAccount, r: TronResource, at: number): number =>
+  Math.max(0, limitOf(n, a, r) - usageAt(a.usage[r], at))
 
 /** The staked units an address has free at `at` (none for an address that never staked nor was delegated to). */
 export const freeUnits = (n: NetworkInfo, l: TronLedger, address: string, at: number): StakedUnits => {
   const a = l.accounts.get(address)
-  return a === undefined ? { bandwidth: 0, energy: 0 } : { bandwidth: availableUnits(n, a, "bandwidth", at), energy: availableUnits(n, a, "energy", at) }
+  return a === undefined
+    ? { bandwidth: 0, energy: 0 }
+    : { bandwidth: availableUnits(n, a, "bandwidth", at), energy: availableUnits(n, a, "energy", at) }
 }
 
 export const expiredAt = (a: TronAccount, at: number): bigint => a.unfreezing.reduce((s, u) => (u.expiresAt <= at ? s + u.amount : s), 0n)
@@ -141,8 +143,11 @@ export const refusal = (l: TronLedger, address: string, op: TronOperation, heigh
       return BigInt(op.amount) < SUN_PER_TRX ? "freeze amount must be at least 1 TRX" : undefined
     case "unfreeze": {
       const free = a.frozen[op.resource] - a.delegatedOut[op.resource]
-      if (BigInt(op.amount) <= 0n || BigInt(op.amount) > free) return `unfreeze amount exceeds the TRX frozen for ${op.resource} and not delegated (${free} SUN)`
-      return a.unfreezing.filter((u) => u.expiresAt > at).length >= MAX_UNFREEZING ? `at most ${MAX_UNFREEZING} unfreezes may wait at once` : undefined
+      if (BigInt(op.amount) <= 0n || BigInt(op.amount) > free)
+        return `unfreeze amount exceeds the TRX frozen for ${op.resource} and not delegated (${free} SUN)`
+      return a.unfreezing.filter((u) => u.expiresAt > at).length >= MAX_UNFREEZING
+        ? `at most ${MAX_UNFREEZING} unfreezes may wait at once`
+        : undefined
     }
     case "withdraw":
       return expiredAt(a, at) === 0n ? "no unfrozen TRX has passed its waiting period" : undefined
@@ -153,12 +158,16 @@ export const refusal = (l: TronLedger, address: string, op: TronOperation, heigh
       if (BigInt(op.amount) > free) return `delegate amount exceeds the TRX frozen for ${op.resource} and not delegated (${free} SUN)`
       if (op.lockPeriod < 0 || op.lockPeriod > MAX_LOCK_PERIOD) return `lockPeriod must be from 0 to ${MAX_LOCK_PERIOD} blocks`
       const remaining = remainingLock(l, address, op.receiver, op.resource, height)
-      return op.lockPeriod > 0 && op.lockPeriod < remaining ? `lockPeriod must be at least the ${remaining} blocks left of the previous locked delegation` : undefined
+      return op.lockPeriod > 0 && op.lockPeriod < remaining
+        ? `lockPeriod must be at least the ${remaining} blocks left of the previous locked delegation`
+        : undefined
     }
     case "undelegate": {
       if (op.receiver === address) return "cannot undelegate from the delegating address"
       const free = undelegatable(l, address, op.receiver, op.resource, height)
-      return BigInt(op.amount) <= 0n || BigInt(op.amount) > free ? `undelegate amount exceeds what may be taken back from ${op.receiver} now (${free} SUN)` : undefined
+      return BigInt(op.amount) <= 0n || BigInt(op.amount) > free
+        ? `undelegate amount exceeds what may be taken back from ${op.receiver} now (${free} SUN)`
+        : undefined
     }
     case "approve":
     case "transfer-from":
@@ -255,7 +264,12 @@ export const applyExecution = (n: NetworkInfo, l: TronLedger, e: TronExecution):
       const d = l.delegations.get(key) ?? { unlocked: 0n, locked: 0n, lockedUntil: 0 }
       const delegations = new Map(l.delegations)
       if (op.type === "delegate")
-        delegations.set(key, op.lockPeriod > 0 ? { ...d, locked: d.locked + BigInt(op.amount), lockedUntil: e.height + op.lockPeriod } : { ...d, unlocked: d.unlocked + BigInt(op.amount) })
+        delegations.set(
+          key,
+          op.lockPeriod > 0
+            ? { ...d, locked: d.locked + BigInt(op.amount), lockedUntil: e.height + op.lockPeriod }
+            : { ...d, unlocked: d.unlocked + BigInt(op.amount) },
+        )
       else {
         // Taken back from the unlocked part first, then from a lock that has ended.
         const fromUnlocked = BigInt(op.amount) < d.unlocked ? BigInt(op.amount) : d.unlocked

@@ -29,13 +29,20 @@ export interface LoadedCheckpoint {
 }
 
 /** Loads the newest valid checkpoint into `models` (which hold no event yet); undefined when none is usable. */
-export const loadCheckpoint = async (options: CheckpointOptions, store: EventStoreShape, models: ReadModels): Promise<LoadedCheckpoint | undefined> => {
+export const loadCheckpoint = async (
+  options: CheckpointOptions,
+  store: EventStoreShape,
+  models: ReadModels,
+): Promise<LoadedCheckpoint | undefined> => {
   const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`))
-  const chosen = await chooseCheckpoint(options.dir, store, modelCodeFingerprint(), (file, reason) => log(`checkpoint ${file} not used: ${reason}`))
+  const chosen = await chooseCheckpoint(options.dir, store, modelCodeFingerprint(), (file, reason) =>
+    log(`checkpoint ${file} not used: ${reason}`),
+  )
   if (chosen === undefined) return undefined
   try {
     models.load(chosen.encoded)
-    if (String(models.position) !== chosen.header.position || models.timeline.count !== chosen.header.count) throw new Error("its models are not at its position")
+    if (String(models.position) !== chosen.header.position || models.timeline.count !== chosen.header.count)
+      throw new Error("its models are not at its position")
     return { file: chosen.file, position: models.position }
   } catch (e) {
     models.clear()
@@ -89,7 +96,11 @@ const startThread = (config: ThreadConfig): Worker => {
   return new Worker(code, { eval: true, workerData })
 }
 
-export const startCheckpointer = async (options: CheckpointOptions, store: EventStoreShape, loaded: LoadedCheckpoint | undefined): Promise<Checkpointer> => {
+export const startCheckpointer = async (
+  options: CheckpointOptions,
+  store: EventStoreShape,
+  loaded: LoadedCheckpoint | undefined,
+): Promise<Checkpointer> => {
   const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`))
   const code = modelCodeFingerprint()
   const every = options.every ?? 10_000
@@ -154,7 +165,9 @@ export const startCheckpointer = async (options: CheckpointOptions, store: Event
       const after = sent
       const asked = size
       const t0 = performance.now()
-      const page: ReadonlyArray<RecordedEvent> = await Effect.runPromise(store.readAll(after < 0n ? { maxCount: asked } : { fromPosition: after, maxCount: asked + 1 }))
+      const page: ReadonlyArray<RecordedEvent> = await Effect.runPromise(
+        store.readAll(after < 0n ? { maxCount: asked } : { fromPosition: after, maxCount: asked + 1 }),
+      )
       const fresh = page.filter((e) => e.position > after)
       if (fresh.length > 0) {
         thread!.postMessage({ type: "events", events: fresh } satisfies ToThread)
@@ -223,7 +236,12 @@ export const startCheckpointer = async (options: CheckpointOptions, store: Event
 }
 
 /** The newest valid checkpoint left after a cut (the thread decodes it itself). */
-const loadCheckpointFile = async (dir: string, store: EventStoreShape, code: string, log: (l: string) => void): Promise<LoadedCheckpoint | undefined> => {
+const loadCheckpointFile = async (
+  dir: string,
+  store: EventStoreShape,
+  code: string,
+  log: (l: string) => void,
+): Promise<LoadedCheckpoint | undefined> => {
   const chosen = await chooseCheckpoint(dir, store, code, (file, reason) => log(`checkpoint ${file} not used: ${reason}`))
   return chosen === undefined ? undefined : { file: chosen.file, position: BigInt(chosen.header.position) }
 }

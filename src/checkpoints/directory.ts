@@ -80,7 +80,8 @@ export const chooseCheckpoint = async (
       if (header.code !== code) throw new CheckpointRefused("written by other read-model code")
       if (header.position !== String(position)) throw new CheckpointRefused("its name and header disagree")
       const [event] = await Effect.runPromise(store.readAll({ fromPosition: position, maxCount: 1 }))
-      if (event === undefined || event.position !== position) throw new CheckpointRefused("ahead of the log (the log was cut back or is another one)")
+      if (event === undefined || event.position !== position)
+        throw new CheckpointRefused("ahead of the log (the log was cut back or is another one)")
       if (eventDigest(event) !== header.event) throw new CheckpointRefused("taken from another log (the event at its position differs)")
       const read = readCheckpointFile(file)
       return { file, header: read.header, encoded: read.encoded }

@@ -98,7 +98,12 @@ export const readCheckpointHeader = (bytes: Buffer): { header: CheckpointHeader;
   } catch {
     throw new CheckpointRefused("the header is not JSON")
   }
-  if (typeof header.code !== "string" || typeof header.position !== "string" || typeof header.event !== "string" || !Array.isArray(header.sections))
+  if (
+    typeof header.code !== "string" ||
+    typeof header.position !== "string" ||
+    typeof header.event !== "string" ||
+    !Array.isArray(header.sections)
+  )
     throw new CheckpointRefused("the header lacks fields")
   return { header, offset: end + 1 }
 }
@@ -172,7 +177,13 @@ export const HEADER_BYTES = 64 * 1024
  * Reads the `blobs` section (at `at`, `bytes` long) a typed array at a time, each into a buffer of its own as the table
  * lists them, checking the section's CRC over every byte read (the padding between arrays too).
  */
-const readColumns = (readAt: <B extends Uint8Array>(into: B, position: number) => B, at: number, bytes: number, crc: number, table: Uint8Array): Array<Uint8Array> => {
+const readColumns = (
+  readAt: <B extends Uint8Array>(into: B, position: number) => B,
+  at: number,
+  bytes: number,
+  crc: number,
+  table: Uint8Array,
+): Array<Uint8Array> => {
   let layout: ReadonlyArray<TypedColumn>
   try {
     layout = typedColumnsOf(Buffer.from(table.buffer, 0, table.byteLength).toString("utf8"))

@@ -14,7 +14,8 @@ const importPattern = /(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g
 const sourceOf = (url: URL): { file: string; text: string } | undefined => {
   const file = fileURLToPath(url)
   // Sources import "./x.js" for "./x.ts".
-  for (const candidate of [file, file.replace(/\.js$/, ".ts")]) if (existsSync(candidate)) return { file: candidate, text: readFileSync(candidate, "utf8") }
+  for (const candidate of [file, file.replace(/\.js$/, ".ts")])
+    if (existsSync(candidate)) return { file: candidate, text: readFileSync(candidate, "utf8") }
   return undefined
 }
 

@@ -64,7 +64,11 @@ const save = (): { position: bigint | null; bytes: number; ms: number } => {
   if (failed !== undefined || last === undefined || models.position <= saved) return { position: null, bytes: 0, ms: 0 }
   const t0 = performance.now()
   const position = models.position
-  const bytes = writeCheckpointFile(checkpointFile(config.dir, position), { code: config.code, position: String(position), event: eventDigest(last), count: models.timeline.count }, models.encode())
+  const bytes = writeCheckpointFile(
+    checkpointFile(config.dir, position),
+    { code: config.code, position: String(position), event: eventDigest(last), count: models.timeline.count },
+    models.encode(),
+  )
   saved = position
   folded = 0
   pruneCheckpoints(config.dir, position, config.keep)

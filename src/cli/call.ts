@@ -32,7 +32,8 @@ const baseUrl = (raw: string): string => {
   } catch {
     parsed = undefined
   }
-  if (parsed === undefined || parsed.protocol !== "http:") throw new UsageError(`--url must be an http:// URL such as ${DEFAULT_URL}, not ${JSON.stringify(raw)}`)
+  if (parsed === undefined || parsed.protocol !== "http:")
+    throw new UsageError(`--url must be an http:// URL such as ${DEFAULT_URL}, not ${JSON.stringify(raw)}`)
   return raw.replace(/\/$/, "")
 }
 
@@ -40,11 +41,19 @@ const baseUrl = (raw: string): string => {
 const resolveCredentials = (o: CredentialOptions): { credentials: Credentials; url: string } => {
   const saved = o.secret !== undefined && o.passphrase !== undefined && o.key !== undefined ? undefined : savedFile(o.dataDir)
   const url = baseUrl(o.url ?? saved?.url ?? DEFAULT_URL)
-  if (o.key !== undefined && o.secret !== undefined && o.passphrase !== undefined) return { credentials: { key: o.key, secret: o.secret, passphrase: o.passphrase }, url }
+  if (o.key !== undefined && o.secret !== undefined && o.passphrase !== undefined)
+    return { credentials: { key: o.key, secret: o.secret, passphrase: o.passphrase }, url }
   if (saved === undefined)
-    throw new CliFailure(`no credentials: ${credentialsPath(o.dataDir)} does not exist (start custody-sim serve with this --data-dir, or pass --key, --secret and --passphrase)`)
+    throw new CliFailure(
+      `no credentials: ${credentialsPath(o.dataDir)} does not exist (start custody-sim serve with this --data-dir, or pass --key, --secret and --passphrase)`,
+    )
   const found = o.key === undefined ? saved.apiKeys[0] : saved.apiKeys.find((k) => k.key === o.key)
-  if (found === undefined) throw new CliFailure(o.key === undefined ? `${credentialsPath(o.dataDir)} holds no API key` : `API key ${o.key} is not in ${credentialsPath(o.dataDir)}: pass its --secret and --passphrase`)
+  if (found === undefined)
+    throw new CliFailure(
+      o.key === undefined
+        ? `${credentialsPath(o.dataDir)} holds no API key`
+        : `API key ${o.key} is not in ${credentialsPath(o.dataDir)}: pass its --secret and --passphrase`,
+    )
   return { credentials: { key: found.key, secret: o.secret ?? found.secret, passphrase: o.passphrase ?? found.passphrase }, url }
 }
 
@@ -74,12 +83,16 @@ const withQuery = (path: string, query: ReadonlyArray<string>): string => {
 
 const send = (url: string, method: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> =>
   new Promise((resolve, reject) => {
-    const req = request(new URL(url), { method, headers: body.length > 0 ? { ...headers, "content-length": String(Buffer.byteLength(body)) } : headers }, (res) => {
-      const chunks: Array<Buffer> = []
-      res.on("data", (c: Buffer) => chunks.push(c))
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }))
-      res.on("error", reject)
-    })
+    const req = request(
+      new URL(url),
+      { method, headers: body.length > 0 ? { ...headers, "content-length": String(Buffer.byteLength(body)) } : headers },
+      (res) => {
+        const chunks: Array<Buffer> = []
+        res.on("data", (c: Buffer) => chunks.push(c))
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }))
+        res.on("error", reject)
+      },
+    )
     req.on("error", reject)
     req.end(body.length > 0 ? body : undefined)
   })
@@ -94,14 +107,21 @@ export const call = async (
   const target = withQuery(path, o.query ?? [])
   const body = m === "GET" ? "" : bodyOf(o.data ?? "{}")
   const { credentials, url } = resolveCredentials(o)
-  const headers = signRequest(credentials, { method: m, url: target, body, ...(o.apiVersion !== undefined ? { apiVersion: o.apiVersion } : {}) })
+  const headers = signRequest(credentials, {
+    method: m,
+    url: target,
+    body,
+    ...(o.apiVersion !== undefined ? { apiVersion: o.apiVersion } : {}),
+  })
   if (o.asOf !== undefined) headers["x-sim-as-of"] = o.asOf
   let res: { status: number; text: string }
   try {
     res = await send(url + target, m, headers, body)
   } catch (e) {
     const code = (e as { code?: string }).code
-    throw new CliFailure(`cannot reach ${url}${code === "ECONNREFUSED" ? ": nothing listens there (is custody-sim serve running? pass --url)" : `: ${code ?? (e instanceof Error ? e.message : String(e))}`}`)
+    throw new CliFailure(
+      `cannot reach ${url}${code === "ECONNREFUSED" ? ": nothing listens there (is custody-sim serve running? pass --url)" : `: ${code ?? (e instanceof Error ? e.message : String(e))}`}`,
+    )
   }
   const text = res.text
   let out = text
@@ -118,10 +138,17 @@ export const call = async (
   return 1
 }
 
-export const sign = async (o: CredentialOptions & { readonly method: string; readonly path: string; readonly body: string }): Promise<number> => {
+export const sign = async (
+  o: CredentialOptions & { readonly method: string; readonly path: string; readonly body: string },
+): Promise<number> => {
   const method = o.method.toUpperCase()
   const { credentials, url } = resolveCredentials(o)
-  const headers = signRequest(credentials, { method, url: o.path, body: o.body, ...(o.apiVersion !== undefined ? { apiVersion: o.apiVersion } : {}) })
+  const headers = signRequest(credentials, {
+    method,
+    url: o.path,
+    body: o.body,
+    ...(o.apiVersion !== undefined ? { apiVersion: o.apiVersion } : {}),
+  })
   for (const [k, v] of Object.entries(headers)) process.stdout.write(`${k}: ${v}\n`)
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
   const parts = ["curl", "-sS", "-X", method, ...Object.entries(headers).flatMap(([k, v]) => ["-H", quote(`${k}: ${v}`)])]
@@ -134,7 +161,8 @@ export const sign = async (o: CredentialOptions & { readonly method: string; rea
 
 export const credentials = async (o: { readonly dataDir: string; readonly json?: boolean }): Promise<number> => {
   const saved = savedFile(o.dataDir)
-  if (saved === undefined) throw new CliFailure(`${credentialsPath(o.dataDir)} does not exist: custody-sim serve --data-dir ${o.dataDir} writes it at start`)
+  if (saved === undefined)
+    throw new CliFailure(`${credentialsPath(o.dataDir)} does not exist: custody-sim serve --data-dir ${o.dataDir} writes it at start`)
   if (o.json === true) {
     process.stdout.write(`${JSON.stringify(saved, null, 2)}\n`)
     return 0

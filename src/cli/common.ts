@@ -5,17 +5,24 @@ import { openStore, type OpenedStore } from "../adapters/stores.js"
 import { CliFailure, UsageError } from "./failure.js"
 
 /** Opens the log a command reads: the SQLite file of a data directory (which must exist) or an EventStoreDB. */
-export const openExisting = async (o: { readonly store: string; readonly dataDir: string; readonly esdb?: string | undefined }): Promise<OpenedStore> => {
+export const openExisting = async (o: {
+  readonly store: string
+  readonly dataDir: string
+  readonly esdb?: string | undefined
+}): Promise<OpenedStore> => {
   if (o.store === "esdb") {
     if (o.esdb === undefined) throw new UsageError("--store esdb needs --esdb <connection string>")
     return openStore({ kind: "esdb", esdb: o.esdb })
   }
   if (o.store !== "sqlite") throw new UsageError(`--store must be sqlite or esdb here, not ${o.store}`)
-  if (!existsSync(join(o.dataDir, "events.sqlite"))) throw new UsageError(`no event log in ${o.dataDir} (expected ${join(o.dataDir, "events.sqlite")})`)
+  if (!existsSync(join(o.dataDir, "events.sqlite")))
+    throw new UsageError(`no event log in ${o.dataDir} (expected ${join(o.dataDir, "events.sqlite")})`)
   try {
     return await openStore({ kind: "sqlite", dataDir: o.dataDir })
   } catch (e) {
-    throw new CliFailure(`cannot open ${o.dataDir}: ${e instanceof Error ? e.message : String(e)} (a running simulator holds it: use its /_sim routes instead)`)
+    throw new CliFailure(
+      `cannot open ${o.dataDir}: ${e instanceof Error ? e.message : String(e)} (a running simulator holds it: use its /_sim routes instead)`,
+    )
   }
 }
 

@@ -30,7 +30,8 @@ const readConfig = (file: string): Record<string, unknown> => {
   } catch (e) {
     throw new UsageError(`config file ${file}: ${e instanceof Error ? e.message : String(e)}`)
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError(`config file ${file}: must be a JSON object`)
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new UsageError(`config file ${file}: must be a JSON object`)
   return parsed as Record<string, unknown>
 }
 
@@ -50,7 +51,9 @@ export const applyConfigFile = (command: Command, allOptionNames: ReadonlySet<st
     const name = camel(key)
     if (!allOptionNames.has(name)) {
       const closest = [...allOptionNames].sort((a, b) => distance(name, a) - distance(name, b))[0]
-      throw new UsageError(`config file ${file}: unknown setting "${key}"${closest !== undefined && distance(name, closest) <= 3 ? ` (did you mean "${closest}"?)` : ""}`)
+      throw new UsageError(
+        `config file ${file}: unknown setting "${key}"${closest !== undefined && distance(name, closest) <= 3 ? ` (did you mean "${closest}"?)` : ""}`,
+      )
     }
     const option = own.get(name)
     if (option === undefined) continue
@@ -59,7 +62,8 @@ export const applyConfigFile = (command: Command, allOptionNames: ReadonlySet<st
     if (option.isBoolean() ? typeof value !== "boolean" : typeof value !== "string" && typeof value !== "number")
       throw new UsageError(`config file ${file}: "${key}" must be a ${option.isBoolean() ? "boolean" : "string or number"}`)
     const text = typeof value === "boolean" ? value : String(value)
-    if (option.argChoices !== undefined && !option.argChoices.includes(String(text))) throw new UsageError(`config file ${file}: "${key}" must be one of ${option.argChoices.join(", ")}`)
+    if (option.argChoices !== undefined && !option.argChoices.includes(String(text)))
+      throw new UsageError(`config file ${file}: "${key}" must be one of ${option.argChoices.join(", ")}`)
     command.setOptionValueWithSource(name, text, "config")
   }
 }

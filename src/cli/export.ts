@@ -11,7 +11,12 @@ import { LEGACY_SEED, readSeedFile, sharedStoreSeed } from "../workspace/seed.js
 import { openExisting } from "./common.js"
 
 /** Writes the file to `out` in chunks, waiting when the stream asks; returns the number of events written. */
-export const writeExport = async (store: EventStoreShape, header: { seed: string | null; apiVersion: string }, out: Writable, options: { readonly includeSecrets: boolean }): Promise<number> => {
+export const writeExport = async (
+  store: EventStoreShape,
+  header: { seed: string | null; apiVersion: string },
+  out: Writable,
+  options: { readonly includeSecrets: boolean },
+): Promise<number> => {
   let chunk = ""
   let lines = 0
   for await (const line of exportLines(store, header, options)) {
@@ -41,7 +46,12 @@ export const run = async (o: {
     // Without --seed, the one serve kept with the log (a log written before seeds were random has the legacy one), and
     // only with the secrets: every generated secret and the admin token derive from it.
     const seed =
-      o.seed ?? (!includeSecrets ? null : o.store === "esdb" ? await Effect.runPromise(sharedStoreSeed(store)) : (readSeedFile(o.dataDir) ?? LEGACY_SEED))
+      o.seed ??
+      (!includeSecrets
+        ? null
+        : o.store === "esdb"
+          ? await Effect.runPromise(sharedStoreSeed(store))
+          : (readSeedFile(o.dataDir) ?? LEGACY_SEED))
     const events = await writeExport(store, { seed, apiVersion: API_VERSIONS[0]! }, out, { includeSecrets })
     if (o.out !== undefined) {
       out.end()

@@ -8,7 +8,12 @@ export class CliFailure extends Error {}
 
 const firstLine = (e: unknown): string => {
   const text = e instanceof Error ? e.message : String(e)
-  return text.split("\n").find((l) => l.trim().length > 0)?.trim() ?? "failed"
+  return (
+    text
+      .split("\n")
+      .find((l) => l.trim().length > 0)
+      ?.trim() ?? "failed"
+  )
 }
 
 /** Prints the failure as one line and sets the exit status; unexpected errors show their stack only with CUSTODY_SIM_DEBUG=1. */

@@ -30,7 +30,11 @@ export const loadFixture = (text: string): Fixture => {
   each("vaults", f.vaults, vaultSpec)
   each("apiKeys", f.apiKeys, apiKeySpec)
   each("assets", f.assets, {
-    required: { assetId: checks.string({ min: 1, max: 100 }), blockchain: checks.string({ min: 1, max: 40 }), network: checks.string({ min: 1, max: 40 }) },
+    required: {
+      assetId: checks.string({ min: 1, max: 100 }),
+      blockchain: checks.string({ min: 1, max: 40 }),
+      network: checks.string({ min: 1, max: 40 }),
+    },
     optional: { symbol: checks.string({ min: 1, max: 20 }), contract: checks.string({ min: 1, max: 200 }) },
   })
   return f as Fixture

@@ -1,9 +1,9 @@
 // The commands, their options, environment variables and help. Each command's code is loaded only when it runs,
 // so `--help`, `call` and `sign` start without loading the simulator.
 import { readFileSync } from "node:fs"
-import { Command, CommanderError, Option } from "commander"
+import { Command, type CommanderError, Option } from "commander"
 import { applyConfigFile, DEFAULT_CONFIG_FILE } from "./config.js"
-import { report, UsageError } from "./failure.js"
+import { report } from "./failure.js"
 
 /** The package's version, from package.json beside src/ (checkout) or dist/src/ (installed). */
 const version = (): string => {
@@ -32,24 +32,37 @@ const credentialOptions = (c: Command) =>
     .addOption(opt("--key <key>", "the API key to use (default: the first of <data-dir>/credentials.json)", "KEY"))
     .addOption(opt("--secret <secret>", "its secret (default: from credentials.json)", "SECRET"))
     .addOption(opt("--passphrase <passphrase>", "its passphrase (default: from credentials.json)", "PASSPHRASE"))
-    .addOption(opt("--url <url>", "the simulator's base URL (default: where serve last listened for this data dir, else http://127.0.0.1:8080)", "URL"))
+    .addOption(
+      opt(
+        "--url <url>",
+        "the simulator's base URL (default: where serve last listened for this data dir, else http://127.0.0.1:8080)",
+        "URL",
+      ),
+    )
     .addOption(opt("--api-version <version>", "x-api-version to send", "API_VERSION"))
 
-const onOneLine = (message: string) => message.replace(/\s*\n\s*/g, " ").replace("(Did you mean", "(did you mean").trim()
+const onOneLine = (message: string) =>
+  message
+    .replace(/\s*\n\s*/g, " ")
+    .replace("(Did you mean", "(did you mean")
+    .trim()
 
 /** Runs a command's body: a failure is one line and a non-zero exit (see failure.ts). */
 const guarded =
-  (name: string, body: (...args: Array<any>) => Promise<number | void>, exitOnFailure = false) =>
-  async (...args: Array<any>) => {
-    try {
-      const code = await body(...args)
-      if (typeof code === "number") process.exitCode = code
-    } catch (e) {
-      report(e, name)
-      // A server that failed to start has closed what it opened; nothing left behind may keep the process alive.
-      if (exitOnFailure) process.exit()
+  // biome-ignore lint/suspicious/noExplicitAny: commander hands each action the arguments and options its command declares
+  // biome-ignore lint/suspicious/noConfusingVoidType: an action answers its exit status, or nothing for 0
+    (name: string, body: (...args: Array<any>) => Promise<number | void>, exitOnFailure = false) =>
+    // biome-ignore lint/suspicious/noExplicitAny: as body's
+    async (...args: Array<any>) => {
+      try {
+        const code = await body(...args)
+        if (typeof code === "number") process.exitCode = code
+      } catch (e) {
+        report(e, name)
+        // A server that failed to start has closed what it opened; nothing left behind may keep the process alive.
+        if (exitOnFailure) process.exit()
+      }
     }
-  }
 
 export const buildProgram = (): Command => {
   const program = new Command("custody-sim")
@@ -72,7 +85,9 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
 
   const allOptionNames = new Set<string>()
   const command = (name: string) => {
-    const c = program.command(name).addOption(opt("--config <file>", `JSON settings keyed by option name (default: ./${DEFAULT_CONFIG_FILE} when present)`, "CONFIG"))
+    const c = program
+      .command(name)
+      .addOption(opt("--config <file>", `JSON settings keyed by option name (default: ./${DEFAULT_CONFIG_FILE} when present)`, "CONFIG"))
     c.hook("preAction", (self) => {
       try {
         applyConfigFile(self, allOptionNames)
@@ -91,17 +106,37 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
     .addOption(opt("--store <kind>", "event store", "STORE").choices(["sqlite", "memory", "esdb"]).default("sqlite"))
     .addOption(dataDir())
     .addOption(opt("--durability <mode>", "SQLite synchronous mode", "DURABILITY").choices(["normal", "full"]).default("normal"))
-    .addOption(opt("--checkpoint-every <events>", "with --store sqlite: save the read models every this many events and at shutdown, to restart from (0: never)", "CHECKPOINT_EVERY").default("10000"))
+    .addOption(
+      opt(
+        "--checkpoint-every <events>",
+        "with --store sqlite: save the read models every this many events and at shutdown, to restart from (0: never)",
+        "CHECKPOINT_EVERY",
+      ).default("10000"),
+    )
     .addOption(opt("--esdb <connection>", "EventStoreDB connection string (with --store esdb)", "ESDB"))
     .addOption(opt("--fixture <file>", "JSON workspace to create on first start: { seed, adminToken, vaults, apiKeys, assets }", "FIXTURE"))
     .addOption(opt("--seed <text>", "workspace seed: the same seed and calls give the same ids and addresses", "SEED"))
     .addOption(opt("--admin-token <token>", "bearer token of the /_sim control plane", "ADMIN_TOKEN"))
     .addOption(opt("--frozen-at <seconds>", "hold simulated time at this UNIX time (seconds) until advanced", "FROZEN_AT"))
     .addOption(opt("--node-id <name>", "node id when several simulators share an EventStoreDB", "NODE_ID"))
-    .addOption(opt("--webhook-handover <ms>", "with --store esdb: how long a node may hold a webhook delivery before another node takes it over", "WEBHOOK_HANDOVER").default("30000"))
+    .addOption(
+      opt(
+        "--webhook-handover <ms>",
+        "with --store esdb: how long a node may hold a webhook delivery before another node takes it over",
+        "WEBHOOK_HANDOVER",
+      ).default("30000"),
+    )
     .addOption(opt("--empty", "start without the default workspace", "EMPTY"))
-    .addOption(opt("--allow-host <name>", "a Host header to accept besides loopback names and the bound address (repeat for more)", "ALLOW_HOST").argParser(collect))
-    .addOption(opt("--allow-remote", "allow a --host beyond this machine (warns: anyone who can reach it can use the keys)", "ALLOW_REMOTE"))
+    .addOption(
+      opt(
+        "--allow-host <name>",
+        "a Host header to accept besides loopback names and the bound address (repeat for more)",
+        "ALLOW_HOST",
+      ).argParser(collect),
+    )
+    .addOption(
+      opt("--allow-remote", "allow a --host beyond this machine (warns: anyone who can reach it can use the keys)", "ALLOW_REMOTE"),
+    )
     .addOption(opt("--reject-replays", "refuse a signature already seen within its window", "REJECT_REPLAYS"))
     .addOption(
       opt(
@@ -120,11 +155,19 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
       .argument("<method>", "GET, POST or PUT")
       .argument("<path>", "e.g. /vaults or /vaults/test (a ?query is signed too)"),
   )
-    .addOption(opt("--data <json>", `the request's item, e.g. '{"name":"alice"}' (sent as {"data":{"item":…}}; a body with a top-level "data" is sent as is)`))
+    .addOption(
+      opt(
+        "--data <json>",
+        `the request's item, e.g. '{"name":"alice"}' (sent as {"data":{"item":…}}; a body with a top-level "data" is sent as is)`,
+      ),
+    )
     .addOption(opt("--query <k=v>", "a query parameter (repeat for more)").argParser(collect))
     .addOption(opt("--as-of <when>", "read as of position:N or time:<unix seconds> (x-sim-as-of)"))
     .addOption(opt("--raw", "print the body as received, even on a terminal"))
-    .addHelpText("after", "\nThe answer is printed pretty on a terminal and as received when piped; the exit status is 1 when it is not 2xx.")
+    .addHelpText(
+      "after",
+      "\nThe answer is printed pretty on a terminal and as received when piped; the exit status is 1 when it is not 2xx.",
+    )
     .action(guarded("call", async (method, path, o) => (await import("./call.js")).call(method, path, o)))
 
   credentialOptions(command("sign").description("print the signed headers of a request and a ready curl line"))
@@ -140,13 +183,21 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
     .action(guarded("credentials", async (o) => (await import("./call.js")).credentials(o)))
 
   const storeOptions = (c: Command, stores: ReadonlyArray<string>) =>
-    c.addOption(opt("--store <kind>", "event store", "STORE").choices(stores)).addOption(opt("--esdb <connection>", "EventStoreDB connection string", "ESDB"))
+    c
+      .addOption(opt("--store <kind>", "event store", "STORE").choices(stores))
+      .addOption(opt("--esdb <connection>", "EventStoreDB connection string", "ESDB"))
 
-  storeOptions(
-    command("export").description("write the event log as JSON lines (custody-sim/events@1)").addOption(dataDir()),
-    ["sqlite", "esdb"],
-  )
-    .addOption(opt("--seed <text>", "the workspace seed the log was recorded with, for the header (default: the one serve kept with the log)", "SEED"))
+  storeOptions(command("export").description("write the event log as JSON lines (custody-sim/events@1)").addOption(dataDir()), [
+    "sqlite",
+    "esdb",
+  ])
+    .addOption(
+      opt(
+        "--seed <text>",
+        "the workspace seed the log was recorded with, for the header (default: the one serve kept with the log)",
+        "SEED",
+      ),
+    )
     .addOption(opt("--out <file>", "write to a file instead of stdout"))
     .addOption(opt("--include-secrets", "keep API key secrets, passphrase hashes, webhook secrets and the seed (default: left out)"))
     .action(guarded("export", async (o) => (await import("./export.js")).run(o)))
@@ -157,7 +208,12 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
     .addOption(opt("--data-dir <dir>", "replay into a new SQLite log there (default: memory)"))
     .addOption(opt("--store <kind>", "event store").choices(["memory", "sqlite"]))
     .addOption(opt("--until <position>", "load only the events up to this recorded position: the scenario forked there"))
-    .addOption(opt("--secrets <file>", "JSON secrets for the keys and webhooks an export left without: {apiKeys: {key: {secret, passphrase}}, webhooks: {id: secret}}"))
+    .addOption(
+      opt(
+        "--secrets <file>",
+        "JSON secrets for the keys and webhooks an export left without: {apiKeys: {key: {secret, passphrase}}, webhooks: {id: secret}}",
+      ),
+    )
     .addOption(opt("--json", "print the result as JSON"))
     .action(guarded("replay", async (file, o) => (await import("./replay.js")).run(file, o)))
 
@@ -180,4 +236,3 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
 export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
   await buildProgram().parseAsync([...argv])
 }
-

@@ -25,8 +25,11 @@ export const replayFile = async (
 ): Promise<{ sim: Simulator; loaded: LoadResult }> => {
   if (file !== "-" && !existsSync(file)) throw new UsageError(`no such file: ${file}`)
   const sqliteFile = target.dataDir === undefined ? undefined : join(target.dataDir, "events.sqlite")
-  if (sqliteFile !== undefined && existsSync(sqliteFile)) throw new UsageError(`${target.dataDir} already holds an event log; replay needs a fresh data directory`)
-  const store: OpenedStore = await openStore(target.dataDir === undefined ? { kind: "memory" } : { kind: "sqlite", dataDir: target.dataDir })
+  if (sqliteFile !== undefined && existsSync(sqliteFile))
+    throw new UsageError(`${target.dataDir} already holds an event log; replay needs a fresh data directory`)
+  const store: OpenedStore = await openStore(
+    target.dataDir === undefined ? { kind: "memory" } : { kind: "sqlite", dataDir: target.dataDir },
+  )
   const progress = makeProgress(label)
   try {
     const loaded = await loadLog(fileLines(file), store, {
@@ -65,13 +68,21 @@ export const run = async (
 ): Promise<number> => {
   if (o.store === "memory" && o.dataDir !== undefined) throw new UsageError("--store memory takes no --data-dir")
   if (o.store === "sqlite" && o.dataDir === undefined) throw new UsageError("--store sqlite needs --data-dir")
-  if (o.until !== undefined && !/^(0|[1-9][0-9]{0,18})$/.test(o.until)) throw new UsageError(`--until must be a position (a non-negative integer), not ${o.until}`)
+  if (o.until !== undefined && !/^(0|[1-9][0-9]{0,18})$/.test(o.until))
+    throw new UsageError(`--until must be a position (a non-negative integer), not ${o.until}`)
   const until = o.until === undefined ? undefined : BigInt(o.until)
   const secrets = o.secrets === undefined ? undefined : readSecrets(o.secrets)
   const { sim, loaded } = await replayFile(file, { dataDir: o.dataDir, until, secrets })
   try {
     const digest = await digestOf(sim, undefined)
-    const out = { events: loaded.events, position: Number(sim.models.position), seed: loaded.header.seed, store: sim.store.kind, digest: shownDigest(digest), filled: loaded.filled }
+    const out = {
+      events: loaded.events,
+      position: Number(sim.models.position),
+      seed: loaded.header.seed,
+      store: sim.store.kind,
+      digest: shownDigest(digest),
+      filled: loaded.filled,
+    }
     const text = [`events: ${out.events}`, `position: ${out.position}`, `store: ${out.store}`, `digest: ${out.digest}`]
     for (const k of loaded.filled.apiKeys) text.push(`api key: ${k.key}`, `api secret: ${k.secret}`, `api passphrase: ${k.passphrase}`)
     for (const w of loaded.filled.webhooks) text.push(`webhook ${w.webhookId} secret: ${w.secret}`)

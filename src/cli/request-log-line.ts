@@ -65,7 +65,8 @@ export const REQUEST_ID = marker('"requestId":"')
 export const CODE = marker('"code":"')
 
 /** A body's bytes as a Buffer (a view, not a copy), for its searches. */
-export const bufferOf = (body: Uint8Array): Buffer => (Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength))
+export const bufferOf = (body: Uint8Array): Buffer =>
+  Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
 
 /**
  * Where the value of `"name":"…"` starts in an answer's body, found in the body's first HEAD characters (or bytes,

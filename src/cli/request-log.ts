@@ -192,7 +192,12 @@ export const loggedResponse = (options: RequestLogOptions): typeof ServerRespons
       used = end
       return armTimer()
     }
-    append(`${formatEntry(entryOf(() => signedString(req), now, method, url, status, micros, key, body), options.format)}\n`)
+    append(
+      `${formatEntry(
+        entryOf(() => signedString(req), now, method, url, status, micros, key, body),
+        options.format,
+      )}\n`,
+    )
   }
   class LoggedResponse extends ServerResponse {
     private readonly started = performance.now()

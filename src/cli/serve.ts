@@ -79,7 +79,9 @@ const listen = (server: Server, port: number, host: string): Promise<AddressInfo
 const storeFailure = (o: ServeOptions, e: unknown): CliFailure => {
   const m = messageOf(e)
   if (o.store === "sqlite" && /database is locked|SQLITE_BUSY/i.test(m))
-    return new CliFailure(`data dir ${o.dataDir} is in use by another custody-sim process (its event log is locked): stop it or pass another --data-dir`)
+    return new CliFailure(
+      `data dir ${o.dataDir} is in use by another custody-sim process (its event log is locked): stop it or pass another --data-dir`,
+    )
   if (o.store === "sqlite") return new CliFailure(`cannot open the event log in ${o.dataDir}: ${m}`)
   if (o.store === "esdb") return new CliFailure(`cannot use EventStoreDB at ${o.esdb}: ${m}`)
   return new CliFailure(`cannot open the ${o.store} store: ${m}`)
@@ -89,7 +91,9 @@ const savedCredentials = (dataDir: string): CredentialsFile | undefined => {
   try {
     return readCredentialsFile(dataDir)
   } catch (e) {
-    throw new CliFailure(`cannot read the credentials of ${dataDir}: ${messageOf(e)} (move it aside to start afresh; its keys stay in the event log)`)
+    throw new CliFailure(
+      `cannot read the credentials of ${dataDir}: ${messageOf(e)} (move it aside to start afresh; its keys stay in the event log)`,
+    )
   }
 }
 
@@ -109,16 +113,23 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   const swallowed = npmSwallowedFlags()
   if (swallowed !== undefined) throw swallowed
   if (!isLoopback(o.host) && o.allowRemote !== true)
-    throw new UsageError(`--host ${o.host} is not a loopback address: anyone who can reach it could use the simulator's keys; pass --allow-remote to listen there anyway`)
+    throw new UsageError(
+      `--host ${o.host} is not a loopback address: anyone who can reach it could use the simulator's keys; pass --allow-remote to listen there anyway`,
+    )
   const port = Number(o.port)
   if (!/^[0-9]+$/.test(o.port) || port > 65535) throw new UsageError(`--port must be 0 to 65535, not ${o.port}`)
   if (o.nodeId !== undefined && !NODE_ID.test(o.nodeId)) throw new UsageError(`--node-id ${o.nodeId}: 1 to 64 of A-Z a-z 0-9 _ . -`)
-  if (o.frozenAt !== undefined && !/^[0-9]{1,12}$/.test(o.frozenAt)) throw new UsageError(`--frozen-at must be UNIX seconds, not ${o.frozenAt}`)
-  if (!/^[0-9]{1,9}$/.test(o.checkpointEvery)) throw new UsageError(`--checkpoint-every must be a number of events (0: never), not ${o.checkpointEvery}`)
+  if (o.frozenAt !== undefined && !/^[0-9]{1,12}$/.test(o.frozenAt))
+    throw new UsageError(`--frozen-at must be UNIX seconds, not ${o.frozenAt}`)
+  if (!/^[0-9]{1,9}$/.test(o.checkpointEvery))
+    throw new UsageError(`--checkpoint-every must be a number of events (0: never), not ${o.checkpointEvery}`)
   const checkpointEvery = Number(o.checkpointEvery)
-  if (!/^[0-9]{3,9}$/.test(o.webhookHandover)) throw new UsageError(`--webhook-handover must be milliseconds (100 or more), not ${o.webhookHandover}`)
-  const authFailureLimit = o.authFailureLimit === undefined ? (isLoopback(o.host) ? false : DEFAULT_FAILURE_LIMIT) : parseFailureLimit(o.authFailureLimit)
-  if (authFailureLimit === undefined) throw new UsageError(`--auth-failure-limit must be <per second>/<burst> (say 1/10) or off, not ${o.authFailureLimit}`)
+  if (!/^[0-9]{3,9}$/.test(o.webhookHandover))
+    throw new UsageError(`--webhook-handover must be milliseconds (100 or more), not ${o.webhookHandover}`)
+  const authFailureLimit =
+    o.authFailureLimit === undefined ? (isLoopback(o.host) ? false : DEFAULT_FAILURE_LIMIT) : parseFailureLimit(o.authFailureLimit)
+  if (authFailureLimit === undefined)
+    throw new UsageError(`--auth-failure-limit must be <per second>/<burst> (say 1/10) or off, not ${o.authFailureLimit}`)
   if (o.store === "esdb" && o.esdb === undefined) throw new UsageError("--store esdb needs --esdb <connection string>")
   const fixture = o.fixture !== undefined ? readFixture(o.fixture) : undefined
 
@@ -134,7 +145,12 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address
   const url = `http://${host}:${address.port}`
   try {
-    store = await openStore({ kind: o.store, dataDir: o.dataDir, durability: o.durability, ...(o.esdb !== undefined ? { esdb: o.esdb } : {}) }).catch((e: unknown) => {
+    store = await openStore({
+      kind: o.store,
+      dataDir: o.dataDir,
+      durability: o.durability,
+      ...(o.esdb !== undefined ? { esdb: o.esdb } : {}),
+    }).catch((e: unknown) => {
       throw storeFailure(o, e)
     })
     // Nodes sharing an EventStoreDB need distinct ids (docs/eventstoredb.md): without --node-id, claim a free slot.
@@ -162,7 +178,10 @@ export const serve = async (o: ServeOptions): Promise<void> => {
       ...(adminToken !== undefined ? { adminToken } : {}),
       ...(fixture !== undefined ? { fixture } : {}),
       // On a data directory the clock resumes where it stood (README: "Restarts and the clock").
-      clock: { ...(o.frozenAt !== undefined ? { frozenAt: Number(o.frozenAt) * 1000 } : {}), ...(o.store === "sqlite" ? { dataDir: o.dataDir } : {}) },
+      clock: {
+        ...(o.frozenAt !== undefined ? { frozenAt: Number(o.frozenAt) * 1000 } : {}),
+        ...(o.store === "sqlite" ? { dataDir: o.dataDir } : {}),
+      },
       // --empty: no default workspace, e.g. to load a scenario through POST /_sim/import.
       defaultWorkspace: o.empty !== true,
       follow: o.store === "esdb",
@@ -171,7 +190,9 @@ export const serve = async (o: ServeOptions): Promise<void> => {
       // On EventStoreDB each delivery is attempted by one node: the store's persistent subscriptions share them out.
       webhooks: {
         thread: true,
-        ...(store.consumerGroups !== undefined ? { shared: { groups: store.consumerGroups, messageTimeoutMs: Number(o.webhookHandover) } } : {}),
+        ...(store.consumerGroups !== undefined
+          ? { shared: { groups: store.consumerGroups, messageTimeoutMs: Number(o.webhookHandover) } }
+          : {}),
       },
       ...(o.store === "sqlite" && checkpointEvery > 0 ? { checkpoints: { dir: o.dataDir, every: checkpointEvery } } : {}),
     }).catch((e: unknown) => {
@@ -183,7 +204,10 @@ export const serve = async (o: ServeOptions): Promise<void> => {
       credentials = credentialsAfterStart(sim, url, saved)
       savedTo = writeCredentialsFile(o.dataDir, credentials)
     }
-    const fetch = guardHosts(createApp(sim, { rejectReplays: o.rejectReplays === true, authFailureLimit }).fetch, { bound: o.host, allowed: o.allowHost ?? [] })
+    const fetch = guardHosts(createApp(sim, { rejectReplays: o.rejectReplays === true, authFailureLimit }).fetch, {
+      bound: o.host,
+      allowed: o.allowHost ?? [],
+    })
     early.ready(getRequestListener(fetch, { hostname: o.host }))
   } catch (e) {
     // Nothing may hold the port or the process after a failed start: the requests held are answered 503, the
@@ -198,7 +222,8 @@ export const serve = async (o: ServeOptions): Promise<void> => {
     throw e
   }
   sim.startTicker()
-  if (!isLoopback(o.host)) process.stderr.write(`warning: listening on ${o.host}, beyond this machine: anyone who can reach it can use the simulator\n`)
+  if (!isLoopback(o.host))
+    process.stderr.write(`warning: listening on ${o.host}, beyond this machine: anyone who can reach it can use the simulator\n`)
 
   const lines = [`admin token: ${sim.adminToken}`]
   for (const c of credentials.apiKeys) {
@@ -207,16 +232,25 @@ export const serve = async (o: ServeOptions): Promise<void> => {
     if (version !== undefined) lines.push(`api version: ${version}`)
   }
   if (credentials.apiKeys.length > 0)
-    lines.push(`(a key keeps its version; another: a fixture key's "apiVersion" on a new data dir, or x-api-version on a request, ${commandName()} call --api-version)`)
-  if (savedTo !== undefined) lines.push(`credentials ${sim.createdCredentials.length > 0 ? "saved to" : "from"} ${savedTo} (${commandName()} credentials prints them)`)
+    lines.push(
+      `(a key keeps its version; another: a fixture key's "apiVersion" on a new data dir, or x-api-version on a request, ${commandName()} call --api-version)`,
+    )
+  if (savedTo !== undefined)
+    lines.push(
+      `credentials ${sim.createdCredentials.length > 0 ? "saved to" : "from"} ${savedTo} (${commandName()} credentials prints them)`,
+    )
   for (const v of sim.models.workspace.vaultList(undefined)) lines.push(`vault ${v.profile.type}: ${v.profile.vaultId} (${v.profile.name})`)
-  lines.push(`store: ${o.store}, events: ${sim.models.timeline.count}${sim.restoredFrom !== undefined ? ` (read models from the checkpoint at position ${sim.restoredFrom})` : ""}`)
+  lines.push(
+    `store: ${o.store}, events: ${sim.models.timeline.count}${sim.restoredFrom !== undefined ? ` (read models from the checkpoint at position ${sim.restoredFrom})` : ""}`,
+  )
   if (o.store === "esdb" || nodeId !== "") lines.push(`node id: ${JSON.stringify(nodeId)}`)
   const first = credentials.apiKeys[0]
   if (first !== undefined) {
     const args =
       o.store === "sqlite"
-        ? o.dataDir === ".custody-sim" ? [] : ["--data-dir", o.dataDir]
+        ? o.dataDir === ".custody-sim"
+          ? []
+          : ["--data-dir", o.dataDir]
         : ["--url", url, "--key", first.key, "--secret", first.secret, "--passphrase", first.passphrase]
     lines.push(`try: ${commandName()} call GET /vaults ${args.map(quote).join(" ")}`.trimEnd())
   }
@@ -237,7 +271,9 @@ export const serve = async (o: ServeOptions): Promise<void> => {
       })
       .then(() => {
         const checkpoints = o.store === "sqlite" && checkpointEvery > 0
-        process.stdout.write(`${stoppedLine({ store: o.store, dataDir: o.dataDir, ...(o.esdb !== undefined ? { esdb: o.esdb } : {}), events, checkpoints, ...(savedTo !== undefined ? { credentials: savedTo } : {}) })}\n`)
+        process.stdout.write(
+          `${stoppedLine({ store: o.store, dataDir: o.dataDir, ...(o.esdb !== undefined ? { esdb: o.esdb } : {}), events, checkpoints, ...(savedTo !== undefined ? { credentials: savedTo } : {}) })}\n`,
+        )
       })
       .finally(() => process.exit(0))
   }

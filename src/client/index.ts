@@ -2,7 +2,12 @@
 import { signRequest, type Credentials } from "./signing.js"
 
 export { computeSignature, signatureMessage, signedQuery, signRequest, type Credentials } from "./signing.js"
-export { computeWebhookSignature, verifyWebhookSignature, type VerifyWebhookSignatureInput, type WebhookSignatureEncoding } from "./webhooks.js"
+export {
+  computeWebhookSignature,
+  verifyWebhookSignature,
+  type VerifyWebhookSignatureInput,
+  type WebhookSignatureEncoding,
+} from "./webhooks.js"
 
 /** Success envelope of the custody API. */
 export interface Envelope<D> {
@@ -17,7 +22,11 @@ export interface ErrorEnvelope {
   readonly apiVersion: string
   readonly requestId: string
   readonly context?: string
-  readonly error: { readonly code: string; readonly message: string; readonly details: ReadonlyArray<{ attribute: string; message: string }> }
+  readonly error: {
+    readonly code: string
+    readonly message: string
+    readonly details: ReadonlyArray<{ attribute: string; message: string }>
+  }
 }
 
 /**
@@ -65,7 +74,13 @@ export class CustodyClient {
     const qs = params.toString()
     const url = qs.length > 0 ? `${path}?${qs}` : path
     const body =
-      method === "GET" ? "" : JSON.stringify(options.context === undefined ? { data: { item: options.item ?? {} } } : { context: options.context, data: { item: options.item ?? {} } })
+      method === "GET"
+        ? ""
+        : JSON.stringify(
+            options.context === undefined
+              ? { data: { item: options.item ?? {} } }
+              : { context: options.context, data: { item: options.item ?? {} } },
+          )
     const headers = signRequest(this.options.credentials, {
       method,
       url,
@@ -85,6 +100,8 @@ export class CustodyClient {
 
   /** #1 GET /vaults */
   listVaults(query: { limit?: number; startingAfter?: string; context?: string } = {}) {
-    return this.call<{ limit: number; startingAfter?: string; hasMore: boolean; items: Array<Record<string, unknown>> }>("GET", "/vaults", { query })
+    return this.call<{ limit: number; startingAfter?: string; hasMore: boolean; items: Array<Record<string, unknown>> }>("GET", "/vaults", {
+      query,
+    })
   }
 }

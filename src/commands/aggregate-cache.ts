@@ -11,13 +11,13 @@ export interface CachedAggregate {
  * States are folded in place (see VaultAccounts), so an event must be folded exactly once: both the catch-up
  * read and the post-append fold apply only events beyond `revision`.
  */
-export const AggregateCache = Context.Reference<{ readonly get: (stream: string, init: () => unknown) => CachedAggregate; readonly clear: () => void }>(
-  "custody-sim/commands/AggregateCache",
-  {
-    // Without a cache provided, every command folds from scratch.
-    defaultValue: () => ({ get: (_stream, init) => ({ state: init(), revision: -1n }), clear: () => {} }),
-  },
-)
+export const AggregateCache = Context.Reference<{
+  readonly get: (stream: string, init: () => unknown) => CachedAggregate
+  readonly clear: () => void
+}>("custody-sim/commands/AggregateCache", {
+  // Without a cache provided, every command folds from scratch.
+  defaultValue: () => ({ get: (_stream, init) => ({ state: init(), revision: -1n }), clear: () => {} }),
+})
 
 export const makeAggregateCache = () => {
   const entries = new Map<string, CachedAggregate>()

@@ -8,7 +8,8 @@
 // the simulated clock, the seeded ids or the event log.
 import { Duration, Effect, Random, Schedule } from "effect"
 
-const lostRace = (e: unknown): boolean => typeof e === "object" && e !== null && (e as { readonly _tag?: unknown })._tag === "WrongExpectedVersion"
+const lostRace = (e: unknown): boolean =>
+  typeof e === "object" && e !== null && (e as { readonly _tag?: unknown })._tag === "WrongExpectedVersion"
 
 /** Retries after a lost race at most this many times (then the caller answers 409 concurrent_modification). */
 export const CONFLICT_RETRIES = 30
@@ -21,7 +22,9 @@ export const backoffDelayMs = (attempt: number, draw: number): number =>
   attempt <= 1 ? 0 : draw * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 2))
 
 const backoff = Schedule.forever.pipe(
-  Schedule.modifyDelay(({ attempt }) => (attempt <= 1 ? Effect.succeed(Duration.zero) : Effect.map(Random.next, (draw) => Duration.millis(backoffDelayMs(attempt, draw))))),
+  Schedule.modifyDelay(({ attempt }) =>
+    attempt <= 1 ? Effect.succeed(Duration.zero) : Effect.map(Random.next, (draw) => Duration.millis(backoffDelayMs(attempt, draw))),
+  ),
 )
 
 export const retryOnConflict = { schedule: backoff, times: CONFLICT_RETRIES, while: lostRace } as const

@@ -2,7 +2,7 @@
 import { Context, Effect } from "effect"
 import { fold, type Decider } from "../domain/shared/decider.js"
 import { storedOfStream } from "../events/stored-event.js"
-import { EventStore, type AppendResult, type EventMetadata, type JsonValue, type NewEvent, type RecordedEvent, type StreamName } from "../store/event-store.js"
+import { EventStore, type AppendResult, type JsonValue, type NewEvent, type RecordedEvent, type StreamName } from "../store/event-store.js"
 import { AggregateCache } from "./aggregate-cache.js"
 import { retryOnConflict } from "./retry.js"
 import { Ids, SimClock } from "./services.js"
@@ -16,9 +16,12 @@ export interface CommandMetaShape {
 export const CommandMeta = Context.Reference<CommandMetaShape>("custody-sim/commands/CommandMeta", { defaultValue: () => ({}) })
 
 /** Hands the Ids sequence to metadata so a restarted simulator continues where it stopped. */
-export const IdSequence = Context.Reference<{ readonly current: () => number; readonly epoch?: () => number }>("custody-sim/commands/IdSequence", {
-  defaultValue: () => ({ current: () => 0 }),
-})
+export const IdSequence = Context.Reference<{ readonly current: () => number; readonly epoch?: () => number }>(
+  "custody-sim/commands/IdSequence",
+  {
+    defaultValue: () => ({ current: () => 0 }),
+  },
+)
 
 export const SCHEMA_VERSION = 1
 
@@ -43,7 +46,10 @@ export const toNewEvents = <E extends DecidedEvent>(events: ReadonlyArray<E>) =>
     const out: Array<NewEvent> = []
     for (let i = 0; i < events.length; i++) {
       const e = events[i]!
-      const metadata = epoch === 0 ? { at, schemaVersion: SCHEMA_VERSION, ...meta, seq: last } : { at, schemaVersion: SCHEMA_VERSION, ...meta, seq: last, epoch }
+      const metadata =
+        epoch === 0
+          ? { at, schemaVersion: SCHEMA_VERSION, ...meta, seq: last }
+          : { at, schemaVersion: SCHEMA_VERSION, ...meta, seq: last, epoch }
       out.push({ id: eventIds[i]!, type: e.type, data: e.data as JsonValue, metadata })
     }
     return out

@@ -13,7 +13,13 @@ import { AddressDerivation, Ids, SimClock } from "./services.js"
 type Derived = Extract<VaultAggregateEvent, { type: "AddressDerived" }>
 
 /** A new change-branch address of an account (null: of the vault itself), as the event that would register it. */
-const deriveChange = (s: Extract<VaultState, { _tag: "Active" }>, vaultId: VaultId, vaultAccountId: string | null, n: NetworkInfo, now: number) =>
+const deriveChange = (
+  s: Extract<VaultState, { _tag: "Active" }>,
+  vaultId: VaultId,
+  vaultAccountId: string | null,
+  n: NetworkInfo,
+  now: number,
+) =>
   Effect.gen(function* () {
     const account = vaultAccountId === null ? 0 : (s.accounts.accounts.get(vaultAccountId)?.ordinal ?? 0)
     const index = s.accounts.nextIndex(vaultAccountId, n.blockchain, n.network, 1)
@@ -84,7 +90,14 @@ export const createMultipleTransfer = Effect.fn("createMultipleTransfer")(functi
   const r = yield* runDeciderWith(vaultDecider, vaultStream(request.vaultId), (s) =>
     s._tag !== "Active"
       ? Effect.fail({ _tag: "VaultNotFound" as const })
-      : Effect.map(deriveChange(s, request.vaultId, own, request.network, now), (changeAddress) => ({ type: "CreateMultipleTransfer" as const, request, requestId, transactionId, changeAddress, now })),
+      : Effect.map(deriveChange(s, request.vaultId, own, request.network, now), (changeAddress) => ({
+          type: "CreateMultipleTransfer" as const,
+          request,
+          requestId,
+          transactionId,
+          changeAddress,
+          now,
+        })),
   )
   return { ...r, requestId, transactionId }
 })

@@ -20,7 +20,10 @@ export const createWebhook = Effect.fn("createWebhook")(function* (input: Omit<W
   return { ...r, webhookId }
 })
 
-export const recordVerification = (webhookId: string, v: { method: VerificationMode; ok: boolean; reason: string; outcome: HttpOutcome | null }) =>
+export const recordVerification = (
+  webhookId: string,
+  v: { method: VerificationMode; ok: boolean; reason: string; outcome: HttpOutcome | null },
+) =>
   Effect.gen(function* () {
     const now = yield* (yield* SimClock).now
     return yield* runDecider(webhookDecider, webhookStream(webhookId), { type: "RecordVerification", ...v, now })

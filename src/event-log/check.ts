@@ -32,7 +32,10 @@ const refinements: Readonly<Record<string, Schema.Decoder<unknown>>> = {
     plan: Schema.Struct({ mainnets: Schema.Boolean, endpoints: Schema.Union([Schema.Literal("all"), Schema.Array(Schema.String)]) }),
     apiVersion: Schema.String,
     activeFrom: Schema.NullOr(Schema.Number),
-    rateLimit: Schema.Struct({ perSecond: Schema.Number.check(Schema.isGreaterThan(0)), burst: Schema.Number.check(Schema.isGreaterThan(0)) }),
+    rateLimit: Schema.Struct({
+      perSecond: Schema.Number.check(Schema.isGreaterThan(0)),
+      burst: Schema.Number.check(Schema.isGreaterThan(0)),
+    }),
     at: Schema.Number.check(Schema.isFinite()),
   }),
   ApiKeyRevoked: Schema.Struct({ key: NonEmpty, at: Schema.Number.check(Schema.isFinite()) }),
@@ -80,7 +83,8 @@ const unknownAsset = (value: unknown, path: string): string | undefined => {
   if (typeof value !== "object" || value === null) return undefined
   for (const [k, v] of Object.entries(value)) {
     const here = path === "" ? k : `${path}.${k}`
-    if (ASSET_KEYS.has(k) && typeof v === "string" && findAsset(v) === undefined) return `data.${here} ${JSON.stringify(v)} is not an asset of the simulator's catalogue`
+    if (ASSET_KEYS.has(k) && typeof v === "string" && findAsset(v) === undefined)
+      return `data.${here} ${JSON.stringify(v)} is not an asset of the simulator's catalogue`
     if (k === "assetIds" && Array.isArray(v)) {
       const i = v.findIndex((id) => typeof id === "string" && findAsset(id) === undefined)
       if (i >= 0) return `data.${here}[${i}] ${JSON.stringify(v[i])} is not an asset of the simulator's catalogue`

@@ -6,7 +6,11 @@ import { logPages } from "./pages.js"
 import { redactEvent } from "./redaction.js"
 
 /** The file's lines (each without its newline); reads the store a page at a time. */
-export async function* exportLines(store: EventStoreShape, header: Omit<LogHeader, "format">, options: { readonly includeSecrets: boolean }): AsyncGenerator<string> {
+export async function* exportLines(
+  store: EventStoreShape,
+  header: Omit<LogHeader, "format">,
+  options: { readonly includeSecrets: boolean },
+): AsyncGenerator<string> {
   yield headerLine(header)
   for await (const page of logPages(store)) for (const e of page) yield eventLine(options.includeSecrets ? e : redactEvent(e))
 }

@@ -27,11 +27,20 @@ export class LogRejected extends Data.TaggedError("LogRejected")<{ readonly line
   }
 }
 
-export const headerLine = (h: Omit<LogHeader, "format">): string => JSON.stringify({ format: LOG_FORMAT, seed: h.seed, apiVersion: h.apiVersion })
+export const headerLine = (h: Omit<LogHeader, "format">): string =>
+  JSON.stringify({ format: LOG_FORMAT, seed: h.seed, apiVersion: h.apiVersion })
 
 /** Positions are store-specific: written for information, never read back. */
 export const eventLine = (e: RecordedEvent): string =>
-  JSON.stringify({ stream: e.stream, revision: Number(e.revision), id: e.id, type: e.type, data: e.data, metadata: e.metadata, position: Number(e.position) })
+  JSON.stringify({
+    stream: e.stream,
+    revision: Number(e.revision),
+    id: e.id,
+    type: e.type,
+    data: e.data,
+    metadata: e.metadata,
+    position: Number(e.position),
+  })
 
 const Header = Schema.Struct({
   format: Schema.Literal(LOG_FORMAT),
@@ -47,7 +56,9 @@ const Envelope = Schema.Struct({
     Schema.isPattern(/^[a-z][A-Za-z0-9]*-.+$/, { message: "stream must be <camelCaseCategory>-<id> (a camelCase category, then a dash)" }),
   ),
   revision: Schema.Number.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)),
-  id: Schema.String.check(Schema.isPattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: "id must be a uuid" })),
+  id: Schema.String.check(
+    Schema.isPattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: "id must be a uuid" }),
+  ),
   type: Schema.String,
   data: Schema.Record(Schema.String, Schema.Unknown),
   // A simulated time a Date can hold (UNIX ms, 0 to 8.64e15): every time shown, in answers and the audit, is one.
@@ -125,12 +136,22 @@ export class LogReader {
     const index = this.events++
     // The original objects, not the decoded ones: decoding drops metadata keys the envelope does not name.
     const raw = json as { data: JsonValue; metadata: EventMetadata }
-    return Result.succeed({ stream, revision: BigInt(revision), id, type, data: raw.data, metadata: raw.metadata, line, position: BigInt(position ?? index + 1) })
+    return Result.succeed({
+      stream,
+      revision: BigInt(revision),
+      id,
+      type,
+      data: raw.data,
+      metadata: raw.metadata,
+      line,
+      position: BigInt(position ?? index + 1),
+    })
   }
 
   /** Checks the end of the file: a header was there. */
   finish(): Result.Result<LogHeader, LogRejected> {
-    if (this.head === undefined) return Result.fail(new LogRejected({ line: Math.max(1, this.lineNo), reason: `the file has no ${LOG_FORMAT} header` }))
+    if (this.head === undefined)
+      return Result.fail(new LogRejected({ line: Math.max(1, this.lineNo), reason: `the file has no ${LOG_FORMAT} header` }))
     return Result.succeed(this.head)
   }
 }

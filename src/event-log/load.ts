@@ -34,13 +34,15 @@ export const makeLoader = (store: EventStoreShape, onAppended?: (count: number) 
     const batch = run
     run = []
     const appending = Effect.runPromise(
-      store.append(first.stream, events, expected).pipe(
-        Effect.mapError((e: WrongExpectedVersion | StoreUnavailable) =>
-          e._tag === "WrongExpectedVersion"
-            ? new Error(`line ${batch[0]!.line}: stream ${first.stream} already holds events in this store (the store is not fresh)`)
-            : new Error(`line ${batch[0]!.line}: the store failed: ${e.reason}`),
+      store
+        .append(first.stream, events, expected)
+        .pipe(
+          Effect.mapError((e: WrongExpectedVersion | StoreUnavailable) =>
+            e._tag === "WrongExpectedVersion"
+              ? new Error(`line ${batch[0]!.line}: stream ${first.stream} already holds events in this store (the store is not fresh)`)
+              : new Error(`line ${batch[0]!.line}: the store failed: ${e.reason}`),
+          ),
         ),
-      ),
     ).then(() => {
       appended += events.length
       onAppended?.(appended)

@@ -9,7 +9,9 @@ import type { EventStoreShape, RecordedEvent } from "../store/event-store.js"
 export async function* logPages(store: EventStoreShape, pageSize = 5_000): AsyncGenerator<ReadonlyArray<RecordedEvent>> {
   let from: bigint | undefined
   for (;;) {
-    const page = await Effect.runPromise(store.readAll(from === undefined ? { maxCount: pageSize } : { fromPosition: from, maxCount: pageSize + 1 }))
+    const page = await Effect.runPromise(
+      store.readAll(from === undefined ? { maxCount: pageSize } : { fromPosition: from, maxCount: pageSize + 1 }),
+    )
     const fresh = from !== undefined && page[0]?.position === from ? page.slice(1) : page
     if (fresh.length > 0) yield fresh
     const last = fresh[fresh.length - 1]

@@ -21,7 +21,15 @@ export const redactEvent = (e: RecordedEvent): RecordedEvent => {
   if (fields === undefined) return e
   const data = { ...(e.data as Record<string, JsonValue>) }
   for (const f of fields) data[f] = ""
-  return { stream: e.stream, revision: e.revision, position: e.position, id: e.id, type: e.type, data, metadata: { ...e.metadata, redacted: [...fields] } }
+  return {
+    stream: e.stream,
+    revision: e.revision,
+    position: e.position,
+    id: e.id,
+    type: e.type,
+    data,
+    metadata: { ...e.metadata, redacted: [...fields] },
+  }
 }
 
 /** Secrets a replay gives the keys and webhooks whose secrets an export left out (by key, by webhook id). */
@@ -30,7 +38,12 @@ export const SuppliedSecrets = Schema.Struct({
     Schema.Record(
       Schema.String,
       Schema.Struct({
-        secret: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, { message: "secret must be Base64" }), Schema.isMinLength(4))),
+        secret: Schema.optionalKey(
+          Schema.String.check(
+            Schema.isPattern(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, { message: "secret must be Base64" }),
+            Schema.isMinLength(4),
+          ),
+        ),
         passphrase: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1))),
       }),
     ),

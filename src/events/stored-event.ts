@@ -28,7 +28,9 @@ export type DomainEvent =
 export type EventType = DomainEvent["type"]
 
 /** The envelope `V` (a recorded event, or one just appended) with the member `E`'s type and data. */
-export type Typed<V, E extends DomainEvent> = E extends DomainEvent ? Omit<V, "type" | "data"> & { readonly type: E["type"]; readonly data: E["data"] } : never
+export type Typed<V, E extends DomainEvent> = E extends DomainEvent
+  ? Omit<V, "type" | "data"> & { readonly type: E["type"]; readonly data: E["data"] }
+  : never
 
 /** A recorded event of one of the union's members: the store's envelope with that member's type and data. */
 export type StoredEvent<E extends DomainEvent = DomainEvent> = Typed<RecordedEvent, E>
@@ -40,12 +42,16 @@ export type StoredOf<T extends EventType> = StoredEvent<Extract<DomainEvent, { r
  * The event with its data typed by its type, when its type is one of `types`; undefined otherwise (another
  * reader's event, or a type this version does not know).
  */
-export const storedAs = <V extends { readonly type: string }, T extends EventType>(event: V, types: ReadonlySet<T>): Typed<V, Extract<DomainEvent, { readonly type: T }>> | undefined =>
+export const storedAs = <V extends { readonly type: string }, T extends EventType>(
+  event: V,
+  types: ReadonlySet<T>,
+): Typed<V, Extract<DomainEvent, { readonly type: T }>> | undefined =>
   (types as ReadonlySet<string>).has(event.type) ? (event as unknown as Typed<V, Extract<DomainEvent, { readonly type: T }>>) : undefined
 
 /**
  * The events of a stream an aggregate owns, as its decider's events: a stream holds only what its decider decided
  * (a stream name is an aggregate's; an import checks each event's type and data), so nothing is looked up.
  */
-export const storedOfStream = <E extends { readonly type: string; readonly data: unknown }>(events: ReadonlyArray<RecordedEvent>): ReadonlyArray<E> =>
-  events as unknown as ReadonlyArray<E>
+export const storedOfStream = <E extends { readonly type: string; readonly data: unknown }>(
+  events: ReadonlyArray<RecordedEvent>,
+): ReadonlyArray<E> => events as unknown as ReadonlyArray<E>

@@ -35,9 +35,12 @@ const failure = (followUp: string, attempt: number, attempts: number, cause: Cau
 })
 
 /** Where follow-up failures go; the API hands its logger in, a bare simulator writes to stderr. */
-export const FollowUpLog = Context.Reference<{ readonly failed: (f: FollowUpFailure) => void }>("custody-sim/process-managers/FollowUpLog", {
-  defaultValue: () => ({ failed: (f) => console.error(JSON.stringify({ level: "error", ...f })) }),
-})
+export const FollowUpLog = Context.Reference<{ readonly failed: (f: FollowUpFailure) => void }>(
+  "custody-sim/process-managers/FollowUpLog",
+  {
+    defaultValue: () => ({ failed: (f) => console.error(JSON.stringify({ level: "error", ...f })) }),
+  },
+)
 
 /** Tries a follow-up this many times in all before leaving it to the next settlement pass. */
 export const FOLLOW_UP_ATTEMPTS = 3
@@ -48,7 +51,15 @@ interface FollowUp {
 }
 
 /** The event types that call for a follow-up. */
-const followedTypes = new Set(["TxRequestProgressed", "AssetAdded", "AddressDerived", "ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined", "ChainTxRejected"] as const)
+const followedTypes = new Set([
+  "TxRequestProgressed",
+  "AssetAdded",
+  "AddressDerived",
+  "ChainConfigured",
+  "ChainTxSubmitted",
+  "ChainBlocksMined",
+  "ChainTxRejected",
+] as const)
 
 /** The follow-ups a batch of appended events calls for, in the order they must run. */
 export const followUpsOf = (events: ReadonlyArray<AppendedEvent>) => {
@@ -58,15 +69,22 @@ export const followUpsOf = (events: ReadonlyArray<AppendedEvent>) => {
     const e = storedAs(appended, followedTypes)
     switch (e?.type) {
       case "TxRequestProgressed":
-        if (e.data.status === "broadcasted") out.push({ name: `broadcast ${e.data.requestId}`, run: broadcast(e.data.vaultId, e.data.requestId) })
+        if (e.data.status === "broadcasted")
+          out.push({ name: `broadcast ${e.data.requestId}`, run: broadcast(e.data.vaultId, e.data.requestId) })
         break
       case "AssetAdded":
-        out.push({ name: `credit held deposits ${e.data.address}`, run: creditHeldDeposits(e.data.blockchain, e.data.network, e.data.address, e.data.assetId) })
+        out.push({
+          name: `credit held deposits ${e.data.address}`,
+          run: creditHeldDeposits(e.data.blockchain, e.data.network, e.data.address, e.data.assetId),
+        })
         break
       case "AddressDerived":
         // A UTXO address holds its coin from derivation: deposits it received before are credited now.
         for (const assetId of e.data.assetIds)
-          out.push({ name: `credit held deposits ${e.data.address}`, run: creditHeldDeposits(e.data.blockchain, e.data.network, e.data.address, assetId) })
+          out.push({
+            name: `credit held deposits ${e.data.address}`,
+            run: creditHeldDeposits(e.data.blockchain, e.data.network, e.data.address, assetId),
+          })
         break
       case "ChainConfigured":
       case "ChainTxSubmitted":
@@ -87,7 +105,9 @@ export const afterAppend = (appended: { readonly position: bigint; readonly even
   Effect.gen(function* () {
     if (appended.position < 0n || appended.events === undefined) return
     const log = yield* FollowUpLog
-    yield* sync(appended.position).pipe(Effect.catchCause((cause) => Effect.sync(() => log.failed(failure("await read models", 1, 1, cause)))))
+    yield* sync(appended.position).pipe(
+      Effect.catchCause((cause) => Effect.sync(() => log.failed(failure("await read models", 1, 1, cause)))),
+    )
     for (const f of followUpsOf(appended.events)) {
       for (let attempt = 1; attempt <= FOLLOW_UP_ATTEMPTS; attempt++) {
         const failed = yield* f.run.pipe(
@@ -100,5 +120,6 @@ export const afterAppend = (appended: { readonly position: bigint; readonly even
   })
 
 /** A use case with its follow-ups: the edge every route and control-plane call runs writes through. */
-export const withFollowUps = <A extends { readonly position: bigint; readonly events?: ReadonlyArray<AppendedEvent> }, E, R>(useCase: Effect.Effect<A, E, R>) =>
-  Effect.tap(useCase, (a) => afterAppend(a))
+export const withFollowUps = <A extends { readonly position: bigint; readonly events?: ReadonlyArray<AppendedEvent> }, E, R>(
+  useCase: Effect.Effect<A, E, R>,
+) => Effect.tap(useCase, (a) => afterAppend(a))

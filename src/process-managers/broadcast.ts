@@ -16,7 +16,8 @@ export const broadcast = (vaultId: string, requestId: string) =>
     const { models } = yield* Models
     const r = models.txRequests.byId.get(requestId)
     const n = r === undefined ? undefined : findNetwork(r.draft.blockchain, r.draft.network)
-    if (r === undefined || n === undefined || r.status.latest() !== "Broadcasted" || models.chains.transfers.has(r.draft.transactionId)) return
+    if (r === undefined || n === undefined || r.status.latest() !== "Broadcasted" || models.chains.transfers.has(r.draft.transactionId))
+      return
     const d = r.draft
     const recordId = yield* (yield* Ids).next("transaction")
     const batch = d.recipients.some((x) => x.assetId !== undefined)
@@ -46,5 +47,6 @@ export const broadcast = (vaultId: string, requestId: string) =>
 export const resumeBroadcasts = Effect.gen(function* () {
   const { models } = yield* Models
   for (const r of models.txRequests.open())
-    if (r.status.latest() === "Broadcasted" && !models.chains.transfers.has(r.draft.transactionId)) yield* broadcast(r.draft.vaultId, r.draft.requestId)
+    if (r.status.latest() === "Broadcasted" && !models.chains.transfers.has(r.draft.transactionId))
+      yield* broadcast(r.draft.vaultId, r.draft.requestId)
 })

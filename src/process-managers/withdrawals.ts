@@ -20,7 +20,10 @@ const isIllegalFrom = (past: ReadonlyArray<TxRequestStatus>) => (e: { readonly _
  * Records a fact about a request. One that lost a race to another settlement recording the same fact (the request
  * is already past it) is done: the read models are caught up with what the winner wrote, and the caller goes on.
  */
-export const recordFact = <E extends { readonly _tag: string }, R>(record: Effect.Effect<{ readonly position: bigint }, E, R>, past: ReadonlyArray<TxRequestStatus>) =>
+export const recordFact = <E extends { readonly _tag: string }, R>(
+  record: Effect.Effect<{ readonly position: bigint }, E, R>,
+  past: ReadonlyArray<TxRequestStatus>,
+) =>
   record.pipe(
     Effect.flatMap((r) => sync(r.position)),
     Effect.catchIf(isIllegalFrom(past), () => catchUp),
@@ -48,8 +51,22 @@ export const settleWithdrawals = (chain: string) =>
       }
       const vaultId = r.draft.vaultId
       if (r.status.latest() === "Broadcasted") {
-        const s = spending(n, r.draft, t.transfer.failsInExecution === true, models.txRequests.feeStateAt(r.draft.feePayer ?? r.draft.sender, now).freeBandwidthUsed, models.tron.executions.get(t.transfer.transactionId))
-        const command = { type: "RecordTxMined" as const, requestId: r.draft.requestId, blockHeight: mined.height, blockHash: mined.blockHash, ...s, fee: s.fee.toString(), now }
+        const s = spending(
+          n,
+          r.draft,
+          t.transfer.failsInExecution === true,
+          models.txRequests.feeStateAt(r.draft.feePayer ?? r.draft.sender, now).freeBandwidthUsed,
+          models.tron.executions.get(t.transfer.transactionId),
+        )
+        const command = {
+          type: "RecordTxMined" as const,
+          requestId: r.draft.requestId,
+          blockHeight: mined.height,
+          blockHash: mined.blockHash,
+          ...s,
+          fee: s.fee.toString(),
+          now,
+        }
         yield* recordFact(runDecider(vaultDecider, vaultStream(vaultId), command), ["Mined", "MinedWithErrors", "Success"])
       }
       if (r.status.latest() === "Mined") {
@@ -65,7 +82,13 @@ export const settleWithdrawals = (chain: string) =>
   })
 
 /** Recipients that are addresses of this workspace holding the asset are credited like deposits, once confirmed. */
-const internalCredits = (models: ReadModels, n: NetworkInfo, r: RequestView, mined: { height: number; blockHash: string }, confirmations: number): Array<Deposit> => {
+const internalCredits = (
+  models: ReadModels,
+  n: NetworkInfo,
+  r: RequestView,
+  mined: { height: number; blockHash: string },
+  confirmations: number,
+): Array<Deposit> => {
   const d = r.draft
   // A batch's calls are told apart by their index, as a UTXO transaction's outputs are (one transaction, many credits).
   const batch = d.recipients.some((x) => x.assetId !== undefined)

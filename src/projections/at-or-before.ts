@@ -6,7 +6,12 @@
  * the index just past the last such entry, 0 when there is none. O(log length). `keyAt` reads entry `i`'s key; pass
  * a function made once (a module constant), not a closure made per call: a read allocates nothing.
  */
-export const countAtOrBefore = <C, K extends number | bigint>(entries: C, length: number, keyAt: (entries: C, i: number) => K, x: K): number => {
+export const countAtOrBefore = <C, K extends number | bigint>(
+  entries: C,
+  length: number,
+  keyAt: (entries: C, i: number) => K,
+  x: K,
+): number => {
   let lo = 0
   let hi = length
   while (lo < hi) {

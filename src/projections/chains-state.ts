@@ -82,7 +82,13 @@ export class ChainStates {
   private row(i: number): ChainStateAt {
     const c = this.configurations[this.configuration.values[i]!]!
     return {
-      schedule: { mode: c.mode, intervalSeconds: c.intervalSeconds, confirmations: c.confirmations, anchorHeight: this.anchorHeight.values[i]!, anchorAt: this.anchorAt.values[i]! },
+      schedule: {
+        mode: c.mode,
+        intervalSeconds: c.intervalSeconds,
+        confirmations: c.confirmations,
+        anchorHeight: this.anchorHeight.values[i]!,
+        anchorAt: this.anchorAt.values[i]!,
+      },
       height: this.height.values[i]!,
     }
   }

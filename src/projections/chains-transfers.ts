@@ -116,7 +116,15 @@ export class TransferRows {
 export const Slot = { chain: 0, asset: 1, from: 2, to: 3, fee: 4, feePayer: 5, addressKey: 6, vault: 7 } as const
 
 /** Writes a submitted transfer into a new row (not yet mined, no records, no earlier deposit); returns the row. */
-export const pushTransfer = (r: TransferRows, s: StringTable, text: StringTable, chainRef: number, idRef: number, position: number, d: Submitted): number => {
+export const pushTransfer = (
+  r: TransferRows,
+  s: StringTable,
+  text: StringTable,
+  chainRef: number,
+  idRef: number,
+  position: number,
+  d: Submitted,
+): number => {
   const row = r.length
   r.chain.push(chainRef)
   r.position.push(position)
@@ -226,7 +234,11 @@ export class TransferRef implements TransferView, MinedAt {
     const r = this.model.rows
     const at = r.minedAt.values[this.row]!
     if (Number.isNaN(at) || (asOf !== undefined && at > Number(asOf))) return undefined
-    return { height: r.minedHeight.values[this.row]!, blockHash: this.model.text.at(r.minedHash.values[this.row]!), blockAt: r.minedBlockAt.values[this.row]! }
+    return {
+      height: r.minedHeight.values[this.row]!,
+      blockHash: this.model.text.at(r.minedHash.values[this.row]!),
+      blockAt: r.minedBlockAt.values[this.row]!,
+    }
   }
 }
 

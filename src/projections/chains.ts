@@ -4,7 +4,18 @@ import { heightAt, type ChainEvent } from "../chain-sim/index.js"
 import type { StoredOf } from "../events/stored-event.js"
 import type { AddressKeys } from "./address-keys.js"
 import { compactColumns, RowByString, StringTable } from "./columns.js"
-import { isDepositRow, pushTransfer, Slot, TransferList, TransferRef, TransferRows, type Submitted, type TransferSource, type TransfersById, type TransferView } from "./chains-transfers.js"
+import {
+  isDepositRow,
+  pushTransfer,
+  Slot,
+  TransferList,
+  TransferRef,
+  TransferRows,
+  type Submitted,
+  type TransferSource,
+  type TransfersById,
+  type TransferView,
+} from "./chains-transfers.js"
 import { ChainStates } from "./chains-state.js"
 import type { AsOf } from "./projection.js"
 import { keepAside } from "./not-state.js"
@@ -21,7 +32,9 @@ export interface ChainView {
   readonly minedWithdrawals: TransferList
 }
 
-export const chainsFoldTypes = ["ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined"] as const satisfies ReadonlyArray<ChainEvent["type"]>
+export const chainsFoldTypes = ["ChainConfigured", "ChainTxSubmitted", "ChainBlocksMined"] as const satisfies ReadonlyArray<
+  ChainEvent["type"]
+>
 
 export class ChainsModel implements TransferSource {
   readonly chains = new Map<string, ChainView>()
@@ -143,7 +156,8 @@ export class ChainsModel implements TransferSource {
   /** Deposits to an address (by its addressKey) in the order they were submitted. */
   depositsTo(key: string): Array<TransferView> {
     const out: Array<TransferView> = []
-    for (let row = this.lastDeposit.get(this.strings.find(key)); row >= 0; row = this.rows.previousDeposit.values[row]!) out.push(this.view(row))
+    for (let row = this.lastDeposit.get(this.strings.find(key)); row >= 0; row = this.rows.previousDeposit.values[row]!)
+      out.push(this.view(row))
     return out.reverse()
   }
 
@@ -196,10 +210,26 @@ export class ChainsModel implements TransferSource {
         const [blockchain, network] = splitChain(d.chain)
         let c = this.chains.get(d.chain)
         if (c === undefined)
-          this.chains.set(d.chain, (c = { chain: d.chain, blockchain, network, state: new ChainStates(), minedDeposits: new TransferList(this), minedWithdrawals: new TransferList(this) }))
+          this.chains.set(
+            d.chain,
+            (c = {
+              chain: d.chain,
+              blockchain,
+              network,
+              state: new ChainStates(),
+              minedDeposits: new TransferList(this),
+              minedWithdrawals: new TransferList(this),
+            }),
+          )
         c.state.configure(
           event.position,
-          { mode: d.mode, intervalSeconds: d.intervalSeconds, confirmations: d.confirmations, anchorHeight: d.anchorHeight, anchorAt: d.anchorAt },
+          {
+            mode: d.mode,
+            intervalSeconds: d.intervalSeconds,
+            confirmations: d.confirmations,
+            anchorHeight: d.anchorHeight,
+            anchorAt: d.anchorAt,
+          },
           Math.max(c.state.latestHeight(), d.anchorHeight),
         )
         return

@@ -24,7 +24,12 @@ const grow = <A extends Typed>(array: A, need: number, make: (n: number) => A): 
   while (n < need) n *= 2
   // A decoded column keeps room behind it in its buffer (graph-codec.ts): it grows into that without a copy.
   const room = (array.buffer.byteLength - array.byteOffset) / array.BYTES_PER_ELEMENT
-  if (room >= need) return new (array.constructor as new (buffer: ArrayBufferLike, offset: number, length: number) => A)(array.buffer, array.byteOffset, Math.min(n, room))
+  if (room >= need)
+    return new (array.constructor as new (buffer: ArrayBufferLike, offset: number, length: number) => A)(
+      array.buffer,
+      array.byteOffset,
+      Math.min(n, room),
+    )
   const bigger = make(n)
   bigger.set(array as never)
   return bigger
@@ -293,7 +298,8 @@ export class StringTable {
 
   private unpacked(k: number): string {
     let d = decodedOf.get(this)
-    if (d === undefined) decodedOf.set(this, (d = { refs: new Int32Array(CACHE_SLOTS).fill(-1), strings: new Array<string | undefined>(CACHE_SLOTS) }))
+    if (d === undefined)
+      decodedOf.set(this, (d = { refs: new Int32Array(CACHE_SLOTS).fill(-1), strings: new Array<string | undefined>(CACHE_SLOTS) }))
     const slot = k & (CACHE_SLOTS - 1)
     if (d.refs[slot] === k) return d.strings[slot]!
     const s = this.decode(k)
@@ -311,7 +317,8 @@ export class StringTable {
     const end = this.ends[k]!
     if (end - start <= CHUNK) return String.fromCharCode.apply(null, this.chars.subarray(start, end) as unknown as Array<number>)
     let out = ""
-    for (let i = start; i < end; i += CHUNK) out += String.fromCharCode.apply(null, this.chars.subarray(i, Math.min(end, i + CHUNK)) as unknown as Array<number>)
+    for (let i = start; i < end; i += CHUNK)
+      out += String.fromCharCode.apply(null, this.chars.subarray(i, Math.min(end, i + CHUNK)) as unknown as Array<number>)
     return out
   }
 

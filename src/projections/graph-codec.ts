@@ -179,7 +179,7 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
     put(tag, floats.length)
     floats.push(x)
   }
-    // Where the value being written sits, for the error that names it (kept as plain variables: no closure per value).
+  // Where the value being written sits, for the error that names it (kept as plain variables: no closure per value).
   let owner = "root"
   let key: unknown = ""
   const value = (v: unknown): void => {
@@ -210,7 +210,8 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
           table.typed.push([code, offset, (v as Float64Array).length])
           return
         }
-        if (v instanceof Uint8Array) return put(Buffer.isBuffer(v) ? T_BUFFER : T_BYTES, str(Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64")))
+        if (v instanceof Uint8Array)
+          return put(Buffer.isBuffer(v) ? T_BUFFER : T_BYTES, str(Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64")))
         let id = ids.get(v)
         if (id === undefined) {
           id = queue.length
@@ -270,7 +271,16 @@ export const encodeGraph = (root: object, registry: ClassRegistry): EncodedGraph
       }
     }
   }
-  return { table: JSON.stringify(table), text: strings.join(""), ends: ends.done(), kinds: kinds.done(), tags: tags.done(), values: values.done(), floats: floats.done(), blobs: blobs.done() }
+  return {
+    table: JSON.stringify(table),
+    text: strings.join(""),
+    ends: ends.done(),
+    kinds: kinds.done(),
+    tags: tags.done(),
+    values: values.done(),
+    floats: floats.done(),
+    blobs: blobs.done(),
+  }
 }
 
 export class CorruptGraph extends Error {}
@@ -292,7 +302,9 @@ const shapeOf = (proto: object | null | undefined, frozen: boolean, keys: Readon
   // "__proto__" as an own key (JSON.parse makes those) must not become the prototype: it is defined by the filler.
   const plain = keys.filter((k) => k !== "__proto__")
   const store = (k: string) =>
-    k === "__proto__" ? `Object.defineProperty(o, "__proto__", { value: next(), writable: true, enumerable: true, configurable: true });` : `o[${JSON.stringify(k)}] = next();`
+    k === "__proto__"
+      ? `Object.defineProperty(o, "__proto__", { value: next(), writable: true, enumerable: true, configurable: true });`
+      : `o[${JSON.stringify(k)}] = next();`
   const fill = new Function("o", "next", `${keys.map(store).join("")}${frozen ? "Object.freeze(o);" : ""}`) as Shape["fill"]
   const fields = plain.map((k) => `${JSON.stringify(k)}: undefined`)
   if (proto !== Object.prototype) fields.unshift("__proto__: proto")
@@ -318,7 +330,8 @@ const typedColumn = (t: unknown, k: number): TypedColumn & { readonly make: (typ
   if (!Array.isArray(t)) throw new CorruptGraph(`no typed array ${k}`)
   const [code, offset, length] = t as [number, number, number]
   const make = typedArrays[code]
-  if (make === undefined || !Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0) throw new CorruptGraph(`typed array ${k} is damaged`)
+  if (make === undefined || !Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0)
+    throw new CorruptGraph(`typed array ${k} is damaged`)
   const width = make.BYTES_PER_ELEMENT
   return { make, length, offset, bytes: length * width, bufferBytes: (length + Math.ceil(length / 8) + 64) * width }
 }
@@ -348,7 +361,8 @@ export const decodeGraph = (encoded: EncodedGraph | LoadedGraph, registry: Class
     const { make, length, offset, bytes, bufferBytes } = typedColumn(typed[k], k)
     if (blobs === undefined) {
       const own = columns[k]
-      if (own === undefined || own.byteOffset !== 0 || own.byteLength < bufferBytes || made[k] === 1) throw new CorruptGraph(`typed array ${k} has no buffer of its own`)
+      if (own === undefined || own.byteOffset !== 0 || own.byteLength < bufferBytes || made[k] === 1)
+        throw new CorruptGraph(`typed array ${k} has no buffer of its own`)
       made[k] = 1
       return new make(own.buffer as ArrayBuffer, 0, length)
     }

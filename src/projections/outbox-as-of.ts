@@ -17,9 +17,18 @@ export const deliveryAt = (d: DeliveryView, asOf: AsOf): DeliveryView | undefine
   if (asOf === undefined) return d
   if (d.notification.position > asOf) return undefined
   const c = lastAt(d.changes, asOf)
-  if (c === undefined) return { ...d, status: "pending", nextAttemptAt: d.notification.at, failuresInRound: 0, redeliveries: 0, attempts: [], changes: [] }
+  if (c === undefined)
+    return { ...d, status: "pending", nextAttemptAt: d.notification.at, failuresInRound: 0, redeliveries: 0, attempts: [], changes: [] }
   if (c === d.changes[d.changes.length - 1]) return d
-  return { ...d, status: c.status, nextAttemptAt: c.nextAttemptAt, failuresInRound: c.failuresInRound, redeliveries: c.redeliveries, attempts: d.attempts.slice(0, c.attempts), changes: d.changes.filter((x) => x.position <= asOf) }
+  return {
+    ...d,
+    status: c.status,
+    nextAttemptAt: c.nextAttemptAt,
+    failuresInRound: c.failuresInRound,
+    redeliveries: c.redeliveries,
+    attempts: d.attempts.slice(0, c.attempts),
+    changes: d.changes.filter((x) => x.position <= asOf),
+  }
 }
 
 /** A subscription as of a position, with the deliveries it had then: undefined before it was created. */

@@ -81,28 +81,48 @@ export interface DeliveryChange {
 }
 
 const noteSubscription = (s: SubscriptionView, position: bigint) =>
-  s.changes.push({ position, status: s.status, verifiedAt: s.verifiedAt, lastVerification: s.lastVerification, verificationAttempts: s.verificationAttempts })
+  s.changes.push({
+    position,
+    status: s.status,
+    verifiedAt: s.verifiedAt,
+    lastVerification: s.lastVerification,
+    verificationAttempts: s.verificationAttempts,
+  })
 
 const noteDelivery = (d: DeliveryView, position: bigint) =>
-  d.changes.push({ position, status: d.status, nextAttemptAt: d.nextAttemptAt, failuresInRound: d.failuresInRound, redeliveries: d.redeliveries, attempts: d.attempts.length })
+  d.changes.push({
+    position,
+    status: d.status,
+    nextAttemptAt: d.nextAttemptAt,
+    failuresInRound: d.failuresInRound,
+    redeliveries: d.redeliveries,
+    attempts: d.attempts.length,
+  })
 
 /**
  * Delivery id (24 hex) and idempotency key (uuid layout), both a hash of (subscription, notification event id, the
  * epoch its metadata records). A revert rewinds event ids and subscription ids, never the epoch: a notification
  * written after one never gets the key of one delivered before it (README "Snapshots").
  */
-export const deliveryIdentity = (webhookId: string, notification: { readonly id: string; readonly metadata: EventMetadata }): { deliveryId: string; idempotencyKey: string } => {
+export const deliveryIdentity = (
+  webhookId: string,
+  notification: { readonly id: string; readonly metadata: EventMetadata },
+): { deliveryId: string; idempotencyKey: string } => {
   const epoch = notification.metadata.epoch
   const label = `webhook-delivery:${webhookId}:${notification.id}`
   const h = createHash("sha256")
     .update(typeof epoch === "number" && epoch > 0 ? `${label}~${epoch}` : label)
     .digest("hex")
   const k = h.slice(24, 56)
-  return { deliveryId: h.slice(0, 24), idempotencyKey: `${k.slice(0, 8)}-${k.slice(8, 12)}-${k.slice(12, 16)}-${k.slice(16, 20)}-${k.slice(20)}` }
+  return {
+    deliveryId: h.slice(0, 24),
+    idempotencyKey: `${k.slice(0, 8)}-${k.slice(8, 12)}-${k.slice(12, 16)}-${k.slice(16, 20)}-${k.slice(20)}`,
+  }
 }
 
 const matches = (s: SubscriptionView, n: Notification): boolean =>
-  (s.config.events.includes("*") || s.config.events.includes(n.kind)) && (s.config.vaultIds === null || s.config.vaultIds.includes(n.vaultId))
+  (s.config.events.includes("*") || s.config.events.includes(n.kind)) &&
+  (s.config.vaultIds === null || s.config.vaultIds.includes(n.vaultId))
 
 export const outboxFoldTypes = [
   "NotificationRaised",
@@ -220,7 +240,15 @@ export class OutboxModel {
   private raise(event: StoredOf<"NotificationRaised">): void {
     if (this.operational.length === 0) return
     const data = event.data
-    const n: Notification = { id: event.id, position: event.position, vaultId: data.vaultId, kind: data.kind, subject: data.subject, payload: data.payload, at: event.metadata.at }
+    const n: Notification = {
+      id: event.id,
+      position: event.position,
+      vaultId: data.vaultId,
+      kind: data.kind,
+      subject: data.subject,
+      payload: data.payload,
+      at: event.metadata.at,
+    }
     for (const s of this.operational) {
       if (!matches(s, n)) continue
       const { deliveryId, idempotencyKey } = deliveryIdentity(s.config.webhookId, event)

@@ -187,7 +187,8 @@ export class ReadModels {
   /** Makes the models those `encode` saved; throws (CorruptGraph, or a TypeError) on a damaged encoding, changing nothing. */
   load(encoded: EncodedGraph | LoadedGraph): void {
     const parts = decodeGraph(encoded, modelClasses) as ModelParts
-    if (!(parts.timeline instanceof Timeline) || !(parts.outbox instanceof OutboxModel)) throw new CorruptGraph("the encoding does not hold the models")
+    if (!(parts.timeline instanceof Timeline) || !(parts.outbox instanceof OutboxModel))
+      throw new CorruptGraph("the encoding does not hold the models")
     this.restore({ position: parts.timeline.head, parts })
   }
 

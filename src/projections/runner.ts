@@ -40,7 +40,12 @@ export interface ProjectionRunner {
   readonly rewound: () => void
 }
 
-export const makeProjectionRunner = (store: EventStoreShape, models: ReadModels, onEvent?: () => void, onHalt?: (h: FoldHalt) => void): ProjectionRunner => {
+export const makeProjectionRunner = (
+  store: EventStoreShape,
+  models: ReadModels,
+  onEvent?: () => void,
+  onHalt?: (h: FoldHalt) => void,
+): ProjectionRunner => {
   let halted: FoldHalt | undefined
   // Both paths apply an event only when it is beyond the models' position; each path's events are
   // contiguous in the log, so interleaving them can neither skip nor repeat an event.
@@ -70,7 +75,9 @@ export const makeProjectionRunner = (store: EventStoreShape, models: ReadModels,
     for (;;) {
       if (halted !== undefined) return
       const from = models.position
-      const page = yield* store.readAll(from < 0n ? { maxCount: PAGE, forFolding: true } : { fromPosition: from, maxCount: PAGE + 1, forFolding: true })
+      const page = yield* store.readAll(
+        from < 0n ? { maxCount: PAGE, forFolding: true } : { fromPosition: from, maxCount: PAGE + 1, forFolding: true },
+      )
       applyBatch(page)
       if (page.length < (from < 0n ? PAGE : PAGE + 1)) return
     }
@@ -87,8 +94,12 @@ export const makeProjectionRunner = (store: EventStoreShape, models: ReadModels,
     },
     awaitPosition: (position) =>
       halted !== undefined
-        ? position < halted.position ? Effect.void : stopped
-        : models.position >= position ? Effect.void : Effect.andThen(pull, () => (halted !== undefined && position >= halted.position ? stopped : Effect.void)),
+        ? position < halted.position
+          ? Effect.void
+          : stopped
+        : models.position >= position
+          ? Effect.void
+          : Effect.andThen(pull, () => (halted !== undefined && position >= halted.position ? stopped : Effect.void)),
     follow: Effect.gen(function* () {
       const fiber = yield* store.subscribeAll({ afterPosition: models.position }).pipe(
         Stream.runForEach((e) => Effect.sync(() => applyBatch([e]))),

@@ -63,7 +63,8 @@ export class SettledDeposits {
         const list = this.transfers.chain(event.data.chain)?.minedDeposits
         if (list === undefined) return
         let c = this.chains.get(event.data.chain)
-        if (c === undefined) this.chains.set(event.data.chain, (c = { seen: 0, through: 0, beyond: new Set(), open: new Map(), again: new Map() }))
+        if (c === undefined)
+          this.chains.set(event.data.chain, (c = { seen: 0, through: 0, beyond: new Set(), open: new Map(), again: new Map() }))
         for (; c.seen < list.length; c.seen++) {
           // Named again after it was credited, a deposit stays open here (no second credit comes): the walk starts at
           // it, and its decider skips it. Correct, and rare enough not to keep every credited row to tell.

@@ -15,7 +15,12 @@ export interface RequestView {
 
 const DAY_MS = 86_400_000
 
-const progressed: Record<string, TxRequestStatus> = { pending: "Pending", prepared: "Prepared", signed: "Signed", broadcasted: "Broadcasted" }
+const progressed: Record<string, TxRequestStatus> = {
+  pending: "Pending",
+  prepared: "Prepared",
+  signed: "Signed",
+  broadcasted: "Broadcasted",
+}
 
 export const txRequestsFoldTypes = [
   "TxRequestCreated",
@@ -71,7 +76,8 @@ export class TxRequestsModel {
       }
       case "TxRequestApproved": {
         const r = this.byId.get(event.data.requestId)
-        if (r !== undefined && event.data.level === 1 && r.draft.approvalLevels === 2) this.setStatus(event.position, event.data.requestId, "AwaitingApprovalL2")
+        if (r !== undefined && event.data.level === 1 && r.draft.approvalLevels === 2)
+          this.setStatus(event.position, event.data.requestId, "AwaitingApprovalL2")
         return
       }
       case "TxRequestProgressed":
@@ -91,7 +97,11 @@ export class TxRequestsModel {
         const free = event.data.freeBandwidth
         // The free bandwidth used is the payer's: the fee payer when the request names one.
         const payer = r.draft.feePayer ?? r.draft.sender
-        if (free !== undefined && free > 0 && payer !== null) this.tronBandwidth.set(payer, [...(this.tronBandwidth.get(payer) ?? []), { at: event.data.at, units: free, position: event.position }])
+        if (free !== undefined && free > 0 && payer !== null)
+          this.tronBandwidth.set(payer, [
+            ...(this.tronBandwidth.get(payer) ?? []),
+            { at: event.data.at, units: free, position: event.position },
+          ])
         return
       }
       case "TxRequestSucceeded":

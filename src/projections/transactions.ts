@@ -13,9 +13,13 @@ import type { AsOf } from "./projection.js"
 
 export type { TxRecord, TxStatus } from "./chains-transfers.js"
 
-export const transactionsFoldTypes = ["ChainTxSubmitted", "AssetAdded", "TxRequestMined", "TxRequestSucceeded", "DepositCredited"] as const satisfies ReadonlyArray<
-  (ChainEvent | VaultAccountEvent | LedgerEvent | TxRequestEvent)["type"]
->
+export const transactionsFoldTypes = [
+  "ChainTxSubmitted",
+  "AssetAdded",
+  "TxRequestMined",
+  "TxRequestSucceeded",
+  "DepositCredited",
+] as const satisfies ReadonlyArray<(ChainEvent | VaultAccountEvent | LedgerEvent | TxRequestEvent)["type"]>
 
 const statuses: ReadonlyArray<TxStatus> = ["pending", "confirmed", "broadcasted", "mined", "completed", "failed"]
 const OUTGOING = 1
@@ -82,14 +86,16 @@ class RecordRef implements TxRecord, Status {
     if (asOf === undefined) return this.latest()
     const p = Number(asOf)
     const r = this.rows
-    let found: TxStatus | undefined = undefined
-    for (let k = r.firstStatus.values[this.row]!; k >= 0 && r.statusAt.values[k]! <= p; k = r.nextStatus.values[k]!) found = statuses[r.status.values[k]!]
+    let found: TxStatus | undefined
+    for (let k = r.firstStatus.values[this.row]!; k >= 0 && r.statusAt.values[k]! <= p; k = r.nextStatus.values[k]!)
+      found = statuses[r.status.values[k]!]
     return found
   }
   entries(): ReadonlyArray<readonly [bigint, TxStatus]> {
     const r = this.rows
     const out: Array<readonly [bigint, TxStatus]> = []
-    for (let k = r.firstStatus.values[this.row]!; k >= 0; k = r.nextStatus.values[k]!) out.push([BigInt(r.statusAt.values[k]!), statuses[r.status.values[k]!]!])
+    for (let k = r.firstStatus.values[this.row]!; k >= 0; k = r.nextStatus.values[k]!)
+      out.push([BigInt(r.statusAt.values[k]!), statuses[r.status.values[k]!]!])
     return out
   }
 }
@@ -136,7 +142,8 @@ export class TransactionsModel {
   private recordOf(transferRow: number, vaultRef: number): number {
     if (transferRow < 0 || vaultRef < 0) return -1
     const r = this.records
-    for (let k = this.chains.rows.firstRecord.values[transferRow]!; k >= 0; k = r.nextOfTransfer.values[k]!) if (r.vault.values[k] === vaultRef) return k
+    for (let k = this.chains.rows.firstRecord.values[transferRow]!; k >= 0; k = r.nextOfTransfer.values[k]!)
+      if (r.vault.values[k] === vaultRef) return k
     return -1
   }
 
@@ -178,7 +185,15 @@ export class TransactionsModel {
   }
 
   /** `holder` is the row the chains model now keeps under the transaction's id (`row` itself unless it was submitted again). */
-  private add(vaultId: string, direction: TxRecord["direction"], row: number, status: TxStatus, position: bigint, internal: TxRecord["internal"] = null, holder = row): void {
+  private add(
+    vaultId: string,
+    direction: TxRecord["direction"],
+    row: number,
+    status: TxStatus,
+    position: bigint,
+    internal: TxRecord["internal"] = null,
+    holder = row,
+  ): void {
     const vault = this.chains.strings.internAt(Slot.vault, vaultId)
     if (this.recordOf(holder, vault) >= 0) return
     const r = this.records
@@ -214,10 +229,12 @@ export class TransactionsModel {
           const sender = request.draft.vaultId
           const receivers = request.draft.recipients
             .map((r) => this.holdings.addressInLog(blockchain, network, r.address))
-            .filter((a, i) => a !== undefined && a.assets.has(request.draft.recipients[i]!.assetId ?? request.draft.assetId))
-          const internal = receivers.length === 0 ? null : receivers.some((a) => a!.facts.vaultId === sender) ? "vault-internal" : "client-internal"
+            .filter((a, i) => a?.assets.has(request.draft.recipients[i]!.assetId ?? request.draft.assetId) === true)
+          const internal =
+            receivers.length === 0 ? null : receivers.some((a) => a!.facts.vaultId === sender) ? "vault-internal" : "client-internal"
           this.add(sender, "outgoing", row, "broadcasted", event.position, internal)
-          for (const a of receivers) if (a!.facts.vaultId !== sender) this.add(a!.facts.vaultId, "incoming", row, "pending", event.position, "client-internal")
+          for (const a of receivers)
+            if (a!.facts.vaultId !== sender) this.add(a!.facts.vaultId, "incoming", row, "pending", event.position, "client-internal")
           return
         }
         const row = this.chains.submittedAt(event.position, event.data.transactionId)
@@ -243,13 +260,13 @@ export class TransactionsModel {
         this.waiting.delete(key)
         return
       }
-      case "TxRequestMined":
-      {
+      case "TxRequestMined": {
         const k = this.findRow(event.data.vaultId, event.data.transactionId)
         if (k >= 0) this.setStatus(k, event.position, event.data.withErrors ? "failed" : "mined")
         if (event.data.withErrors) {
           const vault = this.chains.strings.find(event.data.vaultId)
-          for (const r of this.byTx(event.data.transactionId)) if (this.records.vault.values[r] !== vault) this.setStatus(r, event.position, "failed")
+          for (const r of this.byTx(event.data.transactionId))
+            if (this.records.vault.values[r] !== vault) this.setStatus(r, event.position, "failed")
         }
         return
       }

@@ -27,9 +27,13 @@ export interface UtxoRecord {
   readonly reserved: History<string | null>
 }
 
-export const utxosFoldTypes = ["DepositCredited", "TxRequestCreated", "TxRequestRejected", "TxRequestFailed", "TxRequestMined"] as const satisfies ReadonlyArray<
-  (LedgerEvent | TxRequestEvent)["type"]
->
+export const utxosFoldTypes = [
+  "DepositCredited",
+  "TxRequestCreated",
+  "TxRequestRejected",
+  "TxRequestFailed",
+  "TxRequestMined",
+] as const satisfies ReadonlyArray<(LedgerEvent | TxRequestEvent)["type"]>
 
 export class UtxosModel {
   readonly byId = new Map<string, UtxoRecord>()

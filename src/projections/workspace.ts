@@ -28,7 +28,12 @@ export interface ApiKeyRecord {
   revokedPosition: bigint | undefined
 }
 
-export const workspaceFoldTypes = ["VaultCreated", "VaultApprovalPolicySet", "ApiKeyCreated", "ApiKeyRevoked"] as const satisfies ReadonlyArray<(VaultEvent | ApiKeyEvent)["type"]>
+export const workspaceFoldTypes = [
+  "VaultCreated",
+  "VaultApprovalPolicySet",
+  "ApiKeyCreated",
+  "ApiKeyRevoked",
+] as const satisfies ReadonlyArray<(VaultEvent | ApiKeyEvent)["type"]>
 
 export class WorkspaceModel {
   readonly vaults = new CreationOrder<VaultRecord>()
@@ -76,7 +81,13 @@ export class WorkspaceModel {
         return
       case "ApiKeyCreated": {
         const { at: _at, ...grant } = event.data
-        this.apiKeys.set(grant.key, { grant, secretBytes: Buffer.from(grant.secret, "base64"), revoked: false, position: event.position, revokedPosition: undefined })
+        this.apiKeys.set(grant.key, {
+          grant,
+          secretBytes: Buffer.from(grant.secret, "base64"),
+          revoked: false,
+          position: event.position,
+          revokedPosition: undefined,
+        })
         return
       }
       case "ApiKeyRevoked": {

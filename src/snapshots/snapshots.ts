@@ -24,7 +24,10 @@ export class SnapshotNotFound extends Error {
 
 /** The store's log cannot be cut back (EventStoreDB: it only grows), or other simulators read it too. */
 export class RevertNotSupported extends Error {
-  constructor(readonly store: string, shared = false) {
+  constructor(
+    readonly store: string,
+    shared = false,
+  ) {
     super(
       shared
         ? `Other simulators share this ${store} store: a revert would pull the log from under them. Snapshots need a store of one simulator.`
@@ -73,7 +76,14 @@ const info = (h: Held): SnapshotInfo => ({ id: h.id, position: h.position, time:
 
 export const makeSnapshots = (host: WorldHost): Snapshots => {
   const { store, models, ids, clock } = host
-  const start: Held = { id: "start", position: models.position, time: clock.now(), seq: models.lastSeq, frozen: clock.isFrozen(), image: undefined }
+  const start: Held = {
+    id: "start",
+    position: models.position,
+    time: clock.now(),
+    seq: models.lastSeq,
+    frozen: clock.isFrozen(),
+    image: undefined,
+  }
   let held: Array<Held> = []
   let taken = 0
 

@@ -1,8 +1,23 @@
 // EventStore port on EventStoreDB/KurrentDB through @eventstore/db-client: the only module importing the driver.
 import {
-  ANY, BACKWARDS, END, EventStoreDBClient, FORWARDS, NO_STREAM, PersistentSubscriptionDoesNotExistError,
-  PersistentSubscriptionExistsError, ROUND_ROBIN, START, STREAM_EXISTS, StreamNotFoundError, WrongExpectedVersionError,
-  convertToCommandError, eventTypeFilter, excludeSystemEvents, isCommandError, jsonEvent,
+  ANY,
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  NO_STREAM,
+  PersistentSubscriptionDoesNotExistError,
+  PersistentSubscriptionExistsError,
+  ROUND_ROBIN,
+  START,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  convertToCommandError,
+  eventTypeFilter,
+  excludeSystemEvents,
+  isCommandError,
+  jsonEvent,
   persistentSubscriptionToAllSettingsFromDefaults,
 } from "@eventstore/db-client"
 import type { AllStreamResolvedEvent, AppendExpectedRevision, JSONType, Position, ReadPosition, ResolvedEvent } from "@eventstore/db-client"
@@ -10,8 +25,18 @@ import { Effect, Stream } from "effect"
 import { StoreUnavailable, WrongExpectedVersion } from "./event-store.js"
 import type { ConsumerGroups, GroupMessage } from "./event-store.js"
 import type {
-  AppendResult, EventMetadata, EventStoreShape, ExpectedRevision, JsonValue, NewEvent, ReadAllOptions, ReadStreamOptions,
-  ReadStreamResult, RecordedEvent, StreamName, SubscribeAllOptions,
+  AppendResult,
+  EventMetadata,
+  EventStoreShape,
+  ExpectedRevision,
+  JsonValue,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  ReadStreamResult,
+  RecordedEvent,
+  StreamName,
+  SubscribeAllOptions,
 } from "./event-store.js"
 
 type Resolved = Pick<ResolvedEvent, "event" | "link">
@@ -82,11 +107,13 @@ export const makeEsdbStore = (connectionString: string): EventStoreShape & { clo
   // Every driver error the port cannot name (unavailable, deadline, not leader, access denied...) means the
   // store cannot serve us now; anything else is a bug and stays a defect. Some paths (the ServerFeatures
   // probe before an append) reject with raw gRPC errors, hence the conversion first.
-  const storeFailure = (operation: string) => (cause: unknown): Effect.Effect<never, StoreUnavailable> => {
-    if (cause instanceof StoreUnavailable) return Effect.fail(cause)
-    const error = cause instanceof Error ? convertToCommandError(cause) : cause
-    return error instanceof Error && isCommandError(error) ? Effect.fail(unavailable(operation, error)) : Effect.die(cause)
-  }
+  const storeFailure =
+    (operation: string) =>
+    (cause: unknown): Effect.Effect<never, StoreUnavailable> => {
+      if (cause instanceof StoreUnavailable) return Effect.fail(cause)
+      const error = cause instanceof Error ? convertToCommandError(cause) : cause
+      return error instanceof Error && isCommandError(error) ? Effect.fail(unavailable(operation, error)) : Effect.die(cause)
+    }
 
   const collect = async <A>(read: Cancellable<A>, signal: AbortSignal): Promise<A[]> => {
     signal.addEventListener("abort", () => void read.cancel(), { once: true })
@@ -96,7 +123,12 @@ export const makeEsdbStore = (connectionString: string): EventStoreShape & { clo
   }
 
   /** The stream's events (or undefined when it does not exist), as one server-side read. */
-  const readRaw = (stream: StreamName, fromRevision: bigint | typeof START | typeof END, direction: "forwards" | "backwards", maxCount: number) =>
+  const readRaw = (
+    stream: StreamName,
+    fromRevision: bigint | typeof START | typeof END,
+    direction: "forwards" | "backwards",
+    maxCount: number,
+  ) =>
     attempt("readStream", async (signal) => {
       try {
         const read = client.readStream(stream, { fromRevision, direction: direction === "forwards" ? FORWARDS : BACKWARDS, maxCount })
@@ -113,19 +145,30 @@ export const makeEsdbStore = (connectionString: string): EventStoreShape & { clo
   // An empty append writes nothing, so it is answered here; the client would also misreport a missing stream as
   // revision 0 from the server's `no_stream` success.
   const appendNothing = (stream: StreamName, expected: ExpectedRevision) =>
-    Effect.flatMap(headRevision(stream), (current): Effect.Effect<AppendResult, WrongExpectedVersion | StoreUnavailable> =>
-      expected === "any" || (expected === "stream_exists" ? current !== "no_stream" : expected === current)
-        ? Effect.succeed({ nextExpectedRevision: current === "no_stream" ? -1n : current, position: -1n })
-        : Effect.fail(new WrongExpectedVersion({ stream, expected, actual: current })))
-
-  const append = (stream: StreamName, events: ReadonlyArray<NewEvent>, expected: ExpectedRevision): Effect.Effect<AppendResult, WrongExpectedVersion | StoreUnavailable> =>
-    events.length === 0 ? appendNothing(stream, expected) : attempt("append", () => client.appendToStream(stream, events.map(toEventData), { expectedRevision: toExpected(expected) })).pipe(
-      Effect.map((result) => ({ nextExpectedRevision: result.nextExpectedRevision, position: result.position?.commit ?? -1n })),
-      Effect.catch((cause): Effect.Effect<never, WrongExpectedVersion | StoreUnavailable> =>
-        cause instanceof WrongExpectedVersionError
-          ? Effect.fail(new WrongExpectedVersion({ stream, expected, actual: cause.actualVersion }))
-          : storeFailure("append")(cause)),
+    Effect.flatMap(
+      headRevision(stream),
+      (current): Effect.Effect<AppendResult, WrongExpectedVersion | StoreUnavailable> =>
+        expected === "any" || (expected === "stream_exists" ? current !== "no_stream" : expected === current)
+          ? Effect.succeed({ nextExpectedRevision: current === "no_stream" ? -1n : current, position: -1n })
+          : Effect.fail(new WrongExpectedVersion({ stream, expected, actual: current })),
     )
+
+  const append = (
+    stream: StreamName,
+    events: ReadonlyArray<NewEvent>,
+    expected: ExpectedRevision,
+  ): Effect.Effect<AppendResult, WrongExpectedVersion | StoreUnavailable> =>
+    events.length === 0
+      ? appendNothing(stream, expected)
+      : attempt("append", () => client.appendToStream(stream, events.map(toEventData), { expectedRevision: toExpected(expected) })).pipe(
+          Effect.map((result) => ({ nextExpectedRevision: result.nextExpectedRevision, position: result.position?.commit ?? -1n })),
+          Effect.catch(
+            (cause): Effect.Effect<never, WrongExpectedVersion | StoreUnavailable> =>
+              cause instanceof WrongExpectedVersionError
+                ? Effect.fail(new WrongExpectedVersion({ stream, expected, actual: cause.actualVersion }))
+                : storeFailure("append")(cause),
+          ),
+        )
 
   const readStream = (stream: StreamName, options: ReadStreamOptions = {}): Effect.Effect<ReadStreamResult, StoreUnavailable> =>
     Effect.gen(function* () {
@@ -135,10 +178,20 @@ export const makeEsdbStore = (connectionString: string): EventStoreShape & { clo
       // gRPC reads do not report the stream's last revision. When this read cannot show it, ask first: a
       // revision older than the events read makes the caller's append fail and retry, a newer one would lose updates.
       const head = (toEnd && options.fromRevision === undefined) || fromEnd ? undefined : yield* headRevision(stream)
-      const from = options.fromRevision === undefined ? (direction === "forwards" ? START : END)
-        : options.fromRevision < 0n ? (direction === "forwards" ? START : undefined)
-        : options.fromRevision
-      const raw = options.maxCount === 0 || from === undefined ? [] : yield* readRaw(stream, from, direction, options.maxCount ?? Number.MAX_SAFE_INTEGER)
+      const from =
+        options.fromRevision === undefined
+          ? direction === "forwards"
+            ? START
+            : END
+          : options.fromRevision < 0n
+            ? direction === "forwards"
+              ? START
+              : undefined
+            : options.fromRevision
+      const raw =
+        options.maxCount === 0 || from === undefined
+          ? []
+          : yield* readRaw(stream, from, direction, options.maxCount ?? Number.MAX_SAFE_INTEGER)
       // Not found can also mean "nothing at or after that revision" (a read past the end): the head says which.
       if (raw === undefined) return { events: [], revision: head ?? "no_stream" } satisfies ReadStreamResult
       const events = raw.flatMap((r) => (r.event === undefined ? [] : [toRecorded(r.event)]))
@@ -176,7 +229,8 @@ export const makeEsdbStore = (connectionString: string): EventStoreShape & { clo
     for (;;) {
       const fromHere: ReadPosition = from
       const page: ReadonlyArray<AllStreamResolvedEvent> = yield* attempt("headPosition", (signal) =>
-        collect(client.readAll({ fromPosition: fromHere, direction: BACKWARDS, maxCount: 64 }), signal))
+        collect(client.readAll({ fromPosition: fromHere, direction: BACKWARDS, maxCount: 64 }), signal),
+      )
       const ours = page.find((r) => recordedIfOurs(r) !== undefined)
       if (ours?.event !== undefined) return ours.event.position.commit
       const oldest: Position | undefined = page[page.length - 1]?.event?.position
@@ -186,22 +240,26 @@ export const makeEsdbStore = (connectionString: string): EventStoreShape & { clo
   }).pipe(Effect.catch(storeFailure("headPosition")))
 
   const subscribeAll = (options: SubscribeAllOptions = {}): Stream.Stream<RecordedEvent, StoreUnavailable> =>
-    Stream.unwrap(Effect.gen(function* () {
-      const after = options.afterPosition
-      const subscription = yield* Effect.acquireRelease(
-        Effect.sync(() => client.subscribeToAll({
-          fromPosition: after === undefined || after < 0n ? START : toPosition(after),
-          filter: excludeSystemEvents(),
-        })),
-        (s) => Effect.promise(() => s.unsubscribe()),
-      )
-      return Stream.fromAsyncIterable(subscription, (cause) => unavailable("subscribeAll", cause)).pipe(
-        Stream.map(recordedIfOurs),
-        Stream.filter((e): e is RecordedEvent => e !== undefined),
-        // A live subscription only ends when the server drops it: say so rather than end quietly.
-        Stream.concat(Stream.fail(new StoreUnavailable({ reason: "esdb subscribeAll: the server ended the subscription" }))),
-      )
-    }))
+    Stream.unwrap(
+      Effect.gen(function* () {
+        const after = options.afterPosition
+        const subscription = yield* Effect.acquireRelease(
+          Effect.sync(() =>
+            client.subscribeToAll({
+              fromPosition: after === undefined || after < 0n ? START : toPosition(after),
+              filter: excludeSystemEvents(),
+            }),
+          ),
+          (s) => Effect.promise(() => s.unsubscribe()),
+        )
+        return Stream.fromAsyncIterable(subscription, (cause) => unavailable("subscribeAll", cause)).pipe(
+          Stream.map(recordedIfOurs),
+          Stream.filter((e): e is RecordedEvent => e !== undefined),
+          // A live subscription only ends when the server drops it: say so rather than end quietly.
+          Stream.concat(Stream.fail(new StoreUnavailable({ reason: "esdb subscribeAll: the server ended the subscription" }))),
+        )
+      }),
+    )
 
   // Persistent subscriptions to $all filtered by event type. A retry count high enough never to park: a member that
   // holds a message it cannot act on yet gives it back, and that counts as a retry.

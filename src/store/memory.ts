@@ -135,11 +135,7 @@ export const makeMemoryStore = (): EventStoreShape => {
     readStream,
     readAll,
     subscribeAll: (options) =>
-      catchUpThenLive(
-        (after, maxCount) => readAll({ fromPosition: after + 1n, maxCount }),
-        signal,
-        options?.afterPosition ?? -1n,
-      ),
+      catchUpThenLive((after, maxCount) => readAll({ fromPosition: after + 1n, maxCount }), signal, options?.afterPosition ?? -1n),
     headPosition: Effect.sync(head),
   }
 }

@@ -93,7 +93,11 @@ export const makeFoldRead = (db: Database.Database) => {
       "SELECT concat_ws(char(30), position, metadata, data, type) FROM events WHERE position >= ? AND position <= ? ORDER BY position LIMIT ?",
     )
     .pluck()
-  const names = db.prepare<[number, number], NamesRow>("SELECT position, type, stream, id, revision FROM events WHERE position >= ? AND position <= ? ORDER BY position").raw()
+  const names = db
+    .prepare<[number, number], NamesRow>(
+      "SELECT position, type, stream, id, revision FROM events WHERE position >= ? AND position <= ? ORDER BY position",
+    )
+    .raw()
   return (from: number, head: number, max: number): ReadonlyArray<RecordedEvent> => {
     const page = new Page(names)
     for (const row of rows.all(from, head, max)) page.events.push(new FoldedEvent(page, row))

@@ -100,7 +100,9 @@ const statements = (db: Database.Database) => ({
   truncate: db.prepare<[number]>("DELETE FROM events WHERE position > ?"),
   // A mark outlives every truncation: the epoch a revert starts (event-store.ts's truncateAfter).
   markOf: db.prepare<[string], number | null>("SELECT value FROM marks WHERE name = ?").pluck(),
-  setMark: db.prepare<[string, number]>("INSERT INTO marks (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value"),
+  setMark: db.prepare<[string, number]>(
+    "INSERT INTO marks (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+  ),
   // Bounded by the committed head: this connection also sees the rows of a batch not yet committed.
   fromPosition: db
     .prepare<[number, number, number], LogRow>(
@@ -277,9 +279,20 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
     let position = -1
     try {
       for (const event of events) {
-        position = Number(sql.insert.run(stream.name, ++revision, event.id, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata)).lastInsertRowid)
+        position = Number(
+          sql.insert.run(stream.name, ++revision, event.id, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata))
+            .lastInsertRowid,
+        )
         if (b.first < 0) b.first = position
-        b.events.push({ id: event.id, type: event.type, data: event.data, metadata: event.metadata, stream: stream.name, revision: BigInt(revision), position: BigInt(position) })
+        b.events.push({
+          id: event.id,
+          type: event.type,
+          data: event.data,
+          metadata: event.metadata,
+          stream: stream.name,
+          revision: BigInt(revision),
+          position: BigInt(position),
+        })
       }
     } catch (cause) {
       abort(b, cause)
@@ -332,7 +345,8 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
       const last = cached(name).revision
       if (last < 0) return noStream
       // Nothing beyond the last revision (the usual read of a command's cached state): no query.
-      if (options?.direction !== "backwards" && options?.fromRevision !== undefined && options.fromRevision > BigInt(last)) return { events: [], revision: BigInt(last) }
+      if (options?.direction !== "backwards" && options?.fromRevision !== undefined && options.fromRevision > BigInt(last))
+        return { events: [], revision: BigInt(last) }
       const maxCount = limit(options?.maxCount)
       const rows =
         options?.direction === "backwards"
@@ -406,8 +420,7 @@ export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
 export const layerSqlite = (options: SqliteStoreOptions): Layer.Layer<EventStore, StoreUnavailable> =>
   Layer.effect(
     EventStore,
-    Effect.acquireRelease(
-      Effect.try({ try: () => makeSqliteStore(options), catch: unavailable }),
-      (store) => Effect.sync(() => store.close()),
+    Effect.acquireRelease(Effect.try({ try: () => makeSqliteStore(options), catch: unavailable }), (store) =>
+      Effect.sync(() => store.close()),
     ),
   )

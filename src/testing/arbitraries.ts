@@ -5,7 +5,10 @@ import { assetsOf, type FeePriority } from "../domain/chains/index.js"
 import { formatAmount } from "../domain/shared/money.js"
 
 /** The parts of fast-check used here: pass `fc` (the default export or the namespace). */
-export type FastCheckApi = Pick<typeof FastCheck, "bigInt" | "boolean" | "constant" | "constantFrom" | "integer" | "option" | "record" | "oneof" | "array">
+export type FastCheckApi = Pick<
+  typeof FastCheck,
+  "bigInt" | "boolean" | "constant" | "constantFrom" | "integer" | "option" | "record" | "oneof" | "array"
+>
 type Arbitrary<T> = FastCheck.Arbitrary<T>
 
 export interface TestAsset {
@@ -26,7 +29,17 @@ export interface TestAsset {
 const testAsset = (blockchain: string, network: string, symbol: string, deposit: TestAsset["deposit"], external: string): TestAsset => {
   const a = assetsOf({ blockchain, network }).find((x) => x.symbol === symbol)
   if (a === undefined) throw new Error(`no ${symbol} on ${blockchain}/${network}`)
-  return { symbol, blockchain, network, assetId: a.id, decimals: a.decimals, type: a.type, contract: a.type === "TOKEN" ? a.contract : "", deposit, external }
+  return {
+    symbol,
+    blockchain,
+    network,
+    assetId: a.id,
+    decimals: a.decimals,
+    type: a.type,
+    contract: a.type === "TOKEN" ? a.contract : "",
+    deposit,
+    external,
+  }
 }
 
 const ETH_RECIPIENT = "0x742d35Cc6634C0532925a3b844Bc454e4438f44e"
@@ -52,13 +65,16 @@ export const TEST_CHAINS: ReadonlyArray<{ readonly blockchain: string; readonly 
   ...new Map(TEST_ASSETS.map((a) => [`${a.blockchain}/${a.network}`, { blockchain: a.blockchain, network: a.network }])).values(),
 ]
 
-export type MiningSettings = { readonly mode: "auto" | "manual"; readonly confirmations: number } | { readonly mode: "interval"; readonly intervalSeconds: number; readonly confirmations: number }
+export type MiningSettings =
+  | { readonly mode: "auto" | "manual"; readonly confirmations: number }
+  | { readonly mode: "interval"; readonly intervalSeconds: number; readonly confirmations: number }
 
 export const custodyArbitraries = (fc: FastCheckApi) => {
   /** Positive base units (satoshi, wei, sun, drops): the only amounts the domain knows. */
   const baseUnits = (max: bigint, min = 1n): Arbitrary<bigint> => fc.bigInt({ min, max })
   /** A wire amount of the asset: the shortest exact decimal string of 1..max base units. */
-  const amountOf = (asset: { readonly decimals: number }, max: bigint, min = 1n): Arbitrary<string> => baseUnits(max, min).map((v) => formatAmount(v, asset.decimals))
+  const amountOf = (asset: { readonly decimals: number }, max: bigint, min = 1n): Arbitrary<string> =>
+    baseUnits(max, min).map((v) => formatAmount(v, asset.decimals))
   const testAsset = (filter: (a: TestAsset) => boolean = () => true): Arbitrary<TestAsset> => fc.constantFrom(...TEST_ASSETS.filter(filter))
   const testChain = fc.constantFrom(...TEST_CHAINS)
   const feePriority: Arbitrary<FeePriority> = fc.constantFrom("slow", "standard", "fast")
@@ -72,14 +88,38 @@ export const custodyArbitraries = (fc: FastCheckApi) => {
   const clockSeconds = fc.integer({ min: 1, max: 120 })
   const blocks = fc.integer({ min: 1, max: 3 })
   const fault = fc.constantFrom("broadcast-failure" as const, "execution-failure" as const)
-  const approvalPolicy = fc.oneof(fc.record({ mode: fc.constant("auto" as const), levels: fc.constant(1 as const) }), fc.record({ mode: fc.constant("manual" as const), levels: fc.constantFrom(1 as const, 2 as const) }))
+  const approvalPolicy = fc.oneof(
+    fc.record({ mode: fc.constant("auto" as const), levels: fc.constant(1 as const) }),
+    fc.record({ mode: fc.constant("manual" as const), levels: fc.constantFrom(1 as const, 2 as const) }),
+  )
   /** POST /_sim/deposits of an asset to an address the caller picks. */
   const deposit = (asset: TestAsset, address: string) =>
-    amountOf(asset, asset.deposit.max, asset.deposit.min).map((amount) => ({ blockchain: asset.blockchain, network: asset.network, address, assetId: asset.assetId, amount }))
+    amountOf(asset, asset.deposit.max, asset.deposit.min).map((amount) => ({
+      blockchain: asset.blockchain,
+      network: asset.network,
+      address,
+      assetId: asset.assetId,
+      amount,
+    }))
   /** A withdrawal amount: up to `max` base units, rendered for the asset. */
   const withdrawal = (asset: TestAsset, max: bigint = asset.deposit.max) => amountOf(asset, max)
   const note = fc.option(fc.constantFrom("payout", "refund", "sweep"), { nil: undefined })
-  return { baseUnits, amountOf, testAsset, testChain, feePriority, confirmations, mining, clockSeconds, blocks, fault, approvalPolicy, deposit, withdrawal, note }
+  return {
+    baseUnits,
+    amountOf,
+    testAsset,
+    testChain,
+    feePriority,
+    confirmations,
+    mining,
+    clockSeconds,
+    blocks,
+    fault,
+    approvalPolicy,
+    deposit,
+    withdrawal,
+    note,
+  }
 }
 
 export type CustodyArbitraries = ReturnType<typeof custodyArbitraries>

@@ -57,6 +57,7 @@ export interface InProcess {
   /** A client signing with these credentials (default: `credentials`). */
   readonly client: (credentials?: Credentials) => CustodyClient
   /** A control-plane call (`/_sim/...`) with the admin token: plain JSON in and out. */
+  // biome-ignore lint/suspicious/noExplicitAny: an answer of any shape unless the caller names one, as in tests
   readonly admin: <T = any>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) => Promise<AdminResponse<T>>
   readonly testVaultId: string
   readonly mainVaultId: string
@@ -99,10 +100,20 @@ export const startInProcess = async (options: InProcessOptions = {}): Promise<In
     ...options.simulator,
   })
   // No limit on failed authentications: a property run provokes thousands on purpose.
-  const app = createApp(sim, { clientIp: () => "127.0.0.1", log: { error: () => {}, info: () => {} }, authFailureLimit: false, ...options.app })
+  const app = createApp(sim, {
+    clientIp: () => "127.0.0.1",
+    log: { error: () => {}, info: () => {} },
+    authFailureLimit: false,
+    ...options.app,
+  })
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/$/, "")
   const fetchApp = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = input instanceof Request ? (init === undefined ? input : new Request(input, init)) : new Request(typeof input === "string" && input.startsWith("/") ? baseUrl + input : input, init)
+    const request =
+      input instanceof Request
+        ? init === undefined
+          ? input
+          : new Request(input, init)
+        : new Request(typeof input === "string" && input.startsWith("/") ? baseUrl + input : input, init)
     return app.fetch(request)
   }
   const credentials = sim.createdCredentials[0]

@@ -18,7 +18,9 @@ const fail = async (res: Response): Promise<never> => {
   let code = `http_${res.status}`
   let message = res.statusText
   try {
-    const body = (await res.json()) as { error?: { code?: string; message?: string; details?: Array<{ attribute: string; message: string }> } }
+    const body = (await res.json()) as {
+      error?: { code?: string; message?: string; details?: Array<{ attribute: string; message: string }> }
+    }
     if (body.error?.code !== undefined) code = body.error.code
     if (body.error?.message !== undefined) message = body.error.message
     const details = body.error?.details ?? []
@@ -52,7 +54,12 @@ export const send = async <T>(method: "POST" | "PUT" | "DELETE", path: string, b
 
 export const session = () => get<{ authenticated: boolean; csrfToken?: string }>("/ui/session")
 export const login = async (token: string) => {
-  const res = await fetch("/ui/session", { method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) })
+  const res = await fetch("/ui/session", {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token }),
+  })
   if (!res.ok) return fail(res)
   return (await res.json()) as { authenticated: boolean; csrfToken: string }
 }

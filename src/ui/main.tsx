@@ -45,7 +45,15 @@ const Login = ({ onDone }: { onDone: () => void }) => {
         }}
       >
         <label for="token">Admin token</label>
-        <input id="token" name="token" type="password" autoComplete="current-password" value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} autoFocus />
+        <input
+          id="token"
+          name="token"
+          type="password"
+          autoComplete="current-password"
+          value={token}
+          onInput={(e) => setToken((e.target as HTMLInputElement).value)}
+          autoFocus
+        />
         <button type="submit">Log in</button>
         {error !== null ? (
           <p class="error" role="alert">
@@ -115,7 +123,10 @@ const Dashboard = ({ onLogout }: { onLogout: () => void }) => {
       return true
     } catch (e) {
       if (e instanceof Failure && e.status === 401) onLogout()
-      setMessage({ text: e instanceof Failure ? `${label} refused — ${e.code}: ${e.message}` : `${label} failed: ${String(e)}`, error: true })
+      setMessage({
+        text: e instanceof Failure ? `${label} refused — ${e.code}: ${e.message}` : `${label} failed: ${String(e)}`,
+        error: true,
+      })
       return false
     }
   }, [])
@@ -129,7 +140,10 @@ const Dashboard = ({ onLogout }: { onLogout: () => void }) => {
     location.hash = h
   }, [])
   // Past positions do not change: live updates refresh views only at "now".
-  const shared = useMemo<Shared>(() => ({ asOf, refresh: asOf === null ? refresh : 0, act, navigate }), [asOf, asOf === null ? refresh : 0, act, navigate])
+  const shared = useMemo<Shared>(
+    () => ({ asOf, refresh: asOf === null ? refresh : 0, act, navigate }),
+    [asOf, asOf === null ? refresh : 0, act, navigate],
+  )
   return (
     <SharedContext.Provider value={shared}>
       <header class="top">

@@ -35,18 +35,31 @@ export const StepNav = ({ back, next, label }: { back: (() => void) | undefined;
   </nav>
 )
 
-export const Pager = ({ pager, page, idOf }: { pager: ReturnType<typeof usePager>; page: Page<unknown> | undefined; idOf: (item: any) => string }) => {
+export const Pager = ({
+  pager,
+  page,
+  idOf,
+}: {
+  pager: ReturnType<typeof usePager>
+  page: Page<unknown> | undefined
+  // biome-ignore lint/suspicious/noExplicitAny: the pager's items, of whatever listing it pages
+  idOf: (item: any) => string
+}) => {
   if (page === undefined || (pager.page === 1 && !page.hasMore)) return null
   const last = page.items[page.items.length - 1]
-  return <StepNav back={pager.page === 1 ? undefined : pager.previous} next={page.hasMore && last !== undefined ? () => pager.next(idOf(last)) : undefined} label={`page ${pager.page}`} />
+  return (
+    <StepNav
+      back={pager.page === 1 ? undefined : pager.previous}
+      next={page.hasMore && last !== undefined ? () => pager.next(idOf(last)) : undefined}
+      label={`page ${pager.page}`}
+    />
+  )
 }
 
 /** Column headings; a name starting with "#" is a numeric column (right-aligned), shown without the "#". */
 export const Head = ({ columns }: { columns: ReadonlyArray<string> }) => (
   <thead>
-    <tr>
-      {columns.map((c) => (c.startsWith("#") ? <th class="n">{c.slice(1)}</th> : <th>{c}</th>))}
-    </tr>
+    <tr>{columns.map((c) => (c.startsWith("#") ? <th class="n">{c.slice(1)}</th> : <th>{c}</th>))}</tr>
   </thead>
 )
 
@@ -81,7 +94,17 @@ export const ErrorLine = ({ error, onReset }: { error: Failure | undefined; onRe
  * A table that scrolls sideways in its own box on a narrow window; nothing at all when `empty` (the view says so in
  * words). `stack`: on a narrow window each row wraps its cells instead, each named by its `data-label`.
  */
-export const Table = ({ children, label, empty = false, stack = false }: { children: ComponentChildren; label: string; empty?: boolean; stack?: boolean }) =>
+export const Table = ({
+  children,
+  label,
+  empty = false,
+  stack = false,
+}: {
+  children: ComponentChildren
+  label: string
+  empty?: boolean
+  stack?: boolean
+}) =>
   empty ? null : (
     <div class={stack ? "scroll stack" : "scroll"} role="region" aria-label={label} tabIndex={0}>
       <table>{children}</table>

@@ -45,4 +45,10 @@ export const useData = <T>(path: string | null, options: { asOf?: boolean } = {}
   return state
 }
 
-export const formatTime = (ms: number | null | undefined) => (ms === null || ms === undefined ? "—" : new Date(ms).toISOString().replace("T", " ").replace(/\.000Z$/, "Z"))
+export const formatTime = (ms: number | null | undefined) =>
+  ms === null || ms === undefined
+    ? "—"
+    : new Date(ms)
+        .toISOString()
+        .replace("T", " ")
+        .replace(/\.000Z$/, "Z")

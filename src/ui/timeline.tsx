@@ -45,11 +45,20 @@ const tickLabels = (data: TimelineData) => {
   const first = data.ticks[0]
   const last = data.ticks[data.ticks.length - 1]
   if (first === undefined || last === undefined) return []
-  if (first.time === last.time) return [{ position: first.position, text: `${formatTime(first.time)} throughout${data.frozen ? ", clock frozen" : ""}` }]
+  if (first.time === last.time)
+    return [{ position: first.position, text: `${formatTime(first.time)} throughout${data.frozen ? ", clock frozen" : ""}` }]
   return [first, data.ticks[Math.floor(data.ticks.length / 2)]!, last].map((t) => ({ position: t.position, text: formatTime(t.time) }))
 }
 
-export const Timeline = ({ data, asOf, onChange }: { data: TimelineData | undefined; asOf: number | null; onChange: (p: number | null) => void }) => {
+export const Timeline = ({
+  data,
+  asOf,
+  onChange,
+}: {
+  data: TimelineData | undefined
+  asOf: number | null
+  onChange: (p: number | null) => void
+}) => {
   const [dragging, setDragging] = useState<number | null>(null)
   if (data === undefined || data.head < 0) return <div class="timeline empty">The log is empty.</div>
   const span = Math.max(1, data.head - data.first)
@@ -65,7 +74,8 @@ export const Timeline = ({ data, asOf, onChange }: { data: TimelineData | undefi
     <div class="timeline">
       <div class="timeline-row">
         <label for="timeline-slider" class="timeline-label">
-          {asOf === null ? <strong class="live">live</strong> : <strong class="past">as of</strong>} position <span data-testid="as-of-position">{value}</span> of {data.head} ·{" "}
+          {asOf === null ? <strong class="live">live</strong> : <strong class="past">as of</strong>} position{" "}
+          <span data-testid="as-of-position">{value}</span> of {data.head} ·{" "}
           <span data-testid="timeline-time">
             {formatTime(asOf === null ? data.now : timeAt(data, value))}
             {asOf === null && data.frozen ? " (clock frozen)" : ""}

@@ -45,7 +45,8 @@ interface Target {
   readonly authorization: string | undefined
 }
 
-const errorText = (e: Error & { code?: string }) => (typeof e.code === "string" && !e.message.includes(e.code) ? `${e.code}: ` : "") + e.message
+const errorText = (e: Error & { code?: string }) =>
+  (typeof e.code === "string" && !e.message.includes(e.code) ? `${e.code}: ` : "") + e.message
 
 const targetOf = (raw: string): Target => {
   const u = new URL(raw)
@@ -53,7 +54,9 @@ const targetOf = (raw: string): Target => {
   return {
     origin: u.origin,
     path: `${u.pathname || "/"}${u.search}`,
-    authorization: u.username ? `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString("base64")}` : undefined,
+    authorization: u.username
+      ? `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString("base64")}`
+      : undefined,
   }
 }
 
@@ -177,7 +180,10 @@ class Client implements Transport {
     if (target.authorization !== undefined) headers.authorization = target.authorization
     const exchange = new Exchange(r.keepBody ?? 0, t0, r.timeoutMs, callback)
     try {
-      this.agentOf(r.pool ?? "").dispatch({ origin: target.origin, path: target.path, method: "POST", headers, body: r.body, headersTimeout: 0, bodyTimeout: 0 }, exchange)
+      this.agentOf(r.pool ?? "").dispatch(
+        { origin: target.origin, path: target.path, method: "POST", headers, body: r.body, headersTimeout: 0, bodyTimeout: 0 },
+        exchange,
+      )
     } catch (e) {
       exchange.finish(errorText(e as Error))
     }

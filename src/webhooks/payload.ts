@@ -13,7 +13,13 @@ const BLOCK = ["minedInBlockHeight", "minedInBlockHash", "currentConfirmations",
  * Kinds about the vault's own transaction requests: they also carry the request's id, as `transactionRequestId`
  * (the spec's correlation, and the REST answers' name) and as `requestId` (the documentation's webhook items).
  */
-const REQUEST_KINDS: ReadonlySet<NotificationKind> = new Set(["TRANSACTION_REQUEST", "TRANSACTION_APPROVED", "TRANSACTION_REJECTED", "OUTGOING_MINED", "OUTGOING_FAILED"])
+const REQUEST_KINDS: ReadonlySet<NotificationKind> = new Set([
+  "TRANSACTION_REQUEST",
+  "TRANSACTION_APPROVED",
+  "TRANSACTION_REJECTED",
+  "OUTGOING_MINED",
+  "OUTGOING_FAILED",
+])
 /** Kinds whose documented item tells the request's approval state (spec 2026 §5.4). */
 const APPROVAL_KINDS: ReadonlySet<NotificationKind> = new Set(["TRANSACTION_APPROVED", "TRANSACTION_REJECTED"])
 
@@ -76,7 +82,12 @@ const recipientsAt = (r: RequestRecipients, unitName: string): ReadonlyArray<Rec
  */
 export type AssetIdToWire = (id: string) => string
 
-export const deliveryItem = (n: Notification, version: ApiVersion = OLDEST_API_VERSION, requestOf?: RequestLookup, toWire?: AssetIdToWire): Record<string, ItemValue> => {
+export const deliveryItem = (
+  n: Notification,
+  version: ApiVersion = OLDEST_API_VERSION,
+  requestOf?: RequestLookup,
+  toWire?: AssetIdToWire,
+): Record<string, ItemValue> => {
   const p = n.payload
   const item: Record<string, ItemValue> = {}
   for (const k of COMMON) item[k] = p[k] ?? null
@@ -113,7 +124,12 @@ export interface NotificationParts {
  * (their transaction id, recipients and approval state); `toWire`: the fixture's asset ids. The envelope holds the
  * documented fields only: walletId, webhookId, idempotencyKey, apiVersion, data.event and data.item.
  */
-export const notificationParts = (n: Notification, version: ApiVersion = OLDEST_API_VERSION, requestOf?: RequestLookup, toWire?: AssetIdToWire): NotificationParts => ({
+export const notificationParts = (
+  n: Notification,
+  version: ApiVersion = OLDEST_API_VERSION,
+  requestOf?: RequestLookup,
+  toWire?: AssetIdToWire,
+): NotificationParts => ({
   head: `{"walletId":${JSON.stringify(n.vaultId)},"webhookId":`,
   tail: `,"apiVersion":${JSON.stringify(version)},"data":{"event":${JSON.stringify(n.kind)},"item":${JSON.stringify(deliveryItem(n, version, requestOf, toWire))}}}`,
 })

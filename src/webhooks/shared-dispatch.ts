@@ -47,7 +47,8 @@ const deliveryOf = (outbox: OutboxModel, webhookId: string, e: RecordedEvent): D
 
 /** The message is the delivery's latest change: anything recorded since (by any node) makes it stale. */
 const isCurrent = (d: DeliveryView, e: RecordedEvent) =>
-  d.status === "pending" && (e.type === "NotificationRaised" ? d.changes.length === 0 : d.changes[d.changes.length - 1]?.position === e.position)
+  d.status === "pending" &&
+  (e.type === "NotificationRaised" ? d.changes.length === 0 : d.changes[d.changes.length - 1]?.position === e.position)
 
 interface Membership {
   readonly joined: Promise<ConsumerGroupMember | undefined>
@@ -121,7 +122,10 @@ export const startSharedDispatch = (o: SharedDispatchOptions): { readonly stop: 
       } else if (s.status === "deleted" && members.has(id)) {
         const m = members.get(id)!
         members.set(id, { joined: Promise.resolve(undefined) })
-        void m.joined.then((member) => member?.close()).then(() => o.groups.remove(groupName(id))).catch(() => {})
+        void m.joined
+          .then((member) => member?.close())
+          .then(() => o.groups.remove(groupName(id)))
+          .catch(() => {})
       }
     }
   }

@@ -26,10 +26,18 @@ export const handshake = async (config: WebhookConfig, challenge: string, timeou
   const transport = makeHttpTransport({ maxSockets: 1 })
   try {
     const body = verificationBody(config.webhookId, challenge, config.apiVersion)
-    const r = await postOnce(transport, { url: config.url, body, secret: config.secret, encoding: config.signatureEncoding, timeoutMs, keepBody: 4096 })
+    const r = await postOnce(transport, {
+      url: config.url,
+      body,
+      secret: config.secret,
+      encoding: config.signatureEncoding,
+      timeoutMs,
+      keepBody: 4096,
+    })
     const outcome: HttpOutcome = { statusCode: r.statusCode, error: r.error, durationMs: r.durationMs }
     if (r.statusCode === null) return { ok: false, reason: `the verification request failed: ${r.error ?? "no answer"}`, outcome }
-    if (r.statusCode < 200 || r.statusCode > 299) return { ok: false, reason: `the verification request was answered ${r.statusCode}`, outcome }
+    if (r.statusCode < 200 || r.statusCode > 299)
+      return { ok: false, reason: `the verification request was answered ${r.statusCode}`, outcome }
     if (!echoes(r.body, challenge)) return { ok: false, reason: "the answer did not echo the challenge", outcome }
     return { ok: true, reason: "", outcome }
   } finally {

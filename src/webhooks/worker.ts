@@ -101,7 +101,10 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
           lanes.enqueue(d)
           loop.wake()
         })
-  const lanes = new Lanes(({ delivery: d, at }) => d.status === "pending" && d.nextAttemptAt === at && !busy.has(d.deliveryId) && (grants === undefined || grants.has(d.deliveryId)))
+  const lanes = new Lanes(
+    ({ delivery: d, at }) =>
+      d.status === "pending" && d.nextAttemptAt === at && !busy.has(d.deliveryId) && (grants === undefined || grants.has(d.deliveryId)),
+  )
   const pacer = new Pacer(rate, Math.max(1, (rate * 4 * TICK_MS) / 1000))
   let requests = 0
   let finished: Array<Finished> = []
@@ -194,7 +197,10 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
       lane.inFlight--
       if (!loop.stopped) finished.push({ delivery: d, at, outcome, attempt: number })
     }
-    transport.post({ url: sub.config.url, body, secret: sub.config.secret, encoding: sub.config.signatureEncoding, timeoutMs, pool: d.webhookId }, done)
+    transport.post(
+      { url: sub.config.url, body, secret: sub.config.secret, encoding: sub.config.signatureEncoding, timeoutMs, pool: d.webhookId },
+      done,
+    )
     return true
   }
 

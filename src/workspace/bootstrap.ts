@@ -35,12 +35,21 @@ const LOST = new Set(["VaultAlreadyExists", "ApiKeyAlreadyExists", "WrongExpecte
  * idempotent repeats or find the resource there, and it stops at the first such refusal. It uses a cache of
  * its own, so an idempotent repeat (same ids, the winner's data) leaves nothing stale in the node's cache.
  */
-export const createStartupWorkspace = async (run: Run, fixture: Fixture, seed: string, ids: SeededIds): Promise<ReadonlyArray<CreatedCredentials>> => {
+export const createStartupWorkspace = async (
+  run: Run,
+  fixture: Fixture,
+  seed: string,
+  ids: SeededIds,
+): Promise<ReadonlyArray<CreatedCredentials>> => {
   const plain = ids.node === "" ? ids : makeIds(seed)
   const cache = makeAggregateCache()
   const step = async <A, E>(effect: Effect.Effect<A, E, CommandServices>): Promise<A | undefined> => {
     const exit = await run(
-      effect.pipe(Effect.provide(idsLayer(plain)), Effect.provideService(IdSequence, { current: plain.sequence }), Effect.provideService(AggregateCache, cache)),
+      effect.pipe(
+        Effect.provide(idsLayer(plain)),
+        Effect.provideService(IdSequence, { current: plain.sequence }),
+        Effect.provideService(AggregateCache, cache),
+      ),
     )
     if (Exit.isSuccess(exit)) return exit.value
     const error = Cause.findErrorOption(exit.cause)

@@ -18,7 +18,8 @@ export const readCredentialsFile = (dataDir: string): CredentialsFile | undefine
   const file = credentialsPath(dataDir)
   if (!existsSync(file)) return undefined
   const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<CredentialsFile>
-  if (typeof parsed.adminToken !== "string" || !Array.isArray(parsed.apiKeys)) throw new Error(`${file} is not a custody-sim credentials file`)
+  if (typeof parsed.adminToken !== "string" || !Array.isArray(parsed.apiKeys))
+    throw new Error(`${file} is not a custody-sim credentials file`)
   return parsed as CredentialsFile
 }
 

@@ -49,6 +49,10 @@ export const sharedStoreSeed = (store: EventStoreShape): Effect.Effect<string, S
     const recorded = (read.events[0]?.data as { readonly seed?: unknown } | undefined)?.seed
     if (typeof recorded === "string") return recorded
     const seed = (yield* hasEvents(store)) ? LEGACY_SEED : randomSeed()
-    yield* store.append(SEED_REGISTRY, [{ id: randomUUID(), type: "WorkspaceSeedChosen", data: { seed }, metadata: { at: Date.now(), schemaVersion: 1 } }], "no_stream")
+    yield* store.append(
+      SEED_REGISTRY,
+      [{ id: randomUUID(), type: "WorkspaceSeedChosen", data: { seed }, metadata: { at: Date.now(), schemaVersion: 1 } }],
+      "no_stream",
+    )
     return seed
   }).pipe(Effect.retry({ times: 5, while: (e) => e._tag === "WrongExpectedVersion" }))

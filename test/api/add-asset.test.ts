@@ -34,7 +34,13 @@ describe("PUT add-asset", () => {
     const p = h.sim.models.position
     const r = await addAsset(a, { assetId: ETH(), label: "main" })
     expect(r.status).toBe(200)
-    expect(r.ok && r.body.data.item).toMatchObject({ label: "main", assetId: ETH(), blockchain: "ethereum", network: "sepolia", vaultAccountId: a })
+    expect(r.ok && r.body.data.item).toMatchObject({
+      label: "main",
+      assetId: ETH(),
+      blockchain: "ethereum",
+      network: "sepolia",
+      vaultAccountId: a,
+    })
     expect(await eventTypesSince(p)).toEqual(["AddressDerived", "AssetAdded"])
   })
   it("a token with a label goes to the address the account already holds on that chain", async () => {
@@ -68,7 +74,12 @@ describe("PUT add-asset", () => {
   })
   const refusals: ReadonlyArray<[string, (acct: string, other: string) => Promise<Record<string, unknown>>, number, string]> = [
     ["neither label nor address", async () => ({ assetId: ETH() }), 409, "missing_required_attributes"],
-    ["both label and address", async () => ({ assetId: ETH(), label: "x", address: "0x0000000000000000000000000000000000000000" }), 409, "extra_body_attributes"],
+    [
+      "both label and address",
+      async () => ({ assetId: ETH(), label: "x", address: "0x0000000000000000000000000000000000000000" }),
+      409,
+      "extra_body_attributes",
+    ],
     ["an address of another account", async (_a, other) => ({ assetId: USDC(), address: await ethAddressOf(other) }), 400, "invalid_data"],
     ["an address of the account on another chain", async (a) => ({ assetId: BNB(), address: await ethAddressOf(a) }), 400, "invalid_data"],
     ["an unknown asset", async () => ({ assetId: "ffffffffffffffffffffffff", label: "x" }), 404, "resource_not_found"],
@@ -115,7 +126,9 @@ describe("POST generate deposit address (#6)", () => {
     expect(vault.ok && vault.body.data.items.find((v) => v.id === h.testVaultId)?.depositAddressesCount).toBe(2)
   })
   it("is 404 for an unknown vault account and 400 for an unknown network", async () => {
-    const r = await h.client.call("POST", `/vaults/${h.testVaultId}/ethereum/sepolia/addresses`, { item: { label: "x", vaultAccountId: "bbbbbbbbbbbbbbbbbbbbbbbb" } })
+    const r = await h.client.call("POST", `/vaults/${h.testVaultId}/ethereum/sepolia/addresses`, {
+      item: { label: "x", vaultAccountId: "bbbbbbbbbbbbbbbbbbbbbbbb" },
+    })
     expect(r.status).toBe(404)
     const n = await h.client.call("POST", `/vaults/${h.testVaultId}/ethereum/nowhere/addresses`, { item: { label: "x" } })
     expect(n.status).toBe(400)

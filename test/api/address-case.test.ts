@@ -13,13 +13,26 @@ afterEach(async () => h.close())
 const ETH = assetId("ethereum", "sepolia", "ETH")
 
 it("a deposit to a lowercase EVM address is listed, credited and audited under the derived checksummed address", async () => {
-  const acct = (await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name: "a", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId
-  const address = (await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: ETH, label: "a" } })).body.data.item.address as string
+  const acct = (
+    await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+      item: { name: "a", color: "#000000", isHiddenInDashboard: false },
+    })
+  ).body.data.item.vaultAccountId
+  const address = (
+    await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: ETH, label: "a" } })
+  ).body.data.item.address as string
   expect(address).not.toBe(address.toLowerCase())
   await h.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "manual", confirmations: 1 })
   const sender = "0x52908400098527886e0f7030069857d2e4169ee7"
   for (const spelling of [address.toLowerCase(), `0x${address.slice(2).toUpperCase()}`]) {
-    const dep = await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address: spelling, assetId: ETH, amount: "1", fromAddress: sender })
+    const dep = await h.admin("POST", "/_sim/deposits", {
+      blockchain: "ethereum",
+      network: "sepolia",
+      address: spelling,
+      assetId: ETH,
+      amount: "1",
+      fromAddress: sender,
+    })
     expect(dep.status).toBe(201)
   }
   await h.admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 1 })

@@ -26,7 +26,10 @@ let requests: ReadonlyArray<Request>
 const live = new Map<bigint, ReadonlyArray<Answer>>()
 
 const ask = async (client: CustodyClient, r: Request, asOf?: string): Promise<Answer> => {
-  const headers = { ...(r.apiVersion !== undefined ? { "x-api-version": r.apiVersion } : {}), ...(asOf !== undefined ? { "x-sim-as-of": asOf } : {}) }
+  const headers = {
+    ...(r.apiVersion !== undefined ? { "x-api-version": r.apiVersion } : {}),
+    ...(asOf !== undefined ? { "x-sim-as-of": asOf } : {}),
+  }
   const res = await client.call<unknown>("GET", r.path, { ...(r.query ? { query: r.query } : {}), headers })
   const { requestId: _r, ...body } = res.body as unknown as Record<string, unknown>
   return { status: res.status, body }
@@ -53,7 +56,13 @@ beforeAll(async () => {
   b = await startHarness({ sim: { defaultWorkspace: false } })
   const bClient = b.clientFor(a.creds)
   for (const e of events) {
-    await Effect.runPromise(b.sim.store.append(e.stream, [{ id: e.id, type: e.type, data: e.data, metadata: e.metadata }], e.revision === 0n ? "no_stream" : e.revision - 1n))
+    await Effect.runPromise(
+      b.sim.store.append(
+        e.stream,
+        [{ id: e.id, type: e.type, data: e.data, metadata: e.metadata }],
+        e.revision === 0n ? "no_stream" : e.revision - 1n,
+      ),
+    )
     await b.sim.run(b.sim.runner.pull)
     expect(b.sim.models.position).toBe(e.position)
     live.set(e.position, await askAll(bClient))
@@ -70,7 +79,8 @@ const mismatches = async (asOfOf: (p: bigint) => string, positions: Iterable<rea
     const expected = live.get(expectedAt)!
     const got = await askAll(a.client, asOfOf(at))
     got.forEach((answered, i) => {
-      if (JSON.stringify(answered) !== JSON.stringify(expected[i])) out.push({ asOf: asOfOf(at), ...requests[i]!, live: expected[i]!, answered })
+      if (JSON.stringify(answered) !== JSON.stringify(expected[i]))
+        out.push({ asOf: asOfOf(at), ...requests[i]!, live: expected[i]!, answered })
     })
   }
   return out
@@ -86,7 +96,10 @@ describe("x-sim-as-of answers what the endpoint answered live", () => {
   })
 
   it("position:<n> for every position of the log", async () => {
-    const bad = await mismatches((p) => `position:${p}`, events.map((e) => [e.position, e.position] as const))
+    const bad = await mismatches(
+      (p) => `position:${p}`,
+      events.map((e) => [e.position, e.position] as const),
+    )
     expect(bad.slice(0, 3)).toEqual([])
   }, 300_000)
 
@@ -122,11 +135,27 @@ describe("x-sim-as-of answers what the endpoint answered live", () => {
 describe("x-sim-as-of refusals", () => {
   it("every read endpoint refuses a position beyond the log or a malformed value with 400 invalid_sim_as_of", async () => {
     const head = a.sim.models.position
-    const values = [`position:${head + 1n}`, `position:${head + 1_000_000n}`, "position:-1", "position:1.5", "position:", "time:-5", "time:abc", "yesterday", "Position:1", "time:99999999999999999999"]
+    const values = [
+      `position:${head + 1n}`,
+      `position:${head + 1_000_000n}`,
+      "position:-1",
+      "position:1.5",
+      "position:",
+      "time:-5",
+      "time:abc",
+      "yesterday",
+      "Position:1",
+      "time:99999999999999999999",
+    ]
     for (const r of requests)
       for (const v of values) {
         const res = await ask(a.client, r, v)
-        expect([r.path, v, res.status, (res.body as { error?: { code: string } }).error?.code]).toEqual([r.path, v, 400, "invalid_sim_as_of"])
+        expect([r.path, v, res.status, (res.body as { error?: { code: string } }).error?.code]).toEqual([
+          r.path,
+          v,
+          400,
+          "invalid_sim_as_of",
+        ])
       }
   }, 120_000)
   it("the head position itself is accepted and equals the live answer", async () => {

@@ -13,8 +13,14 @@ beforeAll(async () => {
   h = await startHarness()
   server = await listen(h.app)
   const ETH = assetId("ethereum", "sepolia", "ETH")
-  const acct = (await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name: "a", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId
-  const address = (await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: ETH, label: "a" } })).body.data.item.address
+  const acct = (
+    await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+      item: { name: "a", color: "#000000", isHiddenInDashboard: false },
+    })
+  ).body.data.item.vaultAccountId
+  const address = (
+    await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: ETH, label: "a" } })
+  ).body.data.item.address
   await h.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "manual", confirmations: 1 })
   for (const amount of ["1", "2.5"]) {
     await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ETH, amount })
@@ -42,9 +48,18 @@ it("opens from the ?token= link as an HTML page; a wrong token or another route 
 it("charts each balance against the log position when time stood still, drawn by the inlined chart script", async () => {
   const res = await page(`/_sim/audit?token=${encodeURIComponent(h.sim.adminToken)}`)
   const html = await res.body.text()
-  const holder = /<div class="chart" data-chart role="img" aria-label="balance over log position"><script type="application\/json" class="series">([^<]*)<\/script><\/div>/.exec(html)
+  const holder =
+    /<div class="chart" data-chart role="img" aria-label="balance over log position"><script type="application\/json" class="series">([^<]*)<\/script><\/div>/.exec(
+      html,
+    )
   expect(holder).not.toBeNull()
-  const series = JSON.parse(holder![1]!) as { unit: string; byTime: boolean; x: Array<number>; total: Array<number>; available: Array<number> }
+  const series = JSON.parse(holder![1]!) as {
+    unit: string
+    byTime: boolean
+    x: Array<number>
+    total: Array<number>
+    available: Array<number>
+  }
   expect([series.unit, series.byTime]).toEqual(["ETH", false])
   expect(series.total.at(-1)).toBe(3.5)
   expect(new Set(series.x).size).toBeGreaterThan(1)
@@ -57,5 +72,7 @@ it("charts each balance against the log position when time stood still, drawn by
   expect(html).toContain(".uplot")
   // Served, the page may run that one script and load nothing: a note or label in the report cannot run code.
   const digest = createHash("sha256").update(script).digest("base64")
-  expect(res.headers["content-security-policy"]).toBe(`default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'; script-src 'sha256-${digest}'`)
+  expect(res.headers["content-security-policy"]).toBe(
+    `default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'; script-src 'sha256-${digest}'`,
+  )
 })

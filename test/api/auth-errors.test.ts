@@ -79,15 +79,28 @@ describe("403 authorization", () => {
     expectError(await h.raw({ method: "GET", url: `/vaults/${h.mainVaultId}/assets`, creds: testKey }), 403, "mainnet_not_allowed_for_key")
     expectError(await h.raw({ method: "GET", url: "/vaults/test", creds: mainKey }), 403, "testnet_not_allowed_for_key")
     expectError(
-      await h.raw({ method: "POST", url: "/info/bitcoin/testnet/addresses/validate", body: JSON.stringify({ data: { item: { address: "x" } } }), creds: mainKey }),
+      await h.raw({
+        method: "POST",
+        url: "/info/bitcoin/testnet/addresses/validate",
+        body: JSON.stringify({ data: { item: { address: "x" } } }),
+        creds: mainKey,
+      }),
       403,
       "testnet_not_allowed_for_key",
     )
   })
   it("api_key_not_allowed_for_wallet for a vault outside the key's scope or a malformed vault id, before the body is read", async () => {
     const scoped = await createKey(h, { vaultIds: [h.testVaultId] })
-    expectError(await h.raw({ method: "GET", url: `/vaults/${h.mainVaultId}/assets`, creds: scoped }), 403, "api_key_not_allowed_for_wallet")
-    expectError(await h.raw({ method: "POST", url: "/vaults/not-a-vault/vault-account", body: "{broken", creds: scoped }), 403, "api_key_not_allowed_for_wallet")
+    expectError(
+      await h.raw({ method: "GET", url: `/vaults/${h.mainVaultId}/assets`, creds: scoped }),
+      403,
+      "api_key_not_allowed_for_wallet",
+    )
+    expectError(
+      await h.raw({ method: "POST", url: "/vaults/not-a-vault/vault-account", body: "{broken", creds: scoped }),
+      403,
+      "api_key_not_allowed_for_wallet",
+    )
     expect((await h.raw({ method: "GET", url: `/vaults/${h.testVaultId}/assets`, creds: scoped })).status).toBe(200)
     const list = await h.raw({ method: "GET", url: "/vaults", creds: scoped })
     expect(list.body.data.items.map((v: { id: string }) => v.id)).toEqual([h.testVaultId])
@@ -104,7 +117,16 @@ describe("409, 415, 422", () => {
   })
   it("unsupported_media_type when Content-Type is missing or not JSON", async () => {
     expectError(await h.raw({ method: "GET", url: "/vaults", override: { "content-type": null } }), 415, "unsupported_media_type")
-    expectError(await h.raw({ method: "POST", url: `/vaults/${h.testVaultId}/vault-account`, body: accountBody, override: { "content-type": "text/plain" } }), 415, "unsupported_media_type")
+    expectError(
+      await h.raw({
+        method: "POST",
+        url: `/vaults/${h.testVaultId}/vault-account`,
+        body: accountBody,
+        override: { "content-type": "text/plain" },
+      }),
+      415,
+      "unsupported_media_type",
+    )
   })
   it("invalid_request_body_structure: 422 when not wrapped as {data:{item:{}}}, 400 when not JSON", async () => {
     const url = `/vaults/${h.testVaultId}/vault-account`
@@ -113,7 +135,11 @@ describe("409, 415, 422", () => {
     expectError(await h.raw({ method: "POST", url, body: '{"data":{"item":' }), 400, "invalid_request_body_structure")
   })
   it("missing_required_attributes names each missing attribute", async () => {
-    const r = await h.raw({ method: "POST", url: `/vaults/${h.testVaultId}/vault-account`, body: JSON.stringify({ data: { item: { color: "#000000" } } }) })
+    const r = await h.raw({
+      method: "POST",
+      url: `/vaults/${h.testVaultId}/vault-account`,
+      body: JSON.stringify({ data: { item: { color: "#000000" } } }),
+    })
     expectError(r, 409, "missing_required_attributes")
     expect(r.body.error.details.map((d: { attribute: string }) => d.attribute)).toEqual(["name", "isHiddenInDashboard"])
   })
@@ -140,19 +166,39 @@ describe("429 and the order of checks", () => {
   it("checks run 415 → 401 → 403 → 409 → 422 → 409 attributes", async () => {
     const scoped = await createKey(h, { vaultIds: [h.testVaultId] })
     const url = `/vaults/${h.mainVaultId}/vault-account`
-    expectError(await h.raw({ method: "POST", url, body: "x", override: { "content-type": null, "x-api-key": null } }), 415, "unsupported_media_type")
+    expectError(
+      await h.raw({ method: "POST", url, body: "x", override: { "content-type": null, "x-api-key": null } }),
+      415,
+      "unsupported_media_type",
+    )
     expectError(await h.raw({ method: "POST", url, body: "x", creds: scoped, override: { "x-api-sign": "bad" } }), 401, "invalid_api_sign")
-    expectError(await h.raw({ method: "POST", url, body: "x", creds: scoped, override: { "x-api-version": "1999-01-01" } }), 403, "api_key_not_allowed_for_wallet")
+    expectError(
+      await h.raw({ method: "POST", url, body: "x", creds: scoped, override: { "x-api-version": "1999-01-01" } }),
+      403,
+      "api_key_not_allowed_for_wallet",
+    )
     const own = `/vaults/${h.testVaultId}/vault-account`
-    expectError(await h.raw({ method: "POST", url: own, body: "[]", override: { "x-api-version": "1999-01-01" } }), 409, "invalid_api_version")
-    expectError(await h.raw({ method: "POST", url: own, body: JSON.stringify({ data: { item: [] } }) }), 422, "invalid_request_body_structure")
+    expectError(
+      await h.raw({ method: "POST", url: own, body: "[]", override: { "x-api-version": "1999-01-01" } }),
+      409,
+      "invalid_api_version",
+    )
+    expectError(
+      await h.raw({ method: "POST", url: own, body: JSON.stringify({ data: { item: [] } }) }),
+      422,
+      "invalid_request_body_structure",
+    )
   })
   it("a request that fails any check writes nothing", async () => {
     const before = h.sim.models.position
     const url = `/vaults/${h.testVaultId}/vault-account`
     await h.raw({ method: "POST", url, body: accountBody, override: { "x-api-sign": "bad" } })
     await h.raw({ method: "POST", url, body: JSON.stringify({ data: { item: { name: "a", color: "red", isHiddenInDashboard: false } } }) })
-    await h.raw({ method: "POST", url, body: JSON.stringify({ data: { item: { name: "a", color: "#000000", isHiddenInDashboard: "no" } } }) })
+    await h.raw({
+      method: "POST",
+      url,
+      body: JSON.stringify({ data: { item: { name: "a", color: "#000000", isHiddenInDashboard: "no" } } }),
+    })
     expect(h.sim.models.position).toBe(before)
     expect(await Effect.runPromise(h.sim.store.headPosition)).toBe(before)
   })
@@ -165,7 +211,11 @@ describe("envelope", () => {
     expect(a.body.context).toBe("trace-1")
     expect(b.body.context).toBe("trace-2")
     expect(a.body.requestId).not.toBe(b.body.requestId)
-    const post = await h.raw({ method: "POST", url: `/vaults/${h.testVaultId}/vault-account`, body: JSON.stringify({ context: "ctx", data: { item: {} } }) })
+    const post = await h.raw({
+      method: "POST",
+      url: `/vaults/${h.testVaultId}/vault-account`,
+      body: JSON.stringify({ context: "ctx", data: { item: {} } }),
+    })
     expect(post.body.context).toBe("ctx")
   })
   it("an unknown path is 400 uri_not_found in the error shape", async () => {

@@ -109,7 +109,9 @@ describe("replays", () => {
     expect((await get(strict.url, headers)).status).toBe(200)
     const again = await get(strict.url, headers)
     expect([again.status, again.code]).toEqual([401, "invalid_api_sign"])
-    expect((await get(strict.url, signed({ "x-api-timestamp": String(Number(headers["x-api-timestamp"]) - 1) }))).code).toBe("invalid_api_sign")
+    expect((await get(strict.url, signed({ "x-api-timestamp": String(Number(headers["x-api-timestamp"]) - 1) }))).code).toBe(
+      "invalid_api_sign",
+    )
   })
 })
 
@@ -144,7 +146,9 @@ describe("a body cut off by the client", () => {
       socket.on("error", () => resolve())
     })
     for (let i = 0; logged.info.length === before && i < 2_000; i++) await new Promise((r) => setTimeout(r, 10))
-    expect(logged.info.slice(before)).toEqual([expect.stringMatching(/^POST \/vaults\/:vaultId\/vault-account: request body aborted by the client/)])
+    expect(logged.info.slice(before)).toEqual([
+      expect.stringMatching(/^POST \/vaults\/:vaultId\/vault-account: request body aborted by the client/),
+    ])
     expect(logged.error).toEqual([])
   })
 })

@@ -23,19 +23,36 @@ afterAll(async () => {
 it("a withdrawal beyond the balance: the amounts requested and available in ETH", async () => {
   const vault = h.testVaultId
   await h.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })
-  const account = await client.call<{ item: { vaultAccountId: string } }>("POST", `/vaults/${vault}/vault-account`, { item: { name: "a", color: "#000000", isHiddenInDashboard: false } })
+  const account = await client.call<{ item: { vaultAccountId: string } }>("POST", `/vaults/${vault}/vault-account`, {
+    item: { name: "a", color: "#000000", isHiddenInDashboard: false },
+  })
   const vaultAccountId = account.body.data.item.vaultAccountId
-  const added = await client.call<{ item: { address: string } }>("PUT", `/vaults/${vault}/vault-accounts/${vaultAccountId}/add-asset`, { item: { assetId: ETH.assetId, label: "a" } })
+  const added = await client.call<{ item: { address: string } }>("PUT", `/vaults/${vault}/vault-accounts/${vaultAccountId}/add-asset`, {
+    item: { assetId: ETH.assetId, label: "a" },
+  })
   const address = added.body.data.item.address
-  expect((await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ETH.assetId, amount: "0.2" })).status).toBe(201)
+  expect(
+    (await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ETH.assetId, amount: "0.2" }))
+      .status,
+  ).toBe(201)
   const before = (await h.admin("GET", "/_sim/events?limit=1000")).body.events.length
   const r = await client.call<never>("POST", `/vaults/${vault}/transaction-requests/single-transfer`, {
-    item: { vaultAccountId, assetId: ETH.assetId, fromAddress: address, toAddress: "0x000000000000000000000000000000000000dEaD", amount: "1.5", feePriority: "standard", note: "too much" },
+    item: {
+      vaultAccountId,
+      assetId: ETH.assetId,
+      fromAddress: address,
+      toAddress: "0x000000000000000000000000000000000000dEaD",
+      amount: "1.5",
+      feePriority: "standard",
+      note: "too much",
+    },
   })
   expect(r.status).toBe(400)
   const error = (r.body as unknown as { error: { code: string; message: string } }).error
   expect(error.code).toBe("insufficient_balance")
   // Needed is the amount plus the maximum fee: 1.5 ETH and a few decimals more.
-  expect(error.message).toMatch(new RegExp(`^Insufficient balance at ${address}: 1\\.5[0-9]+ ETH requested \\(amount plus maximum fee\\), 0\\.2 ETH available\\.$`))
+  expect(error.message).toMatch(
+    new RegExp(`^Insufficient balance at ${address}: 1\\.5[0-9]+ ETH requested \\(amount plus maximum fee\\), 0\\.2 ETH available\\.$`),
+  )
   expect((await h.admin("GET", "/_sim/events?limit=1000")).body.events.length).toBe(before)
 })

@@ -19,7 +19,15 @@ describe("balance history", () => {
     const r = await history({ address: ids.ethAddress, assetId: assetId("ethereum", "sepolia", "ETH") })
     expect(r.status).toBe(200)
     const changes = r.body.changes as Array<any>
-    expect(changes.map((c) => c.event.type)).toEqual(["DepositCredited", "TxRequestCreated", "TxRequestMined", "TxRequestCreated", "TxRequestRejected", "TxRequestCreated", "TxRequestMined"])
+    expect(changes.map((c) => c.event.type)).toEqual([
+      "DepositCredited",
+      "TxRequestCreated",
+      "TxRequestMined",
+      "TxRequestCreated",
+      "TxRequestRejected",
+      "TxRequestCreated",
+      "TxRequestMined",
+    ])
     expect(changes[0]).toMatchObject({
       blockchain: "ethereum",
       network: "sepolia",
@@ -40,16 +48,26 @@ describe("balance history", () => {
     const positions = changes.map((c) => c.position)
     expect([...positions].sort((a, b) => a - b)).toEqual(positions)
     for (const c of changes)
-      for (const k of ["totalAmount", "availableAmount", "blockedAmount", "allocatedAmount", "totalChange", "blockedChange"]) expect(c[k]).toMatch(/^-?[0-9]+(\.[0-9]*[1-9])?$/)
+      for (const k of ["totalAmount", "availableAmount", "blockedAmount", "allocatedAmount", "totalChange", "blockedChange"])
+        expect(c[k]).toMatch(/^-?[0-9]+(\.[0-9]*[1-9])?$/)
   })
 
   it("every change agrees with #8 asked as of its position", async () => {
     const r = await history({ vaultId: ids.testVaultId })
     for (const c of r.body.changes as Array<any>) {
       if (c.blockchain === "bitcoin" && c.address !== ids.btcAddress) continue
-      const a = await h.client.call<any>("GET", `/vaults/${ids.testVaultId}/${c.blockchain}/addresses/${c.address}/assets`, { headers: { "x-sim-as-of": `position:${c.position}` } })
-      const entry = a.body.data.item.assets.find((x: any) => x.assetData.totalAmount !== undefined && assetId(c.blockchain, c.network, x.symbol) === c.assetId)
-      expect(entry.assetData).toMatchObject({ totalAmount: c.totalAmount, availableAmount: c.availableAmount, blockedAmount: c.blockedAmount, allocatedAmount: c.allocatedAmount })
+      const a = await h.client.call<any>("GET", `/vaults/${ids.testVaultId}/${c.blockchain}/addresses/${c.address}/assets`, {
+        headers: { "x-sim-as-of": `position:${c.position}` },
+      })
+      const entry = a.body.data.item.assets.find(
+        (x: any) => x.assetData.totalAmount !== undefined && assetId(c.blockchain, c.network, x.symbol) === c.assetId,
+      )
+      expect(entry.assetData).toMatchObject({
+        totalAmount: c.totalAmount,
+        availableAmount: c.availableAmount,
+        blockedAmount: c.blockedAmount,
+        allocatedAmount: c.allocatedAmount,
+      })
     }
   })
 

@@ -24,19 +24,32 @@ describe("concurrent creates on SQLite", () => {
     const file = join(dir, "events.sqlite")
     h = await startHarness({ sim: { store: makeSqliteStore({ file }), webhooks: false } })
     const eth = assetId("ethereum", "sepolia", "ETH")
-    const acct = (await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name: "a", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId
-    const address = (await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: eth, label: "w" } })).body.data.item.address as string
+    const acct = (
+      await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+        item: { name: "a", color: "#000000", isHiddenInDashboard: false },
+      })
+    ).body.data.item.vaultAccountId
+    const address = (
+      await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: eth, label: "w" } })
+    ).body.data.item.address as string
     await h.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })
-    expect((await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: eth, amount: "1" })).status).toBe(201)
+    expect(
+      (await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: eth, amount: "1" })).status,
+    ).toBe(201)
 
     const url = `/vaults/${h.testVaultId}/ethereum/sepolia/addresses/${address}/transaction-requests`
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => h!.client.call<any>("POST", url, { item: { amount: "0.01", feePriority: "standard", recipientAddress: EXTERNAL_ETH, note: `payout ${i}` } })),
+      Array.from({ length: 20 }, (_, i) =>
+        h!.client.call<any>("POST", url, {
+          item: { amount: "0.01", feePriority: "standard", recipientAddress: EXTERNAL_ETH, note: `payout ${i}` },
+        }),
+      ),
     )
     expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 20 }, () => 201))
     const ids = answers.map((a) => a.body.data.item.transactionRequestId as string)
     expect(new Set(ids).size).toBe(20)
-    const statuses = async (sim: { models: { txRequests: { byId: Map<string, { status: { latest: () => unknown } }> } } }) => ids.map((id) => sim.models.txRequests.byId.get(id)?.status.latest())
+    const statuses = async (sim: { models: { txRequests: { byId: Map<string, { status: { latest: () => unknown } }> } } }) =>
+      ids.map((id) => sim.models.txRequests.byId.get(id)?.status.latest())
     expect(await statuses(h.sim as never)).toEqual(ids.map(() => "Success"))
     const seed = h.sim.seed
     await h.close()

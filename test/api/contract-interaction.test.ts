@@ -21,7 +21,11 @@ const clientOf = (credentials: Credentials) =>
     baseUrl: server.url,
     credentials,
     fetch: async (r) => {
-      const res = await undiciFetch(r.url, { method: r.method, headers: Object.fromEntries(r.headers), ...(r.method === "GET" ? {} : { body: await r.text() }) })
+      const res = await undiciFetch(r.url, {
+        method: r.method,
+        headers: Object.fromEntries(r.headers),
+        ...(r.method === "GET" ? {} : { body: await r.text() }),
+      })
       return new Response(await res.text(), { status: res.status, headers: Object.fromEntries(res.headers) })
     },
   })
@@ -55,21 +59,36 @@ afterAll(async () => {
 
 /** A new account's tron address holding the given assets, each funded by a confirmed deposit. */
 const funded = async (amounts: { TRX?: string; USDT?: string }) => {
-  const acct = (await v24.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name: "c", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId as string
+  const acct = (
+    await v24.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+      item: { name: "c", color: "#000000", isHiddenInDashboard: false },
+    })
+  ).body.data.item.vaultAccountId as string
   let address: string | undefined
-  for (const [symbol, id] of [["TRX", TRX], ["USDT", USDT]] as const) {
+  for (const [symbol, id] of [
+    ["TRX", TRX],
+    ["USDT", USDT],
+  ] as const) {
     if (amounts[symbol] === undefined) continue
     const item = address === undefined ? { assetId: id, label: "c" } : { assetId: id, address }
-    address = (await v24.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item })).body.data.item.address as string
-    if (amounts[symbol] !== "0") expect((await h.admin("POST", "/_sim/deposits", { blockchain: "tron", network: "nile", address, assetId: id, amount: amounts[symbol] })).status).toBe(201)
+    address = (await v24.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item })).body.data.item
+      .address as string
+    if (amounts[symbol] !== "0")
+      expect(
+        (await h.admin("POST", "/_sim/deposits", { blockchain: "tron", network: "nile", address, assetId: id, amount: amounts[symbol] }))
+          .status,
+      ).toBe(201)
   }
   return { acct, address: address! }
 }
-const interact = (item: Record<string, unknown>, client = v26, vaultId = h.testVaultId) => client.call<any>("POST", `/vaults/${vaultId}/transaction-requests/contract-interaction`, { item })
-const status = async (id: string) => (await v24.call<any>("GET", `/transactionRequests/${id}`)).body.data.item.transactionRequestStatus as string
+const interact = (item: Record<string, unknown>, client = v26, vaultId = h.testVaultId) =>
+  client.call<any>("POST", `/vaults/${vaultId}/transaction-requests/contract-interaction`, { item })
+const status = async (id: string) =>
+  (await v24.call<any>("GET", `/transactionRequests/${id}`)).body.data.item.transactionRequestStatus as string
 /** An asset's total at an address, base units. */
 const total = async (address: string, symbol: "TRX" | "USDT") => {
-  const assets = (await v24.call<any>("GET", `/vaults/${h.testVaultId}/tron/addresses/${address}/assets`)).body.data.item.assets as Array<any>
+  const assets = (await v24.call<any>("GET", `/vaults/${h.testVaultId}/tron/addresses/${address}/assets`)).body.data.item
+    .assets as Array<any>
   const a = assets.find((x) => x.symbol === symbol)?.assetData
   return a === undefined ? 0n : sun(a.totalAmount)
 }
@@ -103,18 +122,43 @@ describe("approve, then transfer-from", () => {
     })
     expect(await status(a.body.data.item.transactionRequestId)).toBe("success")
     expect(await total(payer.address, "TRX")).toBe(sun("100") - APPROVE_FEE)
-    const t = await interact({ method: "transfer-from", assetId: USDT, fromAddress: holder.address, feePayer: payer.address, toAddress: recipient.address, amount: "5", note: "pull" })
+    const t = await interact({
+      method: "transfer-from",
+      assetId: USDT,
+      fromAddress: holder.address,
+      feePayer: payer.address,
+      toAddress: recipient.address,
+      amount: "5",
+      note: "pull",
+    })
     expect(t.status).toBe(201)
-    expect(t.body.data.item.contractInteractionDetails).toMatchObject({ method: "transfer-from", functionSignature: "transferFrom(address,address,uint256)", recipient: recipient.address, amount: "5" })
+    expect(t.body.data.item.contractInteractionDetails).toMatchObject({
+      method: "transfer-from",
+      functionSignature: "transferFrom(address,address,uint256)",
+      recipient: recipient.address,
+      amount: "5",
+    })
     expect(await status(t.body.data.item.transactionRequestId)).toBe("success")
-    expect([await total(holder.address, "USDT"), await total(recipient.address, "USDT"), await total(payer.address, "TRX")]).toEqual([45_000_000n, 5_000_000n, sun("100") - APPROVE_FEE - TRANSFER_FROM_FEE])
+    expect([await total(holder.address, "USDT"), await total(recipient.address, "USDT"), await total(payer.address, "TRX")]).toEqual([
+      45_000_000n,
+      5_000_000n,
+      sun("100") - APPROVE_FEE - TRANSFER_FROM_FEE,
+    ])
     expect(await total(holder.address, "TRX")).toBe(0n)
     expect((await runAudit(h.sim, undefined)).discrepancies).toEqual([])
   })
   it("transfer-from without an allowance is mined with errors: the fee payer's fee is spent, no token moves", async () => {
     const holder = await funded({ USDT: "50" })
     const payer = await funded({ TRX: "100" })
-    const t = await interact({ method: "transfer-from", assetId: USDT, fromAddress: holder.address, feePayer: payer.address, toAddress: EXTERNAL, amount: "5", note: "pull" })
+    const t = await interact({
+      method: "transfer-from",
+      assetId: USDT,
+      fromAddress: holder.address,
+      feePayer: payer.address,
+      toAddress: EXTERNAL,
+      amount: "5",
+      note: "pull",
+    })
     expect(await status(t.body.data.item.transactionRequestId)).toBe("mined-with-errors")
     expect([await total(holder.address, "USDT"), await total(payer.address, "TRX")]).toEqual([50_000_000n, sun("100") - TRANSFER_FROM_FEE])
     const listed = (await v24.call<any>("GET", `/vaults/${h.testVaultId}/transactions`)).body.data.items[0]
@@ -124,9 +168,19 @@ describe("approve, then transfer-from", () => {
   it("a fee payer with TRX frozen for energy pays no TRX for the same transfer-from", async () => {
     const holder = await funded({ USDT: "50" })
     const payer = await funded({ TRX: "20000" })
-    await v24.call("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${payer.address}/manage-resource`, { item: { type: "freeze", resource: "energy", amount: "10000" } })
+    await v24.call("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${payer.address}/manage-resource`, {
+      item: { type: "freeze", resource: "energy", amount: "10000" },
+    })
     await interact({ method: "approve", assetId: USDT, fromAddress: holder.address, feePayer: payer.address, note: "" })
-    const t = await interact({ method: "transferFrom", assetId: USDT, fromAddress: holder.address, feePayer: payer.address, toAddress: EXTERNAL, amount: "5", note: "" })
+    const t = await interact({
+      method: "transferFrom",
+      assetId: USDT,
+      fromAddress: holder.address,
+      feePayer: payer.address,
+      toAddress: EXTERNAL,
+      amount: "5",
+      note: "",
+    })
     expect(await status(t.body.data.item.transactionRequestId)).toBe("success")
     // 22,000 + 65,000 energy from a 100,000 a day stake; bandwidth from the free allowance.
     expect(await total(payer.address, "TRX")).toBe(sun("20000"))
@@ -134,7 +188,14 @@ describe("approve, then transfer-from", () => {
   it("a maxFee below the energy burn runs the call out of energy: the limit is burned", async () => {
     const holder = await funded({ USDT: "50" })
     const payer = await funded({ TRX: "100" })
-    const a = await interact({ method: "approve", assetId: USDT, fromAddress: holder.address, feePayer: payer.address, maxFee: "1", note: "" })
+    const a = await interact({
+      method: "approve",
+      assetId: USDT,
+      fromAddress: holder.address,
+      feePayer: payer.address,
+      maxFee: "1",
+      note: "",
+    })
     expect(a.body.data.item.maxFee).toBe("1")
     expect(await status(a.body.data.item.transactionRequestId)).toBe("mined-with-errors")
     expect(await total(payer.address, "TRX")).toBe(sun("99"))
@@ -161,7 +222,15 @@ describe("approve with the optional toAddress and amount", () => {
     expect(await status(r.body.data.item.transactionRequestId)).toBe("success")
     // Nothing moved to toAddress; the fee payer may now pull more than `amount`.
     expect(await total(holder.address, "USDT")).toBe(50_000_000n)
-    const pull = await interact({ method: "transfer-from", assetId: USDT, fromAddress: holder.address, feePayer: payer.address, toAddress: EXTERNAL, amount: "20", note: "pull" })
+    const pull = await interact({
+      method: "transfer-from",
+      assetId: USDT,
+      fromAddress: holder.address,
+      feePayer: payer.address,
+      toAddress: EXTERNAL,
+      amount: "20",
+      note: "pull",
+    })
     expect(pull.status).toBe(201)
     expect(await status(pull.body.data.item.transactionRequestId)).toBe("success")
     expect(await total(holder.address, "USDT")).toBe(30_000_000n)
@@ -173,7 +242,15 @@ describe("contract-interaction errors, each writing nothing", () => {
     const holder = await funded({ USDT: "50" })
     const payer = await funded({ TRX: "100" })
     const poor = await funded({ TRX: "1" })
-    const base = { method: "transfer-from", assetId: USDT, fromAddress: holder.address, feePayer: payer.address, toAddress: EXTERNAL, amount: "5", note: "n" }
+    const base = {
+      method: "transfer-from",
+      assetId: USDT,
+      fromAddress: holder.address,
+      feePayer: payer.address,
+      toAddress: EXTERNAL,
+      amount: "5",
+      note: "n",
+    }
     const before = h.sim.models.position
     const cases: Array<[Record<string, unknown>, number, string, string?]> = [
       [{ ...base, method: "mint" }, 400, "invalid_data", "method"],
@@ -200,7 +277,12 @@ describe("contract-interaction errors, each writing nothing", () => {
     ]
     for (const [item, code, error, attribute] of cases) {
       const r = await interact(Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined)))
-      expect([JSON.stringify(item).slice(0, 80), r.status, r.body.error?.code, r.body.error?.details?.[0]?.attribute]).toEqual([JSON.stringify(item).slice(0, 80), code, error, attribute])
+      expect([JSON.stringify(item).slice(0, 80), r.status, r.body.error?.code, r.body.error?.details?.[0]?.attribute]).toEqual([
+        JSON.stringify(item).slice(0, 80),
+        code,
+        error,
+        attribute,
+      ])
     }
     expect(h.sim.models.position).toBe(before)
   })

@@ -72,7 +72,11 @@ describe("dashboard login", () => {
     const page = await p.fetch("/ui")
     expect(page.status).toBe(200)
     expect(await page.text()).toContain("/ui/assets/app.js")
-    const login = await p.fetch("/ui/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: p.sim.adminToken }) })
+    const login = await p.fetch("/ui/session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: p.sim.adminToken }),
+    })
     expect(login.status).toBe(200)
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!
     expect((await p.fetch("/_sim/overview", { headers: { cookie } })).status).toBe(200)

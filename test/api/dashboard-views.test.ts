@@ -16,15 +16,31 @@ beforeAll(async () => {
   p = await startInProcess({ seed: "dashboard-views", webhooks: false, fixture: inProcessFixtureAt("2024-05-09") })
   vault = p.testVaultId
   await p.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })
-  const created = await p.admin("POST", `/_sim/vaults/${vault}/vault-accounts`, { name: "alice", color: "#112233", isHiddenInDashboard: false })
+  const created = await p.admin("POST", `/_sim/vaults/${vault}/vault-accounts`, {
+    name: "alice",
+    color: "#112233",
+    isHiddenInDashboard: false,
+  })
   expect(created.status).toBe(201)
   account = created.body.vaultAccountId
-  const added = await p.admin("PUT", `/_sim/vaults/${vault}/vault-accounts/${account}/add-asset`, { assetId: ETH.assetId, label: "alice eth" })
+  const added = await p.admin("PUT", `/_sim/vaults/${vault}/vault-accounts/${account}/add-asset`, {
+    assetId: ETH.assetId,
+    label: "alice eth",
+  })
   expect(added.status).toBe(200)
-  expect(added.body).toMatchObject({ label: "alice eth", assetId: ETH.assetId, blockchain: "ethereum", network: "sepolia", vaultAccountId: account })
+  expect(added.body).toMatchObject({
+    label: "alice eth",
+    assetId: ETH.assetId,
+    blockchain: "ethereum",
+    network: "sepolia",
+    vaultAccountId: account,
+  })
   address = added.body.address
   beforeDeposit = Number(p.sim.models.position)
-  expect((await p.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ETH.assetId, amount: "2" })).status).toBe(201)
+  expect(
+    (await p.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ETH.assetId, amount: "2" }))
+      .status,
+  ).toBe(201)
 })
 afterAll(async () => p.close())
 
@@ -34,9 +50,17 @@ describe("dashboard reads", () => {
       const q = asOf === undefined ? "" : `&asOf=position:${asOf}`
       const page = await p.admin("GET", `/_sim/vaults/${vault}/addresses?vaultAccountId=${account}${q}`)
       expect(page.status).toBe(200)
-      const rest = await p.client().call<any>("GET", `/vaults/${vault}/ethereum/addresses/${address}/assets`, { headers: asOf === undefined ? {} : { "x-sim-as-of": `position:${asOf}` } })
+      const rest = await p.client().call<any>("GET", `/vaults/${vault}/ethereum/addresses/${address}/assets`, {
+        headers: asOf === undefined ? {} : { "x-sim-as-of": `position:${asOf}` },
+      })
       const { totalAmount, availableAmount, blockedAmount, allocatedAmount } = rest.body.data.item.assets[0].assetData
-      expect(page.body.items).toEqual([expect.objectContaining({ address, label: "alice eth", assets: [{ assetId: ETH.assetId, symbol: "ETH", totalAmount, availableAmount, blockedAmount, allocatedAmount }] })])
+      expect(page.body.items).toEqual([
+        expect.objectContaining({
+          address,
+          label: "alice eth",
+          assets: [{ assetId: ETH.assetId, symbol: "ETH", totalAmount, availableAmount, blockedAmount, allocatedAmount }],
+        }),
+      ])
     }
     expect((await p.admin("GET", `/_sim/vaults/${vault}/addresses`)).body.items[0].assets[0].totalAmount).toBe("2")
   })
@@ -44,7 +68,9 @@ describe("dashboard reads", () => {
   it("accounts, transactions and the overview follow the position", async () => {
     // The vault's default account (its id is the vault's) first, from the vault's creation on.
     const defaultAccount = { vaultAccountId: vault, vaultId: vault, name: "Default", isDefault: true, index: 0 }
-    expect((await p.admin("GET", `/_sim/vaults/${vault}/vault-accounts?asOf=position:1`)).body.items).toEqual([expect.objectContaining(defaultAccount)])
+    expect((await p.admin("GET", `/_sim/vaults/${vault}/vault-accounts?asOf=position:1`)).body.items).toEqual([
+      expect.objectContaining(defaultAccount),
+    ])
     expect((await p.admin("GET", `/_sim/vaults/${vault}/vault-accounts`)).body).toMatchObject({
       hasMore: false,
       items: [defaultAccount, { vaultAccountId: account, vaultId: vault, name: "alice", isDefault: false, index: 1 }],
@@ -67,7 +93,9 @@ describe("dashboard reads", () => {
     expect(now).toMatchObject({ name: "temp", revoked: true })
     expect(now).not.toHaveProperty("secret")
     expect(now).not.toHaveProperty("passphraseHash")
-    const before = (await p.admin("GET", `/_sim/api-keys?asOf=position:${revokedAt - 1}`)).body.items.find((k: { key: string }) => k.key === key.body.key)
+    const before = (await p.admin("GET", `/_sim/api-keys?asOf=position:${revokedAt - 1}`)).body.items.find(
+      (k: { key: string }) => k.key === key.body.key,
+    )
     expect(before.revoked).toBe(false)
   })
 
@@ -84,11 +112,24 @@ describe("dashboard reads", () => {
 
   it("a chain with its height and mempool, and the timeline with its block marks", async () => {
     const chain = await p.admin("GET", "/_sim/chains/ethereum/sepolia")
-    expect(chain.body).toMatchObject({ blockchain: "ethereum", network: "sepolia", height: 1, mode: "auto", confirmationsRequired: 1, mempool: { items: [] } })
+    expect(chain.body).toMatchObject({
+      blockchain: "ethereum",
+      network: "sepolia",
+      height: 1,
+      mode: "auto",
+      confirmationsRequired: 1,
+      mempool: { items: [] },
+    })
     const past = await p.admin("GET", `/_sim/chains/ethereum/sepolia?asOf=position:${beforeDeposit + 1}`)
     expect(past.body).toMatchObject({ height: 0, mempool: { items: [{ kind: "deposit", to: address, amount: "2000000000000000000" }] } })
     const t = await p.admin("GET", "/_sim/timeline")
-    expect(t.body).toMatchObject({ first: 1, head: Number(p.sim.models.position), frozen: true, blockCount: 1, blocks: [{ chain: "ethereum/sepolia", height: 1 }] })
+    expect(t.body).toMatchObject({
+      first: 1,
+      head: Number(p.sim.models.position),
+      frozen: true,
+      blockCount: 1,
+      blocks: [{ chain: "ethereum/sepolia", height: 1 }],
+    })
     // The block the timeline's label names: the last change of height at or before the position, that chain's height there.
     const mark = t.body.blocks[0].position as number
     for (const [asOf, block] of [
@@ -106,7 +147,9 @@ describe("dashboard reads", () => {
     expect(derived.status).toBe(201)
     expect(derived.body).toMatchObject({ label: "own" })
     const own = await p.admin("GET", `/_sim/vaults/${vault}/addresses?vaultAccountId=${vault}`)
-    expect(own.body.items.map((a: { address: string; vaultAccountId: string | null }) => [a.address, a.vaultAccountId])).toEqual([[derived.body.address, null]])
+    expect(own.body.items.map((a: { address: string; vaultAccountId: string | null }) => [a.address, a.vaultAccountId])).toEqual([
+      [derived.body.address, null],
+    ])
     expect((await p.admin("GET", `/_sim/vaults/${vault}/addresses?vaultAccountId=`)).body.items).toEqual(own.body.items)
   })
 })
@@ -135,9 +178,21 @@ describe("refusals", () => {
   it("writes answer as the REST operations do, and change nothing when refused", async () => {
     const head = p.sim.models.position
     const cases: Array<[string, string, unknown, number, string]> = [
-      ["POST", `/_sim/vaults/${vault}/vault-accounts`, { color: "#112233", isHiddenInDashboard: false }, 409, "missing_required_attributes"],
+      [
+        "POST",
+        `/_sim/vaults/${vault}/vault-accounts`,
+        { color: "#112233", isHiddenInDashboard: false },
+        409,
+        "missing_required_attributes",
+      ],
       ["POST", `/_sim/vaults/${vault}/vault-accounts`, { name: "x", color: "red", isHiddenInDashboard: false }, 400, "invalid_data"],
-      ["POST", "/_sim/vaults/000000000000000000000000/vault-accounts", { name: "x", color: "#112233", isHiddenInDashboard: false }, 404, "resource_not_found"],
+      [
+        "POST",
+        "/_sim/vaults/000000000000000000000000/vault-accounts",
+        { name: "x", color: "#112233", isHiddenInDashboard: false },
+        404,
+        "resource_not_found",
+      ],
       ["PUT", `/_sim/vaults/${vault}/vault-accounts/${account}/add-asset`, { assetId: ETH.assetId }, 409, "missing_required_attributes"],
       ["PUT", `/_sim/vaults/${vault}/vault-accounts/${account}/add-asset`, { assetId: "nope", label: "x" }, 404, "resource_not_found"],
       ["POST", `/_sim/vaults/${vault}/ethereum/sepolia/addresses`, {}, 409, "missing_required_attributes"],

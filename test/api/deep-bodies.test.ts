@@ -34,7 +34,13 @@ afterAll(async () => {
 })
 
 const send = async (method: string, path: string, body: string, headers: Record<string, string>) => {
-  const res = await request(server.url + path, { method: method as "POST", headers: { "content-type": "application/json", ...headers }, body, headersTimeout: 20_000, bodyTimeout: 20_000 })
+  const res = await request(server.url + path, {
+    method: method as "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+    headersTimeout: 20_000,
+    bodyTimeout: 20_000,
+  })
   const text = await res.body.text()
   return { status: res.statusCode, body: JSON.parse(text) as { error?: { code?: string; message?: string } } }
 }
@@ -54,8 +60,16 @@ describe("a body nested 10,000 arrays deep", () => {
       const version = op.versions?.[0] ?? API_VERSIONS[0]
       const path = fill(op.path)
       for (const body of [DEEP, `{"data":{"item":{"assetId":"x","name":${DEEP}}}}`]) {
-        const a = await send(op.method, path, body, { ...signRequest(h.creds, { method: op.method, url: path, body }), "x-api-version": version })
-        expect([op.id, a.status, a.body.error?.code, a.body.error?.message]).toEqual([op.id, 400, "invalid_request_body_structure", MESSAGE])
+        const a = await send(op.method, path, body, {
+          ...signRequest(h.creds, { method: op.method, url: path, body }),
+          "x-api-version": version,
+        })
+        expect([op.id, a.status, a.body.error?.code, a.body.error?.message]).toEqual([
+          op.id,
+          400,
+          "invalid_request_body_structure",
+          MESSAGE,
+        ])
         expect(isApiErrorShape(a.body)).toBe(true)
       }
     }
@@ -70,7 +84,12 @@ describe("a body nested 10,000 arrays deep", () => {
       const path = fill(route.path)
       for (const body of [DEEP, `{"assetId":"x","amount":${DEEP}}`]) {
         const a = await send(route.method, path, body, { authorization: `Bearer ${h.sim.adminToken}` })
-        expect([route.path, a.status, a.body.error?.code, a.body.error?.message]).toEqual([route.path, 400, "invalid_request_body_structure", MESSAGE])
+        expect([route.path, a.status, a.body.error?.code, a.body.error?.message]).toEqual([
+          route.path,
+          400,
+          "invalid_request_body_structure",
+          MESSAGE,
+        ])
         expect(isSimErrorShape(a.body)).toBe(true)
       }
     }

@@ -11,7 +11,9 @@ beforeEach(async () => {
 afterEach(async () => h.close())
 
 const account = async () => {
-  const r = await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name: "a", color: "#000000", isHiddenInDashboard: false } })
+  const r = await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+    item: { name: "a", color: "#000000", isHiddenInDashboard: false },
+  })
   return r.body.data.item.vaultAccountId as string
 }
 const addAsset = async (acct: string, item: Record<string, unknown>) =>
@@ -27,14 +29,27 @@ describe("a bitcoin deposit", () => {
     const acct = await account()
     const address = await addAsset(acct, { assetId: assetId("bitcoin", "testnet", "BTC"), label: "btc" })
     expect((await h.admin("PUT", "/_sim/chains/bitcoin/testnet/mining", { mode: "manual", confirmations: 3 })).status).toBe(200)
-    const dep = await h.admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address, assetId: assetId("bitcoin", "testnet", "BTC"), amount: "0.5" })
+    const dep = await h.admin("POST", "/_sim/deposits", {
+      blockchain: "bitcoin",
+      network: "testnet",
+      address,
+      assetId: assetId("bitcoin", "testnet", "BTC"),
+      amount: "0.5",
+    })
     expect(dep.status).toBe(201)
     const txid = dep.body.transactionId as string
     expect(txid).toMatch(/^[0-9a-f]{64}$/)
 
     let list = await h.client.call<any>("GET", `/vaults/${h.testVaultId}/transactions`)
     expect(list.body.data.items).toEqual([
-      expect.objectContaining({ transactionId: txid, direction: "incoming", status: "pending", minedInBlockHeight: "", hasTokenTransfer: "false", isInternal: "false" }),
+      expect.objectContaining({
+        transactionId: txid,
+        direction: "incoming",
+        status: "pending",
+        minedInBlockHeight: "",
+        hasTokenTransfer: "false",
+        isInternal: "false",
+      }),
     ])
     expect((await h.admin("POST", "/_sim/chains/bitcoin/testnet/mine", { blocks: 1 })).body).toEqual({ height: 1 })
     expect(await balanceOf("bitcoin", address, "BTC")).toBe("0")
@@ -78,7 +93,13 @@ describe("a token deposit to an address without the token", () => {
     const address = await addAsset(acct, { assetId: assetId("ethereum", "sepolia", "ETH"), label: "eth" })
     await h.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })
     const usdc = assetId("ethereum", "sepolia", "USDC")
-    const dep = await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: usdc, amount: "25.5" })
+    const dep = await h.admin("POST", "/_sim/deposits", {
+      blockchain: "ethereum",
+      network: "sepolia",
+      address,
+      assetId: usdc,
+      amount: "25.5",
+    })
     expect(dep.status).toBe(201)
     expect(await eventsOfType("DepositCredited")).toHaveLength(0)
     expect(await eventsOfType("NotificationRaised")).toHaveLength(0)
@@ -89,11 +110,22 @@ describe("a token deposit to an address without the token", () => {
     await addAsset(acct, { assetId: usdc, address })
     await h.admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 5 })
     expect(await eventsOfType("DepositCredited")).toHaveLength(1)
-    expect((await eventsOfType("NotificationRaised")).map((n) => (n.data as { kind: string }).kind)).toEqual(["INCOMING_CONFIRMED_TOKEN_TX"])
+    expect((await eventsOfType("NotificationRaised")).map((n) => (n.data as { kind: string }).kind)).toEqual([
+      "INCOMING_CONFIRMED_TOKEN_TX",
+    ])
     expect(await balanceOf("ethereum", address, "USDC")).toBe("25.5")
     const detail = await h.client.call<any>("GET", `/vaults/${h.testVaultId}/ethereum/transactions/${dep.body.transactionId}`)
     expect(detail.body.data.item.tokensTransfers).toEqual([
-      { amount: "25.5", contract: expect.stringMatching(/^0x/), fromAddress: expect.any(String), toAddress: address, symbol: "USDC", tokenName: expect.any(String), type: "ERC-20", decimals: 6 },
+      {
+        amount: "25.5",
+        contract: expect.stringMatching(/^0x/),
+        fromAddress: expect.any(String),
+        toAddress: address,
+        symbol: "USDC",
+        tokenName: expect.any(String),
+        type: "ERC-20",
+        decimals: 6,
+      },
     ])
     expect(detail.body.data.item.recipients[0]).toMatchObject({ amount: "0", unitSymbol: "ETH" })
   })
@@ -104,8 +136,17 @@ describe("interval mining on the simulated clock", () => {
     const acct = await account()
     const address = await addAsset(acct, { assetId: assetId("ethereum", "sepolia", "ETH"), label: "eth" })
     await h.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "interval", intervalSeconds: 12, confirmations: 3 })
-    await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: assetId("ethereum", "sepolia", "ETH"), amount: "1" })
-    const chain = async () => (await h.admin<any>("GET", "/_sim/chains")).body.chains.find((c: { blockchain: string; network: string }) => c.blockchain === "ethereum" && c.network === "sepolia")
+    await h.admin("POST", "/_sim/deposits", {
+      blockchain: "ethereum",
+      network: "sepolia",
+      address,
+      assetId: assetId("ethereum", "sepolia", "ETH"),
+      amount: "1",
+    })
+    const chain = async () =>
+      (await h.admin<any>("GET", "/_sim/chains")).body.chains.find(
+        (c: { blockchain: string; network: string }) => c.blockchain === "ethereum" && c.network === "sepolia",
+      )
     await h.admin("POST", "/_sim/clock/advance", { seconds: 11 })
     expect((await chain()).height).toBe(0)
     await h.admin("POST", "/_sim/clock/advance", { seconds: 1 })
@@ -130,7 +171,8 @@ describe("deposit refusals", () => {
     const base = { blockchain: "ethereum", network: "sepolia", address, assetId: assetId("ethereum", "sepolia", "ETH"), amount: "1" }
     expect((await h.admin("POST", "/_sim/deposits", { ...base, network: "moon" })).status).toBe(404)
     expect((await h.admin("POST", "/_sim/deposits", { ...base, assetId: assetId("bitcoin", "testnet", "BTC") })).status).toBe(404)
-    for (const amount of ["-1", "1e5", "0.0000000000000000001", "0", "abc"]) expect((await h.admin("POST", "/_sim/deposits", { ...base, amount })).status).toBe(400)
+    for (const amount of ["-1", "1e5", "0.0000000000000000001", "0", "abc"])
+      expect((await h.admin("POST", "/_sim/deposits", { ...base, amount })).status).toBe(400)
     expect((await h.admin("POST", "/_sim/deposits", { ...base, address: "0x0000000000000000000000000000000000000001" })).status).toBe(404)
     expect((await h.admin("POST", "/_sim/deposits", { ...base, address: "not-an-address" })).status).toBe(400)
   })

@@ -27,7 +27,12 @@ beforeAll(async () => {
   h = await startHarness({ fixture: scenarioFixture })
   await runScenario(h)
   await createKey(h, { apiVersion: "2024-05-09", name: "chosen", ...CHOSEN })
-  const hook = await h.admin("POST", "/_sim/webhooks", { url: "http://127.0.0.1:9/hook", secret: WEBHOOK_SECRET, events: ["*"], verification: "manual" })
+  const hook = await h.admin("POST", "/_sim/webhooks", {
+    url: "http://127.0.0.1:9/hook",
+    secret: WEBHOOK_SECRET,
+    events: ["*"],
+    verification: "manual",
+  })
   expect(hook.status).toBe(201)
   server = await listen(createApp(h.sim, { log: { error: () => {}, info: () => {} } }))
   http = strictConnection(server.url)
@@ -52,7 +57,9 @@ describe("GET /_sim/export", () => {
     expect(keys.map((e) => [e.data.secret, e.data.passphraseSalt, e.data.passphraseHash, e.metadata.redacted])).toEqual(
       keys.map(() => ["", "", "", ["secret", "passphraseSalt", "passphraseHash"]]),
     )
-    expect(events.filter((e) => e.type === "WebhookSubscribed").map((e) => [e.data.secret, e.metadata.redacted])).toEqual([["", ["secret"]]])
+    expect(events.filter((e) => e.type === "WebhookSubscribed").map((e) => [e.data.secret, e.metadata.redacted])).toEqual([
+      ["", ["secret"]],
+    ])
   })
 
   it("replays to the same digest with fresh secrets, and its export comes back byte for byte", async () => {
@@ -76,7 +83,8 @@ describe("GET /_sim/export", () => {
   it("with ?includeSecrets=true is the full copy: every secret and the seed", async () => {
     const r = await get("/_sim/export?includeSecrets=true")
     expect(r.status).toBe(200)
-    for (const s of secrets.filter((x) => x !== h.sim.adminToken && x !== CHOSEN.passphrase)) expect([s, r.text.includes(s)]).toEqual([s, true])
+    for (const s of secrets.filter((x) => x !== h.sim.adminToken && x !== CHOSEN.passphrase))
+      expect([s, r.text.includes(s)]).toEqual([s, true])
     expect(JSON.parse(parseFile(r.text).header).seed).toBe("harness")
     expect(r.text).not.toContain('"redacted"')
     expect((await get("/_sim/export?includeSecrets=false")).text).toBe((await get("/_sim/export")).text)

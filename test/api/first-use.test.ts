@@ -27,23 +27,46 @@ describe("first-use sequence", () => {
     const eth = assets.body.data.items.find((a) => a.network === "sepolia")!
     expect(eth.id).toMatch(/^[0-9a-f]{24}$/)
 
-    const added = await h.client.call<{ item: { address: string } }>("PUT", `/vaults/${vaultId}/vault-accounts/${vaultAccountId}/add-asset`, {
-      item: { assetId: eth.id, label: "alice deposit" },
-    })
+    const added = await h.client.call<{ item: { address: string } }>(
+      "PUT",
+      `/vaults/${vaultId}/vault-accounts/${vaultAccountId}/add-asset`,
+      {
+        item: { assetId: eth.id, label: "alice deposit" },
+      },
+    )
     expect(added.status).toBe(200)
     const address = added.body.data.item.address
     expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
 
-    const valid = await h.client.call<{ item: { address: string; isValid: boolean } }>("POST", "/info/ethereum/sepolia/addresses/validate", {
-      item: { address },
-    })
+    const valid = await h.client.call<{ item: { address: string; isValid: boolean } }>(
+      "POST",
+      "/info/ethereum/sepolia/addresses/validate",
+      {
+        item: { address },
+      },
+    )
     expect(valid.status).toBe(200)
     expect(valid.body.data.item).toEqual({ address, isValid: true })
 
-    const byVault = await h.client.call<{ item: { assets: Array<{ assetId: string; assetData: { totalAmount: string } }> } }>("GET", `/vaults/${vaultId}/assets`)
+    const byVault = await h.client.call<{ item: { assets: Array<{ assetId: string; assetData: { totalAmount: string } }> } }>(
+      "GET",
+      `/vaults/${vaultId}/assets`,
+    )
     expect(byVault.body.data.item.assets).toEqual([
-      expect.objectContaining({ assetId: eth.id, symbol: "ETH", type: "COIN", blockchain: "ethereum", network: "sepolia", exchangeRate: "3200" }),
+      expect.objectContaining({
+        assetId: eth.id,
+        symbol: "ETH",
+        type: "COIN",
+        blockchain: "ethereum",
+        network: "sepolia",
+        exchangeRate: "3200",
+      }),
     ])
-    expect(byVault.body.data.item.assets[0]!.assetData).toEqual({ totalAmount: "0", availableAmount: "0", blockedAmount: "0", allocatedAmount: "0" })
+    expect(byVault.body.data.item.assets[0]!.assetData).toEqual({
+      totalAmount: "0",
+      availableAmount: "0",
+      blockedAmount: "0",
+      allocatedAmount: "0",
+    })
   })
 })

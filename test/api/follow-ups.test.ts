@@ -18,7 +18,9 @@ const flakyStore = () => {
   const store: EventStoreShape = {
     ...inner,
     append: (stream, events, expected) => {
-      const withdrawal = stream.startsWith("chain-") && events.some((e) => e.type === "ChainTxSubmitted" && (e.data as { kind?: string }).kind === "withdrawal")
+      const withdrawal =
+        stream.startsWith("chain-") &&
+        events.some((e) => e.type === "ChainTxSubmitted" && (e.data as { kind?: string }).kind === "withdrawal")
       if (withdrawal && failures.left > 0) {
         failures.left--
         failures.injected++
@@ -38,13 +40,28 @@ const setUp = async () => {
   const logged: Array<Record<string, unknown>> = []
   h = await startHarness({ sim: { store }, app: { log: { error: (e) => logged.push(e), info: () => {} } } })
   const harness = h
-  const acct = (await harness.client.call<any>("POST", `/vaults/${harness.testVaultId}/vault-account`, { item: { name: "a", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId
+  const acct = (
+    await harness.client.call<any>("POST", `/vaults/${harness.testVaultId}/vault-account`, {
+      item: { name: "a", color: "#000000", isHiddenInDashboard: false },
+    })
+  ).body.data.item.vaultAccountId
   const eth = assetId("ethereum", "sepolia", "ETH")
-  const address = (await harness.client.call<any>("PUT", `/vaults/${harness.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: eth, label: "w" } })).body.data.item.address as string
+  const address = (
+    await harness.client.call<any>("PUT", `/vaults/${harness.testVaultId}/vault-accounts/${acct}/add-asset`, {
+      item: { assetId: eth, label: "w" },
+    })
+  ).body.data.item.address as string
   await harness.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })
-  expect((await harness.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: eth, amount: "1" })).status).toBe(201)
-  const send = () => harness.client.call<any>("POST", `/vaults/${harness.testVaultId}/ethereum/sepolia/addresses/${address}/transaction-requests`, { item: { amount: "0.25", feePriority: "standard", recipientAddress: EXTERNAL_ETH } })
-  const status = async (id: string) => (await harness.client.call<any>("GET", `/transactionRequests/${id}`)).body.data.item.transactionRequestStatus as string
+  expect(
+    (await harness.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: eth, amount: "1" }))
+      .status,
+  ).toBe(201)
+  const send = () =>
+    harness.client.call<any>("POST", `/vaults/${harness.testVaultId}/ethereum/sepolia/addresses/${address}/transaction-requests`, {
+      item: { amount: "0.25", feePriority: "standard", recipientAddress: EXTERNAL_ETH },
+    })
+  const status = async (id: string) =>
+    (await harness.client.call<any>("GET", `/transactionRequests/${id}`)).body.data.item.transactionRequestStatus as string
   return { harness, failures, logged, send, status }
 }
 
@@ -59,7 +76,12 @@ describe("the broadcast that follows an auto-approved request", () => {
     const id = r.body.data.item.transactionRequestId as string
     expect(logged).toEqual(
       Array.from({ length: FOLLOW_UP_ATTEMPTS - 1 }, (_, i) =>
-        expect.objectContaining({ followUp: `broadcast ${id}`, attempt: i + 1, attempts: FOLLOW_UP_ATTEMPTS, error: expect.objectContaining({ _tag: "StoreUnavailable", reason: "injected failure" }) }),
+        expect.objectContaining({
+          followUp: `broadcast ${id}`,
+          attempt: i + 1,
+          attempts: FOLLOW_UP_ATTEMPTS,
+          error: expect.objectContaining({ _tag: "StoreUnavailable", reason: "injected failure" }),
+        }),
       ),
     )
     expect(await status(id)).toBe("success")

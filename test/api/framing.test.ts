@@ -7,7 +7,16 @@ import type { Operation } from "../../src/api/operation.js"
 import { signRequest } from "../../src/client/signing.js"
 import { startHarness, type Harness } from "../support/harness.js"
 import { listen } from "../support/server.js"
-import { framingFault, isApiErrorShape, isSimErrorShape, json, send, strictConnection, type Answer, type Call } from "../support/strict-http.js"
+import {
+  framingFault,
+  isApiErrorShape,
+  isSimErrorShape,
+  json,
+  send,
+  strictConnection,
+  type Answer,
+  type Call,
+} from "../support/strict-http.js"
 
 const LIMIT = 4096
 const boom: Operation = {
@@ -88,12 +97,27 @@ const alternate = async (make: (context: string) => Call, status: number, shape:
 describe("framing of every answer over a kept-alive socket", () => {
   it("unknown routes: 400 uri_not_found with the request's context", async () => {
     await alternate((ctx) => ({ method: "GET", path: withContext("/no/such/route", ctx) }), 400, "api", "uri_not_found")
-    await alternate((ctx) => ({ method: "POST", path: withContext("/nowhere", ctx), headers: { "content-type": "application/json" }, body: "{}" }), 400, "api", "uri_not_found")
+    await alternate(
+      (ctx) => ({ method: "POST", path: withContext("/nowhere", ctx), headers: { "content-type": "application/json" }, body: "{}" }),
+      400,
+      "api",
+      "uri_not_found",
+    )
   })
 
   it("a malformed x-sim-min-position: 400 invalid_data on an operation and on the control plane", async () => {
-    await alternate((ctx) => signed("GET", withContext("/vaults", ctx), "", { "x-sim-min-position": `not-a-position${ctx}` }), 400, "api", "invalid_data")
-    await alternate((ctx) => ({ method: "GET", path: "/_sim/health", headers: { "x-sim-min-position": `-${ctx}` } }), 400, "sim", "invalid_data")
+    await alternate(
+      (ctx) => signed("GET", withContext("/vaults", ctx), "", { "x-sim-min-position": `not-a-position${ctx}` }),
+      400,
+      "api",
+      "invalid_data",
+    )
+    await alternate(
+      (ctx) => ({ method: "GET", path: "/_sim/health", headers: { "x-sim-min-position": `-${ctx}` } }),
+      400,
+      "sim",
+      "invalid_data",
+    )
   })
 
   it("an operation that fails unexpectedly: 500 internal_server_error", async () => {
@@ -105,17 +129,33 @@ describe("framing of every answer over a kept-alive socket", () => {
   })
 
   it("a control-plane body over the limit: 413 request_body_too_large, whatever its size", async () => {
-    await alternate((ctx) => admin("POST", "/_sim/clock/advance", JSON.stringify({ seconds: 1, pad: "p".repeat(LIMIT + ctx.length) })), 413, "api", "request_body_too_large", false)
+    await alternate(
+      (ctx) => admin("POST", "/_sim/clock/advance", JSON.stringify({ seconds: 1, pad: "p".repeat(LIMIT + ctx.length) })),
+      413,
+      "api",
+      "request_body_too_large",
+      false,
+    )
   })
 
   it("unauthenticated requests with a long context: 401 missing_api_key, and the next answers keep their own lengths", async () => {
-    await alternate((ctx) => ({ method: "GET", path: withContext("/vaults", ctx + "q".repeat(5_000)), headers: { "content-type": "application/json" } }), 401, "api", "missing_api_key")
+    await alternate(
+      (ctx) => ({ method: "GET", path: withContext("/vaults", ctx + "q".repeat(5_000)), headers: { "content-type": "application/json" } }),
+      401,
+      "api",
+      "missing_api_key",
+    )
   })
 
   it("a position this node never reaches: 503 service_unavailable after the wait", async () => {
     const c = connection()
     for (const context of ["", "w".repeat(2_000)]) {
-      expectFramed(await send(c, signed("GET", withContext("/vaults", context), "", { "x-sim-min-position": "999999999" })), 503, "api", "service_unavailable")
+      expectFramed(
+        await send(c, signed("GET", withContext("/vaults", context), "", { "x-sim-min-position": "999999999" })),
+        503,
+        "api",
+        "service_unavailable",
+      )
       expectFramed(await send(c, { method: "GET", path: withContext("/unknown", context) }), 400, "api", "uri_not_found")
     }
   })

@@ -31,7 +31,12 @@ it("points to the docs, the dashboard and the OpenAPI documents, each link serve
     about: expect.stringContaining("/_sim is the control plane"),
     docs: "README.md (the endpoint table under Endpoints) and docs/*.md of the custody-sim package",
     dashboard: `${u}/ui`,
-    openapi: { "2024-05-09": `${u}/openapi/2024-05-09.json`, "2025-09-23": `${u}/openapi/2025-09-23.json`, "2026-03-20": `${u}/openapi/2026-03-20.json`, controlPlane: `${u}/_sim/openapi.json` },
+    openapi: {
+      "2024-05-09": `${u}/openapi/2024-05-09.json`,
+      "2025-09-23": `${u}/openapi/2025-09-23.json`,
+      "2026-03-20": `${u}/openapi/2026-03-20.json`,
+      controlPlane: `${u}/_sim/openapi.json`,
+    },
     health: `${u}/_sim/health`,
   })
   for (const link of [...Object.values(body.openapi as Record<string, string>), body.health as string]) {

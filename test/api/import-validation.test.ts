@@ -32,23 +32,64 @@ const edited = (type: string, edit: (e: Line) => Line): { body: string; line: nu
   const { header, events } = parseFile(text)
   const at = events.findIndex((e) => e.type === type)
   expect(at).toBeGreaterThanOrEqual(0)
-  return { body: writeFile(header, events.map((e, i) => (i === at ? edit(structuredClone(e)) : e))), line: at + 2 }
+  return {
+    body: writeFile(
+      header,
+      events.map((e, i) => (i === at ? edit(structuredClone(e)) : e)),
+    ),
+    line: at + 2,
+  }
 }
 
 describe("POST /_sim/import checks every event before writing any", () => {
   const cases: Array<[string, string, (e: Line) => Line, RegExp]> = [
-    ["an amount that is not base units", "DepositCredited", (e) => ({ ...e, data: { ...e.data, amount: "12.5" } }), /DepositCredited data\.amount "12\.5" must be base units/],
+    [
+      "an amount that is not base units",
+      "DepositCredited",
+      (e) => ({ ...e, data: { ...e.data, amount: "12.5" } }),
+      /DepositCredited data\.amount "12\.5" must be base units/,
+    ],
     ["an amount that is not a number", "DepositCredited", (e) => ({ ...e, data: { ...e.data, amount: "lots" } }), /must be base units/],
     ["an amount as a JSON number", "DepositCredited", (e) => ({ ...e, data: { ...e.data, amount: 5 } }), /must be base units/],
-    ["an API key without its secret", "ApiKeyCreated", (e) => ({ ...e, data: { ...e.data, secret: undefined } }), /ApiKeyCreated data: .*secret/],
-    ["an API key with a secret that is no key", "ApiKeyCreated", (e) => ({ ...e, data: { ...e.data, secret: "!" } }), /ApiKeyCreated data: .*Base64/],
+    [
+      "an API key without its secret",
+      "ApiKeyCreated",
+      (e) => ({ ...e, data: { ...e.data, secret: undefined } }),
+      /ApiKeyCreated data: .*secret/,
+    ],
+    [
+      "an API key with a secret that is no key",
+      "ApiKeyCreated",
+      (e) => ({ ...e, data: { ...e.data, secret: "!" } }),
+      /ApiKeyCreated data: .*Base64/,
+    ],
     // Every read and the audit look an asset id up: one outside the catalogue would answer 500 once written.
-    ["a transaction request of an unknown asset", "TxRequestCreated", (e) => ({ ...e, data: { ...e.data, assetId: "0123456789abcdef01234567" } }), /TxRequestCreated data\.assetId "0123456789abcdef01234567" is not an asset of the simulator's catalogue/],
-    ["an address holding an unknown asset", "AddressDerived", (e) => ({ ...e, data: { ...e.data, assetIds: ["ffffffffffffffffffffffff"] } }), /data\.assetIds\[0\] "ffffffffffffffffffffffff" is not an asset/],
+    [
+      "a transaction request of an unknown asset",
+      "TxRequestCreated",
+      (e) => ({ ...e, data: { ...e.data, assetId: "0123456789abcdef01234567" } }),
+      /TxRequestCreated data\.assetId "0123456789abcdef01234567" is not an asset of the simulator's catalogue/,
+    ],
+    [
+      "an address holding an unknown asset",
+      "AddressDerived",
+      (e) => ({ ...e, data: { ...e.data, assetIds: ["ffffffffffffffffffffffff"] } }),
+      /data\.assetIds\[0\] "ffffffffffffffffffffffff" is not an asset/,
+    ],
     // A time no Date holds broke the HTML audit; a negative one is before any simulated time.
-    ["a time no Date can hold", "TxRequestCreated", (e) => ({ ...e, metadata: { ...e.metadata, at: 1e300 } }), /between 0 and 8640000000000000 at \["metadata"\]\["at"\]/],
+    [
+      "a time no Date can hold",
+      "TxRequestCreated",
+      (e) => ({ ...e, metadata: { ...e.metadata, at: 1e300 } }),
+      /between 0 and 8640000000000000 at \["metadata"\]\["at"\]/,
+    ],
     ["a negative time", "DepositCredited", (e) => ({ ...e, metadata: { ...e.metadata, at: -1 } }), /at \["metadata"\]\["at"\]/],
-    ["an epoch that is not a whole number", "DepositCredited", (e) => ({ ...e, metadata: { ...e.metadata, epoch: 0.5 } }), /at \["metadata"\]\["epoch"\]/],
+    [
+      "an epoch that is not a whole number",
+      "DepositCredited",
+      (e) => ({ ...e, metadata: { ...e.metadata, epoch: 0.5 } }),
+      /at \["metadata"\]\["epoch"\]/,
+    ],
   ]
   for (const [name, type, edit, message] of cases)
     it(`refuses ${name} with 400 invalid_event_log, the line and the reason; the store stays empty and a clean import then works`, async () => {
@@ -61,7 +102,9 @@ describe("POST /_sim/import checks every event before writing any", () => {
       expect(r.body.error.details).toEqual([{ attribute: `line ${line}`, message: expect.stringMatching(message) }])
       expect(await Effect.runPromise(b.sim.store.headPosition)).toBe(-1n)
       expect((await b.admin("GET", "/_sim/health")).status).toBe(200)
-      const html = await b.app.request("http://sim.test/_sim/audit", { headers: { authorization: `Bearer ${b.sim.adminToken}`, accept: "text/html" } })
+      const html = await b.app.request("http://sim.test/_sim/audit", {
+        headers: { authorization: `Bearer ${b.sim.adminToken}`, accept: "text/html" },
+      })
       expect([html.status, html.headers.get("content-type")]).toEqual([200, expect.stringMatching(/^text\/html/)])
       const clean = await importText(b, text)
       expect(clean.status).toBe(200)
@@ -78,8 +121,12 @@ describe("POST /_sim/import checks every event before writing any", () => {
       const data = events[at]!.data as Record<string, unknown>
       const key = Object.keys(data)[0]!
       const v = data[key]
-      const wrong = typeof v === "string" ? 12345 : typeof v === "number" ? "12345" : typeof v === "boolean" ? "yes" : v === null ? { not: "null" } : 42
-      const body = writeFile(header, events.map((e, i) => (i === at ? { ...e, data: { ...data, [key]: wrong } } : e)))
+      const wrong =
+        typeof v === "string" ? 12345 : typeof v === "number" ? "12345" : typeof v === "boolean" ? "yes" : v === null ? { not: "null" } : 42
+      const body = writeFile(
+        header,
+        events.map((e, i) => (i === at ? { ...e, data: { ...data, [key]: wrong } } : e)),
+      )
       const r = await importText(b, body)
       expect([type, r.status, r.body.error?.code]).toEqual([type, 400, "invalid_event_log"])
       expect(r.body.error.message).toMatch(new RegExp(`^line ${at + 2}: ${type} .*${key}`))
@@ -117,24 +164,52 @@ describe("POST /_sim/import checks every event before writing any", () => {
 describe("an event the read models cannot apply, already in the store", () => {
   it("stops the folds at its position: the simulator starts, /_sim/health says where and why, reads answer, writes answer 503", async () => {
     const store = makeMemoryStore()
-    const seeded = await createSimulator({ store, seed: "poisoned", clock: { frozenAt: Date.UTC(2026, 0, 1) }, fixture: scenarioFixture, webhooks: false })
+    const seeded = await createSimulator({
+      store,
+      seed: "poisoned",
+      clock: { frozenAt: Date.UTC(2026, 0, 1) },
+      fixture: scenarioFixture,
+      webhooks: false,
+    })
     await seeded.close()
     const head = await Effect.runPromise(store.headPosition)
-    await Effect.runPromise(store.append(`apiKey-${randomUUID()}`, [{ id: randomUUID(), type: "ApiKeyCreated", data: { key: "k", at: 0 }, metadata: { at: 0, schemaVersion: 1 } }], "no_stream"))
+    await Effect.runPromise(
+      store.append(
+        `apiKey-${randomUUID()}`,
+        [{ id: randomUUID(), type: "ApiKeyCreated", data: { key: "k", at: 0 }, metadata: { at: 0, schemaVersion: 1 } }],
+        "no_stream",
+      ),
+    )
     const halts: Array<string> = []
-    const sim = await createSimulator({ store, seed: "poisoned", clock: { frozenAt: Date.UTC(2026, 0, 1) }, webhooks: false, onHalt: (m) => halts.push(m) })
+    const sim = await createSimulator({
+      store,
+      seed: "poisoned",
+      clock: { frozenAt: Date.UTC(2026, 0, 1) },
+      webhooks: false,
+      onHalt: (m) => halts.push(m),
+    })
     try {
-      expect(halts).toEqual([expect.stringMatching(new RegExp(`^the read models stopped at position ${head + 1n}: its ApiKeyCreated event`))])
+      expect(halts).toEqual([
+        expect.stringMatching(new RegExp(`^the read models stopped at position ${head + 1n}: its ApiKeyCreated event`)),
+      ])
       const app = createApp(sim, { log: { error: () => {}, info: () => {} } })
       const health = await app.request("http://sim.test/_sim/health")
       expect(health.status).toBe(503)
-      const body = (await health.json()) as { status: string; position: number; error: { code: string; position: number; type: string; message: string } }
+      const body = (await health.json()) as {
+        status: string
+        position: number
+        error: { code: string; position: number; type: string; message: string }
+      }
       expect(body.status).toBe("halted")
       expect(body.error).toMatchObject({ code: "read_models_halted", position: Number(head + 1n), type: "ApiKeyCreated" })
       expect(body.position).toBe(Number(head))
       const admin = { authorization: `Bearer ${sim.adminToken}`, "content-type": "application/json" }
       expect((await app.request("http://sim.test/_sim/clock", { headers: admin })).status).toBe(200)
-      const write = await app.request("http://sim.test/_sim/vaults", { method: "POST", headers: admin, body: JSON.stringify({ name: "after", type: "test" }) })
+      const write = await app.request("http://sim.test/_sim/vaults", {
+        method: "POST",
+        headers: admin,
+        body: JSON.stringify({ name: "after", type: "test" }),
+      })
       expect(write.status).toBe(503)
       expect(((await write.json()) as { error: { code: string } }).error.code).toBe("service_unavailable")
     } finally {

@@ -85,15 +85,26 @@ describe("#8 and #9: address assets and asset addresses", () => {
     expect(r.status).toBe(200)
     expect(r.body.data.item.assets).toEqual([
       { assetData: amounts, exchangeRate: "3200", symbol: "ETH", type: "COIN" },
-      { assetData: { ...amounts, contract: expect.stringMatching(/^0x/), standard: "ERC-20" }, exchangeRate: "1", symbol: "USDC", type: "TOKEN" },
+      {
+        assetData: { ...amounts, contract: expect.stringMatching(/^0x/), standard: "ERC-20" },
+        exchangeRate: "1",
+        symbol: "USDC",
+        type: "TOKEN",
+      },
     ])
   })
   it("#8 is 404 for an address the vault does not hold", async () => {
-    const r = await h.client.call<any>("GET", `/vaults/${h.testVaultId}/ethereum/addresses/0x0000000000000000000000000000000000000001/assets`)
+    const r = await h.client.call<any>(
+      "GET",
+      `/vaults/${h.testVaultId}/ethereum/addresses/0x0000000000000000000000000000000000000001/assets`,
+    )
     expect(r.status).toBe(404)
   })
   it("#9 lists the vault's addresses holding the asset, with exchangeRate on the item", async () => {
-    const r = await h.client.call<any>("GET", `/assets/${assetId("ethereum", "sepolia", "USDC")}/vaults/${h.testVaultId}/ethereum/sepolia/addresses`)
+    const r = await h.client.call<any>(
+      "GET",
+      `/assets/${assetId("ethereum", "sepolia", "USDC")}/vaults/${h.testVaultId}/ethereum/sepolia/addresses`,
+    )
     expect(r.body.data.item).toEqual({
       addresses: [{ address: ethAddress, addressType: "deposit", label: "eth", ...amounts }],
       exchangeRate: "1",
@@ -147,7 +158,9 @@ describe("#10, #11, #12: balances by network type, by vault, by asset", () => {
 
 describe("x-sim-as-of", () => {
   it("answers as of an earlier position: before the asset was added the vault had no assets", async () => {
-    const r = await h.client.call<any>("GET", `/vaults/${h.testVaultId}/assets`, { headers: { "x-sim-as-of": `position:${positionAfterAccount}` } })
+    const r = await h.client.call<any>("GET", `/vaults/${h.testVaultId}/assets`, {
+      headers: { "x-sim-as-of": `position:${positionAfterAccount}` },
+    })
     expect(r.body.data.item.assets).toEqual([])
     const counts = await h.client.call<any>("GET", "/vaults/test", { headers: { "x-sim-as-of": `position:${positionAfterAccount}` } })
     expect(counts.body.data.items.find((v: { id: string }) => v.id === h.testVaultId).depositAddressesCount).toBe(0)

@@ -11,7 +11,6 @@ import { createKey, startHarness, type Harness } from "../support/harness.js"
 import { listen } from "../support/server.js"
 import { signedCall, strictConnection } from "../support/strict-http.js"
 
-type Version = "2024-05-09" | "2025-09-23" | "2026-03-20"
 let h: Harness
 let creds: Credentials
 let connection: Client
@@ -48,6 +47,7 @@ const routes = (account: string): Array<[string, string, unknown?]> => [
   ["PUT", `/vaults/\${vault}/vault-accounts/${account}/edit`, { name: "x" }],
   ["PUT", `/vaults/\${vault}/vault-accounts/${account}/add-asset`, { assetId: USDC, label: "x" }],
 ]
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the paths below name the vault as "${vault}", filled here
 const at = (path: string) => path.replace("${vault}", vault)
 
 describe("a malformed vaultAccountId at 2026-03-20", () => {
@@ -80,7 +80,11 @@ describe("a malformed vaultAccountId at 2026-03-20", () => {
 describe("a malformed transactionRequestId at 2026-03-20", () => {
   it("GET /transaction-requests/{id} is 409; a well-formed unknown one 404", async () => {
     const bad = await call("2026-03-20", "GET", `/transaction-requests/${BAD}`)
-    expect([bad.status, bad.body.error.code, bad.body.error.details]).toEqual([409, "invalid_id_format", [{ attribute: "transactionRequestId", message: "must be 24 lowercase hex characters" }]])
+    expect([bad.status, bad.body.error.code, bad.body.error.details]).toEqual([
+      409,
+      "invalid_id_format",
+      [{ attribute: "transactionRequestId", message: "must be 24 lowercase hex characters" }],
+    ])
     const unknown = await call("2026-03-20", "GET", `/transaction-requests/${UNKNOWN}`)
     expect([unknown.status, unknown.body.error.code]).toEqual([404, "resource_not_found"])
   })

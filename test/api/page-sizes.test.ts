@@ -42,10 +42,17 @@ beforeAll(async () => {
   connection = strictConnection(server.url)
   vault = (await h.admin("POST", "/_sim/vaults", { name: "pages", type: "test", backuped: true })).body.id
   await h.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })
-  account = (await call("2026-03-20", "POST", `/vaults/${vault}/vault-account`, { name: "a", color: "#000000", isHiddenInDashboard: false })).body.data.item.vaultAccountId
+  account = (
+    await call("2026-03-20", "POST", `/vaults/${vault}/vault-account`, { name: "a", color: "#000000", isHiddenInDashboard: false })
+  ).body.data.item.vaultAccountId
   const ETH = assetId("ethereum", "sepolia", "ETH")
-  address = (await call("2026-03-20", "PUT", `/vaults/${vault}/vault-accounts/${account}/add-asset`, { assetId: ETH, label: "in" })).body.data.item.address
-  for (let i = 1; i <= 12; i++) expect((await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ETH, amount: `0.${i}` })).status).toBe(201)
+  address = (await call("2026-03-20", "PUT", `/vaults/${vault}/vault-accounts/${account}/add-asset`, { assetId: ETH, label: "in" })).body
+    .data.item.address
+  for (let i = 1; i <= 12; i++)
+    expect(
+      (await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ETH, amount: `0.${i}` }))
+        .status,
+    ).toBe(201)
 })
 afterAll(async () => {
   await connection.close()
@@ -58,13 +65,13 @@ const call = signedCall(
   () => creds,
 )
 const pathOf = (template: string) =>
-  template
-    .replace(":vaultId", vault)
-    .replace(":vaultAccountId", account)
-    .replace(":networkType", "test")
-    .replace(":address", address)
+  template.replace(":vaultId", vault).replace(":vaultAccountId", account).replace(":networkType", "test").replace(":address", address)
 
-const paged = API_VERSIONS.flatMap((version) => defaultOperations.filter((op) => op.method === "GET" && (op.versions ?? API_VERSIONS).includes(version) && pagedAt(op, version)).map((op) => [version, op.id, op.path] as const))
+const paged = API_VERSIONS.flatMap((version) =>
+  defaultOperations
+    .filter((op) => op.method === "GET" && (op.versions ?? API_VERSIONS).includes(version) && pagedAt(op, version))
+    .map((op) => [version, op.id, op.path] as const),
+)
 
 describe("default page sizes", () => {
   it("the table names every paged route", () => {
@@ -81,7 +88,11 @@ describe("default page sizes", () => {
     const first = await call("2026-03-20", "GET", `/vaults/${vault}/vault-accounts/${account}/transactions`)
     expect(first.body.data).toMatchObject({ limit: 10, hasMore: true })
     expect(first.body.data.items).toHaveLength(10)
-    const next = await call("2026-03-20", "GET", `/vaults/${vault}/vault-accounts/${account}/transactions?startingAfter=${first.body.data.items[9].id}`)
+    const next = await call(
+      "2026-03-20",
+      "GET",
+      `/vaults/${vault}/vault-accounts/${account}/transactions?startingAfter=${first.body.data.items[9].id}`,
+    )
     expect(next.body.data).toMatchObject({ limit: 10, hasMore: false })
     expect(next.body.data.items).toHaveLength(2)
     const all = await call("2026-03-20", "GET", `/vaults/${vault}/vault-accounts/${account}/transactions?limit=12`)
@@ -91,7 +102,9 @@ describe("default page sizes", () => {
 
   it("the OpenAPI document gives each route's default", async () => {
     const res = await fetch(`${server.url}/openapi/2026-03-20.json`)
-    const doc = (await res.json()) as { paths: Record<string, Record<string, { parameters: Array<{ name: string; schema: { default?: number } }> }>> }
+    const doc = (await res.json()) as {
+      paths: Record<string, Record<string, { parameters: Array<{ name: string; schema: { default?: number } }> }>>
+    }
     const limitOf = (p: string) => doc.paths[p]!.get!.parameters.find((x) => x.name === "limit")!.schema.default
     expect(limitOf("/vaults/{vaultId}/vault-accounts/{vaultAccountId}/transactions")).toBe(10)
     expect(limitOf("/vaults/{vaultId}/vault-accounts/{vaultAccountId}/list-assets")).toBe(50)

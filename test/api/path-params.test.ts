@@ -16,9 +16,18 @@ beforeAll(async () => {
   at2026 = await createKey(h, { apiVersion: "2026-03-20", rateLimit: { perSecond: 100_000, burst: 100_000 } })
   await h.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })
   const made: Array<string> = []
-  for (const [name, amount] of [["a", "7"], ["b", "11"]] as const) {
-    const acct = (await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name, color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId
-    const address = (await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: ETH, label: name } })).body.data.item.address as string
+  for (const [name, amount] of [
+    ["a", "7"],
+    ["b", "11"],
+  ] as const) {
+    const acct = (
+      await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+        item: { name, color: "#000000", isHiddenInDashboard: false },
+      })
+    ).body.data.item.vaultAccountId
+    const address = (
+      await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: ETH, label: name } })
+    ).body.data.item.address as string
     await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ETH, amount })
     made.push(address)
   }
@@ -28,7 +37,10 @@ afterAll(() => h.close())
 
 const balance = async (url: string) => {
   const res = await h.raw({ method: "GET", url, creds: at2026 })
-  const body = res.body as { data?: { items?: ReadonlyArray<{ assetId: string; assetData: { totalAmount: string } }> }; error?: { code: string } }
+  const body = res.body as {
+    data?: { items?: ReadonlyArray<{ assetId: string; assetData: { totalAmount: string } }> }
+    error?: { code: string }
+  }
   return { status: res.status, totals: body.data?.items?.map((i) => `${i.assetId}=${i.assetData.totalAmount}`), code: body.error?.code }
 }
 
@@ -48,10 +60,14 @@ describe("path parameters", () => {
       [`/vaults/${h.testVaultId}/addresses/${encoded(b)}/balance`, { status: 200, totals: [`${ETH}=11`], code: undefined }],
       [`/vaults/${encoded(h.testVaultId)}/addresses/${a}/balance`, { status: 200, totals: [`${ETH}=7`], code: undefined }],
       [`/vaults/${h.mainVaultId}/addresses/${a}/balance`, { status: 404, totals: undefined, code: "resource_not_found" }],
-      [`/vaults/${h.testVaultId}/addresses/0x0000000000000000000000000000000000000001/balance`, { status: 404, totals: undefined, code: "resource_not_found" }],
+      [
+        `/vaults/${h.testVaultId}/addresses/0x0000000000000000000000000000000000000001/balance`,
+        { status: 404, totals: undefined, code: "resource_not_found" },
+      ],
     ]
     const position = h.sim.models.position
-    for (const order of [reads, [...reads].reverse(), reads]) for (const [url, expected] of order) expect(await balance(url), url).toEqual(expected)
+    for (const order of [reads, [...reads].reverse(), reads])
+      for (const [url, expected] of order) expect(await balance(url), url).toEqual(expected)
     expect(h.sim.models.position).toBe(position)
   })
 

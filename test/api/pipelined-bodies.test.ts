@@ -26,7 +26,10 @@ beforeAll(async () => {
   const plain = await listen(app)
   closers.push(plain.close)
   ports.plain = Number(new URL(plain.url).port)
-  const logged: Server = createServer({ ServerResponse: loggedResponse({ format: "text", write: () => {} }) }, getRequestListener(app.fetch))
+  const logged: Server = createServer(
+    { ServerResponse: loggedResponse({ format: "text", write: () => {} }) },
+    getRequestListener(app.fetch),
+  )
   await new Promise<void>((resolve) => logged.listen(0, "127.0.0.1", resolve))
   closers.push(() => new Promise<void>((resolve) => logged.close(() => resolve())))
   ports.logged = (logged.address() as AddressInfo).port
@@ -43,7 +46,11 @@ const signedHead = (path: string, extra = "") =>
 const chunked = (body: string) => `Transfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`
 
 /** Statuses of the answers read off one connection, and whether the server closed or reset it. */
-const exchange = (port: number, parts: ReadonlyArray<string>, answers: number): Promise<{ statuses: Array<number>; complete: boolean; closed: boolean; error?: string }> =>
+const exchange = (
+  port: number,
+  parts: ReadonlyArray<string>,
+  answers: number,
+): Promise<{ statuses: Array<number>; complete: boolean; closed: boolean; error?: string }> =>
   new Promise((resolve) => {
     const socket = net.connect(port, "127.0.0.1")
     let text = ""
@@ -78,10 +85,18 @@ const exchange = (port: number, parts: ReadonlyArray<string>, answers: number): 
 const second = () => signedHead("/vaults") + "\r\n"
 const cases: ReadonlyArray<[string, () => ReadonlyArray<string>, number]> = [
   ["a signed read, body with the head", () => [signedHead("/vaults") + chunked("hello") + second()], 200],
-  ["a signed read, body after the head", () => [signedHead("/vaults") + "Transfer-Encoding: chunked\r\n\r\n", "pause", "5\r\nhello\r\n0\r\n\r\n" + second()], 200],
+  [
+    "a signed read, body after the head",
+    () => [signedHead("/vaults") + "Transfer-Encoding: chunked\r\n\r\n", "pause", "5\r\nhello\r\n0\r\n\r\n" + second()],
+    200,
+  ],
   ["a signed read, a 100 kB body", () => [signedHead("/vaults") + chunked("x".repeat(100_000)) + second()], 200],
   ["a read waiting on x-sim-min-position", () => [signedHead("/vaults", "x-sim-min-position: 1\r\n") + chunked("{}") + second()], 200],
-  ["an unsigned request answered at once", () => ["GET /vaults HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n" + chunked("hello") + second()], 401],
+  [
+    "an unsigned request answered at once",
+    () => ["GET /vaults HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n" + chunked("hello") + second()],
+    401,
+  ],
 ]
 
 describe.each(["plain", "logged"])("a chunked GET followed at once by a second request (%s server)", (server) => {

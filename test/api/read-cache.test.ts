@@ -18,7 +18,12 @@ afterAll(() => h.close())
 type Read = { readonly url: string; readonly creds?: Credentials; readonly override?: Record<string, string> }
 
 const answer = async (r: Read) => {
-  const res = await h.raw({ method: "GET", url: r.url, ...(r.creds !== undefined ? { creds: r.creds } : {}), ...(r.override !== undefined ? { override: r.override } : {}) })
+  const res = await h.raw({
+    method: "GET",
+    url: r.url,
+    ...(r.creds !== undefined ? { creds: r.creds } : {}),
+    ...(r.override !== undefined ? { override: r.override } : {}),
+  })
   const { requestId: _id, ...rest } = res.body as Record<string, unknown>
   return { status: res.status, body: rest }
 }
@@ -33,11 +38,27 @@ describe("the read cache", () => {
       { url: "/vaults", expect: (b) => expect([b.apiVersion, ids(b)]).toEqual(["2024-05-09", both]) },
       { url: "/vaults", creds: scoped, expect: (b) => expect([b.apiVersion, ids(b)]).toEqual(["2024-05-09", [h.testVaultId]]) },
       { url: "/vaults", creds: at2026, expect: (b) => expect([b.apiVersion, ids(b)]).toEqual(["2026-03-20", both]) },
-      { url: "/vaults", override: { "x-api-version": "2026-03-20" }, expect: (b) => expect([b.apiVersion, ids(b)]).toEqual(["2026-03-20", both]) },
+      {
+        url: "/vaults",
+        override: { "x-api-version": "2026-03-20" },
+        expect: (b) => expect([b.apiVersion, ids(b)]).toEqual(["2026-03-20", both]),
+      },
       { url: "/vaults?limit=1", creds: at2026, expect: (b) => expect([b.data.limit, b.data.hasMore, ids(b).length]).toEqual([1, true, 1]) },
-      { url: "/vaults", override: { "x-sim-as-of": "position:1" }, expect: (b) => expect([b.apiVersion, ids(b).length]).toEqual(["2024-05-09", 1]) },
-      { url: "/vaults", creds: at2026, override: { "x-sim-as-of": "position:1" }, expect: (b) => expect([b.apiVersion, ids(b).length]).toEqual(["2026-03-20", 1]) },
-      { url: `/vaults/${h.testVaultId}/assets`, expect: (b) => expect([b.apiVersion, b.data.item]).toEqual(["2024-05-09", { assets: [] }]) },
+      {
+        url: "/vaults",
+        override: { "x-sim-as-of": "position:1" },
+        expect: (b) => expect([b.apiVersion, ids(b).length]).toEqual(["2024-05-09", 1]),
+      },
+      {
+        url: "/vaults",
+        creds: at2026,
+        override: { "x-sim-as-of": "position:1" },
+        expect: (b) => expect([b.apiVersion, ids(b).length]).toEqual(["2026-03-20", 1]),
+      },
+      {
+        url: `/vaults/${h.testVaultId}/assets`,
+        expect: (b) => expect([b.apiVersion, b.data.item]).toEqual(["2024-05-09", { assets: [] }]),
+      },
       { url: `/vaults/${h.testVaultId}/assets`, creds: at2026, expect: (b) => expect(b.apiVersion).toBe("2026-03-20") },
     ]
     const first = []
@@ -48,6 +69,7 @@ describe("the read cache", () => {
       first.push(a)
     }
     expect(h.sim.models.position).toBe(position)
-    for (const order of [reads, [...reads].reverse(), reads]) for (const r of order) expect(await answer(r)).toEqual(first[reads.indexOf(r)])
+    for (const order of [reads, [...reads].reverse(), reads])
+      for (const r of order) expect(await answer(r)).toEqual(first[reads.indexOf(r)])
   })
 })

@@ -7,7 +7,13 @@ import { entryOf, formatEntry } from "../../src/cli/request-log.js"
 import { LINE_ROOM, lineWriter, NOT_WRITTEN, type Answer, type LogFormat } from "../../src/cli/request-log-line.js"
 
 const expected = (format: LogFormat, c: Answer): Buffer =>
-  Buffer.from(`${formatEntry(entryOf(() => "signed", ...c), format)}\n`, "utf8")
+  Buffer.from(
+    `${formatEntry(
+      entryOf(() => "signed", ...c),
+      format,
+    )}\n`,
+    "utf8",
+  )
 
 /** A writer's bytes for each call, in order, or NOT_WRITTEN; each written at an odd place in a buffer with guards. */
 const written = (format: LogFormat, calls: ReadonlyArray<Answer>, at = 7): Array<Buffer | typeof NOT_WRITTEN> => {
@@ -25,7 +31,15 @@ const envelope = (requestId: string) => `{"apiVersion":"2024-05-09","requestId":
 const HEX = "6650cd3fb5e9b2a1c0d4e8f7"
 const KEY = "a3f1c29e5b7d4e8f9a0b1c2d3e4f5a6b"
 const NOW = Date.UTC(2026, 10, 28, 5, 17, 5, 42)
-const plainCall = (over: Partial<Record<"now" | "micros", number>> = {}): Answer => [over.now ?? NOW, "GET", "/vaults", 200, over.micros ?? 523, KEY, envelope(HEX)]
+const plainCall = (over: Partial<Record<"now" | "micros", number>> = {}): Answer => [
+  over.now ?? NOW,
+  "GET",
+  "/vaults",
+  200,
+  over.micros ?? 523,
+  KEY,
+  envelope(HEX),
+]
 
 describe("request log, line writer", () => {
   it("writes a signed read's line itself, the same bytes in both formats as the general way", () => {
@@ -42,7 +56,9 @@ describe("request log, line writer", () => {
     for (const format of ["text", "json"] as const) {
       const calls = micros.map((m) => plainCall({ micros: m }))
       const lines = written(format, calls)
-      lines.forEach((line, i) => expect(line).toEqual(expected(format, calls[i]!)))
+      lines.forEach((line, i) => {
+        expect(line).toEqual(expected(format, calls[i]!))
+      })
     }
   })
 
@@ -57,9 +73,17 @@ describe("request log, line writer", () => {
 
   // Any UTF-16 code unit (lone surrogates too), and often the characters the formats treat apart.
   const text = fc.string({
-    unit: fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), fc.constantFrom('"', "\\", "\n", "\u0000", "\u007f", "\ud800", "\udc00", "é", "/", "a", "?", "&", "=")),
+    unit: fc.oneof(
+      fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+      fc.constantFrom('"', "\\", "\n", "\u0000", "\u007f", "\ud800", "\udc00", "é", "/", "a", "?", "&", "="),
+    ),
   })
-  const requestId = fc.oneof(fc.constant(HEX), fc.constant(""), fc.string({ minLength: 250, maxLength: 300, unit: fc.constantFrom("a", "b") }), text)
+  const requestId = fc.oneof(
+    fc.constant(HEX),
+    fc.constant(""),
+    fc.string({ minLength: 250, maxLength: 300, unit: fc.constantFrom("a", "b") }),
+    text,
+  )
   const bodyText = fc.oneof(
     requestId.map(envelope),
     requestId.map((id) => `${" ".repeat(1000)}${envelope(id)}`),
@@ -71,7 +95,11 @@ describe("request log, line writer", () => {
     fc.oneof(fc.constantFrom("GET", "POST", "DELETE"), text),
     fc.oneof(fc.constantFrom("/vaults", "/vaults/v1/transactions", "/_sim/audit?token=s3cret&x=1", `/${"p".repeat(1600)}`), text),
     fc.oneof(fc.constantFrom(200, 201, 204, 400, 401, 404), fc.integer({ min: 100, max: 599 })),
-    fc.oneof(fc.nat({ max: 10_000_000 }), fc.nat({ max: 200 }).map((n) => n * 50), fc.integer({ min: 0, max: 2 ** 53 - 1 })),
+    fc.oneof(
+      fc.nat({ max: 10_000_000 }),
+      fc.nat({ max: 200 }).map((n) => n * 50),
+      fc.integer({ min: 0, max: 2 ** 53 - 1 }),
+    ),
     fc.oneof(fc.constant(KEY), fc.constant(undefined), fc.constant(""), text),
     fc.oneof(
       fc.constant(undefined),

@@ -23,7 +23,10 @@ afterAll(async () => {
 /** Serves the harness's app with the log; `lines(n)` waits until n lines are written (they are written in batches). */
 const serveLogged = async (format: LogFormat) => {
   let written = ""
-  const server = createServer({ ServerResponse: loggedResponse({ format, write: (chunk) => void (written += chunk) }) }, getRequestListener(h.app.fetch))
+  const server = createServer(
+    { ServerResponse: loggedResponse({ format, write: (chunk) => void (written += chunk) }) },
+    getRequestListener(h.app.fetch),
+  )
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -48,7 +51,11 @@ describe("request log, text", () => {
     expect(res.status).toBe(200)
     const requestId = JSON.parse(res.text).requestId as string
     expect(await lines()).toEqual([
-      expect.stringMatching(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z GET /vaults\\?limit=1 200 \\d+\\.\\dms key=${h.creds.key} request=${requestId}$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z GET /vaults\\?limit=1 200 \\d+\\.\\dms key=${h.creds.key} request=${requestId}$`,
+        ),
+      ),
     ])
   })
 
@@ -59,12 +66,20 @@ describe("request log, text", () => {
     const headers = signRequest(h.creds, { method: "POST", url: path, body })
     const res = await send(url, "POST", path, { ...headers, "x-api-sign": Buffer.alloc(32).toString("base64") }, body)
     expect([res.status, JSON.parse(res.text).error.code]).toEqual([401, "invalid_api_sign"])
-    const signed = signatureMessage({ timestamp: headers["x-api-timestamp"]!, method: "POST", path: `/vaults/${h.testVaultId}/vault-account`, body, query: '{"context":"x"}' })
+    const signed = signatureMessage({
+      timestamp: headers["x-api-timestamp"]!,
+      method: "POST",
+      path: `/vaults/${h.testVaultId}/vault-account`,
+      body,
+      query: '{"context":"x"}',
+    })
     expect(res.text).not.toContain(headers["x-api-timestamp"]!)
     const [line, ...rest] = await lines()
     expect(rest).toEqual([])
     expect(line).toContain(` POST ${path} 401 `)
-    expect(line).toContain(` key=${h.creds.key} request=${JSON.parse(res.text).requestId} error=invalid_api_sign signed=${JSON.stringify(signed)}`)
+    expect(line).toContain(
+      ` key=${h.creds.key} request=${JSON.parse(res.text).requestId} error=invalid_api_sign signed=${JSON.stringify(signed)}`,
+    )
   })
 
   it("a refused signature over a pretty-printed body: the signed string holds the body minified, as the server signed it", async () => {
@@ -94,7 +109,8 @@ describe("request log, batches", () => {
     const { url, lines } = await serveLogged("text")
     const pad = "p".repeat(2_000)
     // 40 lines of about 2 KB: more than one 64 KiB batch.
-    for (let i = 0; i < 40; i++) expect((await send(url, "GET", `/vaults?n=${i}&pad=${pad}`, { "content-type": "application/json" })).status).toBe(401)
+    for (let i = 0; i < 40; i++)
+      expect((await send(url, "GET", `/vaults?n=${i}&pad=${pad}`, { "content-type": "application/json" })).status).toBe(401)
     const out = await lines(40)
     expect(out.map((l) => / GET \/vaults\?n=(\d+)&pad=p+ 401 /.exec(l)?.[1])).toEqual(Array.from({ length: 40 }, (_, i) => String(i)))
   })
@@ -121,14 +137,36 @@ describe("request log, JSON", () => {
     const missing = await send(url, "GET", "/vaults", { "content-type": "application/json" })
     expect([ok.status, missing.status]).toEqual([200, 401])
     const [first, second] = (await lines(2)).map((l) => JSON.parse(l) as Record<string, unknown>)
-    expect(first).toEqual({ time: expect.any(String), method: "GET", path: "/vaults", status: 200, durationMs: expect.any(Number), key: h.creds.key, requestId: JSON.parse(ok.text).requestId })
-    expect(second).toEqual({ time: expect.any(String), method: "GET", path: "/vaults", status: 401, durationMs: expect.any(Number), requestId: JSON.parse(missing.text).requestId, error: JSON.parse(missing.text).error.code })
+    expect(first).toEqual({
+      time: expect.any(String),
+      method: "GET",
+      path: "/vaults",
+      status: 200,
+      durationMs: expect.any(Number),
+      key: h.creds.key,
+      requestId: JSON.parse(ok.text).requestId,
+    })
+    expect(second).toEqual({
+      time: expect.any(String),
+      method: "GET",
+      path: "/vaults",
+      status: 401,
+      durationMs: expect.any(Number),
+      requestId: JSON.parse(missing.text).requestId,
+      error: JSON.parse(missing.text).error.code,
+    })
   })
 
   it("a key and a path that need escaping: the line is JSON that parses back to them, written as JSON.stringify writes it", async () => {
     const { url, lines } = await serveLogged("json")
     const key = 'k"\\\t\u00e9'
-    const res = await send(url, "GET", "/vaults?name=%22a%22&b=\\", { "content-type": "application/json", "x-api-key": key, "x-api-timestamp": "1", "x-api-sign": "x", "x-api-passphrase": "p" })
+    const res = await send(url, "GET", "/vaults?name=%22a%22&b=\\", {
+      "content-type": "application/json",
+      "x-api-key": key,
+      "x-api-timestamp": "1",
+      "x-api-sign": "x",
+      "x-api-passphrase": "p",
+    })
     expect(res.status).toBe(401)
     const [line] = await lines()
     const entry = JSON.parse(line!) as Record<string, unknown>
@@ -140,7 +178,10 @@ describe("request log, JSON", () => {
 describe("request log, JSON line", () => {
   // Any UTF-16 code unit (lone surrogates too), and often the characters JSON escapes.
   const text = fc.string({
-    unit: fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), fc.constantFrom('"', "\\", "\n", "\t", "\u0000", "\u001f", "\u007f", "\ud800", "\udc00", "é", "/", "a")),
+    unit: fc.oneof(
+      fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+      fc.constantFrom('"', "\\", "\n", "\t", "\u0000", "\u001f", "\u007f", "\ud800", "\udc00", "é", "/", "a"),
+    ),
   })
   const entry = fc.record(
     {
@@ -148,7 +189,10 @@ describe("request log, JSON line", () => {
       method: fc.oneof(fc.constantFrom("GET", "POST", "DELETE"), text),
       path: text,
       status: fc.integer({ min: 100, max: 599 }),
-      durationMs: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.nat().map((n) => n / 1000)),
+      durationMs: fc.oneof(
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.nat().map((n) => n / 1000),
+      ),
       key: text,
       requestId: text,
       error: text,

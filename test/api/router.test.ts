@@ -24,7 +24,11 @@ const build = (list: ReadonlyArray<readonly [string, string]>) => {
 }
 
 const words = [...new Set(routes.flatMap(([, path]) => path.split("/")))].filter((w) => w !== "" && !w.startsWith(":") && w !== "*")
-const segment = fc.oneof(fc.constantFrom(...words), fc.constantFrom("", "x", "0123456789abcdef01234567", "main", "test"), fc.string({ maxLength: 4 }))
+const segment = fc.oneof(
+  fc.constantFrom(...words),
+  fc.constantFrom("", "x", "0123456789abcdef01234567", "main", "test"),
+  fc.string({ maxLength: 4 }),
+)
 const path = fc.array(segment, { minLength: 0, maxLength: 8 }).map((parts) => `/${parts.join("/")}`)
 const method = fc.constantFrom("GET", "POST", "PUT", "DELETE")
 
@@ -47,9 +51,21 @@ describe("OperationRouter", () => {
   })
 
   it("keeps registration order when a catch-all and an operation both match", () => {
-    const list: ReadonlyArray<readonly [string, string]> = [["GET", "/vaults/:id"], ["ALL", "*"], ["GET", "/vaults/main"], ["GET", "/:any/main"]]
+    const list: ReadonlyArray<readonly [string, string]> = [
+      ["GET", "/vaults/:id"],
+      ["ALL", "*"],
+      ["GET", "/vaults/main"],
+      ["GET", "/:any/main"],
+    ]
     const { ours } = build(list)
-    expect(ours.match("GET", "/vaults/main")).toEqual([[[0, { id: "main" }], [1, {}], [2, {}], [3, { any: "vaults" }]]])
+    expect(ours.match("GET", "/vaults/main")).toEqual([
+      [
+        [0, { id: "main" }],
+        [1, {}],
+        [2, {}],
+        [3, { any: "vaults" }],
+      ],
+    ])
     for (const p of ["/vaults/main", "/vaults/", "/", "/x/main", "/vaults/main/"]) sameAnswer(list, "GET", p)
   })
 
@@ -61,7 +77,10 @@ describe("OperationRouter", () => {
   })
 
   it("answers a parameterless path the same when asked again, and again after a route is added", () => {
-    const list: Array<readonly [string, string]> = [["GET", "/vaults"], ["GET", "/vaults/:networkType"]]
+    const list: Array<readonly [string, string]> = [
+      ["GET", "/vaults"],
+      ["GET", "/vaults/:networkType"],
+    ]
     const { ours } = build(list)
     const first = ours.match("GET", "/vaults")
     expect(ours.match("GET", "/vaults")).toEqual(first)

@@ -75,7 +75,8 @@ describe("POST /_sim/import", () => {
   it("refuses a bad file with the line at fault, and writes nothing", async () => {
     const { header, events } = parseFile(text)
     const lines = text.trimEnd().split("\n")
-    const withLine = (n: number, replace: (l: any) => any) => lines.map((l, i) => (i === n - 1 ? JSON.stringify(replace(JSON.parse(l))) : l)).join("\n")
+    const withLine = (n: number, replace: (l: any) => any) =>
+      lines.map((l, i) => (i === n - 1 ? JSON.stringify(replace(JSON.parse(l))) : l)).join("\n")
     const cases: Array<[string, string, RegExp]> = [
       ["no header", lines.slice(1).join("\n"), /^line 1: not a custody-sim\/events@1 header/],
       ["another format", withLine(1, (h) => ({ ...h, format: "x@2" })), /^line 1: /],

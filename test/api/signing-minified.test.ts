@@ -21,7 +21,8 @@ afterAll(async () => {
 const VERSIONS = ["2024-05-09", "2025-09-23", "2026-03-20"] as const
 
 /** What the documented script signs: the typed body with the whitespace between its tokens removed. */
-const pretty = (name: string) => `{\r\n  "data": {\n\t"item" : {\n    "name": "${name}",\n    "color": "#FF0000",\n    "isHiddenInDashboard": false\n  }\n }\n}\n`
+const pretty = (name: string) =>
+  `{\r\n  "data": {\n\t"item" : {\n    "name": "${name}",\n    "color": "#FF0000",\n    "isHiddenInDashboard": false\n  }\n }\n}\n`
 const minified = (name: string) => `{"data":{"item":{"name":"${name}","color":"#FF0000","isHiddenInDashboard":false}}}`
 
 /** The account's name as its version writes it (2026-03-20: `vaultAccountName`). */

@@ -19,7 +19,12 @@ const logged: Array<string> = []
 const open: Array<RawConnection> = []
 beforeAll(async () => {
   h = await startHarness()
-  server = await listen(createApp(h.sim, { log: { error: (e) => logged.push(`error ${JSON.stringify(e)}`), info: (m) => logged.push(m) }, authFailureLimit: false }))
+  server = await listen(
+    createApp(h.sim, {
+      log: { error: (e) => logged.push(`error ${JSON.stringify(e)}`), info: (m) => logged.push(m) },
+      authFailureLimit: false,
+    }),
+  )
 })
 afterAll(async () => {
   for (const c of open) c.kill()
@@ -44,13 +49,20 @@ const bounded = <A>(p: Promise<A>, what: string): Promise<A> =>
   })
 
 const admin = async (method: "GET" | "POST", path: string) => {
-  const res = await bounded(request(server.url + path, { method, headers: { authorization: `Bearer ${h.sim.adminToken}` } }), `${method} ${path}`)
+  const res = await bounded(
+    request(server.url + path, { method, headers: { authorization: `Bearer ${h.sim.adminToken}` } }),
+    `${method} ${path}`,
+  )
   const text = await res.body.text()
   return { status: res.statusCode, body: JSON.parse(text) as any }
 }
 
 // The fixture's key (a reset keeps it), every call pinned to 2024-05-09.
-const signedHeaders = (method: string, path: string, body: string) => ({ ...signRequest(h.creds, { method, url: path, body }), "content-type": "application/json", "x-api-version": "2024-05-09" })
+const signedHeaders = (method: string, path: string, body: string) => ({
+  ...signRequest(h.creds, { method, url: path, body }),
+  "content-type": "application/json",
+  "x-api-version": "2024-05-09",
+})
 
 /** Health, a signed read, and a snapshot, a revert to it and a reset: all answer. */
 const stillServing = async () => {
@@ -102,12 +114,25 @@ describe("a body cut off mid-request", () => {
     const path = vaultAccount()
     // A position one past the log's head: the request waits for the next write.
     const next = (await admin("GET", "/_sim/health")).body.position + 1
-    c.write(requestHead("POST", path, { ...signedHeaders("POST", path, accountBody), "content-length": String(accountBody.length), "x-sim-min-position": String(next) }))
+    c.write(
+      requestHead("POST", path, {
+        ...signedHeaders("POST", path, accountBody),
+        "content-length": String(accountBody.length),
+        "x-sim-min-position": String(next),
+      }),
+    )
     c.write(accountBody.slice(0, 10))
     await new Promise((resolve) => setTimeout(resolve, 50))
     c.kill()
     await stillServing()
-    const vault = await bounded(request(server.url + "/_sim/vaults", { method: "POST", headers: { authorization: `Bearer ${h.sim.adminToken}`, "content-type": "application/json" }, body: JSON.stringify({ name: "the next write", type: "test" }) }), "POST /_sim/vaults")
+    const vault = await bounded(
+      request(server.url + "/_sim/vaults", {
+        method: "POST",
+        headers: { authorization: `Bearer ${h.sim.adminToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "the next write", type: "test" }),
+      }),
+      "POST /_sim/vaults",
+    )
     expect(vault.statusCode).toBe(201)
     await vault.body.text()
     // The position reached, the request reads a body that will never come: it ends at once, logged as cut off.
@@ -120,12 +145,22 @@ describe("a body cut off mid-request", () => {
     const before = logged.length
     const c = await raw()
     const body = JSON.stringify({ seconds: 1 })
-    c.write(requestHead("POST", "/_sim/clock/advance", { authorization: `Bearer ${h.sim.adminToken}`, "content-type": "application/json", "content-length": String(body.length + 5), "x-sim-min-position": "999999999" }))
+    c.write(
+      requestHead("POST", "/_sim/clock/advance", {
+        authorization: `Bearer ${h.sim.adminToken}`,
+        "content-type": "application/json",
+        "content-length": String(body.length + 5),
+        "x-sim-min-position": "999999999",
+      }),
+    )
     c.write(body)
     await new Promise((resolve) => setTimeout(resolve, 50))
     c.kill()
     await stillServing()
-    await eventually(async () => logged.slice(before).some((m) => m.includes("/_sim/clock/advance: request body aborted by the client")), HANG_MS)
+    await eventually(
+      async () => logged.slice(before).some((m) => m.includes("/_sim/clock/advance: request body aborted by the client")),
+      HANG_MS,
+    )
     await stillServing()
   })
 })
@@ -135,9 +170,20 @@ describe("a body that arrives slowly or never", () => {
     const slow = await Promise.all([raw(), raw(), raw(), raw()])
     const path = vaultAccount()
     slow[0]!.write(requestHead("POST", path, { "content-type": "application/json", "content-length": "1000" }) + '{"data":')
-    slow[1]!.write(requestHead("POST", path, { ...signedHeaders("POST", path, accountBody), "content-length": String(accountBody.length) }) + accountBody.slice(0, 20))
-    slow[2]!.write(requestHead("POST", "/_sim/vaults", { "content-type": "application/json", "transfer-encoding": "chunked" }) + "4\r\n{\"na\r\n")
-    slow[3]!.write(requestHead("POST", "/_sim/vaults", { authorization: `Bearer ${h.sim.adminToken}`, "content-type": "application/json", "content-length": "200" }) + '{"name":')
+    slow[1]!.write(
+      requestHead("POST", path, { ...signedHeaders("POST", path, accountBody), "content-length": String(accountBody.length) }) +
+        accountBody.slice(0, 20),
+    )
+    slow[2]!.write(
+      requestHead("POST", "/_sim/vaults", { "content-type": "application/json", "transfer-encoding": "chunked" }) + '4\r\n{"na\r\n',
+    )
+    slow[3]!.write(
+      requestHead("POST", "/_sim/vaults", {
+        authorization: `Bearer ${h.sim.adminToken}`,
+        "content-type": "application/json",
+        "content-length": "200",
+      }) + '{"name":',
+    )
     await new Promise((resolve) => setTimeout(resolve, 50))
     await stillServing()
     const reset = await admin("POST", "/_sim/reset")

@@ -49,7 +49,12 @@ describe("POST /_sim/snapshots, GET /_sim/snapshots, POST /_sim/snapshots/{id}/r
   it("puts back every read, the log, the clock and the id sequence; later snapshots go, earlier ones stay", async () => {
     const start = await call("POST", "/_sim/snapshots")
     expect(start.status).toBe(201)
-    expect(start.body).toEqual({ id: expect.any(String), position: Number(h.sim.models.position), time: Math.floor(h.sim.clock.now() / 1000), timeMs: h.sim.clock.now() })
+    expect(start.body).toEqual({
+      id: expect.any(String),
+      position: Number(h.sim.models.position),
+      time: Math.floor(h.sim.clock.now() / 1000),
+      timeMs: h.sim.clock.now(),
+    })
     const atStart = await reads()
 
     const ids = await runScenario(h)
@@ -57,12 +62,22 @@ describe("POST /_sim/snapshots, GET /_sim/snapshots, POST /_sim/snapshots/{id}/r
     const atTaken = await reads()
     const nextVault = await newVault("after the snapshot")
 
-    await call("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address: ids.ethAddress, assetId: "0x", amount: "1" })
+    await call("POST", "/_sim/deposits", {
+      blockchain: "ethereum",
+      network: "sepolia",
+      address: ids.ethAddress,
+      assetId: "0x",
+      amount: "1",
+    })
     await call("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 3 })
     await call("POST", "/_sim/clock/advance", { seconds: 3600 })
     const later = await call("POST", "/_sim/snapshots")
     expect(later.body.position).toBeGreaterThan(taken.body.position)
-    expect((await call("GET", "/_sim/snapshots")).body.snapshots.map((s: { id: string }) => s.id)).toEqual([start.body.id, taken.body.id, later.body.id])
+    expect((await call("GET", "/_sim/snapshots")).body.snapshots.map((s: { id: string }) => s.id)).toEqual([
+      start.body.id,
+      taken.body.id,
+      later.body.id,
+    ])
 
     const reverted = await call("POST", `/_sim/snapshots/${taken.body.id}/revert`)
     expect(reverted.status).toBe(200)
@@ -92,7 +107,12 @@ describe("POST /_sim/snapshots, GET /_sim/snapshots, POST /_sim/snapshots/{id}/r
     const dropped = await call("POST", `/_sim/snapshots/${b.body.id}/revert`)
     expect(dropped.status).toBe(404)
     expect(dropped.body.error.code).toBe("snapshot_not_found")
-    for (const [method, path] of [["POST", "/_sim/snapshots"], ["GET", "/_sim/snapshots"], ["POST", `/_sim/snapshots/${a.body.id}/revert`], ["POST", "/_sim/reset"]] as const) {
+    for (const [method, path] of [
+      ["POST", "/_sim/snapshots"],
+      ["GET", "/_sim/snapshots"],
+      ["POST", `/_sim/snapshots/${a.body.id}/revert`],
+      ["POST", "/_sim/reset"],
+    ] as const) {
       const refused = await call(method, path, undefined, "wrong-token")
       expect(refused.status).toBe(401)
       expect(refused.body.error.code).toBe("unauthorized")
@@ -138,7 +158,11 @@ describe("POST /_sim/reset", () => {
       await call("POST", "/_sim/snapshots")
       const r = await call("POST", "/_sim/reset")
       expect(r.status).toBe(200)
-      expect(r.body).toEqual({ position: Number(fresh.sim.models.position), time: Math.floor(fresh.sim.clock.now() / 1000), timeMs: fresh.sim.clock.now() })
+      expect(r.body).toEqual({
+        position: Number(fresh.sim.models.position),
+        time: Math.floor(fresh.sim.clock.now() / 1000),
+        timeMs: fresh.sim.clock.now(),
+      })
       expect((await call("GET", "/_sim/snapshots")).body).toEqual({ snapshots: [] })
       // Same seed, same fixture: the reset world reads exactly as a simulator just started.
       expect(await reads()).toEqual(atStart)

@@ -10,7 +10,7 @@ import { startHarness, type Harness } from "../support/harness.js"
 import { listen } from "../support/server.js"
 import { controlPlane, fuzzPlans, isUnreachedPosition, toCall, worldReplacing } from "../support/fuzz-requests.js"
 import { sendMisbehaving } from "../support/fuzz-misbehave.js"
-import { framingFault, isApiErrorShape, isSimErrorShape, send, strictConnection } from "../support/strict-http.js"
+import { type Answer, framingFault, isApiErrorShape, isSimErrorShape, send, strictConnection } from "../support/strict-http.js"
 
 const REQUESTS = 2_400
 const CONNECTIONS = 4
@@ -50,7 +50,7 @@ describe("fuzz over a real socket", () => {
         const plan = plans[i]!
         const call = toCall(target, plan)
         const where = `#${i} ${call.method} ${call.path.slice(0, 120)}${plan.misbehave !== undefined ? ` (${plan.misbehave})` : ""}`
-        let answer
+        let answer: Answer | undefined
         try {
           answer = plan.misbehave !== undefined ? await sendMisbehaving(server.url, call, plan.misbehave) : await send(c, call)
         } catch (error) {
@@ -66,7 +66,8 @@ describe("fuzz over a real socket", () => {
         if (worldReplacing(call)) worldDone.push(answer.status)
         const framing = framingFault(answer)
         if (framing !== undefined) faults.push(`${where}: ${framing}`)
-        if (answer.status >= 500 && !isUnreachedPosition(call, answer)) faults.push(`${where}: ${answer.status} ${answer.text.slice(0, 200)}`)
+        if (answer.status >= 500 && !isUnreachedPosition(call, answer))
+          faults.push(`${where}: ${answer.status} ${answer.text.slice(0, 200)}`)
         let body: unknown
         try {
           body = JSON.parse(answer.text)
@@ -76,7 +77,8 @@ describe("fuzz over a real socket", () => {
         }
         const requestId = (body as { requestId?: unknown }).requestId
         if (answer.status >= 400) {
-          if (!(isApiErrorShape(body) || (controlPlane(call) && isSimErrorShape(body)))) faults.push(`${where}: ${answer.status} outside the error shape: ${answer.text.slice(0, 200)}`)
+          if (!(isApiErrorShape(body) || (controlPlane(call) && isSimErrorShape(body))))
+            faults.push(`${where}: ${answer.status} outside the error shape: ${answer.text.slice(0, 200)}`)
           if (typeof requestId === "string") refused.add(requestId)
         } else if (typeof requestId === "string") accepted.add(requestId)
       }
@@ -100,6 +102,13 @@ describe("fuzz over a real socket", () => {
     const after = strictConnection(server.url)
     connections.push(after)
     expect((await send(after, { method: "GET", path: "/_sim/health" })).status).toBe(200)
-    expect((await send(after, toCall(target, { method: "GET", path: () => "/vaults", auth: "signed", headers: { "x-api-version": "2024-05-09" } }))).status).toBe(200)
+    expect(
+      (
+        await send(
+          after,
+          toCall(target, { method: "GET", path: () => "/vaults", auth: "signed", headers: { "x-api-version": "2024-05-09" } }),
+        )
+      ).status,
+    ).toBe(200)
   }, 300_000)
 })

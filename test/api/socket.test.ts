@@ -33,18 +33,26 @@ describe("over a socket on 127.0.0.1", () => {
     }
   })
   it("answers an oversized body with 413 in the error shape", async () => {
-    const r = await new CustodyClient({ baseUrl: server.url, credentials: h.creds }).call("POST", `/vaults/${h.testVaultId}/vault-account`, {
-      item: { name: "x".repeat(10_000), color: "#000000", isHiddenInDashboard: false },
-    })
+    const r = await new CustodyClient({ baseUrl: server.url, credentials: h.creds }).call(
+      "POST",
+      `/vaults/${h.testVaultId}/vault-account`,
+      {
+        item: { name: "x".repeat(10_000), color: "#000000", isHiddenInDashboard: false },
+      },
+    )
     expect(r.status).toBe(413)
     expect(r.ok ? "" : r.body.error.code).toBe("request_body_too_large")
   })
 
   it("reads a signed body off the socket byte for byte (multi-byte characters included) and creates the account", async () => {
     const name = "Zoë's wallet ✓ 𝄞"
-    const r = await new CustodyClient({ baseUrl: server.url, credentials: h.creds }).call<{ item: { name: string } }>("POST", `/vaults/${h.testVaultId}/vault-account`, {
-      item: { name, color: "#000000", isHiddenInDashboard: false },
-    })
+    const r = await new CustodyClient({ baseUrl: server.url, credentials: h.creds }).call<{ item: { name: string } }>(
+      "POST",
+      `/vaults/${h.testVaultId}/vault-account`,
+      {
+        item: { name, color: "#000000", isHiddenInDashboard: false },
+      },
+    )
     expect(r.status).toBe(201)
     expect(r.ok ? r.body.data.item.name : "").toBe(name)
   })
@@ -54,10 +62,16 @@ describe("over a socket on 127.0.0.1", () => {
     new Promise<{ status: number; body: { error?: { code?: string } } }>((resolve, reject) => {
       const body = chunks.join("")
       const headers = signRequest(h.creds, { method: "POST", url: path, body })
-      const req = http.request(`${server.url}${path}`, { method: "POST", headers: { ...headers, "transfer-encoding": "chunked" } }, (res) => {
-        let text = ""
-        res.on("data", (d: Buffer) => (text += d.toString("utf8"))).on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }))
-      })
+      const req = http.request(
+        `${server.url}${path}`,
+        { method: "POST", headers: { ...headers, "transfer-encoding": "chunked" } },
+        (res) => {
+          let text = ""
+          res
+            .on("data", (d: Buffer) => (text += d.toString("utf8")))
+            .on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }))
+        },
+      )
       req.on("error", reject)
       for (const c of chunks) req.write(c)
       req.end()

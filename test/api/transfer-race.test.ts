@@ -21,7 +21,11 @@ afterAll(async () => {
 
 const node = (): RaceNode => ({
   call: async (creds: Credentials, method, path, item) => {
-    const r = await new CustodyClient({ baseUrl: server.url, credentials: creds }).call<any>(method, path, item === undefined ? {} : { item })
+    const r = await new CustodyClient({ baseUrl: server.url, credentials: creds }).call<any>(
+      method,
+      path,
+      item === undefined ? {} : { item },
+    )
     return { status: r.status, body: r.body }
   },
   admin: async (method, path, body) => {

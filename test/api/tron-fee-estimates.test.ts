@@ -42,35 +42,58 @@ const sun = (trx: string): bigint => {
 
 /** A vault account with one tron address holding `trx` TRX (and `usdt` USDT). */
 const funded = async (trx: string, usdt?: string) => {
-  const acct = (await v24.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name: "t", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId as string
-  const address = (await v24.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: TRX, label: "t" } })).body.data.item.address as string
-  expect((await h.admin("POST", "/_sim/deposits", { blockchain: "tron", network: "nile", address, assetId: TRX, amount: trx })).status).toBe(201)
+  const acct = (
+    await v24.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+      item: { name: "t", color: "#000000", isHiddenInDashboard: false },
+    })
+  ).body.data.item.vaultAccountId as string
+  const address = (
+    await v24.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: TRX, label: "t" } })
+  ).body.data.item.address as string
+  expect(
+    (await h.admin("POST", "/_sim/deposits", { blockchain: "tron", network: "nile", address, assetId: TRX, amount: trx })).status,
+  ).toBe(201)
   if (usdt !== undefined) {
     await v24.call("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: USDT, address } })
-    expect((await h.admin("POST", "/_sim/deposits", { blockchain: "tron", network: "nile", address, assetId: USDT, amount: usdt })).status).toBe(201)
+    expect(
+      (await h.admin("POST", "/_sim/deposits", { blockchain: "tron", network: "nile", address, assetId: USDT, amount: usdt })).status,
+    ).toBe(201)
   }
   return { acct, address }
 }
 
 const freeze = async (address: string, resource: "bandwidth" | "energy", amount: string) => {
-  const r = await v24.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${address}/manage-resource`, { item: { type: "freeze", resource, amount } })
+  const r = await v24.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${address}/manage-resource`, {
+    item: { type: "freeze", resource, amount },
+  })
   expect(r.status).toBe(201)
 }
 
 const trxOf = async (address: string): Promise<bigint> => {
-  const assets = (await v24.call<any>("GET", `/vaults/${h.testVaultId}/tron/addresses/${address}/assets`)).body.data.item.assets as Array<any>
+  const assets = (await v24.call<any>("GET", `/vaults/${h.testVaultId}/tron/addresses/${address}/assets`)).body.data.item
+    .assets as Array<any>
   return sun(assets.find((a) => a.symbol === "TRX").assetData.totalAmount)
 }
 
 const estimate = async (s: { acct: string; address: string }, asset: string) => {
-  const r = await v26.call<any>("POST", `/vaults/${h.testVaultId}/approximate-fee`, { item: { transactionType: "single", vaultAccountId: s.acct, assetId: asset, fromAddress: s.address, toAddress: TO, amount: "1" } })
+  const r = await v26.call<any>("POST", `/vaults/${h.testVaultId}/approximate-fee`, {
+    item: { transactionType: "single", vaultAccountId: s.acct, assetId: asset, fromAddress: s.address, toAddress: TO, amount: "1" },
+  })
   expect(r.status).toBe(200)
   return sun(r.body.data.item.fee.amount)
 }
 
 const transfer = (s: { acct: string; address: string }, asset: string, maxFee?: string) =>
   v26.call<any>("POST", `/vaults/${h.testVaultId}/transaction-requests/single-transfer`, {
-    item: { vaultAccountId: s.acct, assetId: asset, fromAddress: s.address, toAddress: TO, amount: "1", note: "n", ...(maxFee !== undefined ? { maxFee } : {}) },
+    item: {
+      vaultAccountId: s.acct,
+      assetId: asset,
+      fromAddress: s.address,
+      toAddress: TO,
+      amount: "1",
+      note: "n",
+      ...(maxFee !== undefined ? { maxFee } : {}),
+    },
   })
 
 /** Estimates, sends and mines `count` transfers in a row; each one's estimate and mined fee (TRX the sender lost beyond the amount). */
@@ -103,7 +126,9 @@ describe("approximate-fee counts a tron sender's stake as the chain's execution 
     for (const x of p) expect(x.estimate).toBe(x.mined)
     expect(p.map((x) => x.mined)).toEqual([0n, 0n, 0n, 0n, 0n, 268_000n])
     // Bandwidth delegated to the unstaked sender, whose free allowance is used up, pays its next transfers.
-    const d = await v24.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${staked.address}/manage-resource`, { item: { type: "delegate", resource: "bandwidth", amount: "1000", toAddress: plain.address } })
+    const d = await v24.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${staked.address}/manage-resource`, {
+      item: { type: "delegate", resource: "bandwidth", amount: "1000", toAddress: plain.address },
+    })
     expect(d.status).toBe(201)
     const delegated = await series(plain, TRX, 4)
     for (const x of delegated) expect(x.estimate).toBe(x.mined)

@@ -2,7 +2,7 @@
 // delegate, undelegate, with locks in blocks), the overview of an address, what a staked sender pays against an
 // unstaked one, balances after mining in base units, the audit and every error code.
 import { fetch as undiciFetch } from "undici"
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { createApp } from "../../src/api/app.js"
 import { runAudit } from "../support/audit.js"
 import { CustodyClient, type Credentials } from "../../src/client/index.js"
@@ -22,7 +22,11 @@ const clientOf = (credentials: Credentials) =>
     baseUrl: server.url,
     credentials,
     fetch: async (r) => {
-      const res = await undiciFetch(r.url, { method: r.method, headers: Object.fromEntries(r.headers), ...(r.method === "GET" ? {} : { body: await r.text() }) })
+      const res = await undiciFetch(r.url, {
+        method: r.method,
+        headers: Object.fromEntries(r.headers),
+        ...(r.method === "GET" ? {} : { body: await r.text() }),
+      })
       return new Response(await res.text(), { status: res.status, headers: Object.fromEntries(res.headers) })
     },
   })
@@ -52,14 +56,25 @@ afterAll(async () => {
   await h.close()
 })
 
-const account = async () => (await v24.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name: "t", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId as string
+const account = async () =>
+  (
+    await v24.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+      item: { name: "t", color: "#000000", isHiddenInDashboard: false },
+    })
+  ).body.data.item.vaultAccountId as string
 const funded = async (trx: string, usdt?: string) => {
   const acct = await account()
-  const address = (await v24.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: TRX, label: "t" } })).body.data.item.address as string
-  expect((await h.admin("POST", "/_sim/deposits", { blockchain: "tron", network: "nile", address, assetId: TRX, amount: trx })).status).toBe(201)
+  const address = (
+    await v24.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: TRX, label: "t" } })
+  ).body.data.item.address as string
+  expect(
+    (await h.admin("POST", "/_sim/deposits", { blockchain: "tron", network: "nile", address, assetId: TRX, amount: trx })).status,
+  ).toBe(201)
   if (usdt !== undefined) {
     await v24.call("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: USDT, address } })
-    expect((await h.admin("POST", "/_sim/deposits", { blockchain: "tron", network: "nile", address, assetId: USDT, amount: usdt })).status).toBe(201)
+    expect(
+      (await h.admin("POST", "/_sim/deposits", { blockchain: "tron", network: "nile", address, assetId: USDT, amount: usdt })).status,
+    ).toBe(201)
   }
   return address
 }
@@ -68,15 +83,19 @@ const manage = (from: string, item: Record<string, unknown>, client = v24, vault
 const request = async (id: string) => (await v24.call<any>("GET", `/transactionRequests/${id}`)).body.data.item
 /** TRX and USDT of an address in base units (SUN), from #8. */
 const balances = async (address: string) => {
-  const assets = (await v24.call<any>("GET", `/vaults/${h.testVaultId}/tron/addresses/${address}/assets`)).body.data.item.assets as Array<any>
+  const assets = (await v24.call<any>("GET", `/vaults/${h.testVaultId}/tron/addresses/${address}/assets`)).body.data.item
+    .assets as Array<any>
   const of = (symbol: string) => {
     const a = assets.find((x) => x.symbol === symbol)?.assetData
-    return a === undefined ? undefined : { total: sun(a.totalAmount), available: sun(a.availableAmount), blocked: sun(a.blockedAmount), allocated: sun(a.allocatedAmount) }
+    return a === undefined
+      ? undefined
+      : { total: sun(a.totalAmount), available: sun(a.availableAmount), blocked: sun(a.blockedAmount), allocated: sun(a.allocatedAmount) }
   }
   return { TRX: of("TRX")!, USDT: of("USDT") }
 }
 const overview = async (address: string, headers?: Record<string, string>) =>
-  (await v26.call<any>("GET", `/vaults/${h.testVaultId}/tron/nile/${address}/overview`, headers !== undefined ? { headers } : {})).body.data.item
+  (await v26.call<any>("GET", `/vaults/${h.testVaultId}/tron/nile/${address}/overview`, headers !== undefined ? { headers } : {})).body.data
+    .item
 const sendUsdt = async (from: string) => {
   const contract = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
   const r = await v24.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${from}/feeless-token-transaction-requests`, {
@@ -89,11 +108,36 @@ const sendUsdt = async (from: string) => {
 describe("manage-resource's unit across versions", () => {
   it("answers unit at 2024-05-09 and amountUnit at 2026-03-20 (the 2026 rename of a request's unit)", async () => {
     const a = await funded("20000")
-    const old = await manage(a, { type: "freeze", resource: "energy", amount: "100" }, clientOf(await createKey(h, { apiVersion: "2024-05-09" })))
-    expect([old.status, old.body.apiVersion, old.body.data.item.unit, "amountUnit" in old.body.data.item]).toEqual([201, "2024-05-09", "TRX", false])
+    const old = await manage(
+      a,
+      { type: "freeze", resource: "energy", amount: "100" },
+      clientOf(await createKey(h, { apiVersion: "2024-05-09" })),
+    )
+    expect([old.status, old.body.apiVersion, old.body.data.item.unit, "amountUnit" in old.body.data.item]).toEqual([
+      201,
+      "2024-05-09",
+      "TRX",
+      false,
+    ])
     const r = await manage(a, { type: "freeze", resource: "energy", amount: "100" }, v26)
-    expect([r.status, r.body.apiVersion, r.body.data.item.amountUnit, "unit" in r.body.data.item]).toEqual([201, "2026-03-20", "TRX", false])
-    expect(Object.keys(r.body.data.item)).toEqual(["id", "transactionRequestId", "transactionRequestStatus", "blockchain", "network", "fromAddress", "type", "resource", "amount", "amountUnit"])
+    expect([r.status, r.body.apiVersion, r.body.data.item.amountUnit, "unit" in r.body.data.item]).toEqual([
+      201,
+      "2026-03-20",
+      "TRX",
+      false,
+    ])
+    expect(Object.keys(r.body.data.item)).toEqual([
+      "id",
+      "transactionRequestId",
+      "transactionRequestStatus",
+      "blockchain",
+      "network",
+      "fromAddress",
+      "type",
+      "resource",
+      "amount",
+      "amountUnit",
+    ])
   })
 })
 
@@ -120,7 +164,16 @@ describe("freeze: a request like a withdrawal, the TRX staked stays the address'
     expect(await balances(a)).toMatchObject({ TRX: { total: sun("20000"), available: sun("10000"), blocked: 0n, allocated: sun("10000") } })
     const o = await overview(a)
     expect(o).toMatchObject({ address: a, network: "nile", balance: { total: "20000", available: "10000", staked: "10000", unit: "TRX" } })
-    expect(o.resources.energy).toEqual({ limit: 100_000, used: 0, available: 100_000, stakedLimit: 100_000, stakedUsed: 0, staked: "10000", delegatedToOthers: "0", delegatedFromOthers: "0" })
+    expect(o.resources.energy).toEqual({
+      limit: 100_000,
+      used: 0,
+      available: 100_000,
+      stakedLimit: 100_000,
+      stakedUsed: 0,
+      staked: "10000",
+      delegatedToOthers: "0",
+      delegatedFromOthers: "0",
+    })
     expect(o.resources.bandwidth).toMatchObject({ limit: 1500, freeLimit: 1500, freeUsed: 282, used: 282, available: 1218, stakedLimit: 0 })
     const audit = await runAudit(h.sim, undefined)
     expect(audit.discrepancies).toEqual([])
@@ -147,7 +200,9 @@ describe("freeze: a request like a withdrawal, the TRX staked stays the address'
   it("staked bandwidth pays a transfer before the free allowance does", async () => {
     const a = await funded("5000")
     await manage(a, { type: "freeze", resource: "bandwidth", amount: "1000" })
-    const r = await v24.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${a}/feeless-transaction-requests`, { item: { amount: "10", recipientAddress: EXTERNAL } })
+    const r = await v24.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${a}/feeless-transaction-requests`, {
+      item: { amount: "10", recipientAddress: EXTERNAL },
+    })
     expect((await request(r.body.data.item.transactionRequestId)).transactionRequestStatus).toBe("success")
     const o = await overview(a)
     expect(o.resources.bandwidth).toMatchObject({ stakedLimit: 1000, stakedUsed: 268, freeUsed: 282 })
@@ -174,7 +229,11 @@ describe("unfreeze and withdraw", () => {
     expect(o.unfreezing).toEqual([{ amount: "500", withdrawableFrom: expect.any(Number) }])
     expect(o.withdrawable).toBe("0")
     const early = await manage(a, { type: "withdraw_resource", resource: "bandwidth" }, v26)
-    expect([early.status, early.body.error.code, early.body.error.details]).toEqual([400, "invalid_data", [{ attribute: "type", message: "no unfrozen TRX has passed its waiting period" }]])
+    expect([early.status, early.body.error.code, early.body.error.details]).toEqual([
+      400,
+      "invalid_data",
+      [{ attribute: "type", message: "no unfrozen TRX has passed its waiting period" }],
+    ])
     await h.admin("POST", "/_sim/clock/advance", { seconds: 14 * 86_400 })
     expect((await overview(a)).withdrawable).toBe("500")
     const w = await manage(a, { type: "Withdraw-Resource", resource: "bandwidth" }, v26)
@@ -206,13 +265,27 @@ describe("delegate and undelegate", () => {
     const b = await funded("100", "50")
     await manage(a, { type: "freeze", resource: "energy", amount: "10000" })
     const d = await manage(a, { type: "delegate", resource: "energy", amount: "7000", toAddress: b, lock: "true", lockPeriod: "28800" })
-    expect(d.body.data.item).toMatchObject({ type: "delegate", resource: "energy", amount: "7000", toAddress: b, lock: true, lockPeriod: "28800" })
+    expect(d.body.data.item).toMatchObject({
+      type: "delegate",
+      resource: "energy",
+      amount: "7000",
+      toAddress: b,
+      lock: true,
+      lockPeriod: "28800",
+    })
     expect((await request(d.body.data.item.id)).transactionRequestStatus).toBe("success")
     const t = await sendUsdt(b)
     expect(t.transactionRequestStatus).toBe("success")
     expect((await balances(b)).TRX.total).toBe(sun("100"))
-    expect((await overview(b)).resources.energy).toMatchObject({ stakedLimit: 70_000, stakedUsed: 65_000, delegatedFromOthers: "7000", staked: "0" })
-    expect((await overview(a)).delegations).toEqual([{ fromAddress: a, toAddress: b, resource: "energy", amount: "7000", lockedAmount: "7000", lockedUntilBlock: expect.any(Number) }])
+    expect((await overview(b)).resources.energy).toMatchObject({
+      stakedLimit: 70_000,
+      stakedUsed: 65_000,
+      delegatedFromOthers: "7000",
+      staked: "0",
+    })
+    expect((await overview(a)).delegations).toEqual([
+      { fromAddress: a, toAddress: b, resource: "energy", amount: "7000", lockedAmount: "7000", lockedUntilBlock: expect.any(Number) },
+    ])
     const early = await manage(a, { type: "undelegate", resource: "energy", amount: "7000", toAddress: b })
     expect([early.status, early.body.error.code]).toEqual([400, "invalid_data"])
     const shorter = await manage(a, { type: "delegate", resource: "energy", amount: "1000", toAddress: b, lock: true, lockPeriod: 100 })
@@ -277,9 +350,24 @@ describe("manage-resource errors, each writing nothing", () => {
       [{ type: "freeze", resource: "energy", amount: "1", lock: true }, 400, "invalid_data", "lock"],
       [{ type: "delegate", resource: "bandwidth", amount: "1", toAddress: b, lockPeriod: "100" }, 400, "invalid_data", "lockPeriod"],
       [{ type: "delegate", resource: "bandwidth", amount: "1", toAddress: b, lock: "yes" }, 400, "invalid_data", "lock"],
-      [{ type: "delegate", resource: "bandwidth", amount: "1", toAddress: b, lock: true, lockPeriod: "864001" }, 400, "invalid_data", "lockPeriod"],
-      [{ type: "delegate", resource: "bandwidth", amount: "1", toAddress: b, lock: true, lockPeriod: "1.5" }, 400, "invalid_data", "lockPeriod"],
-      [{ type: "delegate", resource: "bandwidth", amount: "1", toAddress: "0x742d35Cc6634C0532925a3b844Bc454e4438f44e" }, 400, "invalid_data", "toAddress"],
+      [
+        { type: "delegate", resource: "bandwidth", amount: "1", toAddress: b, lock: true, lockPeriod: "864001" },
+        400,
+        "invalid_data",
+        "lockPeriod",
+      ],
+      [
+        { type: "delegate", resource: "bandwidth", amount: "1", toAddress: b, lock: true, lockPeriod: "1.5" },
+        400,
+        "invalid_data",
+        "lockPeriod",
+      ],
+      [
+        { type: "delegate", resource: "bandwidth", amount: "1", toAddress: "0x742d35Cc6634C0532925a3b844Bc454e4438f44e" },
+        400,
+        "invalid_data",
+        "toAddress",
+      ],
       [{ type: "delegate", resource: "bandwidth", amount: "1", toAddress: a }, 400, "invalid_data", "toAddress"],
       [{ type: "delegate", resource: "bandwidth", amount: "1001", toAddress: b }, 400, "invalid_data", "amount"],
       [{ type: "delegate", resource: "energy", amount: "1", toAddress: b }, 400, "invalid_data", "amount"],
@@ -288,7 +376,12 @@ describe("manage-resource errors, each writing nothing", () => {
     ]
     for (const [item, status, code, attribute] of cases) {
       const r = await manage(a, item)
-      expect([JSON.stringify(item), r.status, r.body.error.code, r.body.error.details[0]?.attribute]).toEqual([JSON.stringify(item), status, code, attribute])
+      expect([JSON.stringify(item), r.status, r.body.error.code, r.body.error.details[0]?.attribute]).toEqual([
+        JSON.stringify(item),
+        status,
+        code,
+        attribute,
+      ])
     }
     expect(h.sim.models.position).toBe(before)
   })

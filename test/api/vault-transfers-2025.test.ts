@@ -34,28 +34,50 @@ const SOL_TO = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"
 const BTC_TO = "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx"
 
 const funded = async (blockchain: string, network: string, holdings: Record<string, string>) => {
-  const acct = (await v24.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name: "a", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId as string
+  const acct = (
+    await v24.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+      item: { name: "a", color: "#000000", isHiddenInDashboard: false },
+    })
+  ).body.data.item.vaultAccountId as string
   await h.admin("PUT", `/_sim/chains/${blockchain}/${network}/mining`, { mode: "auto", confirmations: 1 })
   let address = ""
   for (const [symbol, amount] of Object.entries(holdings)) {
-    const item = address === "" ? { assetId: assetId(blockchain, network, symbol), label: "w" } : { assetId: assetId(blockchain, network, symbol), address }
+    const item =
+      address === ""
+        ? { assetId: assetId(blockchain, network, symbol), label: "w" }
+        : { assetId: assetId(blockchain, network, symbol), address }
     address = (await v24.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item })).body.data.item.address
-    expect((await h.admin("POST", "/_sim/deposits", { blockchain, network, address, assetId: assetId(blockchain, network, symbol), amount })).status).toBe(201)
+    expect(
+      (await h.admin("POST", "/_sim/deposits", { blockchain, network, address, assetId: assetId(blockchain, network, symbol), amount }))
+        .status,
+    ).toBe(201)
   }
   return { acct, address }
 }
 
-const coin = (chain: string, item: Record<string, unknown>, client = v25) => client.call<any>("POST", `/vaults/${h.testVaultId}/${chain}/transaction-requests`, { item })
-const token = (chain: string, item: Record<string, unknown>, client = v25) => client.call<any>("POST", `/vaults/${h.testVaultId}/${chain}/token-transaction-requests`, { item })
+const coin = (chain: string, item: Record<string, unknown>, client = v25) =>
+  client.call<any>("POST", `/vaults/${h.testVaultId}/${chain}/transaction-requests`, { item })
+const token = (chain: string, item: Record<string, unknown>, client = v25) =>
+  client.call<any>("POST", `/vaults/${h.testVaultId}/${chain}/token-transaction-requests`, { item })
 const total = async (blockchain: string, address: string, symbol: string) =>
-  (await v24.call<any>("GET", `/vaults/${h.testVaultId}/${blockchain}/addresses/${address}/assets`)).body.data.item.assets.find((a: any) => a.symbol === symbol).assetData.totalAmount as string
+  (await v24.call<any>("GET", `/vaults/${h.testVaultId}/${blockchain}/addresses/${address}/assets`)).body.data.item.assets.find(
+    (a: any) => a.symbol === symbol,
+  ).assetData.totalAmount as string
 const contract = (blockchain: string, network: string, symbol: string) =>
-  v24.call<any>("GET", "/supported-assets", { query: { assetUnit: symbol, blockchain, networkType: "test" } }).then((r) => r.body.data.items.find((a: any) => a.network === network).tokenData.contractAddress as string)
+  v24
+    .call<any>("GET", "/supported-assets", { query: { assetUnit: symbol, blockchain, networkType: "test" } })
+    .then((r) => r.body.data.items.find((a: any) => a.network === network).tokenData.contractAddress as string)
 
 describe("#17 at 2025-09-23: coins on EVM, tron, solana and UTXO chains", () => {
   it("an EVM coin from the listed sender: 201 with senders, then mined: 1 − 0.3 − 21,000 gas × 1 gwei", async () => {
     const { address } = await funded("ethereum", "sepolia", { ETH: "1" })
-    const r = await coin("ethereum/sepolia", { senders: [{ address }], recipients: [{ address: ETH_TO, amount: "0.3" }], feePriority: "slow", note: "n", maxFee: "0.001" })
+    const r = await coin("ethereum/sepolia", {
+      senders: [{ address }],
+      recipients: [{ address: ETH_TO, amount: "0.3" }],
+      feePriority: "slow",
+      note: "n",
+      maxFee: "0.001",
+    })
     expect(r.status).toBe(201)
     expect(r.body.data.item).toEqual({
       feePriority: "slow",
@@ -72,10 +94,15 @@ describe("#17 at 2025-09-23: coins on EVM, tron, solana and UTXO chains", () => 
 
   it("tron and solana take no feePriority", async () => {
     const t = await funded("tron", "nile", { TRX: "20" })
-    expect((await coin("tron/nile", { senders: [{ address: t.address }], recipients: [{ address: TRON_TO, amount: "2" }], note: "n" })).status).toBe(201)
+    expect(
+      (await coin("tron/nile", { senders: [{ address: t.address }], recipients: [{ address: TRON_TO, amount: "2" }], note: "n" })).status,
+    ).toBe(201)
     expect(await total("tron", t.address, "TRX")).toBe("18")
     const s = await funded("solana", "devnet", { SOL: "1" })
-    expect((await coin("solana/devnet", { senders: [{ address: s.address }], recipients: [{ address: SOL_TO, amount: "0.5" }], note: "n" })).status).toBe(201)
+    expect(
+      (await coin("solana/devnet", { senders: [{ address: s.address }], recipients: [{ address: SOL_TO, amount: "0.5" }], note: "n" }))
+        .status,
+    ).toBe(201)
     expect(await total("solana", s.address, "SOL")).toBe("0.499995")
   })
 
@@ -106,7 +133,12 @@ describe("#17 at 2025-09-23: coins on EVM, tron, solana and UTXO chains", () => 
       ["a mainnet", coin("ethereum/mainnet", ok), 400, "network_not_allowed_for_vault"],
       ["a malformed maxFee", coin("ethereum/sepolia", { ...ok, maxFee: "abc" }), 400, "invalid_data"],
       ["a sender outside the vault", coin("ethereum/sepolia", { ...ok, senders: [{ address: ETH_TO }] }), 404, "resource_not_found"],
-      ["insufficient funds", coin("ethereum/sepolia", { ...ok, recipients: [{ address: ETH_TO, amount: "1" }] }), 400, "insufficient_balance"],
+      [
+        "insufficient funds",
+        coin("ethereum/sepolia", { ...ok, recipients: [{ address: ETH_TO, amount: "1" }] }),
+        400,
+        "insufficient_balance",
+      ],
     ]
     for (const [what, answer, status, code] of cases) {
       const r = await answer
@@ -120,7 +152,14 @@ describe("POST /vaults/{vaultId}/{blockchain}/{network}/token-transaction-reques
   it("sends an ERC-20 from the sender named in the body, the fee in ETH; a TRC-20 without feePriority", async () => {
     const e = await funded("ethereum", "sepolia", { ETH: "1", USDC: "100" })
     const usdc = await contract("ethereum", "sepolia", "USDC")
-    const r = await token("ethereum/sepolia", { amount: "12.5", contractAddress: usdc, senderAddress: e.address, recipientAddress: ETH_TO, feePriority: "standard", note: "t" })
+    const r = await token("ethereum/sepolia", {
+      amount: "12.5",
+      contractAddress: usdc,
+      senderAddress: e.address,
+      recipientAddress: ETH_TO,
+      feePriority: "standard",
+      note: "t",
+    })
     expect(r.status).toBe(201)
     expect(r.body.data.item).toEqual({
       feePriority: "standard",
@@ -134,7 +173,10 @@ describe("POST /vaults/{vaultId}/{blockchain}/{network}/token-transaction-reques
     expect([await total("ethereum", e.address, "USDC"), await total("ethereum", e.address, "ETH")]).toEqual(["87.5", "0.99987"])
     const t = await funded("tron", "nile", { TRX: "100", USDT: "10" })
     const usdt = await contract("tron", "nile", "USDT")
-    expect((await token("tron/nile", { amount: "1", contractAddress: usdt, senderAddress: t.address, recipientAddress: TRON_TO, note: "t" })).status).toBe(201)
+    expect(
+      (await token("tron/nile", { amount: "1", contractAddress: usdt, senderAddress: t.address, recipientAddress: TRON_TO, note: "t" }))
+        .status,
+    ).toBe(201)
     expect(await total("tron", t.address, "USDT")).toBe("9")
   })
 
@@ -161,8 +203,20 @@ describe("which transfer paths each version has", () => {
     const { address } = await funded("ethereum", "sepolia", { ETH: "1" })
     const v26 = new CustodyClient({ baseUrl: server.url, credentials: await createKey(h, { apiVersion: "2026-03-20" }) })
     const code = async (p: Promise<any>) => (await p).body.error?.code
-    expect(await code(v25.call("POST", `/vaults/${h.testVaultId}/ethereum/sepolia/addresses/${address}/transaction-requests`, { item: { amount: "0.1", feePriority: "slow", recipientAddress: ETH_TO } }))).toBe("uri_not_found")
-    expect(await code(v25.call("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${address}/feeless-transaction-requests`, { item: { amount: "1", recipientAddress: TRON_TO } }))).toBe("uri_not_found")
+    expect(
+      await code(
+        v25.call("POST", `/vaults/${h.testVaultId}/ethereum/sepolia/addresses/${address}/transaction-requests`, {
+          item: { amount: "0.1", feePriority: "slow", recipientAddress: ETH_TO },
+        }),
+      ),
+    ).toBe("uri_not_found")
+    expect(
+      await code(
+        v25.call("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${address}/feeless-transaction-requests`, {
+          item: { amount: "1", recipientAddress: TRON_TO },
+        }),
+      ),
+    ).toBe("uri_not_found")
     expect(await code(token("ethereum/sepolia", { amount: "1" }, v24))).toBe("uri_not_found")
     expect(await code(token("ethereum/sepolia", { amount: "1" }, v26))).toBe("uri_not_found")
     expect(await code(coin("bitcoin/testnet", { recipients: [] }, v26))).toBe("uri_not_found")

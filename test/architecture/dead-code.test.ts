@@ -12,9 +12,14 @@ const root = fileURLToPath(new URL("../..", import.meta.url))
 /** knip over `cwd` with its knip.jsonc: the exit code and the JSON report. */
 const knip = (cwd: string): Promise<{ code: number; report: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [join(root, "node_modules/knip/bin/knip.js"), "--no-progress", "--reporter", "json", "--directory", cwd], { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 2, report: stdout })
-    })
+    execFile(
+      process.execPath,
+      [join(root, "node_modules/knip/bin/knip.js"), "--no-progress", "--reporter", "json", "--directory", cwd],
+      { cwd, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => {
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 2, report: stdout })
+      },
+    )
   })
 
 describe("dead code", () => {

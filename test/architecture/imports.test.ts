@@ -13,10 +13,21 @@ type Summary = { violations: ReadonlyArray<{ rule: { name: string }; from: strin
 
 /** The checker over `src` of `cwd`, with the repository's rules. */
 const cruise = async (cwd: string): Promise<Summary> => {
-  const run = await promisify(execFile)(process.execPath, [join(root, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"), "src", "--config", ".dependency-cruiser.cjs", "--output-type", "json"], {
-    cwd,
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? "" }))
+  const run = await promisify(execFile)(
+    process.execPath,
+    [
+      join(root, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"),
+      "src",
+      "--config",
+      ".dependency-cruiser.cjs",
+      "--output-type",
+      "json",
+    ],
+    {
+      cwd,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? "" }))
   return (JSON.parse(run.stdout) as { summary: Summary }).summary
 }
 
@@ -48,7 +59,10 @@ describe("import rules", () => {
     const dir = mkdtempSync(join(tmpdir(), "import-rules-"))
     try {
       copyFileSync(join(root, ".dependency-cruiser.cjs"), join(dir, ".dependency-cruiser.cjs"))
-      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", jsx: "react-jsx" } }))
+      writeFileSync(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", jsx: "react-jsx" } }),
+      )
       const sources = new Map<string, Array<string>>()
       for (const [, from, imports] of backImports) sources.set(from, [...(sources.get(from) ?? []), imports])
       // Every imported file exists (but nowhere.js), so only the rules speak.
@@ -58,7 +72,10 @@ describe("import rules", () => {
       }
       for (const [file, imports] of sources) {
         mkdirSync(join(dir, dirname(file)), { recursive: true })
-        writeFileSync(join(dir, file), `${imports.map((i, n) => `import * as m${n} from "${i}"`).join("\n")}\nexport const x = ${imports.map((_, n) => `m${n}`).join(", ") || "1"}\n`)
+        writeFileSync(
+          join(dir, file),
+          `${imports.map((i, n) => `import * as m${n} from "${i}"`).join("\n")}\nexport const x = ${imports.map((_, n) => `m${n}`).join(", ") || "1"}\n`,
+        )
       }
       const found = (await cruise(dir)).violations.map((v) => v.rule.name)
       for (const [rule] of backImports) expect(found, rule).toContain(rule)

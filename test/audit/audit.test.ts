@@ -72,7 +72,9 @@ describe("a corrupted log", () => {
         kind: "credit-mismatch",
         transactionId: edited!.data.transactionId,
         message: expect.stringContaining(`amount ${BigInt(edited!.data.amount)} (the chain carried ${BigInt(edited!.data.amount) / 10n})`),
-        events: expect.arrayContaining([expect.objectContaining({ id: edited!.id, type: "DepositCredited", position: expect.any(Number) })]),
+        events: expect.arrayContaining([
+          expect.objectContaining({ id: edited!.id, type: "DepositCredited", position: expect.any(Number) }),
+        ]),
       }),
     ])
   })
@@ -100,7 +102,9 @@ describe("a corrupted log", () => {
   it("a withdrawal's debit inflated: more left the vault than the chain moved", async () => {
     const r = await audited((events) =>
       events.map((e) =>
-        e.type === "TxRequestMined" && e.data.debits.length === 1 ? { ...e, data: { ...e.data, debits: [{ ...e.data.debits[0], amount: (BigInt(e.data.debits[0].amount) + 1n).toString() }] } } : e,
+        e.type === "TxRequestMined" && e.data.debits.length === 1
+          ? { ...e, data: { ...e.data, debits: [{ ...e.data.debits[0], amount: (BigInt(e.data.debits[0].amount) + 1n).toString() }] } }
+          : e,
       ),
     )
     expect(r.discrepancies.length).toBeGreaterThan(0)
@@ -112,12 +116,25 @@ describe("a corrupted read model", () => {
   it("a balance that disagrees with the events is reported with the split and sign checks", async () => {
     const sim = await replay(text)
     try {
-      const eth = sim.models.holdings.balance("ethereum", "sepolia", ids.ethAddress, parseFile(text).events.find((e) => e.type === "DepositCredited")!.data.assetId, undefined)
-      sim.models.holdings.setBalance("ethereum", "sepolia", ids.ethAddress, parseFile(text).events.find((e) => e.type === "DepositCredited")!.data.assetId, sim.models.position, {
-        ...eth,
-        total: eth.total + 1n,
-        available: -1n,
-      })
+      const eth = sim.models.holdings.balance(
+        "ethereum",
+        "sepolia",
+        ids.ethAddress,
+        parseFile(text).events.find((e) => e.type === "DepositCredited")!.data.assetId,
+        undefined,
+      )
+      sim.models.holdings.setBalance(
+        "ethereum",
+        "sepolia",
+        ids.ethAddress,
+        parseFile(text).events.find((e) => e.type === "DepositCredited")!.data.assetId,
+        sim.models.position,
+        {
+          ...eth,
+          total: eth.total + 1n,
+          available: -1n,
+        },
+      )
       const r = await runAudit(sim, undefined)
       expect(r.discrepancies.map((d) => d.kind).sort()).toEqual(["negative-balance", "split-mismatch", "total-mismatch"])
       expect(r.discrepancies[0]!.address).toBe(ids.ethAddress)
@@ -139,8 +156,15 @@ describe("GET /_sim/audit", () => {
   it("answers JSON, and a self-contained HTML page with a chart per balance when asked for text/html", async () => {
     const json = await h.admin<any>("GET", `/_sim/audit?asOf=position:20`)
     expect(json.status).toBe(200)
-    expect(json.body).toMatchObject({ format: "custody-sim/audit@1", ok: true, asOf: { position: 20 }, digest: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } })
-    const res = await h.app.request("http://sim.test/_sim/audit", { headers: { authorization: `Bearer ${h.sim.adminToken}`, accept: "text/html" } })
+    expect(json.body).toMatchObject({
+      format: "custody-sim/audit@1",
+      ok: true,
+      asOf: { position: 20 },
+      digest: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    })
+    const res = await h.app.request("http://sim.test/_sim/audit", {
+      headers: { authorization: `Bearer ${h.sim.adminToken}`, accept: "text/html" },
+    })
     expect(res.headers.get("content-type")).toMatch(/^text\/html/)
     const html = await res.text()
     expect(html).toMatch(/^<!doctype html>/)

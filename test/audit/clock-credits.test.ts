@@ -18,13 +18,20 @@ let lateTxid: string
 beforeAll(async () => {
   h = await startHarness({ sim: { defaultWorkspace: true } })
   const client = h.clientFor(await createKey(h, { apiVersion: "2024-05-09" }))
-  const acct = (await client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name: "a", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId
-  address = (await client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: BTC, label: "btc" } })).body.data.item.address
+  const acct = (
+    await client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+      item: { name: "a", color: "#000000", isHiddenInDashboard: false },
+    })
+  ).body.data.item.vaultAccountId
+  address = (
+    await client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: BTC, label: "btc" } })
+  ).body.data.item.address
   // Bitcoin testnet mines every 600 s and asks for 3 confirmations. One deposit confirmed by recorded blocks...
   await h.admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address, assetId: BTC, amount: "0.1" })
   expect((await h.admin("POST", "/_sim/chains/bitcoin/testnet/mine", { blocks: 3 })).status).toBe(200)
   // ...two mined in the next interval block and confirmed only by the blocks the clock implies (no mine after).
-  for (const amount of ["0.2", "0.3"]) await h.admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address, assetId: BTC, amount })
+  for (const amount of ["0.2", "0.3"])
+    await h.admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address, assetId: BTC, amount })
   const advanced = await h.admin("POST", "/_sim/clock/advance", { seconds: 3600 })
   expect(advanced.status).toBe(200)
   text = await exportText(h)
@@ -81,9 +88,21 @@ describe("deposits confirmed by the clock", () => {
 describe("a tampered credit of a deposit the clock confirmed", () => {
   it("an edited amount is named, with its event", async () => {
     let edited: Line | undefined
-    const r = await audited((events) => events.map((e) => (e.type === "DepositCredited" && e.data.transactionId === lateTxid ? (edited = { ...e, data: { ...e.data, amount: "30000001" } }) : e)))
+    const r = await audited((events) =>
+      events.map((e) =>
+        e.type === "DepositCredited" && e.data.transactionId === lateTxid
+          ? (edited = { ...e, data: { ...e.data, amount: "30000001" } })
+          : e,
+      ),
+    )
     expect(r.discrepancies).toEqual([
-      expect.objectContaining({ kind: "credit-mismatch", transactionId: lateTxid, address, message: expect.stringContaining("amount 30000001 (the chain carried 30000000)"), events: expect.arrayContaining([expect.objectContaining({ id: edited!.id })]) }),
+      expect.objectContaining({
+        kind: "credit-mismatch",
+        transactionId: lateTxid,
+        address,
+        message: expect.stringContaining("amount 30000001 (the chain carried 30000000)"),
+        events: expect.arrayContaining([expect.objectContaining({ id: edited!.id })]),
+      }),
     ])
     addsUp(r)
   })
@@ -91,7 +110,11 @@ describe("a tampered credit of a deposit the clock confirmed", () => {
   it("a credit dated before the clock gave it its confirmations is named: credited too early", async () => {
     const mined = parseFile(text).events.findLast((e) => e.type === "ChainBlocksMined")!
     const r = await audited((events) =>
-      events.map((e) => (e.type === "DepositCredited" && e.data.transactionId === lateTxid ? { ...e, data: { ...e.data, at: mined.data.blockAt }, metadata: { ...e.metadata, at: mined.data.blockAt } } : e)),
+      events.map((e) =>
+        e.type === "DepositCredited" && e.data.transactionId === lateTxid
+          ? { ...e, data: { ...e.data, at: mined.data.blockAt }, metadata: { ...e.metadata, at: mined.data.blockAt } }
+          : e,
+      ),
     )
     expect(r.discrepancies.map((d) => [d.kind, d.transactionId])).toEqual([["credit-mismatch", lateTxid]])
     expect(r.discrepancies[0]!.message).toContain("1 confirmations at")
@@ -113,14 +136,32 @@ describe("a deposit the wall clock confirmed since its chain was last settled", 
     const w = await startHarness({ sim: { defaultWorkspace: true, clock: { frozenAt: wall, wall: () => wall } } })
     try {
       const client = w.clientFor(await createKey(w, { apiVersion: "2024-05-09" }))
-      const acct = (await client.call<any>("POST", `/vaults/${w.testVaultId}/vault-account`, { item: { name: "a", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId
-      const to = (await client.call<any>("PUT", `/vaults/${w.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: BTC, label: "btc" } })).body.data.item.address
-      const dep = await w.admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address: to, assetId: BTC, amount: "0.1" })
+      const acct = (
+        await client.call<any>("POST", `/vaults/${w.testVaultId}/vault-account`, {
+          item: { name: "a", color: "#000000", isHiddenInDashboard: false },
+        })
+      ).body.data.item.vaultAccountId
+      const to = (
+        await client.call<any>("PUT", `/vaults/${w.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: BTC, label: "btc" } })
+      ).body.data.item.address
+      const dep = await w.admin("POST", "/_sim/deposits", {
+        blockchain: "bitcoin",
+        network: "testnet",
+        address: to,
+        assetId: BTC,
+        amount: "0.1",
+      })
       expect((await w.admin("POST", "/_sim/chains/bitcoin/testnet/mine", { blocks: 1 })).status).toBe(200)
       expect((await w.admin("PUT", "/_sim/clock", { mode: "wall" })).status).toBe(200)
       wall += 1800_000 // three interval blocks later, and no settlement has run since
       // An unrelated event, written at the later time: the audit point's time moves past the deposit's confirmation.
-      expect((await client.call<any>("POST", `/vaults/${w.testVaultId}/vault-account`, { item: { name: "b", color: "#000000", isHiddenInDashboard: false } })).status).toBe(201)
+      expect(
+        (
+          await client.call<any>("POST", `/vaults/${w.testVaultId}/vault-account`, {
+            item: { name: "b", color: "#000000", isHiddenInDashboard: false },
+          })
+        ).status,
+      ).toBe(201)
       const before = await runAudit(w.sim, undefined)
       expect(before.discrepancies).toEqual([])
       expect(before.pending).toEqual([expect.objectContaining({ transactionId: dep.body.transactionId, kind: "deposit" })])

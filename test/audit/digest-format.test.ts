@@ -26,7 +26,9 @@ it("the audit's text and HTML and the import's answer show the digest as sha256:
   const shown = shownDigest(hex)
   expect(shown).toBe(`sha256:${hex}`)
   expect(auditText(report).split("\n").at(-1)).toBe(`digest ${shown}`)
-  const html = await recorded.app.request("http://sim.test/_sim/audit", { headers: { authorization: `Bearer ${recorded.sim.adminToken}`, accept: "text/html" } })
+  const html = await recorded.app.request("http://sim.test/_sim/audit", {
+    headers: { authorization: `Bearer ${recorded.sim.adminToken}`, accept: "text/html" },
+  })
   expect(await html.text()).toContain(`<code>${shown}</code>`)
   const imported = await importText(replayed, await exportText(recorded))
   expect(imported.status).toBe(200)

@@ -20,9 +20,26 @@ beforeAll(async () => {
   const p = await w.account("ethereum", "sepolia", { ETH: "1" })
   sender = s.address
   payer = p.address
-  const item = { vaultAccountId: s.acct, assetId: assetId("ethereum", "sepolia", "USDC"), fromAddress: s.address, toAddress: EXTERNAL_ETH, amount: "40", feePayer: p.address, feePriority: "slow", note: "n" }
+  const item = {
+    vaultAccountId: s.acct,
+    assetId: assetId("ethereum", "sepolia", "USDC"),
+    fromAddress: s.address,
+    toAddress: EXTERNAL_ETH,
+    amount: "40",
+    feePayer: p.address,
+    feePriority: "slow",
+    note: "n",
+  }
   expect((await w.post(`/vaults/${w.vaultId}/transaction-requests/gas-sponsorship-transfer`, item)).status).toBe(201)
-  expect((await w.post(`/vaults/${w.vaultId}/transaction-requests/gas-sponsorship-transfer`, { ...item, assetId: assetId("ethereum", "sepolia", "ETH"), amount: "0.5" })).status).toBe(201)
+  expect(
+    (
+      await w.post(`/vaults/${w.vaultId}/transaction-requests/gas-sponsorship-transfer`, {
+        ...item,
+        assetId: assetId("ethereum", "sepolia", "ETH"),
+        amount: "0.5",
+      })
+    ).status,
+  ).toBe(201)
   text = await exportText(w.h)
 })
 afterAll(async () => w?.close())
@@ -51,7 +68,11 @@ describe("the audit of sponsored transfers", () => {
   })
   it("a fee debited from the sender instead of the fee payer is a debit mismatch naming both addresses", async () => {
     const r = await audited((events) =>
-      events.map((e) => (e.type === "TxRequestMined" ? { ...e, data: { ...e.data, debits: e.data.debits.map((d: any) => (d.address === payer ? { ...d, address: sender } : d)) } } : e)),
+      events.map((e) =>
+        e.type === "TxRequestMined"
+          ? { ...e, data: { ...e.data, debits: e.data.debits.map((d: any) => (d.address === payer ? { ...d, address: sender } : d)) } }
+          : e,
+      ),
     )
     expect(r.discrepancies.length).toBeGreaterThan(0)
     const mismatches = r.discrepancies.filter((d) => d.kind === "debit-mismatch")
@@ -64,7 +85,10 @@ describe("the audit of sponsored transfers", () => {
     try {
       const header = JSON.parse(parseFile(text).header) as { seed: string; apiVersion: string }
       const lines: Array<string> = []
-      for await (const line of exportLines(sim.store, { seed: header.seed, apiVersion: header.apiVersion } as never, { includeSecrets: true })) lines.push(line)
+      for await (const line of exportLines(sim.store, { seed: header.seed, apiVersion: header.apiVersion } as never, {
+        includeSecrets: true,
+      }))
+        lines.push(line)
       expect(`${lines.join("\n")}\n`).toBe(text)
       expect(await digestOf(sim, undefined)).toBe(await digestOf(w.h.sim, undefined))
     } finally {

@@ -43,7 +43,10 @@ describe("tron request kinds in export and replay", () => {
     try {
       const header = JSON.parse(parseFile(text).header) as { seed: string; apiVersion: string }
       const lines: Array<string> = []
-      for await (const line of exportLines(sim.store, { seed: header.seed, apiVersion: header.apiVersion } as never, { includeSecrets: true })) lines.push(line)
+      for await (const line of exportLines(sim.store, { seed: header.seed, apiVersion: header.apiVersion } as never, {
+        includeSecrets: true,
+      }))
+        lines.push(line)
       expect(`${lines.join("\n")}\n`).toBe(text)
       expect(await digestOf(sim, undefined)).toBe(await digestOf(h.sim, undefined))
       expect(await digestOf(sim, world.middle)).toBe(await digestOf(h.sim, world.middle))

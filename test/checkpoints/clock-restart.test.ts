@@ -35,7 +35,9 @@ const advancedThenStopped = async (args: ReadonlyArray<string>, stop: "stop" | "
 }
 
 describe.each(["stop", "kill"] as const)("a restart after %s", (stop) => {
-  it("with the wall clock: clock and heights resume at or after where they stood, still following the wall clock", { timeout: 300_000 }, async () => {
+  it("with the wall clock: clock and heights resume at or after where they stood, still following the wall clock", {
+    timeout: 300_000,
+  }, async () => {
     const { dir, before } = await advancedThenStopped([], stop)
     const second = await startSimProcess(["--data-dir", dir, "--seed", "clock-restart"], START)
     try {

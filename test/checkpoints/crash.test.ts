@@ -70,11 +70,15 @@ const open = (dir: string, checkpoints: boolean, lines: Array<string>) =>
     ...(checkpoints ? { checkpoints: { dir, every: 1_000_000_000, log: (l: string) => lines.push(l) } } : {}),
   })
 
-it("killed while writing a checkpoint, a restart loads the previous one and answers every read as a full rebuild", { timeout: 300_000 }, async () => {
+it("killed while writing a checkpoint, a restart loads the previous one and answers every read as a full rebuild", {
+  timeout: 300_000,
+}, async () => {
   const dir = dataDir()
   dirs.push(dir)
   const { caughtWriting } = await killWhileWriting(dir, 8)
-  console.log(`killed ${caughtWriting ? "while a checkpoint's temporary file was being written" : "at the 8th announced checkpoint"}; files: ${readdirSync(dir).join(", ")}`)
+  console.log(
+    `killed ${caughtWriting ? "while a checkpoint's temporary file was being written" : "at the 8th announced checkpoint"}; files: ${readdirSync(dir).join(", ")}`,
+  )
   expect(listCheckpoints(dir).length).toBeGreaterThan(0)
   const rebuilt = await open(dir, false, [])
   const expected = await everyRead(rebuilt)

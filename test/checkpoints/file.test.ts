@@ -19,7 +19,14 @@ const graph = () => {
   for (let i = 0; i < 333; i++) numbers.push(i / 3)
   ints.compact()
   numbers.compact()
-  return { ints, numbers, bytes: new Uint8Array([1, 2, 3]), halves: new Uint16Array([9, 8, 7, 6, 5]), words: new Uint32Array([2 ** 32 - 1]), names: ["a", "b", "ünï"] }
+  return {
+    ints,
+    numbers,
+    bytes: new Uint8Array([1, 2, 3]),
+    halves: new Uint16Array([9, 8, 7, 6, 5]),
+    words: new Uint32Array([2 ** 32 - 1]),
+    names: ["a", "b", "ünï"],
+  }
 }
 
 const header = { code: "test", position: "7", event: "e", count: 7 }
@@ -81,7 +88,11 @@ describe("a checkpoint file", () => {
     const widths = [8, 4, 4, 2, 1]
     const padding = blobs.start + first![1] + first![2] * widths[first![0]]!
     expect(second![1] + blobs.start).toBeGreaterThan(padding)
-    const places = [...sections.filter((s) => s.bytes > 0).map((s) => ({ name: s.name, at: s.start + Math.floor(s.bytes / 2) })), { name: "blobs", at: padding }, { name: "blobs", at: blobs.start + blobs.bytes - 1 }]
+    const places = [
+      ...sections.filter((s) => s.bytes > 0).map((s) => ({ name: s.name, at: s.start + Math.floor(s.bytes / 2) })),
+      { name: "blobs", at: padding },
+      { name: "blobs", at: blobs.start + blobs.bytes - 1 },
+    ]
     for (const { name, at } of places) {
       const damaged = Buffer.from(original)
       damaged[at] = damaged[at]! ^ 0x01

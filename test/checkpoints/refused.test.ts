@@ -22,7 +22,12 @@ beforeAll(async () => {
   base = dataDir()
   const h = await startHarness({
     fixture: scenarioFixture,
-    sim: { store: makeSqliteStore({ file: join(base, "events.sqlite") }), seed: SEED, webhooks: false, checkpoints: { dir: base, every: 1_000_000, log: () => {} } },
+    sim: {
+      store: makeSqliteStore({ file: join(base, "events.sqlite") }),
+      seed: SEED,
+      webhooks: false,
+      checkpoints: { dir: base, every: 1_000_000, log: () => {} },
+    },
   })
   await runScenario(h)
   head = h.sim.models.position
@@ -84,7 +89,9 @@ describe("a checkpoint that must not be used", () => {
     expect(r.digest).toBe(rebuiltDigest)
   })
 
-  it("of the previous format (7: transaction ids in one table with the other interned strings) is refused", { timeout: 300_000 }, async () => {
+  it("of the previous format (7: transaction ids in one table with the other interned strings) is refused", {
+    timeout: 300_000,
+  }, async () => {
     const { dir, file } = copy()
     const bytes = readFileSync(file)
     const magic = "custody-sim read-model checkpoint 8\n"
@@ -131,16 +138,30 @@ describe("a checkpoint that must not be used", () => {
 })
 
 describe("a revert", () => {
-  it("below a checkpoint removes it before cutting the log; a restart afterwards answers as a full rebuild", { timeout: 300_000 }, async () => {
+  it("below a checkpoint removes it before cutting the log; a restart afterwards answers as a full rebuild", {
+    timeout: 300_000,
+  }, async () => {
     const dir = dataDir()
     const h = await startHarness({
       fixture: scenarioFixture,
-      sim: { store: makeSqliteStore({ file: join(dir, "events.sqlite") }), seed: SEED, webhooks: false, checkpoints: { dir, every: 1_000_000, log: () => {} } },
+      sim: {
+        store: makeSqliteStore({ file: join(dir, "events.sqlite") }),
+        seed: SEED,
+        webhooks: false,
+        checkpoints: { dir, every: 1_000_000, log: () => {} },
+      },
     })
     const ids = await runScenario(h)
     const early = await h.sim.checkpoint()
     const snap = await h.sim.snapshot()
-    const deposit = () => h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address: ids.ethAddress, assetId: assetId("ethereum", "sepolia", "ETH"), amount: "2" })
+    const deposit = () =>
+      h.admin("POST", "/_sim/deposits", {
+        blockchain: "ethereum",
+        network: "sepolia",
+        address: ids.ethAddress,
+        assetId: assetId("ethereum", "sepolia", "ETH"),
+        amount: "2",
+      })
     await deposit()
     await h.admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 2 })
     const late = await h.sim.checkpoint()

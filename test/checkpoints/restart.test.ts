@@ -21,7 +21,12 @@ const scenarioDir = async (): Promise<{ dir: string; head: bigint }> => {
   const dir = dataDir()
   const h: Harness = await startHarness({
     fixture: scenarioFixture,
-    sim: { store: makeSqliteStore({ file: join(dir, "events.sqlite") }), seed: SEED, webhooks: false, checkpoints: { dir, every: 1_000_000, log: () => {} } },
+    sim: {
+      store: makeSqliteStore({ file: join(dir, "events.sqlite") }),
+      seed: SEED,
+      webhooks: false,
+      checkpoints: { dir, every: 1_000_000, log: () => {} },
+    },
   })
   await runScenario(h)
   const head = h.sim.models.position
@@ -35,7 +40,9 @@ const track = (sim: Simulator) => {
 }
 
 describe("read-model checkpoints", () => {
-  it("are written at close (0600 in the 0700 data directory), and a restart loads one and answers every read as a full rebuild does", { timeout: 300_000 }, async () => {
+  it("are written at close (0600 in the 0700 data directory), and a restart loads one and answers every read as a full rebuild does", {
+    timeout: 300_000,
+  }, async () => {
     const { dir, head } = await scenarioDir()
     const files = listCheckpoints(dir)
     expect(files.map((f) => f.position)).toEqual([head])
@@ -54,14 +61,25 @@ describe("read-model checkpoints", () => {
     const dir = dataDir()
     const h: Harness = await startHarness({
       fixture: scenarioFixture,
-      sim: { store: makeSqliteStore({ file: join(dir, "events.sqlite") }), seed: SEED, webhooks: false, checkpoints: { dir, every: 1_000_000, log: () => {} } },
+      sim: {
+        store: makeSqliteStore({ file: join(dir, "events.sqlite") }),
+        seed: SEED,
+        webhooks: false,
+        checkpoints: { dir, every: 1_000_000, log: () => {} },
+      },
     })
     const ids = await runScenario(h)
     const at = await h.sim.checkpoint()
     expect(at).toBe(h.sim.models.position)
     const early = listCheckpoints(dir)[0]!
     copyFileSync(early.file, `${early.file}.keep`)
-    await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address: ids.ethAddress, assetId: assetId("ethereum", "sepolia", "ETH"), amount: "1" })
+    await h.admin("POST", "/_sim/deposits", {
+      blockchain: "ethereum",
+      network: "sepolia",
+      address: ids.ethAddress,
+      assetId: assetId("ethereum", "sepolia", "ETH"),
+      amount: "1",
+    })
     await h.admin("POST", "/_sim/clock/advance", { seconds: 3600 })
     await h.admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 3 })
     const head = h.sim.models.position
@@ -83,7 +101,12 @@ describe("read-model checkpoints", () => {
     const dir = dataDir()
     const h: Harness = await startHarness({
       fixture: scenarioFixture,
-      sim: { store: makeSqliteStore({ file: join(dir, "events.sqlite") }), seed: SEED, webhooks: false, checkpoints: { dir, every: 40, log: () => {} } },
+      sim: {
+        store: makeSqliteStore({ file: join(dir, "events.sqlite") }),
+        seed: SEED,
+        webhooks: false,
+        checkpoints: { dir, every: 40, log: () => {} },
+      },
     })
     try {
       await runScenario(h)

@@ -50,19 +50,27 @@ const creditsOf = async (h: Harness): Promise<Record<string, number>> => {
 }
 
 describe("deposits across a restart from a checkpoint", () => {
-  it("are each credited once, as after a full rebuild: one mined in the tail, one held before the checkpoint until its asset is added", { timeout: 300_000 }, async () => {
+  it("are each credited once, as after a full rebuild: one mined in the tail, one held before the checkpoint until its asset is added", {
+    timeout: 300_000,
+  }, async () => {
     const dir = dataDir()
     const before = await start(dir, true)
     const admin = async (method: string, path: string, body?: unknown) => ok(await before.admin<any>(method, path, body)).body
     const deposit = async (asset: string, amount: string) =>
-      (await admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address: ethAddress, assetId: asset, amount })).transactionId as string
+      (await admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address: ethAddress, assetId: asset, amount }))
+        .transactionId as string
     const mine = (blocks: number) => admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks })
 
     const vaultId = (await admin("POST", "/_sim/vaults", { name: "Ops", type: "test" })).id as string
     await admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "manual", confirmations: 2 })
-    const call = async (h: Harness, method: "POST" | "PUT", path: string, item: unknown) => ok(await h.client.call<any>(method, path, { item })).body.data.item
-    const accountId = (await call(before, "POST", `/vaults/${vaultId}/vault-account`, { name: "alpha", color: "#AA0000", isHiddenInDashboard: false })).vaultAccountId as string
-    const ethAddress = (await call(before, "PUT", `/vaults/${vaultId}/vault-accounts/${accountId}/add-asset`, { assetId: eth, label: "eth" })).address as string
+    const call = async (h: Harness, method: "POST" | "PUT", path: string, item: unknown) =>
+      ok(await h.client.call<any>(method, path, { item })).body.data.item
+    const accountId = (
+      await call(before, "POST", `/vaults/${vaultId}/vault-account`, { name: "alpha", color: "#AA0000", isHiddenInDashboard: false })
+    ).vaultAccountId as string
+    const ethAddress = (
+      await call(before, "PUT", `/vaults/${vaultId}/vault-accounts/${accountId}/add-asset`, { assetId: eth, label: "eth" })
+    ).address as string
 
     // Before the checkpoint: one deposit credited, one of an asset the address does not hold (confirmed, held).
     const early = await deposit(eth, "1")
@@ -93,7 +101,11 @@ describe("deposits across a restart from a checkpoint", () => {
       const settled = await creditsOf(h)
       await ok(await h.admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 1 }))
       const mined = await creditsOf(h)
-      ok(await client.call("PUT", `/vaults/${vaultId}/vault-accounts/${accountId}/add-asset`, { item: { assetId: usdc, address: ethAddress } }))
+      ok(
+        await client.call("PUT", `/vaults/${vaultId}/vault-accounts/${accountId}/add-asset`, {
+          item: { assetId: usdc, address: ethAddress },
+        }),
+      )
       await ok(await h.admin("POST", "/_sim/clock/advance", { seconds: 60 }))
       return { settled, mined, added: await creditsOf(h), reads: await everyRead(h.sim) }
     }
@@ -103,6 +115,7 @@ describe("deposits across a restart from a checkpoint", () => {
     const fromCheckpoint = await after(restarted)
     const rebuilt = await start(rebuildDir, false)
     expect(rebuilt.sim.restoredFrom).toBeUndefined()
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: after() is this file's helper (the reads after a start), not a hook
     const fromRebuild = await after(rebuilt)
 
     // A settlement pass after the start credits nothing again; the next block credits the tail's pending deposit;

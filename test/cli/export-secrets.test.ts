@@ -12,8 +12,11 @@ import { T0 } from "../support/harness.js"
 
 const cli = (args: ReadonlyArray<string>): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], { cwd: process.cwd(), maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "src/cli.ts", ...args],
+      { cwd: process.cwd(), maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
     )
   })
 // A hang guard, not a speed check: each case starts node with tsx, which takes tens of seconds on a loaded machine.
@@ -31,7 +34,12 @@ beforeAll(async () => {
     store: makeSqliteStore({ file: join(dir, "events.sqlite") }),
     seed: "export-secrets",
     clock: { frozenAt: T0 },
-    fixture: { apiKeys: [{ name: "one", apiVersion: "2024-05-09" }, { name: "two", apiVersion: "2024-05-09", secret: Buffer.from("chosen secret bytes").toString("base64"), passphrase: "chosen" }] },
+    fixture: {
+      apiKeys: [
+        { name: "one", apiVersion: "2024-05-09" },
+        { name: "two", apiVersion: "2024-05-09", secret: Buffer.from("chosen secret bytes").toString("base64"), passphrase: "chosen" },
+      ],
+    },
     webhooks: false,
   })
   try {
@@ -47,31 +55,40 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe("custody-sim export", () => {
-  it("without secrets by default; --include-secrets holds every one; replay --secrets gives a key the secrets supplied", async () => {
-    const [plain, full] = await Promise.all([cli(["export", "--data-dir", dir]), cli(["export", "--data-dir", dir, "--include-secrets", "--seed", "export-secrets"])])
-    expect([plain.code, plain.stderr, full.code, full.stderr]).toEqual([0, "", 0, ""])
-    for (const s of [...inLog, ...never]) expect([s, plain.stdout.includes(s)]).toEqual([s, false])
-    for (const s of inLog) expect([s, full.stdout.includes(s)]).toEqual([s, true])
-    for (const s of never) expect([s, full.stdout.includes(s)]).toEqual([s, false])
-    expect(JSON.parse(full.stdout.split("\n")[0]!).seed).toBe("export-secrets")
+  it(
+    "without secrets by default; --include-secrets holds every one; replay --secrets gives a key the secrets supplied",
+    async () => {
+      const [plain, full] = await Promise.all([
+        cli(["export", "--data-dir", dir]),
+        cli(["export", "--data-dir", dir, "--include-secrets", "--seed", "export-secrets"]),
+      ])
+      expect([plain.code, plain.stderr, full.code, full.stderr]).toEqual([0, "", 0, ""])
+      for (const s of [...inLog, ...never]) expect([s, plain.stdout.includes(s)]).toEqual([s, false])
+      for (const s of inLog) expect([s, full.stdout.includes(s)]).toEqual([s, true])
+      for (const s of never) expect([s, full.stdout.includes(s)]).toEqual([s, false])
+      expect(JSON.parse(full.stdout.split("\n")[0]!).seed).toBe("export-secrets")
 
-    const file = join(dir, "plain.jsonl")
-    writeFileSync(file, plain.stdout)
-    const supplied = join(dir, "secrets.json")
-    const mine = { secret: Buffer.from("a secret I keep for this key").toString("base64"), passphrase: "my passphrase" }
-    writeFileSync(supplied, JSON.stringify({ apiKeys: { [key.key]: mine } }))
-    const replayed = await cli(["replay", file, "--secrets", supplied, "--json"])
-    expect([replayed.code, replayed.stderr]).toEqual([0, ""])
-    const out = JSON.parse(replayed.stdout)
-    expect(out.digest).toBe(`sha256:${digest}`)
-    expect(out.filled.apiKeys).toHaveLength(2)
-    expect(out.filled.apiKeys).toContainEqual({ key: key.key, ...mine })
-    expect(out.filled.apiKeys.find((k: { key: string }) => k.key !== key.key).secret).not.toBe(Buffer.from("chosen secret bytes").toString("base64"))
+      const file = join(dir, "plain.jsonl")
+      writeFileSync(file, plain.stdout)
+      const supplied = join(dir, "secrets.json")
+      const mine = { secret: Buffer.from("a secret I keep for this key").toString("base64"), passphrase: "my passphrase" }
+      writeFileSync(supplied, JSON.stringify({ apiKeys: { [key.key]: mine } }))
+      const replayed = await cli(["replay", file, "--secrets", supplied, "--json"])
+      expect([replayed.code, replayed.stderr]).toEqual([0, ""])
+      const out = JSON.parse(replayed.stdout)
+      expect(out.digest).toBe(`sha256:${digest}`)
+      expect(out.filled.apiKeys).toHaveLength(2)
+      expect(out.filled.apiKeys).toContainEqual({ key: key.key, ...mine })
+      expect(out.filled.apiKeys.find((k: { key: string }) => k.key !== key.key).secret).not.toBe(
+        Buffer.from("chosen secret bytes").toString("base64"),
+      )
 
-    writeFileSync(supplied, JSON.stringify({ apiKeys: { [key.key]: { secret: "not base64!" } } }))
-    const bad = await cli(["replay", file, "--secrets", supplied])
-    expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain("secret must be Base64")
-    expect(readFileSync(file, "utf8")).toBe(plain.stdout)
-  }, CLI_TIMEOUT_MS * 2)
+      writeFileSync(supplied, JSON.stringify({ apiKeys: { [key.key]: { secret: "not base64!" } } }))
+      const bad = await cli(["replay", file, "--secrets", supplied])
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toContain("secret must be Base64")
+      expect(readFileSync(file, "utf8")).toBe(plain.stdout)
+    },
+    CLI_TIMEOUT_MS * 2,
+  )
 })

@@ -47,7 +47,10 @@ const run = async (blocks: ReadonlyArray<string>, variables: ReadonlyArray<strin
 const assets = async (vault: string, address: string) => {
   const r = await sim!.call(sim!.credentials!, "GET", `/vaults/${vault}/addresses/${address}/assets?blockchain=ethereum`)
   expect(r.status).toBe(200)
-  return r.body.data.item.assets as Array<{ assetUnit: string; assetData: { totalAmount: string; availableAmount: string; blockedAmount: string } }>
+  return r.body.data.item.assets as Array<{
+    assetUnit: string
+    assetData: { totalAmount: string; availableAmount: string; blockedAmount: string }
+  }>
 }
 
 describe("the README's walk-throughs, as written", () => {
@@ -84,7 +87,9 @@ describe("the README's walk-throughs, as written", () => {
     // 1.5 − 0.5 − fee in total; the 2024-05-09 request of 0.1 awaits approval, holding 0.1 and its maximum fee.
     const eth = (await assets(values.VAULT!, values.ADDR!)).find((a) => a.assetUnit === "ETH")!
     expect(wei(eth.assetData.totalAmount)).toBe(wei("1.0") - fee)
-    const old = await sim!.call(sim!.credentials!, "GET", `/transactionRequests/${values.OLD}`, undefined, { "x-api-version": "2024-05-09" })
+    const old = await sim!.call(sim!.credentials!, "GET", `/transactionRequests/${values.OLD}`, undefined, {
+      "x-api-version": "2024-05-09",
+    })
     expect([old.status, old.body.apiVersion, old.body.data.item.transactionRequestStatus]).toEqual([200, "2024-05-09", "await-approval"])
     expect(stdout).toContain('"apiVersion":"2024-05-09"')
     expect(stdout).toContain("await-approval")

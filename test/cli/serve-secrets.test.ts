@@ -47,7 +47,10 @@ describe("credentials of an install", () => {
   }, 180_000)
 
   it("are the same for the same --seed", async () => {
-    const [a, b] = await Promise.all([start(["--data-dir", join(root, "s1"), "--seed", "same"]), start(["--store", "memory", "--seed", "same"])])
+    const [a, b] = await Promise.all([
+      start(["--data-dir", join(root, "s1"), "--seed", "same"]),
+      start(["--store", "memory", "--seed", "same"]),
+    ])
     expect(a.adminToken).toBe(b.adminToken)
     expect(a.credentials).toEqual(b.credentials)
     await Promise.all([a.stop(), b.stop()])
@@ -88,7 +91,8 @@ describe("the Host header", () => {
     expect(refused.body.error?.code).toBe("host_not_allowed")
     expect((await health(p, "sim.example.test")).status).toBe(403)
     const port = new URL(p.url).port
-    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, "[::1]", "app.localhost"]) expect([host, (await health(p, host)).status]).toEqual([host, 200])
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, "[::1]", "app.localhost"])
+      expect([host, (await health(p, host)).status]).toEqual([host, 200])
     expect((await health(allowing, "sim.example.test")).status).toBe(200)
     expect((await health(allowing, "attacker.example")).status).toBe(403)
     // A signed operation is refused the same way, before anything else.

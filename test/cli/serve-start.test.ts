@@ -18,8 +18,11 @@ const TSX = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href
 
 const run = (command: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) =>
-    execFile("bash", ["-c", command], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: "", ...env }, timeout: 120_000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
+    execFile(
+      "bash",
+      ["-c", command],
+      { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: "", ...env }, timeout: 120_000 },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
     ),
   )
 const CLI = `node --import ${TSX} src/cli.ts`
@@ -41,7 +44,9 @@ describe("serve's start-up lines", () => {
     sim = await startSimProcess(["--data-dir", data])
     const out = sim.output()
     expect(out).toContain("api version: 2026-03-20\n")
-    expect(out).toContain(`(a key keeps its version; another: a fixture key's "apiVersion" on a new data dir, or x-api-version on a request, npx custody-sim call --api-version)\n`)
+    expect(out).toContain(
+      `(a key keeps its version; another: a fixture key's "apiVersion" on a new data dir, or x-api-version on a request, npx custody-sim call --api-version)\n`,
+    )
     expect(out).toContain(`credentials saved to ${join(data, "credentials.json")} (npx custody-sim credentials prints them)\n`)
     const hint = /^try: (npx custody-sim call GET \/vaults .*)$/m.exec(out)?.[1]
     expect(hint).toBe(`npx custody-sim call GET /vaults --data-dir ${data}`)
@@ -57,7 +62,13 @@ describe("serve's start-up lines", () => {
       store: makeSqliteStore({ file: join(data, "events.sqlite") }),
       seed: LEGACY_SEED,
       webhooks: false,
-      fixture: { vaults: [{ name: "Test vault", type: "test" }, { name: "Main vault", type: "main" }], apiKeys: [{ name: "default", apiVersion: "2024-05-09" }] },
+      fixture: {
+        vaults: [
+          { name: "Test vault", type: "test" },
+          { name: "Main vault", type: "main" },
+        ],
+        apiKeys: [{ name: "default", apiVersion: "2024-05-09" }],
+      },
     })
     writeCredentialsFile(data, { adminToken: old.adminToken, apiKeys: old.createdCredentials })
     await old.close()

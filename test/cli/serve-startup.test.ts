@@ -46,8 +46,11 @@ const canBind = (port: number): Promise<boolean> =>
 const serveToEnd = (args: ReadonlyArray<string>, withinMs = 60_000): Promise<{ code: number | null; stderr: string; hung: boolean }> =>
   new Promise((resolve) => {
     let hung = false
-    const child = execFile(process.execPath, ["--import", "tsx", "src/cli.ts", "serve", "--host", "127.0.0.1", ...args], { cwd: process.cwd(), env: { ...process.env, NODE_OPTIONS: "" } }, (error, _out, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stderr, hung }),
+    const child = execFile(
+      process.execPath,
+      ["--import", "tsx", "src/cli.ts", "serve", "--host", "127.0.0.1", ...args],
+      { cwd: process.cwd(), env: { ...process.env, NODE_OPTIONS: "" } },
+      (error, _out, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stderr, hung }),
     )
     setTimeout(() => {
       hung = child.exitCode === null
@@ -92,7 +95,12 @@ describe("a data dir restarted without flags", () => {
     const file = join(dir, "..", "fixture.json")
     writeFileSync(
       file,
-      JSON.stringify({ seed: "fixture-seed", adminToken: "fixture-admin-token", vaults: [{ name: "v", type: "test" }], apiKeys: [{ name: "k", apiVersion: "2024-05-09" }] }),
+      JSON.stringify({
+        seed: "fixture-seed",
+        adminToken: "fixture-admin-token",
+        vaults: [{ name: "v", type: "test" }],
+        apiKeys: [{ name: "k", apiVersion: "2024-05-09" }],
+      }),
     )
     const first = await start(["--data-dir", dir, "--fixture", file])
     expect(first.adminToken).toBe("fixture-admin-token")
@@ -147,7 +155,10 @@ describe("requests during start-up", () => {
 describe("failed authentications", () => {
   it("are not limited on a loopback --host by default; --auth-failure-limit turns the limit on, and a bad value is a usage error", async () => {
     const open = await start(["--store", "memory", "--seed", "auth-open"])
-    const bad = (creds: { key: string; secret: string; passphrase: string }) => ({ ...signRequest(creds, { method: "GET", url: "/vaults" }), "x-api-sign": Buffer.alloc(32, 1).toString("base64") })
+    const bad = (creds: { key: string; secret: string; passphrase: string }) => ({
+      ...signRequest(creds, { method: "GET", url: "/vaults" }),
+      "x-api-sign": Buffer.alloc(32, 1).toString("base64"),
+    })
     for (let i = 0; i < 15; i++) expect((await fetch(`${open.url}/vaults`, { headers: bad(open.credentials!) })).status).toBe(401)
     const limited = await start(["--store", "memory", "--seed", "auth-limited", "--auth-failure-limit", "0.001/2"])
     const statuses: Array<number> = []

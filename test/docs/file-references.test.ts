@@ -14,7 +14,13 @@ const walk = (dir: string): Array<string> =>
   })
 
 const files = [...["src", "docs", "test", "scripts"].flatMap(walk), ...readdirSync(ROOT).filter((n) => statSync(join(ROOT, n)).isFile())]
-const docs = ["README.md", "ARCHITECTURE.md", ...readdirSync(join(ROOT, "docs")).filter((n) => n.endsWith(".md")).map((n) => `docs/${n}`)]
+const docs = [
+  "README.md",
+  "ARCHITECTURE.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((n) => n.endsWith(".md"))
+    .map((n) => `docs/${n}`),
+]
 
 /** Placeholders and outputs, not files of the repository: `<data-dir>/…`, `routes/<group>.ts`, `dist/…`, globs. */
 const placeholder = (ref: string) => /[<>*{}…]/.test(ref) || ref.startsWith("dist/") || ref.includes("node_modules")
@@ -28,11 +34,13 @@ const citations = (doc: string, text: string): Array<{ ref: string; resolved: Re
     out.push({ ref: target, resolved: [relative(ROOT, join(ROOT, dirname(doc), target))] })
   }
   // A module may be named without its extension (`src/projections/read-models`).
-  for (const m of text.matchAll(/(?<![\w./@-])((?:src|docs|test|scripts)\/[\w./-]*[\w-])/g)) if (!placeholder(m[1]!)) out.push({ ref: m[1]!, resolved: [m[1]!, `${m[1]!}.ts`] })
+  for (const m of text.matchAll(/(?<![\w./@-])((?:src|docs|test|scripts)\/[\w./-]*[\w-])/g))
+    if (!placeholder(m[1]!)) out.push({ ref: m[1]!, resolved: [m[1]!, `${m[1]!}.ts`] })
   // ARCHITECTURE.md names files within their layer (`api/router.ts`, `draft.ts`): any file of that name or tail.
   for (const m of text.matchAll(/`([\w./-]+\.(?:ts|md|cjs|mjs|jsonc))`/g)) {
     const ref = m[1]!
-    if (placeholder(ref) || ref.startsWith("src/") || ref.startsWith("docs/") || ref.startsWith("test/") || ref.startsWith("scripts/")) continue
+    if (placeholder(ref) || ref.startsWith("src/") || ref.startsWith("docs/") || ref.startsWith("test/") || ref.startsWith("scripts/"))
+      continue
     out.push({ ref, resolved: files.filter((f) => f === ref || f.endsWith(`/${ref}`)) })
   }
   return out

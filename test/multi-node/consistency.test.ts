@@ -21,7 +21,10 @@ afterAll(async () => {
 })
 
 const getVaults = async (headers: Record<string, string> = {}) => {
-  const res = await appB.request(BASE + "/vaults", { method: "GET", headers: { ...signRequest(a.creds, { method: "GET", url: "/vaults", body: "" }), ...headers } })
+  const res = await appB.request(BASE + "/vaults", {
+    method: "GET",
+    headers: { ...signRequest(a.creds, { method: "GET", url: "/vaults", body: "" }), ...headers },
+  })
   return { status: res.status, headers: res.headers, body: (await res.json()) as any }
 }
 
@@ -67,7 +70,11 @@ describe("x-sim-min-position", () => {
     expect(waited).toBeLessThan(MIN_POSITION_WAIT_MS + 1_500)
     expect(spec.status).toBe(503)
     expect(spec.headers.get("retry-after")).toBe("1")
-    expect(spec.body).toMatchObject({ apiVersion: expect.any(String), requestId: expect.any(String), error: { code: "service_unavailable", details: [] } })
+    expect(spec.body).toMatchObject({
+      apiVersion: expect.any(String),
+      requestId: expect.any(String),
+      error: { code: "service_unavailable", details: [] },
+    })
     const sim = await appB.request(BASE + "/_sim/health", { headers: { "x-sim-min-position": beyond } })
     expect(sim.status).toBe(503)
     expect(await sim.json()).toMatchObject({ error: { code: "service_unavailable" } })

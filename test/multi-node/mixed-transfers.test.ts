@@ -29,7 +29,10 @@ afterAll(async () => {
   await double?.stop()
 })
 
-const nodeOf = (n: SimProcess): RaceNode => ({ call: (creds, method, path, item) => n.call(creds, method, path, item), admin: (method, path, body) => n.admin(method, path, body) })
+const nodeOf = (n: SimProcess): RaceNode => ({
+  call: (creds, method, path, item) => n.call(creds, method, path, item),
+  admin: (method, path, body) => n.admin(method, path, body),
+})
 
 describe("100 concurrent transfers of mixed kinds on two nodes of one EventStoreDB", () => {
   it("no overdraft, no output spent twice, every accepted request mined, the vault's totals changed by exactly the fees", async () => {

@@ -17,7 +17,15 @@ import { T0 } from "../support/harness.js"
 const plainId = (seed: string, label: string) => createHmac("sha256", seedBytes(seed)).update(label).digest().toString("hex", 0, 12)
 
 const start = (store: EventStoreShape, nodeId?: string) =>
-  createSimulator({ store, seed: "nodes", clock: { frozenAt: T0 }, defaultWorkspace: true, follow: true, webhooks: false, ...(nodeId !== undefined ? { nodeId } : {}) })
+  createSimulator({
+    store,
+    seed: "nodes",
+    clock: { frozenAt: T0 },
+    defaultWorkspace: true,
+    follow: true,
+    webhooks: false,
+    ...(nodeId !== undefined ? { nodeId } : {}),
+  })
 
 const all = (store: EventStoreShape) => Effect.runPromise(store.readAll({}))
 
@@ -62,7 +70,11 @@ describe("two nodes starting together on one empty store", () => {
         const events = await all(store)
         expect(events.filter((e) => e.type === "VaultCreated")).toHaveLength(2)
         expect(events.filter((e) => e.type === "ApiKeyCreated")).toHaveLength(1)
-        const vaults = (s: Simulator) => s.models.workspace.vaultList(undefined).map((v) => v.profile.vaultId).sort()
+        const vaults = (s: Simulator) =>
+          s.models.workspace
+            .vaultList(undefined)
+            .map((v) => v.profile.vaultId)
+            .sort()
         expect(vaults(a)).toEqual([plainId("nodes", "vault:1"), plainId("nodes", "vault:3")].sort())
         expect(vaults(b)).toEqual(vaults(a))
         expect(a.createdCredentials.length + b.createdCredentials.length).toBeGreaterThanOrEqual(1)
@@ -83,17 +95,27 @@ describe("two nodes starting together on one empty store", () => {
 })
 
 describe("the start-up workspace race, step by step", () => {
-  const defaults = { vaults: [{ name: "Test vault", type: "test" as const }, { name: "Main vault", type: "main" as const }], apiKeys: [{ name: "default" }] }
+  const defaults = {
+    vaults: [
+      { name: "Test vault", type: "test" as const },
+      { name: "Main vault", type: "main" as const },
+    ],
+    apiKeys: [{ name: "default" }],
+  }
 
   it("on the esdb double (real round trips): both nodes repeat the same appends idempotently and print the same key", async () => {
     for (let round = 0; round < 4; round++) {
       const double = await startEsdbDouble()
-      const [a, b] = await Promise.all([start(makeEsdbStore(double.connectionString), "a"), start(makeEsdbStore(double.connectionString), "b")])
+      const [a, b] = await Promise.all([
+        start(makeEsdbStore(double.connectionString), "a"),
+        start(makeEsdbStore(double.connectionString), "b"),
+      ])
       try {
         const events = await all(a.store)
         expect(events.filter((e) => e.type === "VaultCreated")).toHaveLength(2)
         expect(events.filter((e) => e.type === "ApiKeyCreated")).toHaveLength(1)
-        for (const c of [...a.createdCredentials, ...b.createdCredentials]) expect(c).toEqual(a.createdCredentials[0] ?? b.createdCredentials[0])
+        for (const c of [...a.createdCredentials, ...b.createdCredentials])
+          expect(c).toEqual(a.createdCredentials[0] ?? b.createdCredentials[0])
       } finally {
         await a.close()
         await b.close()

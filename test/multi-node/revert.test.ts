@@ -31,7 +31,15 @@ describe("on EventStoreDB, two nodes", () => {
   beforeAll(async () => {
     double = await startEsdbDouble()
     const node = (nodeId: string) =>
-      createSimulator({ store: makeEsdbStore(double.connectionString), seed: "esdb-revert", clock: { frozenAt: T0 }, defaultWorkspace: true, follow: true, nodeId, webhooks: false })
+      createSimulator({
+        store: makeEsdbStore(double.connectionString),
+        seed: "esdb-revert",
+        clock: { frozenAt: T0 },
+        defaultWorkspace: true,
+        follow: true,
+        nodeId,
+        webhooks: false,
+      })
     a = await node("a")
     b = await node("b")
   })
@@ -71,7 +79,10 @@ describe("on a memory store shared by two simulators in one process", () => {
     const b = await createSimulator({ store, seed: "shared", clock: { frozenAt: T0 }, nodeId: "b", webhooks: false })
     const r = await admin(a, "POST", "/_sim/snapshots")
     expect(r.status).toBe(409)
-    expect(r.body.error).toEqual({ code: "not_supported_on_store", message: expect.stringMatching(/Other simulators share this memory store/) })
+    expect(r.body.error).toEqual({
+      code: "not_supported_on_store",
+      message: expect.stringMatching(/Other simulators share this memory store/),
+    })
     await b.close()
     expect((await admin(a, "POST", "/_sim/snapshots")).status).toBe(201)
     await a.close()

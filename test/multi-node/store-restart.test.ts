@@ -35,14 +35,24 @@ afterAll(async () => {
 
 const expect503 = (r: Answer, shape: "spec" | "sim") => {
   expect(r.status).toBe(503)
-  if (shape === "spec") expect(r.body).toMatchObject({ apiVersion: expect.any(String), requestId: expect.any(String), error: { code: "service_unavailable", message: expect.stringMatching(/nothing was written/), details: [] } })
+  if (shape === "spec")
+    expect(r.body).toMatchObject({
+      apiVersion: expect.any(String),
+      requestId: expect.any(String),
+      error: { code: "service_unavailable", message: expect.stringMatching(/nothing was written/), details: [] },
+    })
   else expect(r.body).toMatchObject({ error: { code: "service_unavailable" } })
 }
 
 describe("a store restart under a running node", () => {
   it("answers commands 503 service_unavailable and writes nothing while the store is down, reads keep answering, and recovers", async () => {
-    const acct = (await node.call(creds, "POST", `/vaults/${vault}/vault-account`, { name: "before", color: "#000000", isHiddenInDashboard: false })).body.data.item.vaultAccountId as string
-    const eth = await node.call(creds, "PUT", `/vaults/${vault}/vault-accounts/${acct}/add-asset`, { assetId: assetId("ethereum", "sepolia", "ETH"), label: "eth" })
+    const acct = (
+      await node.call(creds, "POST", `/vaults/${vault}/vault-account`, { name: "before", color: "#000000", isHiddenInDashboard: false })
+    ).body.data.item.vaultAccountId as string
+    const eth = await node.call(creds, "PUT", `/vaults/${vault}/vault-accounts/${acct}/add-asset`, {
+      assetId: assetId("ethereum", "sepolia", "ETH"),
+      label: "eth",
+    })
     expect(eth.status).toBe(200)
     const ethAddress = eth.body.data.item.address as string
     const vaultsBefore = (await node.call(creds, "GET", "/vaults/test")).body.data
@@ -52,15 +62,31 @@ describe("a store restart under a running node", () => {
 
     // An add-asset writes an address and the asset in one batch: all of it or nothing.
     const started = performance.now()
-    const addAsset = await node.call(creds, "PUT", `/vaults/${vault}/vault-accounts/${acct}/add-asset`, { assetId: assetId("bitcoin", "testnet", "BTC"), label: "btc" })
+    const addAsset = await node.call(creds, "PUT", `/vaults/${vault}/vault-accounts/${acct}/add-asset`, {
+      assetId: assetId("bitcoin", "testnet", "BTC"),
+      label: "btc",
+    })
     const took = performance.now() - started
     expect503(addAsset, "spec")
     expect(took).toBeLessThan(5_000)
     console.log(`store down: a command answered 503 in ${took.toFixed(0)} ms`)
-    const account = await node.call(creds, "POST", `/vaults/${vault}/vault-account`, { name: "during", color: "#000000", isHiddenInDashboard: false })
+    const account = await node.call(creds, "POST", `/vaults/${vault}/vault-account`, {
+      name: "during",
+      color: "#000000",
+      isHiddenInDashboard: false,
+    })
     expect503(account, "spec")
     expect503(await node.admin("POST", "/_sim/vaults", { name: "during", type: "test" }), "sim")
-    expect503(await node.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address: ethAddress, assetId: assetId("ethereum", "sepolia", "ETH"), amount: "1" }), "sim")
+    expect503(
+      await node.admin("POST", "/_sim/deposits", {
+        blockchain: "ethereum",
+        network: "sepolia",
+        address: ethAddress,
+        assetId: assetId("ethereum", "sepolia", "ETH"),
+        amount: "1",
+      }),
+      "sim",
+    )
 
     // Reads are served from the node's read models, as of the last event it applied.
     const vaults = await node.call(creds, "GET", "/vaults/test")
@@ -77,14 +103,20 @@ describe("a store restart under a running node", () => {
     // The client reconnects by itself: the same command now succeeds, once.
     let again: Answer | undefined
     await eventually(async () => {
-      again = await node.call(creds, "PUT", `/vaults/${vault}/vault-accounts/${acct}/add-asset`, { assetId: assetId("bitcoin", "testnet", "BTC"), label: "btc" })
+      again = await node.call(creds, "PUT", `/vaults/${vault}/vault-accounts/${acct}/add-asset`, {
+        assetId: assetId("bitcoin", "testnet", "BTC"),
+        label: "btc",
+      })
       return again.status !== 503
     }, 15_000)
     expect(again!.status).toBe(200)
     const batch = userEvents().filter((e) => metadataOf(e).requestId === again!.body.requestId)
     expect(batch.length).toBeGreaterThanOrEqual(1)
     expect(new Set(batch.map((e) => e.stream)).size).toBe(1)
-    expect((await node.call(creds, "POST", `/vaults/${vault}/vault-account`, { name: "after", color: "#000000", isHiddenInDashboard: false })).status).toBe(201)
+    expect(
+      (await node.call(creds, "POST", `/vaults/${vault}/vault-account`, { name: "after", color: "#000000", isHiddenInDashboard: false }))
+        .status,
+    ).toBe(201)
 
     // And its live subscription is back: another writer's event reaches its read models.
     const other = await createSimulator({ store: makeEsdbStore(connection), seed: "restart", nodeId: "other", webhooks: false })
@@ -92,7 +124,10 @@ describe("a store restart under a running node", () => {
       const exit = await other.run(createVault({ name: "from elsewhere", type: "test" }))
       expect(exit._tag).toBe("Success")
       const id = exit._tag === "Success" && exit.value.state._tag === "Active" ? exit.value.state.profile.vaultId : ""
-      const lag = await eventually(async () => (await node.call(creds, "GET", "/vaults/test")).body.data.items.some((v: { id: string }) => v.id === id), 5_000)
+      const lag = await eventually(
+        async () => (await node.call(creds, "GET", "/vaults/test")).body.data.items.some((v: { id: string }) => v.id === id),
+        5_000,
+      )
       console.log(`after the store restart: a write by another node reached this node's reads in ${lag.toFixed(1)} ms`)
     } finally {
       await other.close()

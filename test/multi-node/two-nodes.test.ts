@@ -26,7 +26,13 @@ const decoder = new TextDecoder()
 const logEvents = () =>
   double.state.log
     .filter((e) => !e.type.startsWith("$") && !e.stream.startsWith("$"))
-    .map((e) => ({ id: e.id, stream: e.stream, type: e.type, data: JSON.parse(decoder.decode(e.data)) as any, metadata: JSON.parse(decoder.decode(e.metadata)) as any }))
+    .map((e) => ({
+      id: e.id,
+      stream: e.stream,
+      type: e.type,
+      data: JSON.parse(decoder.decode(e.data)) as any,
+      metadata: JSON.parse(decoder.decode(e.metadata)) as any,
+    }))
 
 const ok = (r: Answer, status = 201) => {
   if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${JSON.stringify(r.body)}`)
@@ -34,12 +40,39 @@ const ok = (r: Answer, status = 201) => {
 }
 const position = (r: Answer) => r.headers.get("x-sim-position")!
 const newAccount = async (n: SimProcess, vaultId = testVault, headers: Record<string, string> = {}) =>
-  ok(await n.call(creds, "POST", `/vaults/${vaultId}/vault-account`, { name: "acct", color: "#000000", isHiddenInDashboard: false }, headers))
-const addAsset = async (n: SimProcess, vaultId: string, acct: string, blockchain: string, network: string, symbol: string, headers: Record<string, string> = {}) =>
-  ok(await n.call(creds, "PUT", `/vaults/${vaultId}/vault-accounts/${acct}/add-asset`, { assetId: assetId(blockchain, network, symbol), label: symbol }, headers), 200)
+  ok(
+    await n.call(
+      creds,
+      "POST",
+      `/vaults/${vaultId}/vault-account`,
+      { name: "acct", color: "#000000", isHiddenInDashboard: false },
+      headers,
+    ),
+  )
+const addAsset = async (
+  n: SimProcess,
+  vaultId: string,
+  acct: string,
+  blockchain: string,
+  network: string,
+  symbol: string,
+  headers: Record<string, string> = {},
+) =>
+  ok(
+    await n.call(
+      creds,
+      "PUT",
+      `/vaults/${vaultId}/vault-accounts/${acct}/add-asset`,
+      { assetId: assetId(blockchain, network, symbol), label: symbol },
+      headers,
+    ),
+    200,
+  )
 const balance = async (n: SimProcess, vaultId: string, blockchain: string, address: string, symbol: string) => {
   const r = await n.call(creds, "GET", `/vaults/${vaultId}/${blockchain}/addresses/${address}/assets`)
-  return (r.body.data?.item.assets as Array<{ symbol: string; assetData: Record<string, string> }> | undefined)?.find((x) => x.symbol === symbol)?.assetData
+  return (r.body.data?.item.assets as Array<{ symbol: string; assetData: Record<string, string> }> | undefined)?.find(
+    (x) => x.symbol === symbol,
+  )?.assetData
 }
 const lagStats = (xs: ReadonlyArray<number>) => {
   const s = [...xs].sort((p, q) => p - q)
@@ -48,7 +81,10 @@ const lagStats = (xs: ReadonlyArray<number>) => {
 }
 
 /** The default workspace's key is at the newest version; these checks read and write with 2024-05-09's paths. */
-const at2024 = (n: SimProcess): SimProcess => ({ ...n, call: (c, method, path, item, headers = {}) => n.call(c, method, path, item, { "x-api-version": "2024-05-09", ...headers }) })
+const at2024 = (n: SimProcess): SimProcess => ({
+  ...n,
+  call: (c, method, path, item, headers = {}) => n.call(c, method, path, item, { "x-api-version": "2024-05-09", ...headers }),
+})
 
 beforeAll(async () => {
   double = await startEsdbDouble()
@@ -108,7 +144,10 @@ describe("two nodes on one store", () => {
 
       const next = ok(await writer.admin("POST", "/_sim/vaults", { name: `lag ${i}'`, type: "test" }))
       lags.push(
-        await eventually(async () => (await reader.call(creds, "GET", "/vaults/test")).body.data.items.some((v: { id: string }) => v.id === next.body.id), LAG_BOUND_MS),
+        await eventually(
+          async () => (await reader.call(creds, "GET", "/vaults/test")).body.data.items.some((v: { id: string }) => v.id === next.body.id),
+          LAG_BOUND_MS,
+        ),
       )
     }
     const stats = lagStats(lags)
@@ -119,13 +158,18 @@ describe("two nodes on one store", () => {
   it("never collide on ids: 50 vault accounts created in pairs through both nodes at once are distinct and visible on both", async () => {
     const made: Array<{ id: string; by: SimProcess }> = []
     for (let round = 0; round < 25; round++) {
-      const pair = await Promise.all(nodes().map(async (n) => ({ id: (await newAccount(n)).body.data.item.vaultAccountId as string, by: n })))
+      const pair = await Promise.all(
+        nodes().map(async (n) => ({ id: (await newAccount(n)).body.data.item.vaultAccountId as string, by: n })),
+      )
       made.push(...pair)
     }
     expect(new Set(made.map((m) => m.id)).size).toBe(50)
     // Visible through the other node's read models: generating an address for an account looks it up there first.
     for (const { id, by } of made) {
-      const r = await other(by).call(creds, "POST", `/vaults/${testVault}/ethereum/sepolia/addresses`, { label: "probe", vaultAccountId: id })
+      const r = await other(by).call(creds, "POST", `/vaults/${testVault}/ethereum/sepolia/addresses`, {
+        label: "probe",
+        vaultAccountId: id,
+      })
       expect([r.status, r.body.error?.code]).toEqual([201, undefined])
     }
     const events = logEvents()
@@ -149,12 +193,26 @@ describe("two nodes on one store", () => {
       Array.from({ length: 30 }, (_, i) => {
         const n = i % 2 === 0 ? a : b
         return i % 3 === 0
-          ? n.admin("POST", "/_sim/deposits", { blockchain: "bitcoin", network: "testnet", address: btcAddress, assetId: assetId("bitcoin", "testnet", "BTC"), amount: "0.001" })
-          : n.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address: ethAddress, assetId: assetId("ethereum", "sepolia", "ETH"), amount: "0.01" })
+          ? n.admin("POST", "/_sim/deposits", {
+              blockchain: "bitcoin",
+              network: "testnet",
+              address: btcAddress,
+              assetId: assetId("bitcoin", "testnet", "BTC"),
+              amount: "0.001",
+            })
+          : n.admin("POST", "/_sim/deposits", {
+              blockchain: "ethereum",
+              network: "sepolia",
+              address: ethAddress,
+              assetId: assetId("ethereum", "sepolia", "ETH"),
+              amount: "0.01",
+            })
       }),
     )
     for (const d of deposits) ok(d)
-    const mined = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? a : b).admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 1 })))
+    const mined = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? a : b).admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 1 })),
+    )
     for (const m of mined) ok(m, 200)
 
     for (const n of nodes()) {
@@ -165,10 +223,14 @@ describe("two nodes on one store", () => {
     const credited = events.filter((e) => e.type === "DepositCredited" && (e.data.address === ethAddress || e.data.address === btcAddress))
     expect(credited).toHaveLength(30)
     expect(new Set(credited.map((e) => `${e.data.transactionId}:${e.data.vout}`)).size).toBe(30)
-    const noted = events.filter((e) => e.type === "NotificationRaised" && (e.data.payload?.address === ethAddress || e.data.payload?.address === btcAddress))
+    const noted = events.filter(
+      (e) => e.type === "NotificationRaised" && (e.data.payload?.address === ethAddress || e.data.payload?.address === btcAddress),
+    )
     expect(noted).toHaveLength(30)
     for (const chain of ["chain-ethereum.sepolia", "chain-bitcoin.testnet"]) {
-      const heights = events.filter((e) => e.stream === chain && e.type === "ChainBlocksMined").flatMap((e) => [e.data.fromHeight as number, e.data.toHeight as number])
+      const heights = events
+        .filter((e) => e.stream === chain && e.type === "ChainBlocksMined")
+        .flatMap((e) => [e.data.fromHeight as number, e.data.toHeight as number])
       for (let i = 1; i < heights.length; i++) expect(heights[i]!).toBeGreaterThanOrEqual(heights[i - 1]!)
       const blocks = events.filter((e) => e.stream === chain && e.type === "ChainBlocksMined").map((e) => e.data.fromHeight as number)
       expect(new Set(blocks).size).toBe(blocks.length)
@@ -186,16 +248,23 @@ describe("two nodes on one store", () => {
     const ethAsset = findAsset(assetId("ethereum", "sepolia", "ETH"))!
     const each = 10n ** 16n + maxFeeOf(network, ethAsset, "standard", null) // 0.01 ETH plus the reserved maximum fee
     const funds = formatAmount(10n * each, ethAsset.decimals)
-    ok(await a.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ethAsset.id, amount: funds }))
-    for (const n of nodes()) await eventually(async () => (await balance(n, vault, "ethereum", address, "ETH"))?.availableAmount === funds, 5_000)
+    ok(
+      await a.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ethAsset.id, amount: funds }),
+    )
+    for (const n of nodes())
+      await eventually(async () => (await balance(n, vault, "ethereum", address, "ETH"))?.availableAmount === funds, 5_000)
 
     const url = `/vaults/${vault}/ethereum/sepolia/addresses/${address}/transaction-requests`
     const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? a : b).call(creds, "POST", url, { amount: "0.01", feePriority: "standard", recipientAddress: EXTERNAL_ETH })),
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 === 0 ? a : b).call(creds, "POST", url, { amount: "0.01", feePriority: "standard", recipientAddress: EXTERNAL_ETH }),
+      ),
     )
     const accepted = answers.filter((r) => r.status === 201)
     const refused = answers.filter((r) => r.status !== 201).map((r) => `${r.status} ${r.body.error?.code}`)
-    console.log(`withdrawals: ${accepted.length} accepted, refusals ${JSON.stringify(Object.fromEntries([...new Set(refused)].map((k) => [k, refused.filter((x) => x === k).length])))}`)
+    console.log(
+      `withdrawals: ${accepted.length} accepted, refusals ${JSON.stringify(Object.fromEntries([...new Set(refused)].map((k) => [k, refused.filter((x) => x === k).length])))}`,
+    )
     expect(accepted.length).toBeLessThanOrEqual(10)
     expect(accepted.length).toBeGreaterThan(0)
     for (const r of refused) expect(["400 insufficient_balance", "409 concurrent_modification"]).toContain(r)
@@ -207,7 +276,9 @@ describe("two nodes on one store", () => {
     for (const n of nodes())
       await eventually(async () => {
         const eth = await balance(n, vault, "ethereum", address, "ETH")
-        return eth?.totalAmount === funds && eth.blockedAmount === blocked && eth.availableAmount === available && eth.allocatedAmount === "0"
+        return (
+          eth?.totalAmount === funds && eth.blockedAmount === blocked && eth.availableAmount === available && eth.allocatedAmount === "0"
+        )
       }, LAG_BOUND_MS)
   }, 60_000)
 })

@@ -38,7 +38,10 @@ const raise = async (sim: Simulator, vaultId: string, from: number, n: number) =
       const events = yield* toNewEvents(
         Array.from({ length: n }, (_, i) => {
           const txid = `0x${(from + i).toString(16).padStart(64, "0")}`
-          return { type: "NotificationRaised", data: { vaultId, kind: "INCOMING_CONFIRMED_COIN_TX", subject: txid, payload: { transactionId: txid }, at } }
+          return {
+            type: "NotificationRaised",
+            data: { vaultId, kind: "INCOMING_CONFIRMED_COIN_TX", subject: txid, payload: { transactionId: txid }, at },
+          }
         }),
       )
       yield* (yield* EventStore).append(`testNotifications-${sim.ids.next("transaction")}`, events, "no_stream")
@@ -60,13 +63,15 @@ it("share the deliveries of two nodes following one store: every notification on
   const vaultId = a.models.workspace.vaultList(undefined)[0]!.profile.vaultId
   await raise(a, vaultId, 0, 20)
   await raise(b, vaultId, 20, 20)
-  const delivered = (sim: Simulator) => sim.models.outbox.subscriptions.get(webhook.id)?.deliveries.filter((d) => d.status === "delivered").length ?? 0
+  const delivered = (sim: Simulator) =>
+    sim.models.outbox.subscriptions.get(webhook.id)?.deliveries.filter((d) => d.status === "delivered").length ?? 0
   await eventually(async () => delivered(a) === 40 && delivered(b) === 40, 60_000)
   await new Promise((r) => setTimeout(r, 500))
   const keys = rx.deliveries().map((r) => r.body.idempotencyKey as string)
   expect(keys).toHaveLength(40)
   expect(new Set(keys).size).toBe(40)
-  for (const sim of nodes) expect(sim.models.outbox.subscriptions.get(webhook.id)!.deliveries.every((d) => d.attempts.length === 1)).toBe(true)
+  for (const sim of nodes)
+    expect(sim.models.outbox.subscriptions.get(webhook.id)!.deliveries.every((d) => d.attempts.length === 1)).toBe(true)
   expect(double.state.persistentGroups.get(`$all::custody-sim-webhook-${webhook.id}`)?.consumers).toHaveLength(2)
 })
 
@@ -74,7 +79,14 @@ it("retry a failed delivery on two nodes: each attempt number once at the receiv
   const [a, b] = nodes as [Simulator, Simulator]
   // Only this test's subscription receives.
   if (firstWebhookId !== undefined)
-    expect((await createApp(a).request(`/_sim/webhooks/${firstWebhookId}`, { method: "DELETE", headers: { authorization: `Bearer ${a.adminToken}` } })).status).toBeLessThan(300)
+    expect(
+      (
+        await createApp(a).request(`/_sim/webhooks/${firstWebhookId}`, {
+          method: "DELETE",
+          headers: { authorization: `Bearer ${a.adminToken}` },
+        })
+      ).status,
+    ).toBeLessThan(300)
   // The first attempt of each delivery fails; the retry, due a second later, succeeds.
   const seen = new Set<string>()
   rx.answer = (r) => {
@@ -95,10 +107,14 @@ it("retry a failed delivery on two nodes: each attempt number once at the receiv
   await raise(a, vaultId, 100, 10)
   await raise(b, vaultId, 110, 10)
   const deliveries = (sim: Simulator) => sim.models.outbox.subscriptions.get(webhook.id)?.deliveries ?? []
-  await eventually(async () => nodes.every((sim) => deliveries(sim).length === 20 && deliveries(sim).every((d) => d.status === "delivered")), 60_000)
+  await eventually(
+    async () => nodes.every((sim) => deliveries(sim).length === 20 && deliveries(sim).every((d) => d.status === "delivered")),
+    60_000,
+  )
   await new Promise((r) => setTimeout(r, 500))
   const perKey = new Map<string, number>()
-  for (const r of rx.deliveries().slice(before)) perKey.set(r.body.idempotencyKey as string, (perKey.get(r.body.idempotencyKey as string) ?? 0) + 1)
+  for (const r of rx.deliveries().slice(before))
+    perKey.set(r.body.idempotencyKey as string, (perKey.get(r.body.idempotencyKey as string) ?? 0) + 1)
   expect(perKey.size).toBe(20)
   expect([...perKey.values()].every((n) => n === 2)).toBe(true)
   for (const sim of nodes)

@@ -23,8 +23,18 @@ const ok = (r: Answer, status: number) => {
 }
 const keyOf = (r: { body: any }) => r.body.idempotencyKey as string
 const deposit = async (n: SimProcess) =>
-  ok(await n.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: assetId("ethereum", "sepolia", "ETH"), amount: "0.01" }), 201)
-const deliveries = async (n: SimProcess): Promise<Array<any>> => ok(await n.admin("GET", `/_sim/webhooks/${webhookId}/deliveries?limit=1000`), 200).deliveries
+  ok(
+    await n.admin("POST", "/_sim/deposits", {
+      blockchain: "ethereum",
+      network: "sepolia",
+      address,
+      assetId: assetId("ethereum", "sepolia", "ETH"),
+      amount: "0.01",
+    }),
+    201,
+  )
+const deliveries = async (n: SimProcess): Promise<Array<any>> =>
+  ok(await n.admin("GET", `/_sim/webhooks/${webhookId}/deliveries?limit=1000`), 200).deliveries
 
 beforeAll(async () => {
   double = await startEsdbDouble()
@@ -34,8 +44,17 @@ beforeAll(async () => {
   b = await startSimProcess(args)
   creds = a.credentials!
   const vault = (await a.call(creds, "GET", "/vaults/test")).body.data.items[0].id as string
-  const acct = ok(await a.call(creds, "POST", `/vaults/${vault}/vault-account`, { name: "hooks", color: "#000000", isHiddenInDashboard: false }), 201)
-  const asset = ok(await a.call(creds, "PUT", `/vaults/${vault}/vault-accounts/${acct.data.item.vaultAccountId}/add-asset`, { assetId: assetId("ethereum", "sepolia", "ETH"), label: "eth" }), 200)
+  const acct = ok(
+    await a.call(creds, "POST", `/vaults/${vault}/vault-account`, { name: "hooks", color: "#000000", isHiddenInDashboard: false }),
+    201,
+  )
+  const asset = ok(
+    await a.call(creds, "PUT", `/vaults/${vault}/vault-accounts/${acct.data.item.vaultAccountId}/add-asset`, {
+      assetId: assetId("ethereum", "sepolia", "ETH"),
+      label: "eth",
+    }),
+    200,
+  )
   address = asset.data.item.address
   ok(await a.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 }), 200)
   webhookId = ok(await a.admin("POST", "/_sim/webhooks", { url: rx.url, secret: "whsec-nodes", events: ["*"] }), 201).id

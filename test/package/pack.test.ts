@@ -41,9 +41,17 @@ const installInto = async (tarball: string) => {
   const dependencies = { "custody-sim": spec, vitest: pkg.devDependencies.vitest!, "fast-check": pkg.devDependencies["fast-check"]! }
   const packages: Record<string, unknown> = {
     "": { name: "fresh-project", dependencies },
-    "node_modules/custody-sim": { version: pkg.version, resolved: spec, integrity: packed.integrity, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines },
+    "node_modules/custody-sim": {
+      version: pkg.version,
+      resolved: spec,
+      integrity: packed.integrity,
+      dependencies: pkg.dependencies,
+      bin: pkg.bin,
+      engines: pkg.engines,
+    },
   }
-  for (const [path, entry] of Object.entries(lock.packages)) if (path !== "") packages[path] = { ...entry, dev: undefined, devOptional: undefined }
+  for (const [path, entry] of Object.entries(lock.packages))
+    if (path !== "") packages[path] = { ...entry, dev: undefined, devOptional: undefined }
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "fresh-project", private: true, type: "module", dependencies }))
   writeFileSync(join(project, "package-lock.json"), JSON.stringify({ name: "fresh-project", lockfileVersion: 3, requires: true, packages }))
   await run("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project })
@@ -68,9 +76,17 @@ describe("npm pack", () => {
   it("holds the built code, its declarations, the built dashboard, the OpenAPI documents, the README, the LICENSE and docs; no tests, CI, scripts or sources", () => {
     const paths = packed.files.map((f) => f.path)
     expect(paths).toContain("LICENSE")
-    expect(paths.filter((p) => !/^(package\.json|README\.md|LICENSE|docs\/[\w-]+\.md|dist\/src\/.+\.(js|d\.ts)|dist\/ui\/.+|dist\/openapi\/[\w-]+\.json)$/.test(p))).toEqual([])
+    expect(
+      paths.filter(
+        (p) =>
+          !/^(package\.json|README\.md|LICENSE|docs\/[\w-]+\.md|dist\/src\/.+\.(js|d\.ts)|dist\/ui\/.+|dist\/openapi\/[\w-]+\.json)$/.test(
+            p,
+          ),
+      ),
+    ).toEqual([])
     for (const version of ["2024-05-09", "2025-09-23", "2026-03-20"]) expect(paths).toContain(`dist/openapi/${version}.json`)
-    for (const entry of ["cli.js", "index.js", "index.d.ts", "testing.js", "testing.d.ts", "client/index.js", "client/index.d.ts"]) expect(paths).toContain(`dist/src/${entry}`)
+    for (const entry of ["cli.js", "index.js", "index.d.ts", "testing.js", "testing.d.ts", "client/index.js", "client/index.d.ts"])
+      expect(paths).toContain(`dist/src/${entry}`)
     expect(paths).toContain("dist/ui/index.html")
   })
 })
@@ -95,9 +111,10 @@ describe("installed into an empty project", () => {
     writeFileSync(join(project, "readme-example.test.ts"), readme)
     writeFileSync(join(project, "docs-example.test.ts"), docs)
     const vitest = join(project, "node_modules", "vitest", "vitest.mjs")
-    const r = await run(process.execPath, [vitest, "run", "--reporter=dot"], { cwd: project, env: { ...process.env, CI: "", NODE_OPTIONS: "" } }).catch(
-      (e: { stdout: string; stderr: string }) => ({ stdout: e.stdout, stderr: e.stderr }),
-    )
+    const r = await run(process.execPath, [vitest, "run", "--reporter=dot"], {
+      cwd: project,
+      env: { ...process.env, CI: "", NODE_OPTIONS: "" },
+    }).catch((e: { stdout: string; stderr: string }) => ({ stdout: e.stdout, stderr: e.stderr }))
     expect(r.stdout.replace(/\x1b\[[0-9;]*m/g, "")).toMatch(/Tests\s+2 passed \(2\)/)
   }, 420_000)
 
@@ -133,10 +150,24 @@ startInProcess({ seed: 1 })
     )
     writeFileSync(
       join(project, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["types.ts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ["types.ts"],
+      }),
     )
     const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc")
-    const r = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project }).catch((e: { stdout: string }) => ({ stdout: e.stdout, failed: true }))
+    const r = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: project }).catch((e: { stdout: string }) => ({
+      stdout: e.stdout,
+      failed: true,
+    }))
     expect(r).toEqual({ stdout: "", stderr: "" })
   }, 120_000)
 
@@ -154,17 +185,25 @@ startInProcess({ seed: 1 })
   it("with its default SQLite store: a write survives a restart, and export reads it from the data dir", async () => {
     // Offline, the install above skipped better-sqlite3's build; its addon is the one this repository's install built
     // for the same version and Node (what `npm install` builds or downloads on a user's machine).
-    cpSync(join(ROOT, "node_modules", "better-sqlite3", "build"), join(project, "node_modules", "better-sqlite3", "build"), { recursive: true })
+    cpSync(join(ROOT, "node_modules", "better-sqlite3", "build"), join(project, "node_modules", "better-sqlite3", "build"), {
+      recursive: true,
+    })
     const dataDir = join(dir, "data")
     const first = await serve(["--data-dir", dataDir])
     let accountId: string
     let vaultId: string
     try {
       const vaults = await fetch(`${first.url}/vaults`, { headers: signRequest(first.creds, { method: "GET", url: "/vaults", body: "" }) })
-      vaultId = ((await vaults.json()) as { data: { items: Array<{ id: string; type: string }> } }).data.items.find((v) => v.type === "test")!.id
+      vaultId = ((await vaults.json()) as { data: { items: Array<{ id: string; type: string }> } }).data.items.find(
+        (v) => v.type === "test",
+      )!.id
       const body = JSON.stringify({ data: { item: { name: "kept", color: "#000000", isHiddenInDashboard: false } } })
       const url = `/vaults/${vaultId}/vault-account`
-      const made = await fetch(first.url + url, { method: "POST", body, headers: { ...signRequest(first.creds, { method: "POST", url, body }), "content-type": "application/json" } })
+      const made = await fetch(first.url + url, {
+        method: "POST",
+        body,
+        headers: { ...signRequest(first.creds, { method: "POST", url, body }), "content-type": "application/json" },
+      })
       expect(made.status).toBe(201)
       accountId = ((await made.json()) as { data: { item: { vaultAccountId: string } } }).data.item.vaultAccountId
     } finally {
@@ -176,13 +215,23 @@ startInProcess({ seed: 1 })
       expect(second.creds).toEqual(first.creds)
       const url = `/vaults/${vaultId}/ethereum/sepolia/addresses`
       const body = JSON.stringify({ data: { item: { label: "after restart", vaultAccountId: accountId } } })
-      const derived = await fetch(second.url + url, { method: "POST", body, headers: { ...signRequest(second.creds, { method: "POST", url, body }), "content-type": "application/json" } })
+      const derived = await fetch(second.url + url, {
+        method: "POST",
+        body,
+        headers: { ...signRequest(second.creds, { method: "POST", url, body }), "content-type": "application/json" },
+      })
       expect(derived.status).toBe(201)
     } finally {
       await second.stop()
     }
-    const { stdout } = await run("npx", ["--offline", "custody-sim", "export", "--data-dir", dataDir], { cwd: project, maxBuffer: 16 << 20 })
-    const types = stdout.trim().split("\n").map((l) => (JSON.parse(l) as { type: string }).type)
+    const { stdout } = await run("npx", ["--offline", "custody-sim", "export", "--data-dir", dataDir], {
+      cwd: project,
+      maxBuffer: 16 << 20,
+    })
+    const types = stdout
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { type: string }).type)
     expect(types).toContain("VaultAccountCreated")
     expect(types).toContain("AddressDerived")
   }, 180_000)
@@ -196,7 +245,11 @@ interface Served {
 
 /** `npx custody-sim serve` in the installed project on a port the OS chooses; its printed URL and credentials. */
 const serve = async (args: ReadonlyArray<string>): Promise<Served> => {
-  const child = spawn("npx", ["--offline", "custody-sim", "serve", "--port", "0", ...args], { cwd: project, detached: true, stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn("npx", ["--offline", "custody-sim", "serve", "--port", "0", ...args], {
+    cwd: project,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  })
   let out = ""
   child.stdout.on("data", (d: Buffer) => (out += d.toString()))
   child.stderr.on("data", (d: Buffer) => (out += d.toString()))

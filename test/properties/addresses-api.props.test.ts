@@ -13,18 +13,24 @@ afterAll(async () => h.close())
 
 const networks = allNetworks()
 /** Families whose encodings never overlap: an address of one can never be valid on another. */
-const formatFamily = (blockchain: string) => (["ethereum", "ethereum-classic", "binance-smart-chain", "polygon", "avalanche", "arbitrum", "optimism", "base"].includes(blockchain) ? "evm" : blockchain)
+const formatFamily = (blockchain: string) =>
+  ["ethereum", "ethereum-classic", "binance-smart-chain", "polygon", "avalanche", "arbitrum", "optimism", "base"].includes(blockchain)
+    ? "evm"
+    : blockchain
 
 describe("#6 and #7 together", () => {
   it("a generated address is valid on its own network and invalid where formats differ", async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...networks), fc.constantFrom(...networks), async (own, other) => {
         const vaultId = own.networkType === "test" ? h.testVaultId : h.mainVaultId
-        const generated = await h.client.call<any>("POST", `/vaults/${vaultId}/${own.blockchain}/${own.network}/addresses`, { item: { label: "p" } })
+        const generated = await h.client.call<any>("POST", `/vaults/${vaultId}/${own.blockchain}/${own.network}/addresses`, {
+          item: { label: "p" },
+        })
         expect(generated.status).toBe(201)
         const address = generated.body.data.item.address as string
         const validate = async (n: typeof own) =>
-          (await h.client.call<any>("POST", `/info/${n.blockchain}/${n.network}/addresses/validate`, { item: { address } })).body.data.item.isValid as boolean
+          (await h.client.call<any>("POST", `/info/${n.blockchain}/${n.network}/addresses/validate`, { item: { address } })).body.data.item
+            .isValid as boolean
         expect(await validate(own)).toBe(true)
         if (formatFamily(other.blockchain) !== formatFamily(own.blockchain) && !(own.family === "tron" && other.family === "tron"))
           expect(await validate(other)).toBe(false)

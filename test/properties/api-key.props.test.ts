@@ -9,7 +9,8 @@ import { snapshot } from "./snapshot.js"
 
 type Reference = { readonly status: "absent" | "active" | "revoked"; readonly grant?: ApiKeyGrant }
 
-const viewOf = (s: ApiKeyState): Reference => (s._tag === "Absent" ? { status: "absent" } : { status: s._tag === "Active" ? "active" : "revoked", grant: s.grant })
+const viewOf = (s: ApiKeyState): Reference =>
+  s._tag === "Absent" ? { status: "absent" } : { status: s._tag === "Active" ? "active" : "revoked", grant: s.grant }
 
 describe("api key aggregate", () => {
   it("creation once, revocation once, and nothing after: the fold matches the reference", () => {
@@ -25,12 +26,18 @@ describe("api key aggregate", () => {
           const allowed = c.type === "CreateApiKey" ? ref.status === "absent" : ref.status === "active"
           if (terminal) expect(d._tag).toBe("Rejected")
           if (!allowed) {
-            expect(d).toMatchObject({ _tag: "Rejected", error: { _tag: c.type === "CreateApiKey" ? "ApiKeyAlreadyExists" : "ApiKeyNotFound" } })
+            expect(d).toMatchObject({
+              _tag: "Rejected",
+              error: { _tag: c.type === "CreateApiKey" ? "ApiKeyAlreadyExists" : "ApiKeyNotFound" },
+            })
             continue
           }
           if (d._tag !== "Accepted") throw new Error(`refused ${JSON.stringify(d.error)}`)
           state = fold(apiKeyDecider.evolve, state, d.events)
-          ref = c.type === "CreateApiKey" ? { status: "active", grant: c.grant } : { status: "revoked", ...(ref.grant !== undefined ? { grant: ref.grant } : {}) }
+          ref =
+            c.type === "CreateApiKey"
+              ? { status: "active", grant: c.grant }
+              : { status: "revoked", ...(ref.grant !== undefined ? { grant: ref.grant } : {}) }
           expect(viewOf(state)).toEqual(ref)
         }
       }),

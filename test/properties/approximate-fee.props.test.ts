@@ -44,22 +44,51 @@ it("the estimate equals the fee the transfer pays when mined in the same state",
       async (k, feePriority, cents, earlier, stake) => {
         await h.admin("POST", `/_sim/snapshots/${snapshot}/revert`)
         await h.admin("PUT", `/_sim/chains/${k.blockchain}/${k.network}/mining`, { mode: "auto", confirmations: 1 })
-        const acct = (await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name: "p", color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId
+        const acct = (
+          await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+            item: { name: "p", color: "#000000", isHiddenInDashboard: false },
+          })
+        ).body.data.item.vaultAccountId
         let address = ""
         for (const symbol of new Set([k.coin, k.symbol])) {
           const id = assetId(k.blockchain, k.network, symbol)
           const item = address === "" ? { assetId: id, label: "p" } : { assetId: id, address }
-          address = (await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item })).body.data.item.address
-          await h.admin("POST", "/_sim/deposits", { blockchain: k.blockchain, network: k.network, address, assetId: id, amount: k.blockchain === "tron" && symbol === "TRX" ? "20000" : "500" })
+          address = (await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item })).body.data.item
+            .address
+          await h.admin("POST", "/_sim/deposits", {
+            blockchain: k.blockchain,
+            network: k.network,
+            address,
+            assetId: id,
+            amount: k.blockchain === "tron" && symbol === "TRX" ? "20000" : "500",
+          })
         }
         // 1 bandwidth and 10 energy a day per TRX staked: a TRX transfer takes 268 bandwidth, a USDT one 65,000 energy.
         if (k.blockchain === "tron")
           for (const [resource, amount] of Object.entries(stake))
-            if (amount > 0) expect((await h.client.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${address}/manage-resource`, { item: { type: "freeze", resource, amount: `${amount}` } })).status).toBe(201)
-        const transfer = { vaultAccountId: acct, assetId: assetId(k.blockchain, k.network, k.symbol), fromAddress: address, toAddress: k.to, amount: `${cents / 100}`, feePriority }
-        const send = (item: object) => v26.call<any>("POST", `/vaults/${h.testVaultId}/transaction-requests/single-transfer`, { item: { ...item, note: "p" } })
-        for (let i = 0; i < earlier; i++) expect((await send({ ...transfer, assetId: assetId(k.blockchain, k.network, k.coin), amount: "0.01" })).status).toBe(201)
-        const estimate = await v26.call<any>("POST", `/vaults/${h.testVaultId}/approximate-fee`, { item: { transactionType: "single", ...transfer } })
+            if (amount > 0)
+              expect(
+                (
+                  await h.client.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${address}/manage-resource`, {
+                    item: { type: "freeze", resource, amount: `${amount}` },
+                  })
+                ).status,
+              ).toBe(201)
+        const transfer = {
+          vaultAccountId: acct,
+          assetId: assetId(k.blockchain, k.network, k.symbol),
+          fromAddress: address,
+          toAddress: k.to,
+          amount: `${cents / 100}`,
+          feePriority,
+        }
+        const send = (item: object) =>
+          v26.call<any>("POST", `/vaults/${h.testVaultId}/transaction-requests/single-transfer`, { item: { ...item, note: "p" } })
+        for (let i = 0; i < earlier; i++)
+          expect((await send({ ...transfer, assetId: assetId(k.blockchain, k.network, k.coin), amount: "0.01" })).status).toBe(201)
+        const estimate = await v26.call<any>("POST", `/vaults/${h.testVaultId}/approximate-fee`, {
+          item: { transactionType: "single", ...transfer },
+        })
         expect(estimate.status).toBe(200)
         const created = await send({ ...transfer, maxFee: estimate.body.data.item.fee.amount })
         expect(created.status).toBe(201)

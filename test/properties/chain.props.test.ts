@@ -4,7 +4,14 @@
 // nothing.
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { chainDecider, heightAt, type ChainCommand, type ChainEvent, type ChainState, type ChainTransfer } from "../../src/chain-sim/index.js"
+import {
+  chainDecider,
+  heightAt,
+  type ChainCommand,
+  type ChainEvent,
+  type ChainState,
+  type ChainTransfer,
+} from "../../src/chain-sim/index.js"
 import { simInstant } from "../../src/domain/shared/sim-time.js"
 import { chainDefaults, chainIntents, type ChainIntent } from "./arbitraries/chain-commands.js"
 import { NOW } from "./arbitraries/ids.js"
@@ -16,10 +23,24 @@ const decider = chainDecider(chain)
 const blockHash = (h: number) => `hash-${h}`
 
 const transfer = (id: string, withdrawal: boolean): ChainTransfer => ({
-  transactionId: id, recordId: `r-${id}`, kind: withdrawal ? "withdrawal" : "deposit", assetId: "a", from: "x", to: "y", amount: "1", fee: "1", vout: null,
+  transactionId: id,
+  recordId: `r-${id}`,
+  kind: withdrawal ? "withdrawal" : "deposit",
+  assetId: "a",
+  from: "x",
+  to: "y",
+  amount: "1",
+  fee: "1",
+  vout: null,
 })
 
-const commandOf = (intent: ChainIntent, defaults: Parameters<typeof decider.decide>[0]["defaults"], id: string, withdrawal: boolean, now: number): ChainCommand => {
+const commandOf = (
+  intent: ChainIntent,
+  defaults: Parameters<typeof decider.decide>[0]["defaults"],
+  id: string,
+  withdrawal: boolean,
+  now: number,
+): ChainCommand => {
   const at = simInstant(now)
   switch (intent.kind) {
     case "configure": {
@@ -63,12 +84,19 @@ describe("chain decider", () => {
           const d = decider.decide(command, state)
           expect(snapshot(state), "decide never mutates").toBe(before)
           const ok =
-            intent.kind === "configure" ? ref.configure(now, intent)
-            : intent.kind === "mine" ? ref.mine(now, intent.blocks)
-            : intent.kind === "fault" ? ref.fault(now, intent.fault, intent.count)
-            : intent.kind === "submit" || intent.kind === "resubmit" ? (ref.submit(now, id, withdrawal), true)
-            : (ref.tick(now), true)
-          if (!ok) return void expect(d).toMatchObject({ _tag: "Rejected", error: { _tag: "BadMiningSchedule" } })
+            intent.kind === "configure"
+              ? ref.configure(now, intent)
+              : intent.kind === "mine"
+                ? ref.mine(now, intent.blocks)
+                : intent.kind === "fault"
+                  ? ref.fault(now, intent.fault, intent.count)
+                  : intent.kind === "submit" || intent.kind === "resubmit"
+                    ? (ref.submit(now, id, withdrawal), true)
+                    : (ref.tick(now), true)
+          if (!ok) {
+            expect(d).toMatchObject({ _tag: "Rejected", error: { _tag: "BadMiningSchedule" } })
+            return
+          }
           if (d._tag !== "Accepted") throw new Error(`refused: ${JSON.stringify(d.error)}`)
           if (earlier === undefined && (intent.kind === "submit" || intent.kind === "resubmit")) {
             submitted.set(id, now)
@@ -99,7 +127,11 @@ describe("chain decider", () => {
           expect(s.mempool.map((t) => t.transactionId)).toEqual(ref.mempool.map((t) => t.id))
           expect(s.faults).toEqual(ref.faults)
           expect([...failing].sort(), "withdrawals marked to fail in execution").toEqual([...ref.failing].sort())
-          expect([s.schedule.mode, s.schedule.intervalSeconds, s.schedule.confirmations]).toEqual([ref.mode, ref.interval, ref.confirmations])
+          expect([s.schedule.mode, s.schedule.intervalSeconds, s.schedule.confirmations]).toEqual([
+            ref.mode,
+            ref.interval,
+            ref.confirmations,
+          ])
         })
       }),
     )

@@ -14,12 +14,26 @@ const hostile = fc.oneof(
   fc.json(),
   fc.jsonValue().map((v) => JSON.stringify({ data: { item: v } })),
   fc.jsonValue().map((v) => JSON.stringify({ data: v })),
-  fc.dictionary(fc.constantFrom("name", "color", "isHiddenInDashboard", "__proto__", "constructor", "label", "assetId", "address"), fc.jsonValue()).map((item) =>
-    JSON.stringify({ data: { item } }),
+  fc
+    .dictionary(
+      fc.constantFrom("name", "color", "isHiddenInDashboard", "__proto__", "constructor", "label", "assetId", "address"),
+      fc.jsonValue(),
+    )
+    .map((item) => JSON.stringify({ data: { item } })),
+  fc.constantFrom(
+    '{"data":{"item":{"__proto__":{"admin":true}}}}',
+    '{"__proto__":{"data":1}}',
+    "null",
+    "[]",
+    "{",
+    '{"data":',
+    "\u0000",
+    "",
   ),
-  fc.constantFrom('{"data":{"item":{"__proto__":{"admin":true}}}}', '{"__proto__":{"data":1}}', "null", "[]", "{", '{"data":', "\u0000", ""),
   fc.json().map((s) => s.slice(0, Math.max(0, s.length - 1))),
-  fc.nat({ max: 200_000 }).map((n) => JSON.stringify({ data: { item: { name: "x".repeat(n), color: "#000000", isHiddenInDashboard: false } } })),
+  fc
+    .nat({ max: 200_000 })
+    .map((n) => JSON.stringify({ data: { item: { name: "x".repeat(n), color: "#000000", isHiddenInDashboard: false } } })),
 )
 
 describe("hostile bodies", () => {

@@ -28,12 +28,23 @@ it("credits an address exactly the sum of its confirmed deposits", async () => {
         })
         const address = added.body.data.item.address
         for (const amount of amounts) {
-          const deposit = { blockchain: "ethereum", network: "sepolia", address, assetId: ETH.assetId, amount: formatAmount(amount, ETH.decimals) }
+          const deposit = {
+            blockchain: "ethereum",
+            network: "sepolia",
+            address,
+            assetId: ETH.assetId,
+            amount: formatAmount(amount, ETH.decimals),
+          }
           expect((await sim.admin("POST", "/_sim/deposits", deposit)).status).toBe(201)
         }
         const read = await client.call<Assets>("GET", `/vaults/${vault}/addresses/${address}/assets`)
         const eth = read.body.data.item.assets.find((a) => a.assetId === ETH.assetId)
-        expect(eth?.assetData.totalAmount).toBe(formatAmount(amounts.reduce((a, b) => a + b, 0n), ETH.decimals))
+        expect(eth?.assetData.totalAmount).toBe(
+          formatAmount(
+            amounts.reduce((a, b) => a + b, 0n),
+            ETH.decimals,
+          ),
+        )
       } finally {
         await sim.close()
       }

@@ -42,10 +42,17 @@ const world: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ kind: fc.constant("advance" as const), seconds: fc.integer({ min: 1, max: 900 }) }),
   fc.record({ kind: fc.constant("withdraw" as const), from: pick, half: fc.boolean() }),
 )
-const actions = fc.array(fc.oneof({ weight: 6, arbitrary: world }, { weight: 1, arbitrary: fc.constant({ kind: "snapshot" as const }) }, { weight: 1, arbitrary: pick.map((p) => ({ kind: "revert" as const, pick: p })) }), {
-  minLength: 4,
-  maxLength: 25,
-})
+const actions = fc.array(
+  fc.oneof(
+    { weight: 6, arbitrary: world },
+    { weight: 1, arbitrary: fc.constant({ kind: "snapshot" as const }) },
+    { weight: 1, arbitrary: pick.map((p) => ({ kind: "revert" as const, pick: p })) },
+  ),
+  {
+    minLength: 4,
+    maxLength: 25,
+  },
+)
 
 const at = <A>(xs: ReadonlyArray<A>, i: number): A | undefined => (xs.length === 0 ? undefined : xs[i % xs.length])
 
@@ -55,14 +62,18 @@ const perform = async (sim: InProcess, known: Known, a: Action): Promise<Known> 
   const vault = known.vaultId
   switch (a.kind) {
     case "account": {
-      const r = await client.call<{ item: { vaultAccountId: string } }>("POST", `/vaults/${vault}/vault-account`, { item: { name: "acct", color: "#000000", isHiddenInDashboard: false } })
+      const r = await client.call<{ item: { vaultAccountId: string } }>("POST", `/vaults/${vault}/vault-account`, {
+        item: { name: "acct", color: "#000000", isHiddenInDashboard: false },
+      })
       expect(r.status).toBe(201)
       return { ...known, accounts: [...known.accounts, r.body.data.item.vaultAccountId] }
     }
     case "asset": {
       const account = at(known.accounts, a.account)
       if (account === undefined) return known
-      const r = await client.call<{ item: { address: string } }>("PUT", `/vaults/${vault}/vault-accounts/${account}/add-asset`, { item: { assetId: a.asset.assetId, label: "x" } })
+      const r = await client.call<{ item: { address: string } }>("PUT", `/vaults/${vault}/vault-accounts/${account}/add-asset`, {
+        item: { assetId: a.asset.assetId, label: "x" },
+      })
       expect([200, 400, 409]).toContain(r.status)
       return r.status === 200 ? { ...known, addresses: [...known.addresses, { asset: a.asset, address: r.body.data.item.address }] } : known
     }
@@ -70,7 +81,13 @@ const perform = async (sim: InProcess, known: Known, a: Action): Promise<Known> 
       const to = at(known.addresses, a.to)
       if (to === undefined) return known
       const amount = formatAmount(to.asset.deposit.min + (a.amount % (to.asset.deposit.max - to.asset.deposit.min)), to.asset.decimals)
-      const r = await sim.admin("POST", "/_sim/deposits", { blockchain: to.asset.blockchain, network: to.asset.network, address: to.address, assetId: to.asset.assetId, amount })
+      const r = await sim.admin("POST", "/_sim/deposits", {
+        blockchain: to.asset.blockchain,
+        network: to.asset.network,
+        address: to.address,
+        assetId: to.asset.assetId,
+        amount,
+      })
       expect(r.status).toBe(201)
       return known
     }
@@ -100,7 +117,12 @@ const perform = async (sim: InProcess, known: Known, a: Action): Promise<Known> 
 
 const start = (options: { empty?: boolean } = {}) =>
   // Its requests are 2024-05-09's (#18): the workspace's key is pinned there.
-  startInProcess({ seed: SEED, frozenAt: T0, webhooks: false, ...(options.empty ? { simulator: { defaultWorkspace: false } } : { fixture: inProcessFixtureAt("2024-05-09") }) })
+  startInProcess({
+    seed: SEED,
+    frozenAt: T0,
+    webhooks: false,
+    ...(options.empty ? { simulator: { defaultWorkspace: false } } : { fixture: inProcessFixtureAt("2024-05-09") }),
+  })
 const readsOf = (sim: InProcess) => worldReads(sim.sim, adminGet(sim.fetch, "", sim.sim.adminToken))
 // The full copy: the replayed prefix goes on signing with the recorded keys.
 const exportOf = async (sim: InProcess) => (await sim.admin<string>("GET", "/_sim/export?includeSecrets=true")).body
@@ -155,7 +177,15 @@ it("after a revert every read is as recorded at the snapshot, and what follows m
         const fresh = await start({ empty: true })
         try {
           const prefix = last.snapshot.log
-          expect((await fresh.fetch("/_sim/import", { method: "POST", headers: { authorization: `Bearer ${fresh.sim.adminToken}` }, body: prefix })).status).toBe(200)
+          expect(
+            (
+              await fresh.fetch("/_sim/import", {
+                method: "POST",
+                headers: { authorization: `Bearer ${fresh.sim.adminToken}` },
+                body: prefix,
+              })
+            ).status,
+          ).toBe(200)
           if (last.snapshot.time > fresh.sim.clock.now()) fresh.sim.clock.advance(last.snapshot.time - fresh.sim.clock.now())
           // The prefix's events record the epoch they were written in; the fresh simulator goes on in the last one,
           // and each revert of its own (to where it stands) starts the next, as the run's did.
@@ -167,7 +197,9 @@ it("after a revert every read is as recorded at the snapshot, and what follows m
           for (let e = Math.max(0, ...epochs); e < reverts; e++) await fresh.revert((await fresh.snapshot()).id)
           let freshKnown = last.snapshot.known
           for (const a of last.after) freshKnown = await perform(fresh, freshKnown, a)
-          expect(eventsAfter(await exportOf(fresh), last.snapshot.position)).toEqual(eventsAfter(await exportOf(sim), last.snapshot.position))
+          expect(eventsAfter(await exportOf(fresh), last.snapshot.position)).toEqual(
+            eventsAfter(await exportOf(sim), last.snapshot.position),
+          )
         } finally {
           await fresh.close()
         }

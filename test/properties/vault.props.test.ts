@@ -20,7 +20,10 @@ describe("vault aggregate", () => {
     const shrunk = [
       ...GIVEN,
       { kind: "credit" as const, deposits: [{ address: 21, asset: 0, amount: 2n, tx: "0xdep0" }] },
-      { kind: "create-request" as const, draft: { asset: 2, sender: 0, foreign: true, amount: 1n, maxFee: 1n, inputs: [0], change: false } },
+      {
+        kind: "create-request" as const,
+        draft: { asset: 2, sender: 0, foreign: true, amount: 1n, maxFee: 1n, inputs: [0], change: false },
+      },
       { kind: "mine" as const, request: 0, withErrors: true, fee: 1n },
       { kind: "mine" as const, request: 0, withErrors: false, fee: 1n },
     ]

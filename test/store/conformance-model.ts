@@ -47,7 +47,15 @@ type Command =
     }
 
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("fresh" as const), stream: fc.nat({ max: 2 }), count: fc.nat({ max: 3 }), expected: expectedArb }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("fresh" as const),
+      stream: fc.nat({ max: 2 }),
+      count: fc.nat({ max: 3 }),
+      expected: expectedArb,
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -87,10 +95,13 @@ export const modelProperty = (f: Fixture) =>
             if (history.length === 0) continue
             const earlier = history[command.batch % history.length]!
             const events =
-              command.shape === "prefix" ? earlier.events.slice(0, Math.max(1, earlier.events.length - 1))
-              : command.shape === "extended" ? [...earlier.events, newEvent()]
-              : earlier.events
-            const expected = command.expected === "original" ? earlier.expected : resolve(command.expected, model.get(earlier.stream)!.length - 1)
+              command.shape === "prefix"
+                ? earlier.events.slice(0, Math.max(1, earlier.events.length - 1))
+                : command.shape === "extended"
+                  ? [...earlier.events, newEvent()]
+                  : earlier.events
+            const expected =
+              command.expected === "original" ? earlier.expected : resolve(command.expected, model.get(earlier.stream)!.length - 1)
             batch = { stream: earlier.stream, events, expected }
           }
           const stored = model.get(batch.stream)!
@@ -112,7 +123,8 @@ export const modelProperty = (f: Fixture) =>
               log.push(...ids)
               history.push(batch)
             }
-            if (answer.ok && ids.length > 0) acknowledged.push({ stream: batch.stream, revision: outcome.next, position: answer.result.position })
+            if (answer.ok && ids.length > 0)
+              acknowledged.push({ stream: batch.stream, revision: outcome.next, position: answer.result.position })
           } else {
             expect(answer.ok ? answer.result : answer.error).toBeInstanceOf(WrongExpectedVersion)
             expect(answer).toMatchObject({ ok: false, error: { actual: outcome.actual } })
@@ -126,6 +138,7 @@ export const modelProperty = (f: Fixture) =>
         })
         const firsts = reads.flatMap((read) => read.events.slice(0, 1).map((event) => event.position))
         if (firsts.length === 0) return
+        // biome-ignore lint/complexity/useMathMinMax: positions are bigints, which Math.min does not take
         const from = firsts.reduce((a, b) => (a < b ? a : b))
         const ours = (await ourLog(f, from)).filter((event) => streams.includes(event.stream))
         expect(idsOf(ours)).toEqual(log)

@@ -127,7 +127,7 @@ export const readRules = (f: Fixture) => {
         requestId: "req-1",
         causationId: "cause-1",
         correlationId: "corr-1",
-        extra: { "ключ": ["значение", 1] },
+        extra: { ключ: ["значение", 1] },
       }
       const event: NewEvent = { id: newEvent().id, type: "Ünïcode.Type-1", data, metadata }
       const stream = f.stream("json")
@@ -143,7 +143,12 @@ export const readRules = (f: Fixture) => {
     it("a string, a number, an array or null is valid data", async () => {
       const stream = f.stream("scalars")
       const values = ["just a string", 42, [1, "two", null], null, true]
-      await append(f, stream, values.map((value) => newEvent(value)), "no_stream")
+      await append(
+        f,
+        stream,
+        values.map((value) => newEvent(value)),
+        "no_stream",
+      )
       expect((await run(f.store.readStream(stream))).events.map((event) => event.data)).toEqual(values)
     })
   })

@@ -43,11 +43,7 @@ const emptyStoreRules = (f: Fixture) =>
     })
   })
 
-export const describeEventStoreConformance = (
-  name: string,
-  make: () => Promise<StoreUnderTest>,
-  options: ConformanceOptions = {},
-) =>
+export const describeEventStoreConformance = (name: string, make: () => Promise<StoreUnderTest>, options: ConformanceOptions = {}) =>
   describe(`EventStore conformance: ${name}`, () => {
     const fixture = useStore(make)
     appendRules(fixture)

@@ -3,7 +3,12 @@
 // another consumer with its retry count; maxRetryCount parks; the group resumes from its checkpoint after a restart.
 import { afterEach, describe, expect, it } from "vitest"
 import {
-  EventStoreDBClient, PersistentSubscriptionDoesNotExistError, PersistentSubscriptionExistsError, START, eventTypeFilter, jsonEvent,
+  EventStoreDBClient,
+  PersistentSubscriptionDoesNotExistError,
+  PersistentSubscriptionExistsError,
+  START,
+  eventTypeFilter,
+  jsonEvent,
   persistentSubscriptionToAllSettingsFromDefaults,
 } from "@eventstore/db-client"
 import type { PersistentSubscriptionToAll, PersistentSubscriptionToAllResolvedEvent } from "@eventstore/db-client"

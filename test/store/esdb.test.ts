@@ -16,7 +16,13 @@ const targets: ReadonlyArray<Target> = [
   { name: "esdb (gRPC double, Append: no ServerFeatures)", freshStore: true, connect: () => startEsdbDouble({ serverFeatures: false }) },
   ...(eventStoreUrl === undefined || eventStoreUrl === ""
     ? []
-    : [{ name: "esdb (EVENTSTORE_URL)", freshStore: false, connect: async () => ({ connectionString: eventStoreUrl, stop: async () => {} }) }]),
+    : [
+        {
+          name: "esdb (EVENTSTORE_URL)",
+          freshStore: false,
+          connect: async () => ({ connectionString: eventStoreUrl, stop: async () => {} }),
+        },
+      ]),
 ]
 
 for (const target of targets) {

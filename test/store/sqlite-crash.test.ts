@@ -46,7 +46,9 @@ const writeThenKill = (file: string, durability: "normal" | "full", acks: number
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
     child.on("error", reject)
     child.on("exit", (code, signal) =>
-      signal === "SIGKILL" ? resolve(lines.map((line) => JSON.parse(line) as Ack)) : reject(new Error(`writer exited (${code}): ${stderr}`)),
+      signal === "SIGKILL"
+        ? resolve(lines.map((line) => JSON.parse(line) as Ack))
+        : reject(new Error(`writer exited (${code}): ${stderr}`)),
     )
   })
 
@@ -73,9 +75,9 @@ const expectEveryAckStored = (acks: ReadonlyArray<Ack>, log: ReadonlyArray<Recor
   const byId = new Map(log.map((event) => [event.id, event]))
   for (const ack of acks) {
     const first = BigInt(ack.lastRevision) - BigInt(ack.events.length) + 1n
-    ack.events.forEach((event, i) =>
-      expect(byId.get(event.id)).toEqual({ ...event, stream: ack.stream, revision: first + BigInt(i), position: expect.any(BigInt) }),
-    )
+    ack.events.forEach((event, i) => {
+      expect(byId.get(event.id)).toEqual({ ...event, stream: ack.stream, revision: first + BigInt(i), position: expect.any(BigInt) })
+    })
     expect(byId.get(ack.events[ack.events.length - 1]!.id)?.position).toBe(BigInt(ack.position))
   }
 }
@@ -84,18 +86,26 @@ describe("sqlite durability", () => {
   it.each([
     ["normal", 400],
     ["full", 60],
-  ] as const)("with durability %s, every append acknowledged before a SIGKILL is there, intact, after reopening", async (durability, acks) => {
-    const file = freshFile()
-    const acknowledged = await writeThenKill(file, durability, acks)
-    expect(acknowledged.length).toBeGreaterThanOrEqual(acks)
-    const log = readEverything(file)
-    expectConsistentLog(log)
-    expectEveryAckStored(acknowledged, log)
-  })
+  ] as const)(
+    "with durability %s, every append acknowledged before a SIGKILL is there, intact, after reopening",
+    async (durability, acks) => {
+      const file = freshFile()
+      const acknowledged = await writeThenKill(file, durability, acks)
+      expect(acknowledged.length).toBeGreaterThanOrEqual(acks)
+      const log = readEverything(file)
+      expectConsistentLog(log)
+      expectEveryAckStored(acknowledged, log)
+    },
+  )
 
   it("a clean close keeps every event, and appends after reopening continue each stream and the log", async () => {
     const file = freshFile()
-    const event = (n: number): NewEvent => ({ id: randomUUID(), type: "Reopened", data: { n, "ü": [n] }, metadata: { at: n, schemaVersion: 1 } })
+    const event = (n: number): NewEvent => ({
+      id: randomUUID(),
+      type: "Reopened",
+      data: { n, ü: [n] },
+      metadata: { at: n, schemaVersion: 1 },
+    })
     const first = makeSqliteStore({ file })
     await Effect.runPromise(first.append("reopen-a", [event(1), event(2)], "no_stream"))
     const last = await Effect.runPromise(first.append("reopen-b", [event(3)], "no_stream"))

@@ -13,10 +13,19 @@ const event = (i: number): NewEvent => ({
   id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
   type: i === 5 ? "Odd\u001eType\u001e" : i % 3 === 0 ? "Minted" : "Moved",
   data: i === 6 ? { "\u001e": "a\u001eb", list: ["\u001e", "é · 日本語 · 🚀"] } : { i, memo: `event ${i}`, nested: { odd: i % 2 === 1 } },
-  metadata: i === 6 ? { at: 1_700_000_000_000 + i, schemaVersion: 1, note: "\u001e" } : { at: 1_700_000_000_000 + i, schemaVersion: 1, seq: i },
+  metadata:
+    i === 6 ? { at: 1_700_000_000_000 + i, schemaVersion: 1, note: "\u001e" } : { at: 1_700_000_000_000 + i, schemaVersion: 1, seq: i },
 })
 
-const plain = ({ id, type, data, metadata, stream, revision, position }: RecordedEvent) => ({ id, type, data, metadata, stream, revision, position })
+const plain = ({ id, type, data, metadata, stream, revision, position }: RecordedEvent) => ({
+  id,
+  type,
+  data,
+  metadata,
+  stream,
+  revision,
+  position,
+})
 
 describe("sqlite: the read models' pull", () => {
   const dirs: Array<string> = []

@@ -9,7 +9,12 @@ import { afterEach, describe, expect, it } from "vitest"
 import type { JsonValue, NewEvent } from "../../src/store/event-store.js"
 import { makeSqliteStore, type SqliteStore } from "../../src/store/sqlite.js"
 
-const event = (data: JsonValue = { n: 1 }): NewEvent => ({ id: randomUUID(), type: "GroupCommitTested", data, metadata: { at: 0, schemaVersion: 1 } })
+const event = (data: JsonValue = { n: 1 }): NewEvent => ({
+  id: randomUUID(),
+  type: "GroupCommitTested",
+  data,
+  metadata: { at: 0, schemaVersion: 1 },
+})
 
 describe("sqlite group commit", () => {
   const dirs: Array<string> = []
@@ -40,14 +45,20 @@ describe("sqlite group commit", () => {
       // Twenty appends started in one turn: ten on one stream (each at the revision the previous one leaves), ten on
       // streams of their own.
       const appends = Array.from({ length: 20 }, (_, i) =>
-        Effect.runPromise(i % 2 === 0 ? store.append("groupOne-1", [event({ i })], i === 0 ? "no_stream" : BigInt(i / 2 - 1)) : store.append(`groupMany-${i}`, [event({ i }), event({ i })], "no_stream")),
+        Effect.runPromise(
+          i % 2 === 0
+            ? store.append("groupOne-1", [event({ i })], i === 0 ? "no_stream" : BigInt(i / 2 - 1))
+            : store.append(`groupMany-${i}`, [event({ i }), event({ i })], "no_stream"),
+        ),
       )
       // Not committed yet: nobody reads them.
       expect(await Effect.runPromise(store.headPosition)).toBe(-1n)
       const results = await Promise.all(appends)
       const positions = results.map((r) => r.position)
       expect([...positions].sort((a, b) => (a < b ? -1 : 1))).toEqual(positions)
-      expect(results.filter((_, i) => i % 2 === 0).map((r) => r.nextExpectedRevision)).toEqual(Array.from({ length: 10 }, (_, i) => BigInt(i)))
+      expect(results.filter((_, i) => i % 2 === 0).map((r) => r.nextExpectedRevision)).toEqual(
+        Array.from({ length: 10 }, (_, i) => BigInt(i)),
+      )
       expect(await Effect.runPromise(store.headPosition)).toBe(positions[19])
       store.close()
       const reopened = makeSqliteStore({ file, durability })

@@ -46,25 +46,36 @@ const killDuringRevert = (file: string, round: number, delayMs: number) =>
     proc.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
     proc.stdin.on("error", () => undefined) // a write racing the kill; the exit handler decides
     proc.on("error", reject)
-    proc.on("exit", (code, signal) => (signal === "SIGKILL" && worlds !== undefined ? resolve(worlds) : reject(new Error(`child exited (${code}): ${stderr}`))))
+    proc.on("exit", (code, signal) =>
+      signal === "SIGKILL" && worlds !== undefined ? resolve(worlds) : reject(new Error(`child exited (${code}): ${stderr}`)),
+    )
   })
 
 it.each([
   [1, 0],
   [2, 3],
-])("killed at revert %i (+%i ms), the reopened world is the one before or after the revert", { timeout: 120_000 }, async (round, delayMs) => {
-  const dir = mkdtempSync(join(tmpdir(), "custody-sim-revert-crash-"))
-  dirs.push(dir)
-  const file = join(dir, "events.db")
-  const { a, b } = await killDuringRevert(file, round, delayMs)
-  expect(a.digest).not.toBe(b.digest)
-  const sim = await createSimulator({ store: makeSqliteStore({ file }), seed: "revert-crash", clock: { frozenAt: Date.UTC(2026, 0, 1) }, webhooks: false })
-  try {
-    const reopened: World = { digest: await digestOf(sim, undefined), head: String(sim.models.position) }
-    const log = await Effect.runPromise(sim.store.readAll())
-    expect(log.at(-1)?.position).toBe(BigInt(reopened.head))
-    expect([a, b]).toContainEqual(reopened)
-  } finally {
-    await sim.close()
-  }
-})
+])(
+  "killed at revert %i (+%i ms), the reopened world is the one before or after the revert",
+  { timeout: 120_000 },
+  async (round, delayMs) => {
+    const dir = mkdtempSync(join(tmpdir(), "custody-sim-revert-crash-"))
+    dirs.push(dir)
+    const file = join(dir, "events.db")
+    const { a, b } = await killDuringRevert(file, round, delayMs)
+    expect(a.digest).not.toBe(b.digest)
+    const sim = await createSimulator({
+      store: makeSqliteStore({ file }),
+      seed: "revert-crash",
+      clock: { frozenAt: Date.UTC(2026, 0, 1) },
+      webhooks: false,
+    })
+    try {
+      const reopened: World = { digest: await digestOf(sim, undefined), head: String(sim.models.position) }
+      const log = await Effect.runPromise(sim.store.readAll())
+      expect(log.at(-1)?.position).toBe(BigInt(reopened.head))
+      expect([a, b]).toContainEqual(reopened)
+    } finally {
+      await sim.close()
+    }
+  },
+)

@@ -32,7 +32,9 @@ const withoutNegativeZero = (v: JsonValue): JsonValue =>
         : v
 
 const samples = async (type: keyof typeof eventDataSchemas): Promise<ReadonlyArray<JsonValue>> => {
-  const data = (await Effect.runPromise(Arbitrary.sampleEffect(Arbitrary.schema(eventDataSchemas[type]), { count: PER_TYPE, seed: SEED }))) as ReadonlyArray<JsonValue>
+  const data = (await Effect.runPromise(
+    Arbitrary.sampleEffect(Arbitrary.schema(eventDataSchemas[type]), { count: PER_TYPE, seed: SEED }),
+  )) as ReadonlyArray<JsonValue>
   return data.map(withoutNegativeZero)
 }
 
@@ -68,7 +70,14 @@ describe("sqlite tail", () => {
     const file = join(dir, "events.db")
     const metas = fc.sample(metadata, { numRuns: types.length * PER_TYPE, seed: SEED })
     const appended: Array<NewEvent> = []
-    for (const type of types) for (const data of await samples(type)) appended.push({ id: fc.sample(fc.uuid(), { numRuns: 1, seed: SEED + appended.length })[0]!, type, data, metadata: metas[appended.length]! })
+    for (const type of types)
+      for (const data of await samples(type))
+        appended.push({
+          id: fc.sample(fc.uuid(), { numRuns: 1, seed: SEED + appended.length })[0]!,
+          type,
+          data,
+          metadata: metas[appended.length]!,
+        })
     const writer = makeSqliteStore({ file })
     let first: bigint | undefined
     // Single events and groups, into a few streams, so that revisions and positions both vary.
@@ -96,7 +105,17 @@ describe("sqlite tail", () => {
       }
       // What the read models' pull reads: the same events, their data parsed when first read, once.
       const folded = await Effect.runPromise(reader.readAll({ forFolding: true }))
-      expect(folded.map(({ id, type, data, metadata, stream, revision, position }) => ({ id, type, data, metadata, stream, revision, position }))).toStrictEqual(read)
+      expect(
+        folded.map(({ id, type, data, metadata, stream, revision, position }) => ({
+          id,
+          type,
+          data,
+          metadata,
+          stream,
+          revision,
+          position,
+        })),
+      ).toStrictEqual(read)
       for (const e of folded) expect(e.data).toBe(e.data)
     } finally {
       reader.close()

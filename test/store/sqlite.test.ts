@@ -33,7 +33,12 @@ describe("sqlite file", () => {
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
   })
-  const event: NewEvent = { id: "2d0c0c8e-7c1a-4a59-9a43-6a4c3c1e2f10", type: "T", data: { ok: true }, metadata: { at: 0, schemaVersion: 1 } }
+  const event: NewEvent = {
+    id: "2d0c0c8e-7c1a-4a59-9a43-6a4c3c1e2f10",
+    type: "T",
+    data: { ok: true },
+    metadata: { at: 0, schemaVersion: 1 },
+  }
 
   it("is refused to a second store while the first one has it open", () => {
     const file = freshFile()
@@ -66,7 +71,14 @@ describe("sqlite file", () => {
     const file = freshFile()
     const owner = makeSqliteStore({ file })
     try {
-      const error = await Effect.runPromise(Effect.flip(Effect.provide(EventStore.useSync((store) => store.kind), layerSqlite({ file }))))
+      const error = await Effect.runPromise(
+        Effect.flip(
+          Effect.provide(
+            EventStore.useSync((store) => store.kind),
+            layerSqlite({ file }),
+          ),
+        ),
+      )
       expect(error).toMatchObject({ _tag: "StoreUnavailable" })
     } finally {
       owner.close()

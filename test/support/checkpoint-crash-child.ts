@@ -34,12 +34,15 @@ const network = findNetwork("ethereum", "sepolia")!
 const eth = assetsOf({ blockchain: "ethereum", network: "sepolia" }).find((a) => a.symbol === "ETH")!
 const vaultId = sim.models.workspace.vaultList(undefined).find((v) => v.profile.type === "test")!.profile.vaultId as VaultId
 const targets: Array<string> = []
-for (let i = 0; i < 5; i++) targets.push((await must(generateAddress(vaultId, network, `a${i}`, null as VaultAccountId | null))).address.address)
+for (let i = 0; i < 5; i++)
+  targets.push((await must(generateAddress(vaultId, network, `a${i}`, null as VaultAccountId | null))).address.address)
 await must(withFollowUps(configureChain(network, { mode: "manual", confirmations: 1 })))
 
 for (let round = 1; ; round++) {
   for (let i = 0; i < 300; i++) {
-    await must(withFollowUps(submitDeposit({ network, assetId: eth.id, to: targets[i % targets.length]!, amount: 1_000_000n as BaseUnits })))
+    await must(
+      withFollowUps(submitDeposit({ network, assetId: eth.id, to: targets[i % targets.length]!, amount: 1_000_000n as BaseUnits })),
+    )
     if (i % 20 === 19) await must(withFollowUps(mineBlocks(network, 1)))
   }
   await must(sim.runner.pull)

@@ -29,7 +29,9 @@ const successValidator = (op: Operation, version: ApiVersion): ValidateFunction 
   if (v === undefined) {
     let doc = documents.get(version)
     if (doc === undefined) documents.set(version, (doc = openApiDocument(defaultOperations, version)))
-    const own = defaultOperations.includes(op) ? doc.paths[openApiPath(op.path)]?.[op.method.toLowerCase()] : (openApiDocument([op], version) as any).paths[openApiPath(op.path)]?.[op.method.toLowerCase()]
+    const own = defaultOperations.includes(op)
+      ? doc.paths[openApiPath(op.path)]?.[op.method.toLowerCase()]
+      : (openApiDocument([op], version) as any).paths[openApiPath(op.path)]?.[op.method.toLowerCase()]
     const schema = own?.responses[String(successStatus(op))]?.content["application/json"].schema
     if (schema === undefined) return undefined
     validators.set(key, (v = ajv.compile(schema)))
@@ -67,6 +69,7 @@ export const installContractCheck = (): void => {
   observeAnswers((a) => seen.push(a))
   afterAll(() => {
     for (const a of seen.splice(0)) check(a)
-    if (violations.length > 0) throw new Error(`answers outside their OpenAPI document:\n${JSON.stringify(violations.slice(0, 5), null, 1)}`)
+    if (violations.length > 0)
+      throw new Error(`answers outside their OpenAPI document:\n${JSON.stringify(violations.slice(0, 5), null, 1)}`)
   })
 }

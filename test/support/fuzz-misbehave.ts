@@ -33,7 +33,13 @@ export const sendMisbehaving = async (origin: string, call: Call, how: Misbehavi
       await within(c.closed, `${call.method} ${call.path} with a malformed chunk: the server closing the connection`)
       return undefined
     }
-    c.write(requestHead(call.method, call.path, { ...call.headers, "content-length": String(Buffer.byteLength(body) + (how === "abort" ? 7 : 0)), connection: "close" }))
+    c.write(
+      requestHead(call.method, call.path, {
+        ...call.headers,
+        "content-length": String(Buffer.byteLength(body) + (how === "abort" ? 7 : 0)),
+        connection: "close",
+      }),
+    )
     if (how === "abort") {
       c.write(body.slice(0, body.length >> 1))
       await pause(2)

@@ -26,10 +26,20 @@ export interface Plan {
 
 export type Misbehaviour = "abort" | "bad-chunk" | "slow"
 
-const word = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: "grapheme", maxLength: 8 }), fc.constantFrom("", "..", "%", "test", "main", "ethereum", "sepolia"))
+const word = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: "grapheme", maxLength: 8 }),
+  fc.constantFrom("", "..", "%", "test", "main", "ethereum", "sepolia"),
+)
 const segment = word.map((s) => encodeURIComponent(s))
 const query = fc
-  .array(fc.tuple(fc.oneof(fc.constantFrom("context", "limit", "startingAfter", "extra", "fromPosition"), fc.string({ maxLength: 6 })), fc.oneof(word, fc.string({ maxLength: 300 }))), { maxLength: 3 })
+  .array(
+    fc.tuple(
+      fc.oneof(fc.constantFrom("context", "limit", "startingAfter", "extra", "fromPosition"), fc.string({ maxLength: 6 })),
+      fc.oneof(word, fc.string({ maxLength: 300 })),
+    ),
+    { maxLength: 3 },
+  )
   .map((pairs) => (pairs.length === 0 ? "" : `?${new URLSearchParams(pairs).toString()}`))
 
 const templates: ReadonlyArray<(v: string, s: ReadonlyArray<string>) => string> = [
@@ -57,14 +67,19 @@ const templates: ReadonlyArray<(v: string, s: ReadonlyArray<string>) => string> 
 const jsonBody = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
   fc.jsonValue({ maxDepth: 2 }).map((item) => JSON.stringify({ data: { item } })),
-  fc.record({ name: fc.string({ maxLength: 120 }), color: fc.constantFrom("#000000", "red", "#12345"), isHiddenInDashboard: fc.boolean() }).map((item) => JSON.stringify({ data: { item } })),
+  fc
+    .record({ name: fc.string({ maxLength: 120 }), color: fc.constantFrom("#000000", "red", "#12345"), isHiddenInDashboard: fc.boolean() })
+    .map((item) => JSON.stringify({ data: { item } })),
   fc.string({ maxLength: 60 }),
   fc.nat({ max: 3 * 16 * 1024 }).map((n) => JSON.stringify({ data: { item: { name: "n".repeat(n) } } })),
 )
 
 const extraHeaders = fc.record(
   {
-    "x-sim-min-position": fc.oneof(fc.constantFrom("0", "1", "-1", "abc", "1e3", " 2", "99999999999999999999999"), fc.string({ maxLength: 10 })),
+    "x-sim-min-position": fc.oneof(
+      fc.constantFrom("0", "1", "-1", "abc", "1e3", " 2", "99999999999999999999999"),
+      fc.string({ maxLength: 10 }),
+    ),
     "x-api-version": fc.oneof(fc.constantFrom("2024-05-09", "2025-09-23", "2026-03-20", "1999-01-01"), fc.string({ maxLength: 10 })),
     "content-type": fc.constantFrom("application/json", "text/plain", "application/json; charset=utf-8", "application/jsonx", ""),
     "x-sim-as-of": fc.oneof(fc.constantFrom("0", "1", "x"), fc.string({ maxLength: 8 })),
@@ -72,7 +87,8 @@ const extraHeaders = fc.record(
   { requiredKeys: [] },
 )
 // Header values must be ISO-8859-1 without control characters to be sent at all.
-const sendable = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([, v]) => /^[\x20-\x7e]*$/.test(v)))
+const sendable = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).filter(([, v]) => /^[\x20-\x7e]*$/.test(v)))
 
 const randomPlan: fc.Arbitrary<Plan> = fc
   .record({
@@ -82,7 +98,9 @@ const randomPlan: fc.Arbitrary<Plan> = fc
     query,
     body: fc.option(jsonBody, { nil: undefined }),
     auth: fc.constantFrom("signed", "signed", "none", "admin", "bad-admin", "tampered") as fc.Arbitrary<Plan["auth"]>,
-    tamper: fc.constantFrom("body", "timestamp", "key", "passphrase", "signature", "drop-sign") as fc.Arbitrary<NonNullable<Plan["tamper"]>>,
+    tamper: fc.constantFrom("body", "timestamp", "key", "passphrase", "signature", "drop-sign") as fc.Arbitrary<
+      NonNullable<Plan["tamper"]>
+    >,
     headers: extraHeaders,
   })
   .map(({ method, template, segments, query, body, auth, tamper, headers }) => ({
@@ -96,7 +114,9 @@ const randomPlan: fc.Arbitrary<Plan> = fc
 
 /** Requests the service should accept, so that the fuzz also mixes real reads and writes in. */
 const validPlan: fc.Arbitrary<Plan> = fc.oneof(
-  fc.constantFrom("/vaults", "/vaults/test", "/vaults?limit=2", "/supported-assets").map((p) => ({ method: "GET", path: () => p, auth: "signed" as const, headers: {} })),
+  fc
+    .constantFrom("/vaults", "/vaults/test", "/vaults?limit=2", "/supported-assets")
+    .map((p) => ({ method: "GET", path: () => p, auth: "signed" as const, headers: {} })),
   fc.constant({ method: "GET", path: (v: string) => `/vaults/${v}/transactions`, auth: "signed" as const, headers: {} }),
   fc.string({ minLength: 1, maxLength: 30 }).map((name) => ({
     method: "POST",
@@ -125,12 +145,14 @@ const worldPaths = fc.constantFrom(
   "/%5F%73im/snapshots/%33/revert",
   "/_sim/snapshots/999/revert",
 )
-const worldPlan: fc.Arbitrary<Plan> = fc.record({
-  path: worldPaths,
-  auth: fc.constantFrom("admin", "admin", "admin", "none", "bad-admin") as fc.Arbitrary<Plan["auth"]>,
-  body: fc.option(fc.constantFrom("", "{}", "[]", '{"a":1}'), { nil: undefined }),
-  headers: fc.constantFrom<Record<string, string>>({}, {}, { "x-sim-min-position": "0" }, { "x-sim-min-position": "1" }),
-}).map(({ path, auth, body, headers }) => ({ method: "POST", path: () => path, auth, headers, ...(body !== undefined ? { body } : {}) }))
+const worldPlan: fc.Arbitrary<Plan> = fc
+  .record({
+    path: worldPaths,
+    auth: fc.constantFrom("admin", "admin", "admin", "none", "bad-admin") as fc.Arbitrary<Plan["auth"]>,
+    body: fc.option(fc.constantFrom("", "{}", "[]", '{"a":1}'), { nil: undefined }),
+    headers: fc.constantFrom<Record<string, string>>({}, {}, { "x-sim-min-position": "0" }, { "x-sim-min-position": "1" }),
+  })
+  .map(({ path, auth, body, headers }) => ({ method: "POST", path: () => path, auth, headers, ...(body !== undefined ? { body } : {}) }))
 
 /** Requests whose client misbehaves with the body, signed or not, on writes of both planes and world-replacing calls. */
 const misbehavingPlan: fc.Arbitrary<Plan> = fc
@@ -144,7 +166,12 @@ const misbehavingPlan: fc.Arbitrary<Plan> = fc
   .map(({ misbehave, route, world, auth, minPosition }) => ({
     method: "POST",
     path: (v: string) => (route === "account" ? `/vaults/${v}/vault-account` : route === "clock" ? "/_sim/clock/advance" : world),
-    body: route === "account" ? JSON.stringify({ data: { item: { name: "misbehaved", color: "#00AA00", isHiddenInDashboard: false } } }) : route === "clock" ? '{"seconds":1}' : "{}",
+    body:
+      route === "account"
+        ? JSON.stringify({ data: { item: { name: "misbehaved", color: "#00AA00", isHiddenInDashboard: false } } })
+        : route === "clock"
+          ? '{"seconds":1}'
+          : "{}",
     auth: route === "account" ? auth : auth === "none" ? "none" : "admin",
     headers: (minPosition ? { "x-sim-min-position": "1" } : {}) as Record<string, string>,
     misbehave,
@@ -192,7 +219,12 @@ export const toCall = (t: FuzzTarget, plan: Plan): Call => {
 /** Three fuzzed requests for one valid one; one in about 40 a snapshot, revert or reset, as many misbehaving. */
 export const fuzzPlans = (count: number, seed: number): Array<Plan> =>
   fc.sample(
-    fc.oneof({ arbitrary: randomPlan, weight: 30 }, { arbitrary: validPlan, weight: 10 }, { arbitrary: worldPlan, weight: 1 }, { arbitrary: misbehavingPlan, weight: 1 }),
+    fc.oneof(
+      { arbitrary: randomPlan, weight: 30 },
+      { arbitrary: validPlan, weight: 10 },
+      { arbitrary: worldPlan, weight: 1 },
+      { arbitrary: misbehavingPlan, weight: 1 },
+    ),
     { numRuns: count, seed },
   )
 
@@ -204,7 +236,14 @@ export const fuzzPlans = (count: number, seed: number): Array<Plan> =>
 export const isUnreachedPosition = (call: Call, answer: Answer): boolean => {
   const wanted = call.headers?.["x-sim-min-position"]?.trim()
   const at = answer.headers["x-sim-position"]
-  if (answer.status !== 503 || wanted === undefined || !/^(0|[1-9][0-9]{0,19})$/.test(wanted) || typeof at !== "string" || !/^-?[0-9]+$/.test(at)) return false
+  if (
+    answer.status !== 503 ||
+    wanted === undefined ||
+    !/^(0|[1-9][0-9]{0,19})$/.test(wanted) ||
+    typeof at !== "string" ||
+    !/^-?[0-9]+$/.test(at)
+  )
+    return false
   if (answer.headers["retry-after"] !== "1" || BigInt(at) >= BigInt(wanted)) return false
   try {
     return (JSON.parse(answer.text) as { error?: { code?: unknown } }).error?.code === "service_unavailable"

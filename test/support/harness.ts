@@ -98,7 +98,10 @@ export const startHarness = async (
 
 /** Creates an API key through the control plane and returns its credentials (pinned to 2024-05-09 unless `body` names a version). */
 export const createKey = async (h: Harness, body: Record<string, unknown> = {}): Promise<Credentials> => {
-  const r = await h.admin<{ key: string; secret: string; passphrase: string }>("POST", "/_sim/api-keys", { apiVersion: "2024-05-09", ...body })
+  const r = await h.admin<{ key: string; secret: string; passphrase: string }>("POST", "/_sim/api-keys", {
+    apiVersion: "2024-05-09",
+    ...body,
+  })
   if (r.status !== 201) throw new Error(`key creation failed: ${JSON.stringify(r.body)}`)
   return { key: r.body.key, secret: r.body.secret, passphrase: r.body.passphrase }
 }

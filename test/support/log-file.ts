@@ -37,6 +37,10 @@ export const writeFile = (header: string, events: ReadonlyArray<Line>): string =
 }
 
 export const importText = async (h: Harness, text: string) => {
-  const res = await h.app.request("http://sim.test/_sim/import", { method: "POST", headers: { authorization: `Bearer ${h.sim.adminToken}`, "content-type": "application/x-ndjson" }, body: text })
+  const res = await h.app.request("http://sim.test/_sim/import", {
+    method: "POST",
+    headers: { authorization: `Bearer ${h.sim.adminToken}`, "content-type": "application/x-ndjson" },
+    body: text,
+  })
   return { status: res.status, body: (await res.json()) as any }
 }

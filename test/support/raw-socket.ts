@@ -65,13 +65,21 @@ export const openRaw = (origin: string): Promise<RawConnection> =>
       const length = /\r\ncontent-length: *([0-9]+)/i.exec(head)?.[1]
       const body = received.subarray(at + 4)
       if (length !== undefined && body.length < Number(length)) return undefined
-      return { status: Number(/^HTTP\/1\.1 ([0-9]{3})/.exec(head)?.[1] ?? NaN), head, headers: headersOf(head), body: body.subarray(0, length === undefined ? body.length : Number(length)).toString("utf8") }
+      return {
+        status: Number(/^HTTP\/1\.1 ([0-9]{3})/.exec(head)?.[1] ?? NaN),
+        head,
+        headers: headersOf(head),
+        body: body.subarray(0, length === undefined ? body.length : Number(length)).toString("utf8"),
+      }
     }
     const answer = async () => {
       for (;;) {
         const got = whole()
         if (got !== undefined) return got
-        if (ended) throw new Error(`the connection closed before a whole answer (${received.length} bytes: ${received.toString("latin1").slice(0, 120)})`)
+        if (ended)
+          throw new Error(
+            `the connection closed before a whole answer (${received.length} bytes: ${received.toString("latin1").slice(0, 120)})`,
+          )
         await new Promise<void>((w) => waiting.push(w))
       }
     }

@@ -6,7 +6,9 @@ import { assetId } from "./catalogue.js"
 import type { Harness } from "./harness.js"
 
 /** The key comes first in the log (position 0), so every later position can be read with it; no rate limit to speak of. */
-export const scenarioFixture: Fixture = { apiKeys: [{ name: "scenario", apiVersion: "2024-05-09", rateLimit: { perSecond: 1_000_000, burst: 1_000_000 } }] }
+export const scenarioFixture: Fixture = {
+  apiKeys: [{ name: "scenario", apiVersion: "2024-05-09", rateLimit: { perSecond: 1_000_000, burst: 1_000_000 } }],
+}
 
 export const EXTERNAL_ETH = "0x742d35Cc6634C0532925a3b844Bc454e4438f44e"
 
@@ -38,8 +40,11 @@ export const runScenario = async (h: Harness): Promise<ScenarioIds> => {
   const eth = assetId("ethereum", "sepolia", "ETH")
   const usdc = assetId("ethereum", "sepolia", "USDC")
   const btc = assetId("bitcoin", "testnet", "BTC")
-  const acctA = (await call("POST", `/vaults/${testVaultId}/vault-account`, { name: "alpha", color: "#AA0000", isHiddenInDashboard: false })).vaultAccountId
-  const ethAddress = (await call("PUT", `/vaults/${testVaultId}/vault-accounts/${acctA}/add-asset`, { assetId: eth, label: "eth" })).address as string
+  const acctA = (
+    await call("POST", `/vaults/${testVaultId}/vault-account`, { name: "alpha", color: "#AA0000", isHiddenInDashboard: false })
+  ).vaultAccountId
+  const ethAddress = (await call("PUT", `/vaults/${testVaultId}/vault-accounts/${acctA}/add-asset`, { assetId: eth, label: "eth" }))
+    .address as string
   const deposit = async (blockchain: string, network: string, address: string, asset: string, amount: string) =>
     (await admin("POST", "/_sim/deposits", { blockchain, network, address, assetId: asset, amount })).transactionId as string
   const d1 = await deposit("ethereum", "sepolia", ethAddress, eth, "1.5")
@@ -50,16 +55,23 @@ export const runScenario = async (h: Harness): Promise<ScenarioIds> => {
   await call("PUT", `/vaults/${testVaultId}/vault-accounts/${acctA}/add-asset`, { assetId: usdc, address: ethAddress })
   await admin("PUT", "/_sim/exchange-rates", { rates: { ETH: "3500.25" } })
 
-  const acctB = (await call("POST", `/vaults/${testVaultId}/vault-account`, { name: "beta", color: "#00AA00", isHiddenInDashboard: true })).vaultAccountId
-  const btcAddress = (await call("PUT", `/vaults/${testVaultId}/vault-accounts/${acctB}/add-asset`, { assetId: btc, label: "btc" })).address as string
+  const acctB = (await call("POST", `/vaults/${testVaultId}/vault-account`, { name: "beta", color: "#00AA00", isHiddenInDashboard: true }))
+    .vaultAccountId
+  const btcAddress = (await call("PUT", `/vaults/${testVaultId}/vault-accounts/${acctB}/add-asset`, { assetId: btc, label: "btc" }))
+    .address as string
   const d3 = await deposit("bitcoin", "testnet", btcAddress, btc, "0.3")
   await advance(600)
   await call("POST", `/vaults/${testVaultId}/ethereum/sepolia/addresses`, { label: "vault-level" })
 
   await admin("PUT", `/_sim/vaults/${testVaultId}/approval-policy`, { mode: "manual", levels: 1 })
   const send = async (amount: string) =>
-    (await call("POST", `/vaults/${testVaultId}/ethereum/sepolia/addresses/${ethAddress}/transaction-requests`, { amount, feePriority: "standard", recipientAddress: EXTERNAL_ETH }))
-      .transactionRequestId as string
+    (
+      await call("POST", `/vaults/${testVaultId}/ethereum/sepolia/addresses/${ethAddress}/transaction-requests`, {
+        amount,
+        feePriority: "standard",
+        recipientAddress: EXTERNAL_ETH,
+      })
+    ).transactionRequestId as string
   const r1 = await send("0.2")
   await advance(5)
   await admin("POST", `/_sim/transaction-requests/${r1}/approve`, {})
@@ -71,8 +83,14 @@ export const runScenario = async (h: Harness): Promise<ScenarioIds> => {
   await admin("PUT", "/_sim/exchange-rates", { rates: { BTC: "97000", USDC: "0.9998" } })
 
   await admin("PUT", "/_sim/chains/ethereum/mainnet/mining", { mode: "auto", confirmations: 1 })
-  const acctM = (await call("POST", `/vaults/${mainVaultId}/vault-account`, { name: "main", color: "#0000AA", isHiddenInDashboard: false })).vaultAccountId
-  const mainEth = (await call("PUT", `/vaults/${mainVaultId}/vault-accounts/${acctM}/add-asset`, { assetId: assetId("ethereum", "mainnet", "ETH"), label: "treasury" })).address
+  const acctM = (await call("POST", `/vaults/${mainVaultId}/vault-account`, { name: "main", color: "#0000AA", isHiddenInDashboard: false }))
+    .vaultAccountId
+  const mainEth = (
+    await call("PUT", `/vaults/${mainVaultId}/vault-accounts/${acctM}/add-asset`, {
+      assetId: assetId("ethereum", "mainnet", "ETH"),
+      label: "treasury",
+    })
+  ).address
   const d4 = await deposit("ethereum", "mainnet", mainEth, assetId("ethereum", "mainnet", "ETH"), "2")
   await advance(3600)
   const d5 = await deposit("bitcoin", "testnet", btcAddress, btc, "0.05")
@@ -90,8 +108,9 @@ export const runScenario = async (h: Harness): Promise<ScenarioIds> => {
   ).transactionRequestId as string
   await admin("POST", `/_sim/transaction-requests/${r3}/approve`, {})
   await advance(600)
-  const contract = (await h.client.call<any>("GET", "/supported-assets", { query: { assetUnit: "USDC", blockchain: "ethereum", networkType: "test" } })).body.data.items[0].tokenData
-    .contractAddress as string
+  const contract = (
+    await h.client.call<any>("GET", "/supported-assets", { query: { assetUnit: "USDC", blockchain: "ethereum", networkType: "test" } })
+  ).body.data.items[0].tokenData.contractAddress as string
   const r4 = (
     await call("POST", `/vaults/${testVaultId}/ethereum/sepolia/addresses/${ethAddress}/token-transaction-requests`, {
       amount: "5",

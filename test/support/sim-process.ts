@@ -22,7 +22,13 @@ export interface SimProcess {
   /** The server's process id (for its memory, say). */
   readonly pid: number | undefined
   readonly admin: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Answer>
-  readonly call: (creds: Credentials, method: "GET" | "POST" | "PUT", path: string, item?: unknown, headers?: Record<string, string>) => Promise<Answer>
+  readonly call: (
+    creds: Credentials,
+    method: "GET" | "POST" | "PUT",
+    path: string,
+    item?: unknown,
+    headers?: Record<string, string>,
+  ) => Promise<Answer>
   /** SIGTERM (a clean stop; or `signal`, SIGINT for a Ctrl-C), SIGKILL after `graceMs`. */
   readonly stop: (graceMs?: number, signal?: "SIGTERM" | "SIGINT") => Promise<void>
   /** SIGKILL at once: no clean stop, as a crash. */
@@ -53,11 +59,15 @@ export interface SimProcessOptions {
 
 export const startSimProcess = (args: ReadonlyArray<string>, options: SimProcessOptions = {}): Promise<SimProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "src/cli.ts", "serve", "--host", "127.0.0.1", "--port", "0", ...args], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, NODE_OPTIONS: "" },
-    })
+    const child = spawn(
+      process.execPath,
+      [...(options.nodeArgs ?? []), "--import", "tsx", "src/cli.ts", "serve", "--host", "127.0.0.1", "--port", "0", ...args],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, NODE_OPTIONS: "" },
+      },
+    )
     let out = ""
     let err = ""
     const timer = setTimeout(() => {

@@ -5,7 +5,7 @@
 // in the next growth (which is a third, legitimate world the test does not compare against).
 import { writeSync } from "node:fs"
 import { createInterface } from "node:readline"
-import { Effect } from "effect"
+import type { Effect } from "effect"
 import { digestOf } from "../../src/api/digest/digest.js"
 import { createVault } from "../../src/commands/workspace.js"
 import { createSimulator } from "../../src/simulator.js"
@@ -13,7 +13,13 @@ import { makeSqliteStore } from "../../src/store/sqlite.js"
 
 const [file, fillers = "10000"] = process.argv.slice(2)
 if (file === undefined) throw new Error("usage: sqlite-revert-child.ts <file> [filler events]")
-const sim = await createSimulator({ store: makeSqliteStore({ file }), seed: "revert-crash", clock: { frozenAt: Date.UTC(2026, 0, 1) }, defaultWorkspace: true, webhooks: false })
+const sim = await createSimulator({
+  store: makeSqliteStore({ file }),
+  seed: "revert-crash",
+  clock: { frozenAt: Date.UTC(2026, 0, 1) },
+  defaultWorkspace: true,
+  webhooks: false,
+})
 const say = (line: unknown) => writeSync(1, `${JSON.stringify(line)}\n`)
 const goes = createInterface({ input: process.stdin })[Symbol.asyncIterator]()
 const must = async <A, E>(effect: Effect.Effect<A, E, any>) => {

@@ -62,14 +62,25 @@ interface World {
  * 0.003 ETH, a recipient account holding every asset. Blocks are mined as transactions arrive, one confirmation each.
  */
 export const buildWorld = async (node: RaceNode, setup: Credentials, vaultId: string): Promise<World> => {
-  for (const chain of ["ethereum/sepolia", "bitcoin/testnet"]) ok(await node.admin("PUT", `/_sim/chains/${chain}/mining`, { mode: "auto", confirmations: 1 }), `mining ${chain}`, 200)
+  for (const chain of ["ethereum/sepolia", "bitcoin/testnet"])
+    ok(await node.admin("PUT", `/_sim/chains/${chain}/mining`, { mode: "auto", confirmations: 1 }), `mining ${chain}`, 200)
   const account = async (name: string) =>
-    ok(await node.call(setup, "POST", `/vaults/${vaultId}/vault-account`, { name, color: "#000000", isHiddenInDashboard: false }), name).body.data.item.vaultAccountId as string
+    ok(await node.call(setup, "POST", `/vaults/${vaultId}/vault-account`, { name, color: "#000000", isHiddenInDashboard: false }), name)
+      .body.data.item.vaultAccountId as string
   const add = async (acct: string, asset: string, address?: string) =>
-    ok(await node.call(setup, "PUT", `/vaults/${vaultId}/vault-accounts/${acct}/add-asset`, address === undefined ? { assetId: asset, label: "race" } : { assetId: asset, address }), "add-asset", 200).body.data
-      .item.address as string
+    ok(
+      await node.call(
+        setup,
+        "PUT",
+        `/vaults/${vaultId}/vault-accounts/${acct}/add-asset`,
+        address === undefined ? { assetId: asset, label: "race" } : { assetId: asset, address },
+      ),
+      "add-asset",
+      200,
+    ).body.data.item.address as string
   const deposit = async (blockchain: string, network: string, address: string, asset: string, amount: string) =>
-    ok(await node.admin("POST", "/_sim/deposits", { blockchain, network, address, assetId: asset, amount }), "deposit").body.transactionId as string
+    ok(await node.admin("POST", "/_sim/deposits", { blockchain, network, address, assetId: asset, amount }), "deposit").body
+      .transactionId as string
   const senderAcct = await account("sender")
   const eth = await add(senderAcct, ETH)
   await add(senderAcct, USDC, eth)
@@ -95,12 +106,32 @@ const requestOf = (w: World, i: number): { kind: (typeof KINDS)[number]; path: s
   const round = Math.floor(i / KINDS.length)
   switch (kind) {
     case "single":
-      return { kind, path: `${base}/single-transfer`, item: { vaultAccountId: w.sender.acct, assetId: ETH, fromAddress: w.sender.eth, toAddress: w.to.eth, amount: "0.06", feePriority: "standard", note: `s${i}` } }
+      return {
+        kind,
+        path: `${base}/single-transfer`,
+        item: {
+          vaultAccountId: w.sender.acct,
+          assetId: ETH,
+          fromAddress: w.sender.eth,
+          toAddress: w.to.eth,
+          amount: "0.06",
+          feePriority: "standard",
+          note: `s${i}`,
+        },
+      }
     case "sponsored":
       return {
         kind,
         path: `${base}/gas-sponsorship-transfer`,
-        item: { vaultAccountId: w.sender.acct, assetId: USDC, fromAddress: w.sender.eth, toAddress: w.to.eth, amount: "30", feePayer: w.payer, note: `g${i}` },
+        item: {
+          vaultAccountId: w.sender.acct,
+          assetId: USDC,
+          fromAddress: w.sender.eth,
+          toAddress: w.to.eth,
+          amount: "30",
+          feePayer: w.payer,
+          note: `g${i}`,
+        },
       }
     case "batch":
       return {
@@ -121,14 +152,27 @@ const requestOf = (w: World, i: number): { kind: (typeof KINDS)[number]; path: s
       return {
         kind,
         path: `${base}/multiple-transfer`,
-        item: { vaultAccountId: w.sender.acct, assetId: BTC, feePriority: "slow", note: `m${i}`, prepareStrategy: round % 2 === 0 ? "minimize-dust" : "optimize_size", recipients: [{ address: w.to.btc, amount: "0.0015" }] },
+        item: {
+          vaultAccountId: w.sender.acct,
+          assetId: BTC,
+          feePriority: "slow",
+          note: `m${i}`,
+          prepareStrategy: round % 2 === 0 ? "minimize-dust" : "optimize_size",
+          recipients: [{ address: w.to.btc, amount: "0.0015" }],
+        },
       }
     case "utxo":
       // Two named outputs, overlapping the next request's: at most every other one can have them.
       return {
         kind,
         path: `${base}/utxo-transfer`,
-        item: { assetId: BTC, feePriority: "slow", note: `u${i}`, senders: [{ utxoId: w.outputs[round % OUTPUTS]! }, { utxoId: w.outputs[(round + 1) % OUTPUTS]! }], recipients: [{ address: w.to.btc, amount: "0.0015" }] },
+        item: {
+          assetId: BTC,
+          feePriority: "slow",
+          note: `u${i}`,
+          senders: [{ utxoId: w.outputs[round % OUTPUTS]! }, { utxoId: w.outputs[(round + 1) % OUTPUTS]! }],
+          recipients: [{ address: w.to.btc, amount: "0.0015" }],
+        },
       }
   }
 }
@@ -218,7 +262,8 @@ export const runTransferRace = async (
 
   // Every request the log holds (the vault had none before the race) mined and successful, as every node sees it;
   // every one answered 201 among them.
-  const raced = (events: ReadonlyArray<{ type: string; data: any }>) => events.filter((e) => e.type === "TxRequestCreated" && e.data.vaultId === vaultId).map((e) => e.data.requestId as string)
+  const raced = (events: ReadonlyArray<{ type: string; data: any }>) =>
+    events.filter((e) => e.type === "TxRequestCreated" && e.data.vaultId === vaultId).map((e) => e.data.requestId as string)
   const succeeded = async (n: RaceNode) => {
     const events = await eventsOf(n)
     const done = new Set(events.filter((e) => e.type === "TxRequestSucceeded").map((e) => e.data.requestId as string))
@@ -233,18 +278,29 @@ export const runTransferRace = async (
   const created = events.filter((e) => e.type === "TxRequestCreated" && e.data.vaultId === vaultId)
 
   // No output held or spent by two requests (none of these was released: each was mined).
-  const inputs = created.flatMap((e) => (e.data.inputs as Array<{ transactionId: string; vout: number }>).map((x) => `${x.transactionId}:${x.vout}`))
+  const inputs = created.flatMap((e) =>
+    (e.data.inputs as Array<{ transactionId: string; vout: number }>).map((x) => `${x.transactionId}:${x.vout}`),
+  )
   expect(inputs.length).toBeGreaterThan(0)
   expect(new Set(inputs).size).toBe(inputs.length)
-  const utxos = ok(await first.call(creds, "GET", `/vaults/${vaultId}/utxos?limit=500`), "utxos", 200).body.data.items as Array<{ utxoId?: string; transactionId?: string; index?: number }>
+  const utxos = ok(await first.call(creds, "GET", `/vaults/${vaultId}/utxos?limit=500`), "utxos", 200).body.data.items as Array<{
+    utxoId?: string
+    transactionId?: string
+    index?: number
+  }>
   const keys = utxos.map((u) => JSON.stringify(u.utxoId ?? [u.transactionId, u.index]))
   expect(new Set(keys).size).toBe(keys.length)
 
   // No balance of the vault below zero at any point of its history.
   for (let from = "0"; ; ) {
-    const page = ok(await first.admin("GET", `/_sim/balances/history?vaultId=${vaultId}&fromPosition=${from}&limit=10000`), "history", 200).body
+    const page = ok(
+      await first.admin("GET", `/_sim/balances/history?vaultId=${vaultId}&fromPosition=${from}&limit=10000`),
+      "history",
+      200,
+    ).body
     for (const c of page.changes as Array<Record<string, string>>)
-      for (const k of ["totalAmount", "availableAmount", "blockedAmount", "allocatedAmount"]) expect(c[k]!.startsWith("-"), `${k} of ${c.address} at ${c.position}`).toBe(false)
+      for (const k of ["totalAmount", "availableAmount", "blockedAmount", "allocatedAmount"])
+        expect(c[k]!.startsWith("-"), `${k} of ${c.address} at ${c.position}`).toBe(false)
     if (page.nextPosition === undefined) break
     from = String(page.nextPosition)
   }
@@ -265,5 +321,12 @@ export const runTransferRace = async (
   const after = await totalsOf(first, creds)
   for (const asset of [ETH, USDC, BTC]) expect([asset, after.get(asset)]).toEqual([asset, before.get(asset)! - (fees.get(asset) ?? 0n)])
   expect(fees.get(ETH)! > 0n && fees.get(BTC)! > 0n).toBe(true)
-  return { retries, firstAttemptConflicts, answeredInMs, accepted, refused, fees: Object.fromEntries([...fees].map(([k, v]) => [k, v.toString()])) }
+  return {
+    retries,
+    firstAttemptConflicts,
+    answeredInMs,
+    accepted,
+    refused,
+    fees: Object.fromEntries([...fees].map(([k, v]) => [k, v.toString()])),
+  }
 }

@@ -30,25 +30,44 @@ export const runTronKinds = async (h: Harness): Promise<TronKinds> => {
   const v26 = h.clientFor(await createKey(h, { apiVersion: "2026-03-20" }))
   ok(await h.admin("PUT", "/_sim/chains/tron/nile/mining", { mode: "auto", confirmations: 1 }))
   const funded = async (name: string, amounts: ReadonlyArray<readonly [string, string]>) => {
-    const acct = ok(await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name, color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId as string
+    const acct = ok(
+      await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+        item: { name, color: "#000000", isHiddenInDashboard: false },
+      }),
+    ).body.data.item.vaultAccountId as string
     let address: string | undefined
     for (const [id, amount] of amounts) {
       const item = address === undefined ? { assetId: id, label: name } : { assetId: id, address }
-      address = ok(await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item })).body.data.item.address as string
+      address = ok(await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item })).body.data.item
+        .address as string
       ok(await h.admin("POST", "/_sim/deposits", { blockchain: "tron", network: "nile", address, assetId: id, amount }))
     }
     return address!
   }
-  const holder = await funded("holder", [[TRX, "10"], [USDT, "50"]])
+  const holder = await funded("holder", [
+    [TRX, "10"],
+    [USDT, "50"],
+  ])
   const payer = await funded("payer", [[TRX, "5000"]])
   const manage = async (item: Record<string, unknown>) =>
-    ok(await h.client.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${payer}/manage-resource`, { item })).body.data.item.id as string
+    ok(await h.client.call<any>("POST", `/vaults/${h.testVaultId}/tron/nile/addresses/${payer}/manage-resource`, { item })).body.data.item
+      .id as string
   const interact = async (item: Record<string, unknown>) =>
-    ok(await v26.call<any>("POST", `/vaults/${h.testVaultId}/transaction-requests/contract-interaction`, { item: { assetId: USDT, fromAddress: holder, feePayer: payer, ...item } })).body.data.item
-      .transactionRequestId as string
+    ok(
+      await v26.call<any>("POST", `/vaults/${h.testVaultId}/transaction-requests/contract-interaction`, {
+        item: { assetId: USDT, fromAddress: holder, feePayer: payer, ...item },
+      }),
+    ).body.data.item.transactionRequestId as string
   const freeze = await manage({ type: "freeze", resource: "energy", amount: "1000", note: "stake" })
   await manage({ type: "freeze", resource: "bandwidth", amount: "20" })
-  const delegate = await manage({ type: "delegate", resource: "bandwidth", amount: "10", toAddress: holder, lock: "true", lockPeriod: "100" })
+  const delegate = await manage({
+    type: "delegate",
+    resource: "bandwidth",
+    amount: "10",
+    toAddress: holder,
+    lock: "true",
+    lockPeriod: "100",
+  })
   const refused = await interact({ method: "transfer-from", toAddress: EXTERNAL_TRON, amount: "5", note: "too early" })
   const middle = h.sim.models.position
   const approve = await interact({ method: "approve", note: "allow" })

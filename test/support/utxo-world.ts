@@ -30,7 +30,9 @@ export interface UtxoWorld {
 
 export const startUtxoWorld = async (): Promise<UtxoWorld> => {
   const h = await startHarness()
-  const server = await listen(createApp(h.sim, { clientIp: () => "127.0.0.1", log: { error: () => {}, info: () => {} }, authFailureLimit: false }))
+  const server = await listen(
+    createApp(h.sim, { clientIp: () => "127.0.0.1", log: { error: () => {}, info: () => {} }, authFailureLimit: false }),
+  )
   const connection: Client = strictConnection(server.url)
   const creds = await createKey(h, { apiVersion: "2026-03-20" })
   const vault = (await h.admin("POST", "/_sim/vaults", { name: "UTXO vault", type: "test", backuped: true })).body.id as string

@@ -8,7 +8,16 @@ type Get = (path: string) => Promise<{ status: number; text: string }>
 
 export const worldReads = async (sim: Simulator, get: Get): Promise<Record<string, string>> => {
   const reads: Record<string, string> = { rest: canonicalJson(await snapshot(sim, undefined)) }
-  const paths = ["/_sim/chains", "/_sim/clock", "/_sim/events?limit=10000", "/_sim/export", "/_sim/exchange-rates", "/_sim/webhooks", "/_sim/audit", "/_sim/health"]
+  const paths = [
+    "/_sim/chains",
+    "/_sim/clock",
+    "/_sim/events?limit=10000",
+    "/_sim/export",
+    "/_sim/exchange-rates",
+    "/_sim/webhooks",
+    "/_sim/audit",
+    "/_sim/health",
+  ]
   for (const path of paths) {
     const r = await get(path)
     reads[path] = `${r.status} ${r.text}`

@@ -29,8 +29,14 @@ afterAll(async () => {
 })
 
 const newAddress = async (name: string) => {
-  const acct = (await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name, color: "#000000", isHiddenInDashboard: false } })).body.data.item.vaultAccountId
-  return (await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: ETH, label: name } })).body.data.item.address as string
+  const acct = (
+    await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+      item: { name, color: "#000000", isHiddenInDashboard: false },
+    })
+  ).body.data.item.vaultAccountId
+  return (
+    await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${acct}/add-asset`, { item: { assetId: ETH, label: name } })
+  ).body.data.item.address as string
 }
 const deposit = async (address: string, amount: string) => {
   await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ETH, amount })
@@ -53,7 +59,10 @@ it("draws every chart offline from the saved file, each on its own axis", async 
   const charts = browser.page.locator("[data-chart]")
   expect(await charts.count()).toBe(2)
   await expect.poll(() => browser.page.locator("[data-chart][data-drawn]").count()).toBe(2)
-  expect(await charts.evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")))).toEqual(["balance over log position", "balance over simulated time"])
+  expect(await charts.evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")))).toEqual([
+    "balance over log position",
+    "balance over simulated time",
+  ])
   for (const i of [0, 1]) {
     expect(await charts.nth(i).locator("canvas").count()).toBe(1)
     expect(await charts.nth(i).locator(".u-legend").textContent()).toMatch(/total \(ETH\)[\s\S]*available \(ETH\)/)

@@ -42,7 +42,11 @@ afterAll(async () => {
 /** Polls with a generous bound: it only bounds a hang on a loaded machine. */
 const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 })
 const done = (label: string) => poll(() => page.getByTestId("message").textContent()).toContain(`${label}: done`)
-const iso = (ms: number) => new Date(ms).toISOString().replace("T", " ").replace(/\.000Z$/, "Z")
+const iso = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.000Z$/, "Z")
 const openVault = async (name: "Test vault" | "Main vault") => {
   await page.getByRole("link", { name: "Overview" }).click()
   await page.getByRole("link", { name }).click()
@@ -93,9 +97,14 @@ describe("the dashboard's snags", () => {
     const row = page.locator(`tr[data-asset="${ETH.symbol}"]`).first()
     await row.waitFor()
     ownAddress = (await row.getAttribute("data-address"))!
-    expect(p.sim.models.holdings.address("ethereum", "sepolia", ownAddress, undefined)?.facts).toMatchObject({ vaultId: p.testVaultId, vaultAccountId: null })
+    expect(p.sim.models.holdings.address("ethereum", "sepolia", ownAddress, undefined)?.facts).toMatchObject({
+      vaultId: p.testVaultId,
+      vaultAccountId: null,
+    })
     const listed = await p.admin("GET", `/_sim/vaults/${p.testVaultId}/vault-accounts`)
-    expect(listed.body.items).toEqual([expect.objectContaining({ vaultAccountId: p.testVaultId, name: "Default", isDefault: true, index: 0 })])
+    expect(listed.body.items).toEqual([
+      expect.objectContaining({ vaultAccountId: p.testVaultId, name: "Default", isDefault: true, index: 0 }),
+    ])
     // A deposit to it, mined: the default account's balance, as REST #8 answers for the address.
     await page.locator("input[name=amount]").first().fill("1")
     await page.getByRole("button", { name: "deposit" }).first().click()
@@ -119,7 +128,15 @@ describe("the dashboard's snags", () => {
   it("starts the asset picker on the vault's own network type, whichever vault was open before", async () => {
     for (const name of ["main", "test"]) {
       const vault = name === "main" ? p.mainVaultId : p.testVaultId
-      expect((await p.admin("POST", `/_sim/vaults/${vault}/vault-accounts`, { name: `${name}-account`, color: "#112233", isHiddenInDashboard: false })).status).toBe(201)
+      expect(
+        (
+          await p.admin("POST", `/_sim/vaults/${vault}/vault-accounts`, {
+            name: `${name}-account`,
+            color: "#112233",
+            isHiddenInDashboard: false,
+          })
+        ).status,
+      ).toBe(201)
     }
     await openVault("Test vault")
     await page.getByRole("button", { name: "test-account" }).click()
@@ -145,11 +162,22 @@ describe("the dashboard's snags", () => {
     // Two deposits an hour and a half apart (the clock moves), mined on the manual schedule.
     expect((await p.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "manual", confirmations: 1 })).status).toBe(200)
     for (const amount of ["0.5", "0.25"]) {
-      expect((await p.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address: ownAddress, assetId: ETH.assetId, amount })).status).toBe(201)
+      expect(
+        (
+          await p.admin("POST", "/_sim/deposits", {
+            blockchain: "ethereum",
+            network: "sepolia",
+            address: ownAddress,
+            assetId: ETH.assetId,
+            amount,
+          })
+        ).status,
+      ).toBe(201)
       expect((await p.admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 1 })).status).toBe(200)
       expect((await p.admin("POST", "/_sim/clock/advance", { seconds: 5400 })).status).toBe(200)
     }
-    const history = (await p.admin("GET", `/_sim/balances/history?vaultId=${p.testVaultId}&address=${ownAddress}&assetId=${ETH.assetId}`)).body.changes
+    const history = (await p.admin("GET", `/_sim/balances/history?vaultId=${p.testVaultId}&address=${ownAddress}&assetId=${ETH.assetId}`))
+      .body.changes
     timed = { address: ownAddress, times: history.map((c: { timeMs: number }) => c.timeMs) }
     await page.goto(`${server.url}/ui/#/balance/${p.testVaultId}/ethereum/sepolia/${ownAddress}/${ETH.assetId}`)
     await page.locator(".chart canvas").first().waitFor()
@@ -174,12 +202,25 @@ describe("the dashboard's snags", () => {
 
   it("marks on the timeline the block the chain has at every position, and now", async () => {
     // Interval mining: blocks fall due with simulated time and are not recorded one by one.
-    const chain = (asOf?: number) => p.admin("GET", `/_sim/chains/ethereum/sepolia${asOf === undefined ? "" : `?asOf=position:${asOf}`}`).then((r) => r.body.height as number)
+    const chain = (asOf?: number) =>
+      p
+        .admin("GET", `/_sim/chains/ethereum/sepolia${asOf === undefined ? "" : `?asOf=position:${asOf}`}`)
+        .then((r) => r.body.height as number)
     expect((await p.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "interval", confirmations: 1 })).status).toBe(200)
     const interval = (await p.admin("GET", "/_sim/chains/ethereum/sepolia")).body.intervalSeconds as number
     for (const amount of ["0.1", "0.2"]) {
       expect((await p.admin("POST", "/_sim/clock/advance", { seconds: interval * 3 })).status).toBe(200)
-      expect((await p.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address: ownAddress, assetId: ETH.assetId, amount })).status).toBe(201)
+      expect(
+        (
+          await p.admin("POST", "/_sim/deposits", {
+            blockchain: "ethereum",
+            network: "sepolia",
+            address: ownAddress,
+            assetId: ETH.assetId,
+            amount,
+          })
+        ).status,
+      ).toBe(201)
     }
     const { first, head, blockCount } = (await p.admin("GET", "/_sim/timeline")).body
     await page.goto(`${server.url}/ui/#/chain/ethereum/sepolia`)
@@ -192,7 +233,10 @@ describe("the dashboard's snags", () => {
       const height = await chain(position)
       await poll(() => page.getByTestId("chain-height").textContent()).toBe(String(height))
       if (height === 0) expect(await markedBlock().count()).toBe(0)
-      else await poll(() => markedBlock().textContent()).toMatch(new RegExp(`^ · marked block ethereum/sepolia #${height} \\(position \\d+\\)$`))
+      else
+        await poll(() => markedBlock().textContent()).toMatch(
+          new RegExp(`^ · marked block ethereum/sepolia #${height} \\(position \\d+\\)$`),
+        )
       if (height > 0) seen++
     }
     expect(seen).toBeGreaterThan(0)
@@ -229,7 +273,10 @@ describe("the dashboard's snags", () => {
     ] as const) {
       await page.goto(`${server.url}/ui/${hash}`)
       await page.locator(ready).first().waitFor({ timeout: 8000 })
-      await page.locator("main select").first().waitFor({ state: name === "overview" ? "detached" : "visible", timeout: 8000 })
+      await page
+        .locator("main select")
+        .first()
+        .waitFor({ state: name === "overview" ? "detached" : "visible", timeout: 8000 })
       const m = await measure()
       expect([name, m.page[0]! <= m.page[1]!]).toEqual([name, true])
       for (const t of m.tables) {

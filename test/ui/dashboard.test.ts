@@ -38,9 +38,13 @@ const ethCell = (column: "total" | "available") => page.locator(`tr[data-asset="
 const restAsOf = async (asOf: string | undefined) => {
   const r = await p
     .client()
-    .call<{ item: { assets: Array<{ symbol: string; assetData: { totalAmount: string; availableAmount: string } }> } }>("GET", `/vaults/${p.testVaultId}/ethereum/addresses/${address}/assets`, {
-      headers: asOf === undefined ? {} : { "x-sim-as-of": asOf },
-    })
+    .call<{ item: { assets: Array<{ symbol: string; assetData: { totalAmount: string; availableAmount: string } }> } }>(
+      "GET",
+      `/vaults/${p.testVaultId}/ethereum/addresses/${address}/assets`,
+      {
+        headers: asOf === undefined ? {} : { "x-sim-as-of": asOf },
+      },
+    )
   return r.body.data.item.assets.find((a) => a.symbol === ETH.symbol)!.assetData
 }
 
@@ -100,7 +104,13 @@ describe("the dashboard in a browser", () => {
   })
 
   it("follows the log live: a deposit made elsewhere shows without a reload", async () => {
-    const r = await p.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ETH.assetId, amount: "0.25" })
+    const r = await p.admin("POST", "/_sim/deposits", {
+      blockchain: "ethereum",
+      network: "sepolia",
+      address,
+      assetId: ETH.assetId,
+      amount: "0.25",
+    })
     expect(r.status).toBe(201)
     expect((await p.admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 1 })).status).toBe(200)
     await expect.poll(() => ethCell("total").textContent(), { timeout: 10_000 }).toBe("1.75")
@@ -166,9 +176,17 @@ describe("the dashboard in a browser", () => {
 
   it("approves a pending transaction request and shows its new status", async () => {
     expect((await p.admin("PUT", `/_sim/vaults/${p.testVaultId}/approval-policy`, { mode: "manual", levels: 1 })).status).toBe(200)
-    const created = await p.client().call<{ item: { transactionRequestId: string } }>("POST", `/vaults/${p.testVaultId}/transaction-requests/single-transfer`, {
-      item: { vaultAccountId: accountId, assetId: ETH.assetId, fromAddress: address, toAddress: "0x000000000000000000000000000000000000dEaD", amount: "0.5" },
-    })
+    const created = await p
+      .client()
+      .call<{ item: { transactionRequestId: string } }>("POST", `/vaults/${p.testVaultId}/transaction-requests/single-transfer`, {
+        item: {
+          vaultAccountId: accountId,
+          assetId: ETH.assetId,
+          fromAddress: address,
+          toAddress: "0x000000000000000000000000000000000000dEaD",
+          amount: "0.5",
+        },
+      })
     expect(created.status).toBe(201)
     const id = created.body.data.item.transactionRequestId
     await page.getByRole("link", { name: "Requests" }).click()
@@ -184,7 +202,12 @@ describe("the dashboard in a browser", () => {
 
   it("redelivers a webhook whose delivery failed", async () => {
     rx.answer = () => ({ status: 500 })
-    const sub = await p.admin("POST", "/_sim/webhooks", { url: rx.url, secret: "s", events: ["INCOMING_CONFIRMED_COIN_TX"], retrySchedule: [1] })
+    const sub = await p.admin("POST", "/_sim/webhooks", {
+      url: rx.url,
+      secret: "s",
+      events: ["INCOMING_CONFIRMED_COIN_TX"],
+      retrySchedule: [1],
+    })
     expect(sub.status).toBe(201)
     await p.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ETH.assetId, amount: "0.1" })
     await p.admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 1 })
@@ -257,7 +280,11 @@ describe("the dashboard in a browser", () => {
     await page.locator("#token").waitFor()
     const height = (await p.admin("GET", "/_sim/chains/ethereum/sepolia")).body.height
     const refused = await page.evaluate(async (token) => {
-      const r = await fetch("/_sim/chains/ethereum/sepolia/mine", { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": token }, body: "{}" })
+      const r = await fetch("/_sim/chains/ethereum/sepolia/mine", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-csrf-token": token },
+        body: "{}",
+      })
       return { status: r.status, body: await r.json() }
     }, csrf)
     expect(refused).toMatchObject({ status: 401, body: { error: { code: "unauthorized" } } })

@@ -44,7 +44,12 @@ it("answers subscriptions and deliveries as they were at each position, and noth
   expect((await get(`/_sim/webhooks/${sub.id}`)).deliveries).toEqual({ total: 1, pending: 0, delivered: 1, givenUp: 0 })
   // Before the deposit: the subscription without deliveries; before the subscription: nothing.
   expect(await s.deliveriesOf(sub.id, `?asOf=position:${subscribed}`)).toEqual([])
-  expect((await get(`/_sim/webhooks/${sub.id}?asOf=position:${subscribed}`)).deliveries).toEqual({ total: 0, pending: 0, delivered: 0, givenUp: 0 })
+  expect((await get(`/_sim/webhooks/${sub.id}?asOf=position:${subscribed}`)).deliveries).toEqual({
+    total: 0,
+    pending: 0,
+    delivered: 0,
+    givenUp: 0,
+  })
   expect((await get(`/_sim/webhooks?asOf=position:${beforeAll}`)).webhooks).toEqual([])
   const missing = await s.h.admin<any>("GET", `/_sim/webhooks/${sub.id}/deliveries?asOf=position:${beforeAll}`)
   expect([missing.status, missing.body.error.code]).toEqual([404, "resource_not_found"])

@@ -37,7 +37,8 @@ afterAll(async () => {
 
 describe("webhook payloads under a fixture's asset ids", () => {
   it("name the asset by the fixture's id in every version, recipients included; the log keeps the catalogue's", async () => {
-    const call = (method: string, url: string, item: unknown, creds = h.creds) => h.raw({ method, url, creds, body: JSON.stringify({ data: { item } }) })
+    const call = (method: string, url: string, item: unknown, creds = h.creds) =>
+      h.raw({ method, url, creds, body: JSON.stringify({ data: { item } }) })
     const vault = h.testVaultId
     const made = await call("POST", `/vaults/${vault}/vault-account`, { name: "alice", color: "#00AA00", isHiddenInDashboard: false })
     expect(made.status).toBe(201)
@@ -46,7 +47,10 @@ describe("webhook payloads under a fixture's asset ids", () => {
     expect(added.status).toBe(200)
     const address = added.body.data.item.address as string
     await h.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })
-    expect((await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: MY_ETH, amount: "2" })).status).toBe(201)
+    expect(
+      (await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: MY_ETH, amount: "2" }))
+        .status,
+    ).toBe(201)
     const sent = await call("POST", `/vaults/${vault}/transaction-requests/single-transfer`, {
       vaultAccountId: account,
       assetId: MY_ETH,
@@ -77,12 +81,13 @@ describe("webhook payloads under a fixture's asset ids", () => {
     // From 2025-09-23 on, recipients are objects naming their asset.
     expect(byVersion.get("2024-05-09")!.body.data.item.recipients).toBe(TO)
     for (const version of ["2025-09-23", "2026-03-20"])
-      expect(byVersion.get(version)!.body.data.item.recipients, version).toEqual([expect.objectContaining({ address: TO, amount: "0.5", assetId: MY_ETH })])
+      expect(byVersion.get(version)!.body.data.item.recipients, version).toEqual([
+        expect.objectContaining({ address: TO, amount: "0.5", assetId: MY_ETH }),
+      ])
 
     const events = (await h.admin("GET", "/_sim/events?limit=1000")).body.events as Array<{ type: string; data: unknown }>
     const raised = JSON.stringify(events.filter((e) => e.type === "NotificationRaised"))
     expect(raised).toContain(ETH.id)
     expect(raised).not.toContain(MY_ETH)
   })
-
 })

@@ -54,8 +54,16 @@ describe("a confirmed deposit", () => {
     // Minified, keys in the documented order: the bytes are exactly JSON.stringify of the envelope.
     expect(d!.raw.toString("utf8")).toBe(JSON.stringify(d!.body))
     const [logged] = await s.deliveriesOf(sub.id)
-    expect(logged).toMatchObject({ status: "delivered", idempotencyKey: d!.body.idempotencyKey, event: "INCOMING_CONFIRMED_COIN_TX", walletId: s.h.testVaultId, subject: txid })
-    expect(logged.attempts).toEqual([{ attempt: 1, at: T0, statusCode: 200, error: null, durationMs: expect.any(Number), result: "delivered", nextAttemptAt: null }])
+    expect(logged).toMatchObject({
+      status: "delivered",
+      idempotencyKey: d!.body.idempotencyKey,
+      event: "INCOMING_CONFIRMED_COIN_TX",
+      walletId: s.h.testVaultId,
+      subject: txid,
+    })
+    expect(logged.attempts).toEqual([
+      { attempt: 1, at: T0, statusCode: 200, error: null, durationMs: expect.any(Number), result: "delivered", nextAttemptAt: null },
+    ])
     expect(logged.payload).toEqual(d!.body)
   })
 
@@ -81,7 +89,11 @@ describe("retries on the simulated clock", () => {
     await s.rx.waitFor(1)
     await idle()
     let [logged] = await s.deliveriesOf(sub.id)
-    expect(logged).toMatchObject({ status: "pending", nextAttemptAt: T0 + 10_000, attempts: [{ attempt: 1, statusCode: 500, result: "retrying", nextAttemptAt: T0 + 10_000 }] })
+    expect(logged).toMatchObject({
+      status: "pending",
+      nextAttemptAt: T0 + 10_000,
+      attempts: [{ attempt: 1, statusCode: 500, result: "retrying", nextAttemptAt: T0 + 10_000 }],
+    })
 
     await s.advance(9)
     await idle()
@@ -98,7 +110,9 @@ describe("retries on the simulated clock", () => {
       [500, "retrying", T0],
       [200, "delivered", T0 + 10_000],
     ])
-    const events = (await s.h.admin<any>("GET", "/_sim/events?limit=10000")).body.events.filter((e: { type: string }) => e.type === "WebhookDeliveryAttempted")
+    const events = (await s.h.admin<any>("GET", "/_sim/events?limit=10000")).body.events.filter(
+      (e: { type: string }) => e.type === "WebhookDeliveryAttempted",
+    )
     expect(events).toHaveLength(2)
     expect(events[0].stream).toBe(`webhookDelivery-${logged.id}`)
   })
@@ -175,7 +189,11 @@ describe("retries on the simulated clock", () => {
       await t.deposit()
       await t.rx.waitFor(1)
       await t.h.sim.webhooks!.idle()
-      expect((await t.deliveriesOf(sub.id))[0].attempts[0]).toMatchObject({ statusCode: null, error: expect.stringContaining("timeout"), result: "retrying" })
+      expect((await t.deliveriesOf(sub.id))[0].attempts[0]).toMatchObject({
+        statusCode: null,
+        error: expect.stringContaining("timeout"),
+        result: "retrying",
+      })
     } finally {
       await t.close()
     }
@@ -203,7 +221,9 @@ describe("on the delivery thread (as custody-sim serve runs it)", () => {
         [503, "retrying"],
         [200, "delivered"],
       ])
-      const events = (await t.h.admin<any>("GET", "/_sim/events?limit=10000")).body.events.filter((e: { type: string }) => e.type === "WebhookDeliveryAttempted")
+      const events = (await t.h.admin<any>("GET", "/_sim/events?limit=10000")).body.events.filter(
+        (e: { type: string }) => e.type === "WebhookDeliveryAttempted",
+      )
       expect(events).toHaveLength(2)
     } finally {
       await t.close()
@@ -267,7 +287,13 @@ describe("filters", () => {
     expect(page1.body.hasMore).toBe(true)
     const page2 = await s.h.admin<any>("GET", `/_sim/webhooks/${sub.id}/deliveries?limit=10&startingAfter=${page1.body.deliveries[1].id}`)
     expect(page2.body.hasMore).toBe(false)
-    expect([...page1.body.deliveries, ...page2.body.deliveries].map((d: { payload: any }) => d.payload.data.item.amount)).toEqual(["1", "2", "3", "4", "5"])
+    expect([...page1.body.deliveries, ...page2.body.deliveries].map((d: { payload: any }) => d.payload.data.item.amount)).toEqual([
+      "1",
+      "2",
+      "3",
+      "4",
+      "5",
+    ])
     expect((await s.h.admin<any>("GET", `/_sim/webhooks/${sub.id}/deliveries?status=pending`)).body.deliveries).toEqual([])
   })
 })
@@ -289,6 +315,9 @@ describe("a transaction request", () => {
     const got = s.rx.deliveries().map((d) => d.body.data)
     expect(got).toHaveLength(3)
     for (const d of got) expect(d.item).toMatchObject({ transactionRequestId: id, blockchain: "ethereum", network: "sepolia", address })
-    expect(got.find((d) => d.event === "OUTGOING_MINED")!.item).toMatchObject({ transactionId: expect.stringMatching(/^0x/), minedInBlockHeight: expect.any(Number) })
+    expect(got.find((d) => d.event === "OUTGOING_MINED")!.item).toMatchObject({
+      transactionId: expect.stringMatching(/^0x/),
+      minedInBlockHeight: expect.any(Number),
+    })
   })
 })

@@ -16,11 +16,21 @@ afterEach(async () => s.close())
 
 const string = { type: "string", minLength: 1 }
 const count = { type: "integer", minimum: 0 }
-const requestItem = { type: "object", required: ["blockchain", "network", "requestId"], properties: { blockchain: string, network: string, requestId: string } }
+const requestItem = {
+  type: "object",
+  required: ["blockchain", "network", "requestId"],
+  properties: { blockchain: string, network: string, requestId: string },
+}
 const approvalItem = {
   type: "object",
   required: [...requestItem.required, "requiredApprovals", "requiredRejections", "currentApprovals", "currentRejections"],
-  properties: { ...requestItem.properties, requiredApprovals: count, requiredRejections: count, currentApprovals: count, currentRejections: count },
+  properties: {
+    ...requestItem.properties,
+    requiredApprovals: count,
+    requiredRejections: count,
+    currentApprovals: count,
+    currentRejections: count,
+  },
 }
 /** The 2025-09-23 page's envelope (spec 2026 §5.3), nothing more; items per §5.4. */
 const envelope = {
@@ -39,7 +49,10 @@ const envelope = {
       properties: { event: string, item: { type: "object" } },
       allOf: [
         { if: { properties: { event: { const: "TRANSACTION_REQUEST" } } }, then: { properties: { item: requestItem } } },
-        { if: { properties: { event: { enum: ["TRANSACTION_APPROVED", "TRANSACTION_REJECTED"] } } }, then: { properties: { item: approvalItem } } },
+        {
+          if: { properties: { event: { enum: ["TRANSACTION_APPROVED", "TRANSACTION_REJECTED"] } } },
+          then: { properties: { item: approvalItem } },
+        },
       ],
     },
   },
@@ -82,7 +95,8 @@ describe("the documentation's receiver", () => {
       expect(read.body.data.item.transactionRequestStatus).toBe("await-approval")
       return { id, transactionId: read.body.data.item.transactionId as string }
     }
-    const decide = async (verb: "approve" | "reject", id: string) => expect((await s.h.admin("POST", `/_sim/transaction-requests/${id}/${verb}`, {})).status).toBe(200)
+    const decide = async (verb: "approve" | "reject", id: string) =>
+      expect((await s.h.admin("POST", `/_sim/transaction-requests/${id}/${verb}`, {})).status).toBe(200)
     const mined = await ask()
     await decide("approve", mined.id)
     await decide("approve", mined.id)
@@ -90,7 +104,14 @@ describe("the documentation's receiver", () => {
     await decide("approve", rejected.id)
     await decide("reject", rejected.id)
 
-    const perSubscription = ["INCOMING_CONFIRMED_COIN_TX", "TRANSACTION_REQUEST", "TRANSACTION_APPROVED", "OUTGOING_MINED", "TRANSACTION_REQUEST", "TRANSACTION_REJECTED"]
+    const perSubscription = [
+      "INCOMING_CONFIRMED_COIN_TX",
+      "TRANSACTION_REQUEST",
+      "TRANSACTION_APPROVED",
+      "OUTGOING_MINED",
+      "TRANSACTION_REQUEST",
+      "TRANSACTION_REJECTED",
+    ]
     await s.rx.waitFor(perSubscription.length * SUBSCRIPTIONS.length)
     await s.h.sim.webhooks!.idle()
     // Nothing but notifications reached the receiver.
@@ -108,14 +129,42 @@ describe("the documentation's receiver", () => {
       }
       const item = (event: string, request: { id: string } | undefined) =>
         got.find((r) => r.body.data.event === event && (request === undefined || r.body.data.item.requestId === request.id))?.body.data.item
-      expect(item("INCOMING_CONFIRMED_COIN_TX", undefined)).toMatchObject({ transactionId: deposit, blockchain: "ethereum", network: "sepolia" })
+      expect(item("INCOMING_CONFIRMED_COIN_TX", undefined)).toMatchObject({
+        transactionId: deposit,
+        blockchain: "ethereum",
+        network: "sepolia",
+      })
       for (const request of [mined, rejected]) {
         // The request's id under the documented name and the REST one, and the transaction id its REST answer shows.
-        expect(item("TRANSACTION_REQUEST", request)).toMatchObject({ blockchain: "ethereum", network: "sepolia", requestId: request.id, transactionRequestId: request.id, transactionId: request.transactionId })
+        expect(item("TRANSACTION_REQUEST", request)).toMatchObject({
+          blockchain: "ethereum",
+          network: "sepolia",
+          requestId: request.id,
+          transactionRequestId: request.id,
+          transactionId: request.transactionId,
+        })
       }
-      expect(item("TRANSACTION_APPROVED", mined)).toMatchObject({ requestId: mined.id, transactionId: mined.transactionId, requiredApprovals: 2, requiredRejections: 1, currentApprovals: 2, currentRejections: 0 })
-      expect(item("OUTGOING_MINED", mined)).toMatchObject({ requestId: mined.id, transactionRequestId: mined.id, transactionId: mined.transactionId })
-      expect(item("TRANSACTION_REJECTED", rejected)).toMatchObject({ requestId: rejected.id, transactionId: rejected.transactionId, requiredApprovals: 2, requiredRejections: 1, currentApprovals: 1, currentRejections: 1 })
+      expect(item("TRANSACTION_APPROVED", mined)).toMatchObject({
+        requestId: mined.id,
+        transactionId: mined.transactionId,
+        requiredApprovals: 2,
+        requiredRejections: 1,
+        currentApprovals: 2,
+        currentRejections: 0,
+      })
+      expect(item("OUTGOING_MINED", mined)).toMatchObject({
+        requestId: mined.id,
+        transactionRequestId: mined.id,
+        transactionId: mined.transactionId,
+      })
+      expect(item("TRANSACTION_REJECTED", rejected)).toMatchObject({
+        requestId: rejected.id,
+        transactionId: rejected.transactionId,
+        requiredApprovals: 2,
+        requiredRejections: 1,
+        currentApprovals: 1,
+        currentRejections: 1,
+      })
       // The control plane's delivery log shows the very bodies sent.
       const logged = (await s.deliveriesOf(webhookId)).map((d: { payload: unknown }) => d.payload)
       expect(logged).toEqual(expect.arrayContaining(got.map((r) => r.body)))
@@ -136,6 +185,12 @@ describe("the documentation's receiver", () => {
     const [d] = s.rx.deliveries()
     expect(validate(d!.body), JSON.stringify(validate.errors)).toBe(true)
     expect(d!.body).toMatchObject({ webhookId: sub.id, data: { event: "TRANSACTION_APPROVED" } })
-    expect(d!.body.data.item).toMatchObject({ requestId: r.body.data.item.transactionRequestId, requiredApprovals: 0, requiredRejections: 1, currentApprovals: 0, currentRejections: 0 })
+    expect(d!.body.data.item).toMatchObject({
+      requestId: r.body.data.item.transactionRequestId,
+      requiredApprovals: 0,
+      requiredRejections: 1,
+      currentApprovals: 0,
+      currentRejections: 0,
+    })
   })
 })

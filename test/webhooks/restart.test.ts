@@ -49,7 +49,13 @@ it("delivers a pending retry, and a notification never attempted, after a restar
     expect(third!.body.idempotencyKey).toBe(first!.body.idempotencyKey)
     expect(second!.body.idempotencyKey).not.toBe(first!.body.idempotencyKey)
     const after = (await h.admin<any>("GET", `/_sim/webhooks/${sub.id}/deliveries`)).body.deliveries
-    expect(after.map((d: { subject: string; status: string; attempts: Array<{ statusCode: number }> }) => [d.subject, d.status, d.attempts.map((a) => a.statusCode)])).toEqual([
+    expect(
+      after.map((d: { subject: string; status: string; attempts: Array<{ statusCode: number }> }) => [
+        d.subject,
+        d.status,
+        d.attempts.map((a) => a.statusCode),
+      ]),
+    ).toEqual([
       [retried, "delivered", [500, 200]],
       [unattempted, "delivered", [200]],
     ])

@@ -41,8 +41,15 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
-const startWorld = async (options: { store?: ReturnType<typeof makeSqliteStore>; rx?: Receiver; creds?: Credentials } = {}): Promise<World> => {
-  const sim = await startInProcess({ seed: "revert-keys", frozenAt: T0, fixture, ...(options.store !== undefined ? { simulator: { store: options.store } } : {}) })
+const startWorld = async (
+  options: { store?: ReturnType<typeof makeSqliteStore>; rx?: Receiver; creds?: Credentials } = {},
+): Promise<World> => {
+  const sim = await startInProcess({
+    seed: "revert-keys",
+    frozenAt: T0,
+    fixture,
+    ...(options.store !== undefined ? { simulator: { store: options.store } } : {}),
+  })
   const server = await listen(sim.app)
   const rx = options.rx ?? (await startReceiver())
   // A restarted store prints no credentials: the first start's are passed on.
@@ -72,7 +79,13 @@ const startWorld = async (options: { store?: ReturnType<typeof makeSqliteStore>;
       ),
     signed: async (method, path, item) => {
       const body = item === undefined ? "" : JSON.stringify({ data: { item } })
-      return parse(await request(server.url + path, { method, headers: signRequest(creds, { method, url: path, body }), ...(item !== undefined ? { body } : {}) }))
+      return parse(
+        await request(server.url + path, {
+          method,
+          headers: signRequest(creds, { method, url: path, body }),
+          ...(item !== undefined ? { body } : {}),
+        }),
+      )
     },
     close: async () => {
       await sim.close()
@@ -87,9 +100,16 @@ const startWorld = async (options: { store?: ReturnType<typeof makeSqliteStore>;
 /** An account with an ETH address, the chain mining at once with one confirmation, and a subscription to everything. */
 const prepare = async (w: World) => {
   expect((await w.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })).status).toBe(200)
-  const acct = await w.signed("POST", `/vaults/${w.sim.testVaultId}/vault-account`, { name: "a", color: "#000000", isHiddenInDashboard: false })
+  const acct = await w.signed("POST", `/vaults/${w.sim.testVaultId}/vault-account`, {
+    name: "a",
+    color: "#000000",
+    isHiddenInDashboard: false,
+  })
   expect(acct.status).toBe(201)
-  const added = await w.signed("PUT", `/vaults/${w.sim.testVaultId}/vault-accounts/${acct.body.data.item.vaultAccountId}/add-asset`, { assetId: ETH, label: "eth" })
+  const added = await w.signed("PUT", `/vaults/${w.sim.testVaultId}/vault-accounts/${acct.body.data.item.vaultAccountId}/add-asset`, {
+    assetId: ETH,
+    label: "eth",
+  })
   expect(added.status).toBe(200)
   expect((await w.admin("POST", "/_sim/webhooks", { url: w.rx.url, secret: "whsec-revert-keys", events: ["*"] })).status).toBe(201)
   await w.sim.webhooksIdle()
@@ -104,10 +124,15 @@ const deposit = async (w: World, address: string) => {
 }
 
 const received = (rx: Receiver) =>
-  rx.deliveries().map((d) => ({ key: d.body.idempotencyKey as string, transactionId: d.body.data.item.transactionId as string, blockHash: d.body.data.item.minedInBlockHash as string | undefined }))
+  rx.deliveries().map((d) => ({
+    key: d.body.idempotencyKey as string,
+    transactionId: d.body.data.item.transactionId as string,
+    blockHash: d.body.data.item.minedInBlockHash as string | undefined,
+  }))
 
 const accountCreated = async (w: World) =>
-  (await w.signed("POST", `/vaults/${w.sim.testVaultId}/vault-account`, { name: "n", color: "#000000", isHiddenInDashboard: false })).body.data.item.vaultAccountId as string
+  (await w.signed("POST", `/vaults/${w.sim.testVaultId}/vault-account`, { name: "n", color: "#000000", isHiddenInDashboard: false })).body
+    .data.item.vaultAccountId as string
 
 describe("after a revert", () => {
   it("a new notification has a key, transaction id and block hash no delivered one had; resource ids still repeat", async () => {

@@ -27,7 +27,9 @@ export const startScenario = async (sim: Partial<SimulatorOptions> = {}, harness
   const addressOf = async (vaultId: string) => {
     const known = addresses.get(vaultId)
     if (known !== undefined) return known
-    const acct = await h.client.call<any>("POST", `/vaults/${vaultId}/vault-account`, { item: { name: "a", color: "#000000", isHiddenInDashboard: false } })
+    const acct = await h.client.call<any>("POST", `/vaults/${vaultId}/vault-account`, {
+      item: { name: "a", color: "#000000", isHiddenInDashboard: false },
+    })
     const r = await h.client.call<any>("PUT", `/vaults/${vaultId}/vault-accounts/${acct.body.data.item.vaultAccountId}/add-asset`, {
       item: { assetId: assetId("ethereum", "sepolia", "ETH"), label: "eth" },
     })
@@ -41,13 +43,21 @@ export const startScenario = async (sim: Partial<SimulatorOptions> = {}, harness
     addressOf,
     deposit: async (amount = "1", vaultId = h.testVaultId) => {
       const address = await addressOf(vaultId)
-      const r = await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: assetId("ethereum", "sepolia", "ETH"), amount })
+      const r = await h.admin("POST", "/_sim/deposits", {
+        blockchain: "ethereum",
+        network: "sepolia",
+        address,
+        assetId: assetId("ethereum", "sepolia", "ETH"),
+        amount,
+      })
       if (r.status !== 201) throw new Error(`deposit failed: ${JSON.stringify(r.body)}`)
       return r.body.transactionId as string
     },
     // Pinned to 2024-05-09 unless `body` names a version (a subscription without one gets the newest).
-    subscribe: (body = {}) => h.admin("POST", "/_sim/webhooks", { url: rx.url, secret: SECRET, events: ["*"], apiVersion: "2024-05-09", ...body }),
-    deliveriesOf: async (webhookId, query = "") => (await h.admin<any>("GET", `/_sim/webhooks/${webhookId}/deliveries${query}`)).body.deliveries,
+    subscribe: (body = {}) =>
+      h.admin("POST", "/_sim/webhooks", { url: rx.url, secret: SECRET, events: ["*"], apiVersion: "2024-05-09", ...body }),
+    deliveriesOf: async (webhookId, query = "") =>
+      (await h.admin<any>("GET", `/_sim/webhooks/${webhookId}/deliveries${query}`)).body.deliveries,
     advance: async (seconds) => {
       const r = await h.admin("POST", "/_sim/clock/advance", { seconds })
       if (r.status !== 200) throw new Error(`advance failed: ${JSON.stringify(r.body)}`)

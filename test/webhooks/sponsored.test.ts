@@ -24,18 +24,33 @@ describe("a sponsored transfer's notifications", () => {
     const now = await s.subscribe({ apiVersion: "2026-03-20" })
     const old = await s.subscribe()
     const r = await w.post(`/vaults/${w.vaultId}/transaction-requests/gas-sponsorship-transfer`, {
-      vaultAccountId: sender.acct, assetId: assetId("ethereum", "sepolia", "USDC"), fromAddress: sender.address, toAddress: EXTERNAL_ETH, amount: "4", feePayer: payer.address, note: "n",
+      vaultAccountId: sender.acct,
+      assetId: assetId("ethereum", "sepolia", "USDC"),
+      fromAddress: sender.address,
+      toAddress: EXTERNAL_ETH,
+      amount: "4",
+      feePayer: payer.address,
+      note: "n",
     })
     expect(r.status).toBe(201)
     const id = r.body.data.item.transactionRequestId
     await s.rx.waitFor(6)
     await w.h.sim.webhooks!.idle()
-    for (const [hook, version, unitName] of [[now.body.id, "2026-03-20", "amountUnit"], [old.body.id, "2024-05-09", "unit"]] as const) {
+    for (const [hook, version, unitName] of [
+      [now.body.id, "2026-03-20", "amountUnit"],
+      [old.body.id, "2024-05-09", "unit"],
+    ] as const) {
       const mine = s.rx.deliveries().filter((d) => d.body.webhookId === hook)
       expect(mine.map((d) => d.body.data.event)).toEqual(["TRANSACTION_REQUEST", "TRANSACTION_APPROVED", "OUTGOING_MINED"])
       for (const d of mine) {
         expect(d.body.apiVersion).toBe(version)
-        expect(d.body.data.item).toMatchObject({ transactionRequestId: id, address: sender.address, feePayer: payer.address, blockchain: "ethereum", network: "sepolia" })
+        expect(d.body.data.item).toMatchObject({
+          transactionRequestId: id,
+          address: sender.address,
+          feePayer: payer.address,
+          blockchain: "ethereum",
+          network: "sepolia",
+        })
         expect(Object.hasOwn(d.body.data.item, unitName)).toBe(true)
       }
       const mined = mine[2]!.body.data.item
@@ -61,20 +76,33 @@ describe("a sponsored transfer's notifications", () => {
     expect(r.status).toBe(201)
     await s.rx.waitFor(start + 6)
     await w.h.sim.webhooks!.idle()
-    const mine = s.rx.deliveries().slice(start).filter((d) => d.body.data.item.transactionRequestId === r.body.data.item.transactionRequestId)
+    const mine = s.rx
+      .deliveries()
+      .slice(start)
+      .filter((d) => d.body.data.item.transactionRequestId === r.body.data.item.transactionRequestId)
     expect(mine.map((d) => [d.body.apiVersion, d.body.data.event]).sort()).toEqual(
       [
-        ["2024-05-09", "OUTGOING_FAILED"], ["2024-05-09", "TRANSACTION_APPROVED"], ["2024-05-09", "TRANSACTION_REQUEST"],
-        ["2026-03-20", "OUTGOING_FAILED"], ["2026-03-20", "TRANSACTION_APPROVED"], ["2026-03-20", "TRANSACTION_REQUEST"],
+        ["2024-05-09", "OUTGOING_FAILED"],
+        ["2024-05-09", "TRANSACTION_APPROVED"],
+        ["2024-05-09", "TRANSACTION_REQUEST"],
+        ["2026-03-20", "OUTGOING_FAILED"],
+        ["2026-03-20", "TRANSACTION_APPROVED"],
+        ["2026-03-20", "TRANSACTION_REQUEST"],
       ].sort(),
     )
     for (const d of mine) expect(d.body.data.item).toMatchObject({ address: sender.address, feePayer: payer.address })
     // 2024-05-09: the addresses joined by commas, as ever; 2026-03-20: one object per call, in its own asset.
-    for (const d of mine.filter((x) => x.body.apiVersion === "2024-05-09")) expect(d.body.data.item.recipients).toBe(`${EXTERNAL_ETH},0x0000000000000000000000000000000000000001`)
+    for (const d of mine.filter((x) => x.body.apiVersion === "2024-05-09"))
+      expect(d.body.data.item.recipients).toBe(`${EXTERNAL_ETH},0x0000000000000000000000000000000000000001`)
     for (const d of mine.filter((x) => x.body.apiVersion === "2026-03-20"))
       expect(d.body.data.item.recipients).toEqual([
         { address: EXTERNAL_ETH, amount: "1", amountUnit: "USDC", assetId: assetId("ethereum", "sepolia", "USDC") },
-        { address: "0x0000000000000000000000000000000000000001", amount: "0.5", amountUnit: "ETH", assetId: assetId("ethereum", "sepolia", "ETH") },
+        {
+          address: "0x0000000000000000000000000000000000000001",
+          amount: "0.5",
+          amountUnit: "ETH",
+          assetId: assetId("ethereum", "sepolia", "ETH"),
+        },
       ])
     const failed = mine.find((d) => d.body.data.event === "OUTGOING_FAILED")!.body.data.item
     expect(BigInt(failed.fee)).toBe(10n ** 18n - w.balance("ethereum", "sepolia", payer.address, "ETH").total)
@@ -86,7 +114,13 @@ describe("a sponsored transfer's notifications", () => {
     const mid = await s.subscribe({ apiVersion: "2025-09-23", events: ["TRANSACTION_REQUEST"] })
     const start = s.rx.deliveries().length
     const r = await w.post(`/vaults/${w.vaultId}/transaction-requests/gas-sponsorship-transfer`, {
-      vaultAccountId: sender.acct, assetId: assetId("ethereum", "sepolia", "USDC"), fromAddress: sender.address, toAddress: EXTERNAL_ETH, amount: "2.5", feePayer: payer.address, note: "n",
+      vaultAccountId: sender.acct,
+      assetId: assetId("ethereum", "sepolia", "USDC"),
+      fromAddress: sender.address,
+      toAddress: EXTERNAL_ETH,
+      amount: "2.5",
+      feePayer: payer.address,
+      note: "n",
     })
     expect(r.status).toBe(201)
     await s.rx.waitFor(start + 1)
@@ -94,7 +128,9 @@ describe("a sponsored transfer's notifications", () => {
     const got = s.rx.deliveries().filter((d) => d.body.webhookId === mid.body.id)
     expect(got).toHaveLength(1)
     expect(got[0]!.body.apiVersion).toBe("2025-09-23")
-    expect(got[0]!.body.data.item.recipients).toEqual([{ address: EXTERNAL_ETH, amount: "2.5", unit: "USDC", assetId: assetId("ethereum", "sepolia", "USDC") }])
+    expect(got[0]!.body.data.item.recipients).toEqual([
+      { address: EXTERNAL_ETH, amount: "2.5", unit: "USDC", assetId: assetId("ethereum", "sepolia", "USDC") },
+    ])
     const logged = await s.deliveriesOf(mid.body.id)
     expect(logged.map((d) => d.payload)).toEqual(got.map((d) => d.body))
   })

@@ -18,16 +18,27 @@ describe("a subscription by default", () => {
     s.rx.answerVerification = () => ({ status: 200 })
     const created = await s.subscribe({ apiVersion: "2024-05-09" })
     expect(created.status).toBe(201)
-    expect(created.body).toMatchObject({ verification: "dashboard", status: "active", verifiedAt: expect.any(Number), lastVerification: { ok: true, method: "dashboard", statusCode: null, error: null } })
+    expect(created.body).toMatchObject({
+      verification: "dashboard",
+      status: "active",
+      verifiedAt: expect.any(Number),
+      lastVerification: { ok: true, method: "dashboard", statusCode: null, error: null },
+    })
     expect(created.body.verifiedAt).toBe(created.body.createdAt)
     expect(s.rx.received).toEqual([])
     const txid = await s.deposit()
     await s.rx.waitFor(1)
     await s.h.sim.webhooks!.idle()
     expect(s.rx.received).toHaveLength(1)
-    expect(s.rx.received[0]!.body).toMatchObject({ webhookId: created.body.id, data: { event: "INCOMING_CONFIRMED_COIN_TX", item: { transactionId: txid } } })
+    expect(s.rx.received[0]!.body).toMatchObject({
+      webhookId: created.body.id,
+      data: { event: "INCOMING_CONFIRMED_COIN_TX", item: { transactionId: txid } },
+    })
     // Verifying it again changes nothing and sends nothing.
-    expect((await s.h.admin("POST", `/_sim/webhooks/${created.body.id}/verify`)).body).toMatchObject({ status: "active", lastVerification: { method: "dashboard" } })
+    expect((await s.h.admin("POST", `/_sim/webhooks/${created.body.id}/verify`)).body).toMatchObject({
+      status: "active",
+      lastVerification: { method: "dashboard" },
+    })
     expect(s.rx.received).toHaveLength(1)
   })
 
@@ -56,7 +67,12 @@ describe("a subscription verified by request", () => {
     })
     expect(created.body).not.toHaveProperty("secret")
     const [v] = s.rx.verifications()
-    expect(v!.body).toEqual({ type: "verification", webhookId: created.body.id, challenge: expect.stringMatching(/^[0-9a-f]{32}$/), apiVersion: expect.any(String) })
+    expect(v!.body).toEqual({
+      type: "verification",
+      webhookId: created.body.id,
+      challenge: expect.stringMatching(/^[0-9a-f]{32}$/),
+      apiVersion: expect.any(String),
+    })
     expect(verifyWebhookSignature({ body: v!.raw, signature: v!.headers["x-signature"] as string, secret: SECRET })).toBe(true)
 
     const id = created.body.id as string
@@ -75,7 +91,11 @@ describe("a subscription verified by request", () => {
     s.rx.answerVerification = () => ({ status: 200, body: "ok" })
     const created = await s.subscribe({ verification: "request" })
     expect(created.status).toBe(201)
-    expect(created.body).toMatchObject({ status: "pending", verifiedAt: null, lastVerification: { ok: false, reason: "the answer did not echo the challenge", statusCode: 200 } })
+    expect(created.body).toMatchObject({
+      status: "pending",
+      verifiedAt: null,
+      lastVerification: { ok: false, reason: "the answer did not echo the challenge", statusCode: 200 },
+    })
     const id = created.body.id as string
 
     await s.deposit()
@@ -103,7 +123,12 @@ describe("a subscription verified by request", () => {
   })
 
   it("records a network error as the reason", async () => {
-    const r = await s.h.admin("POST", "/_sim/webhooks", { url: "http://127.0.0.1:1/hooks", secret: SECRET, events: ["*"], verification: "request" })
+    const r = await s.h.admin("POST", "/_sim/webhooks", {
+      url: "http://127.0.0.1:1/hooks",
+      secret: SECRET,
+      events: ["*"],
+      verification: "request",
+    })
     expect(r.status).toBe(201)
     expect(r.body.status).toBe("pending")
     expect(r.body.lastVerification).toMatchObject({ ok: false, statusCode: null, error: expect.stringContaining("ECONNREFUSED") })
@@ -112,8 +137,19 @@ describe("a subscription verified by request", () => {
 
 describe("a subscription verified manually", () => {
   it("sends no request, delivers nothing while pending, and becomes active on POST /verify", async () => {
-    const created = await s.subscribe({ verification: "manual", signatureEncoding: "hex", vaultIds: [s.h.testVaultId], retrySchedule: [1, 2] })
-    expect(created.body).toMatchObject({ status: "pending", lastVerification: null, signatureEncoding: "hex", vaultIds: [s.h.testVaultId], retrySchedule: [1, 2] })
+    const created = await s.subscribe({
+      verification: "manual",
+      signatureEncoding: "hex",
+      vaultIds: [s.h.testVaultId],
+      retrySchedule: [1, 2],
+    })
+    expect(created.body).toMatchObject({
+      status: "pending",
+      lastVerification: null,
+      signatureEncoding: "hex",
+      vaultIds: [s.h.testVaultId],
+      retrySchedule: [1, 2],
+    })
     expect(s.rx.received).toEqual([])
     await s.deposit()
     await s.h.sim.webhooks!.idle()
@@ -130,7 +166,10 @@ describe("refusals", () => {
     const post = (body: unknown) => s.h.admin("POST", "/_sim/webhooks", body)
     const missing = await post({ secret: SECRET })
     expect(missing.status).toBe(409)
-    expect(missing.body.error).toMatchObject({ code: "missing_required_attributes", details: [{ attribute: "url" }, { attribute: "events" }] })
+    expect(missing.body.error).toMatchObject({
+      code: "missing_required_attributes",
+      details: [{ attribute: "url" }, { attribute: "events" }],
+    })
     expect((await post({ ...base(), colour: "red" })).body.error.code).toBe("extra_body_attributes")
     const bad: Array<[string, unknown]> = [
       ["url", "ftp://example.com/x"],
@@ -159,7 +198,11 @@ describe("refusals", () => {
   })
 
   it("needs the admin token, and answers 404 for unknown subscriptions and deliveries", async () => {
-    const res = await s.h.app.request(`${BASE}/_sim/webhooks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(base()) })
+    const res = await s.h.app.request(`${BASE}/_sim/webhooks`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(base()),
+    })
     expect(res.status).toBe(401)
     const unknown = "f".repeat(24)
     for (const [method, path] of [

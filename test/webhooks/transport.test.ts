@@ -18,7 +18,15 @@ const listen = async (server: http.Server | net.Server) => {
   servers.push({ close: () => ((server as http.Server).closeAllConnections?.(), server.close()) })
   return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`
 }
-const request = (url: string, extra: Partial<PostRequest> = {}): PostRequest => ({ url, body: '{"a":"é"}', secret: "s", encoding: "base64", timeoutMs: 2_000, keepBody: 1_000, ...extra })
+const request = (url: string, extra: Partial<PostRequest> = {}): PostRequest => ({
+  url,
+  body: '{"a":"é"}',
+  secret: "s",
+  encoding: "base64",
+  timeoutMs: 2_000,
+  keepBody: 1_000,
+  ...extra,
+})
 const client = () => {
   const t = makeHttpTransport({ maxSockets: 4 })
   transports.push(t)
@@ -31,15 +39,17 @@ describe("HTTP client", () => {
     const origin = await listen(
       http.createServer((req, res) => {
         const chunks: Array<Buffer> = []
-        req.on("data", (c: Buffer) => chunks.push(c)).on("end", () => {
-          seen.push({ raw: Buffer.concat(chunks), headers: req.headers, url: req.url! })
-          if (req.url === "/length") res.writeHead(201, { "content-length": "5" }).end("hello")
-          else if (req.url?.startsWith("/chunked")) {
-            res.writeHead(200)
-            res.write("chu")
-            setTimeout(() => res.end("nked ✓"), 10)
-          } else res.writeHead(202, { connection: "close" }).end("bye")
-        })
+        req
+          .on("data", (c: Buffer) => chunks.push(c))
+          .on("end", () => {
+            seen.push({ raw: Buffer.concat(chunks), headers: req.headers, url: req.url! })
+            if (req.url === "/length") res.writeHead(201, { "content-length": "5" }).end("hello")
+            else if (req.url?.startsWith("/chunked")) {
+              res.writeHead(200)
+              res.write("chu")
+              setTimeout(() => res.end("nked ✓"), 10)
+            } else res.writeHead(202, { connection: "close" }).end("bye")
+          })
       }),
     )
     const t = client()
@@ -65,7 +75,10 @@ describe("HTTP client", () => {
           if (!text.includes("\r\n\r\n")) return
           heads.push(text.split("\r\n\r\n")[0]!)
           if (text.startsWith("POST /old")) socket.end("HTTP/1.0 200 OK\r\n\r\nold style")
-          else socket.end("HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\nHTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
+          else
+            socket.end(
+              "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\nHTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n",
+            )
         })
       }),
     )
@@ -85,7 +98,10 @@ describe("HTTP client", () => {
   it("reports refusals and timeouts as network errors", async () => {
     const hang = await listen(net.createServer(() => {}))
     const t = client()
-    expect(await postOnce(t, request("http://127.0.0.1:1/x"))).toMatchObject({ statusCode: null, error: expect.stringContaining("ECONNREFUSED") })
+    expect(await postOnce(t, request("http://127.0.0.1:1/x"))).toMatchObject({
+      statusCode: null,
+      error: expect.stringContaining("ECONNREFUSED"),
+    })
     const r = await postOnce(t, request(hang, { timeoutMs: 100 }))
     expect(r).toMatchObject({ statusCode: null, error: "timeout after 100 ms" })
     expect(r.durationMs).toBeGreaterThanOrEqual(90)
@@ -164,10 +180,12 @@ describe("HTTP client", () => {
     const origin = await listen(
       http.createServer((req, res) => {
         const chunks: Array<Buffer> = []
-        req.on("data", (c: Buffer) => chunks.push(c)).on("end", () => {
-          seen.push({ raw: Buffer.concat(chunks), signature: req.headers["x-signature"] as string })
-          res.writeHead(req.url === "/gone" ? 410 : 200, { "content-length": "2" }).end("ok")
-        })
+        req
+          .on("data", (c: Buffer) => chunks.push(c))
+          .on("end", () => {
+            seen.push({ raw: Buffer.concat(chunks), signature: req.headers["x-signature"] as string })
+            res.writeHead(req.url === "/gone" ? 410 : 200, { "content-length": "2" }).end("ok")
+          })
       }),
     )
     const t = makeThreadTransport({ maxSockets: 4 })

@@ -42,11 +42,25 @@ describe("tron request kinds' notifications", () => {
       expect(now.map((b) => b.data.event)).toEqual(["TRANSACTION_REQUEST", "TRANSACTION_APPROVED", "OUTGOING_MINED"])
       for (const b of old) {
         expect(b.apiVersion).toBe("2024-05-09")
-        expect(b.data.item).toMatchObject({ blockchain: "tron", network: "nile", address: world.payer, assetId: TRX, recipients: "", unit: null })
+        expect(b.data.item).toMatchObject({
+          blockchain: "tron",
+          network: "nile",
+          address: world.payer,
+          assetId: TRX,
+          recipients: "",
+          unit: null,
+        })
       }
       for (const b of now) {
         expect(b.apiVersion).toBe("2026-03-20")
-        expect(b.data.item).toMatchObject({ blockchain: "tron", network: "nile", address: world.payer, assetId: TRX, recipients: [], amountUnit: null })
+        expect(b.data.item).toMatchObject({
+          blockchain: "tron",
+          network: "nile",
+          address: world.payer,
+          assetId: TRX,
+          recipients: [],
+          amountUnit: null,
+        })
         expect(Object.hasOwn(b.data.item, "unit")).toBe(false)
       }
       // The same notification in both versions: everything but the names and the recipients' shape agrees.
@@ -61,8 +75,13 @@ describe("tron request kinds' notifications", () => {
         for (const b of got) expect(b.data.item).toMatchObject({ address: world.holder, feePayer: world.payer, assetId: USDT })
       }
     }
-    expect((await waitFor("2024-05-09", world.pull, 3)).map((b) => b.data.item.recipients)).toEqual([EXTERNAL_TRON, EXTERNAL_TRON, EXTERNAL_TRON])
-    for (const b of await waitFor("2026-03-20", world.pull, 3)) expect(b.data.item.recipients).toEqual([{ address: EXTERNAL_TRON, amount: "5", amountUnit: "USDT", assetId: USDT }])
+    expect((await waitFor("2024-05-09", world.pull, 3)).map((b) => b.data.item.recipients)).toEqual([
+      EXTERNAL_TRON,
+      EXTERNAL_TRON,
+      EXTERNAL_TRON,
+    ])
+    for (const b of await waitFor("2026-03-20", world.pull, 3))
+      expect(b.data.item.recipients).toEqual([{ address: EXTERNAL_TRON, amount: "5", amountUnit: "USDT", assetId: USDT }])
     expect((await waitFor("2026-03-20", world.approve, 3))[0]!.data.item.recipients).toEqual([])
   })
   it("a transfer-from beyond the allowance: OUTGOING_FAILED in both versions, with the fee the fee payer spent and the reason", async () => {
@@ -71,7 +90,12 @@ describe("tron request kinds' notifications", () => {
     for (const got of [old, now]) {
       expect(got.map((b) => b.data.event)).toEqual(["TRANSACTION_REQUEST", "TRANSACTION_APPROVED", "OUTGOING_FAILED"])
       const failed = got[2]!.data.item
-      expect(failed).toMatchObject({ address: world.holder, feePayer: world.payer, reason: "mined with errors (execution failed)", minedInBlockHeight: expect.any(Number) })
+      expect(failed).toMatchObject({
+        address: world.holder,
+        feePayer: world.payer,
+        reason: "mined with errors (execution failed)",
+        minedInBlockHeight: expect.any(Number),
+      })
       // The fee payer's staked energy (1,000 TRX: 10,000 units) paid part; the rest of the 65,000 was burned.
       expect(failed.fee).toBe(String((65_000 - 10_000) * 280))
     }

@@ -26,8 +26,17 @@ describe("a subscription pinned to a version", () => {
     expect(d26.body.apiVersion).toBe("2026-03-20")
     expect(d26.body.data.item).toMatchObject({ amount: "2.5", amountUnit: "ETH" })
     expect(d26.body.data.item.unit).toBeUndefined()
-    expect(Object.keys(d26.body.data.item).slice(0, 6)).toEqual(["blockchain", "network", "address", "amount", "amountUnit", "transactionId"])
-    expect(verifyWebhookSignature({ body: d26.raw, signature: d26.headers["x-signature"] as string, secret: SECRET, encoding: "hex" })).toBe(true)
+    expect(Object.keys(d26.body.data.item).slice(0, 6)).toEqual([
+      "blockchain",
+      "network",
+      "address",
+      "amount",
+      "amountUnit",
+      "transactionId",
+    ])
+    expect(
+      verifyWebhookSignature({ body: d26.raw, signature: d26.headers["x-signature"] as string, secret: SECRET, encoding: "hex" }),
+    ).toBe(true)
     const d24 = byHook.get(old.body.id)!
     expect(d24.body.apiVersion).toBe("2024-05-09")
     expect(d24.body.data.item).toMatchObject({ amount: "2.5", unit: "ETH" })

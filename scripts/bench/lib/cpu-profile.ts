@@ -28,7 +28,9 @@ export const summarise = (p: Profile, count: number): string => {
   const parent = new Map<number, number>()
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
   const time = new Map<number, number>()
-  p.samples.forEach((id, i) => time.set(id, (time.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)))
+  p.samples.forEach((id, i) => {
+    time.set(id, (time.get(id) ?? 0) + (p.timeDeltas[i] ?? 0))
+  })
   const total = [...time.values()].reduce((a, b) => a + b, 0)
   const key = (n: ProfileNode) => frameKey(n.callFrame)
   const self = new Map<string, number>()
@@ -63,7 +65,15 @@ export const runCompiled = (script: string, args: ReadonlyArray<string>, out: st
       config,
       JSON.stringify({
         extends: join(root, "tsconfig.json"),
-        compilerOptions: { noEmit: false, noCheck: true, sourceMap: false, declaration: false, outDir: join(dir, "out"), rootDir: root, typeRoots: [join(root, "node_modules/@types")] },
+        compilerOptions: {
+          noEmit: false,
+          noCheck: true,
+          sourceMap: false,
+          declaration: false,
+          outDir: join(dir, "out"),
+          rootDir: root,
+          typeRoots: [join(root, "node_modules/@types")],
+        },
         include: [join(root, "src"), join(root, "scripts")],
         exclude: [join(root, "src/ui")],
       }),
@@ -72,7 +82,9 @@ export const runCompiled = (script: string, args: ReadonlyArray<string>, out: st
     symlinkSync(join(root, "node_modules"), join(dir, "out/node_modules"), "dir")
     writeFileSync(join(dir, "out/package.json"), readFileSync(join(root, "package.json")))
     const compiled = join(dir, `out/scripts/bench/${script}.js`)
-    const r = spawnSync(process.execPath, [compiled, "--child", ...args.map((a) => (a === out && out !== "" ? resolve(out) : a))], { stdio: "inherit" })
+    const r = spawnSync(process.execPath, [compiled, "--child", ...args.map((a) => (a === out && out !== "" ? resolve(out) : a))], {
+      stdio: "inherit",
+    })
     process.exitCode = r.status ?? 1
   } finally {
     rmSync(dir, { recursive: true, force: true })

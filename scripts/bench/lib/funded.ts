@@ -17,7 +17,9 @@ export interface FundedBench extends BenchSimulator {
   readonly ethId: string
 }
 
-export const startFundedBench = async (options: { store?: "memory" | "sqlite"; approval?: "auto" | "manual" } = {}): Promise<FundedBench> => {
+export const startFundedBench = async (
+  options: { store?: "memory" | "sqlite"; approval?: "auto" | "manual" } = {},
+): Promise<FundedBench> => {
   const dir = options.store === "sqlite" ? mkdtempSync(join(tmpdir(), "custody-sim-bench-")) : undefined
   const store = dir !== undefined ? makeSqliteStore({ file: join(dir, "events.sqlite") }) : makeMemoryStore()
   const sim = await createSimulator({ store, fixture: benchFixture, clock: { frozenAt: Date.UTC(2026, 0, 1) } })
@@ -26,14 +28,22 @@ export const startFundedBench = async (options: { store?: "memory" | "sqlite"; a
   const creds2026 = sim.createdCredentials[1]!
   const client = new CustodyClient({ baseUrl: "http://bench", credentials: creds, fetch: (r) => Promise.resolve(app.fetch(r)) })
   const admin = (method: string, path: string, body: unknown) =>
-    app.request(path, { method, headers: { authorization: `Bearer ${sim.adminToken}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+    app.request(path, {
+      method,
+      headers: { authorization: `Bearer ${sim.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    })
   const vaultId = sim.models.workspace.vaultList(undefined).find((v) => v.profile.type === "test")!.profile.vaultId
   const sepolia = assetsOf({ blockchain: "ethereum", network: "sepolia" })
   const ethId = sepolia.find((a) => a.symbol === "ETH")!.id
   const usdcId = sepolia.find((a) => a.symbol === "USDC")!.id
-  const acct = await client.call<{ item: { vaultAccountId: string } }>("POST", `/vaults/${vaultId}/vault-account`, { item: { name: "bench", color: "#000000", isHiddenInDashboard: false } })
+  const acct = await client.call<{ item: { vaultAccountId: string } }>("POST", `/vaults/${vaultId}/vault-account`, {
+    item: { name: "bench", color: "#000000", isHiddenInDashboard: false },
+  })
   const vaultAccountId = acct.body.data.item.vaultAccountId
-  const added = await client.call<{ item: { address: string } }>("PUT", `/vaults/${vaultId}/vault-accounts/${vaultAccountId}/add-asset`, { item: { assetId: ethId, label: "bench" } })
+  const added = await client.call<{ item: { address: string } }>("PUT", `/vaults/${vaultId}/vault-accounts/${vaultAccountId}/add-asset`, {
+    item: { assetId: ethId, label: "bench" },
+  })
   const address = added.body.data.item.address
   await client.call("PUT", `/vaults/${vaultId}/vault-accounts/${vaultAccountId}/add-asset`, { item: { assetId: usdcId, address } })
   await admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })

@@ -22,15 +22,17 @@ export interface Served {
 /** The one server setup every HTTP benchmark uses, for subject and baseline alike. */
 export const serveLocal = (fetch: FetchHandler, serverOptions?: ServerOptions): Promise<Served> =>
   new Promise((resolve) => {
-    const server: ServerType = serve({ fetch, hostname: "127.0.0.1", port: 0, ...(serverOptions !== undefined ? { serverOptions } : {}) }, (info) =>
-      resolve({
-        origin: `http://127.0.0.1:${info.port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
-            server.close(() => done())
-          }),
-      }),
+    const server: ServerType = serve(
+      { fetch, hostname: "127.0.0.1", port: 0, ...(serverOptions !== undefined ? { serverOptions } : {}) },
+      (info) =>
+        resolve({
+          origin: `http://127.0.0.1:${info.port}`,
+          close: () =>
+            new Promise<void>((done) => {
+              ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
+              server.close(() => done())
+            }),
+        }),
     )
   })
 
@@ -153,9 +155,7 @@ export const httpVsBareHono = async (o: HttpVsBareOptions): Promise<Measurement>
   const rounds = o.rounds ?? (o.quick ? 1 : 9)
   const warmupMs = o.warmupMs ?? (o.quick ? 300 : 1_500)
   const builder =
-    "module" in o.request
-      ? ((await import(pathToFileURL(o.request.module).href)) as RequestModule).default(o.request.params)
-      : undefined
+    "module" in o.request ? ((await import(pathToFileURL(o.request.module).href)) as RequestModule).default(o.request.params) : undefined
   const first: RequestSpec = builder !== undefined ? builder(0) : (o.request as RequestSpec)
   const path = first.url.split("?")[0]!
 
@@ -187,7 +187,9 @@ export const httpVsBareHono = async (o: HttpVsBareOptions): Promise<Measurement>
       const r = await gen.run({
         origin,
         request: isBase ? baseRequest : first,
-        ...("module" in o.request && !(isBase && o.baselineRequest !== undefined) ? { requestModule: o.request.module, requestParams: o.request.params } : {}),
+        ...("module" in o.request && !(isBase && o.baselineRequest !== undefined)
+          ? { requestModule: o.request.module, requestParams: o.request.params }
+          : {}),
         ...(sign !== undefined ? { sign } : {}),
         connections: o.connections ?? 10,
         pipelining: o.pipelining ?? 1,

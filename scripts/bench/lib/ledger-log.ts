@@ -29,13 +29,21 @@ export const planLedgerLog = async (addresses: number): Promise<LedgerLogPlan> =
   const sim = await createSimulator({
     store: makeMemoryStore(),
     clock: { frozenAt: Date.UTC(2026, 0, 1) },
-    fixture: { seed: LOG_SEED, vaults: [{ name: "Bench vault", type: "test" }], apiKeys: [{ name: "bench", apiVersion: "2024-05-09", rateLimit: { perSecond: 1e9, burst: 1e9 } }] },
+    fixture: {
+      seed: LOG_SEED,
+      vaults: [{ name: "Bench vault", type: "test" }],
+      apiKeys: [{ name: "bench", apiVersion: "2024-05-09", rateLimit: { perSecond: 1e9, burst: 1e9 } }],
+    },
   })
   const app = createApp(sim, { log: { error: () => {}, info: () => {} } })
   const creds = sim.createdCredentials[0]!
   const vaultId = sim.models.workspace.vaultList(undefined)[0]!.profile.vaultId
   const admin = async (method: string, path: string, body: unknown) => {
-    const res = await app.request(`http://bench${path}`, { method, headers: { authorization: `Bearer ${sim.adminToken}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+    const res = await app.request(`http://bench${path}`, {
+      method,
+      headers: { authorization: `Bearer ${sim.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    })
     if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`)
     return (await res.json()) as Record<string, unknown>
   }
@@ -61,7 +69,12 @@ export const planLedgerLog = async (addresses: number): Promise<LedgerLogPlan> =
     creds,
     vaultId,
     addresses: list,
-    templates: { submitted: find("ChainTxSubmitted"), mined: find("ChainBlocksMined"), credited: find("DepositCredited"), notified: find("NotificationRaised") },
+    templates: {
+      submitted: find("ChainTxSubmitted"),
+      mined: find("ChainBlocksMined"),
+      credited: find("DepositCredited"),
+      notified: find("NotificationRaised"),
+    },
   }
 }
 
@@ -82,7 +95,8 @@ export const writeLedgerLog = async (store: EventStoreShape, plan: LedgerLogPlan
   for (const e of plan.prefix) await append(e.stream, [{ id: e.id, type: e.type, data: e.data, metadata: e.metadata }])
   const t = plan.templates
   const accountOf = new Map<string, JsonValue>()
-  for (const e of plan.prefix) if (e.type === "AddressDerived") accountOf.set(obj(e.data).address as string, obj(e.data).vaultAccountId ?? null)
+  for (const e of plan.prefix)
+    if (e.type === "AddressDerived") accountOf.set(obj(e.data).address as string, obj(e.data).vaultAccountId ?? null)
   const chainStream = t.submitted.stream
   const vaultStream = t.credited.stream
   let at = t.submitted.metadata.at
@@ -102,21 +116,46 @@ export const writeLedgerLog = async (store: EventStoreShape, plan: LedgerLogPlan
       const to = plan.addresses[i % plan.addresses.length]!
       const amount = String(1_000_000_000_000_000n + BigInt(i) * 1_000_003n)
       ids.push(transactionId)
-      chain.push({ id: uuid(++seq), type: t.submitted.type, data: { ...obj(t.submitted.data), transactionId, recordId: hex(i + 1, 24), to, amount, at }, metadata: meta(t.submitted.metadata) })
+      chain.push({
+        id: uuid(++seq),
+        type: t.submitted.type,
+        data: { ...obj(t.submitted.data), transactionId, recordId: hex(i + 1, 24), to, amount, at },
+        metadata: meta(t.submitted.metadata),
+      })
       vault.push({
         id: uuid(++seq),
         type: t.credited.type,
-        data: { ...obj(t.credited.data), transactionId, address: to, vaultAccountId: accountOf.get(to) ?? null, amount, blockHeight: height, blockHash, confirmations: 1, at },
+        data: {
+          ...obj(t.credited.data),
+          transactionId,
+          address: to,
+          vaultAccountId: accountOf.get(to) ?? null,
+          amount,
+          blockHeight: height,
+          blockHash,
+          confirmations: 1,
+          at,
+        },
         metadata: meta(t.credited.metadata),
       })
       vault.push({
         id: uuid(++seq),
         type: t.notified.type,
-        data: { ...obj(t.notified.data), subject: transactionId, payload: { ...obj(obj(t.notified.data).payload as JsonValue), transactionId, amount: amount, address: to }, at },
+        data: {
+          ...obj(t.notified.data),
+          subject: transactionId,
+          payload: { ...obj(obj(t.notified.data).payload as JsonValue), transactionId, amount: amount, address: to },
+          at,
+        },
         metadata: meta(t.notified.metadata),
       })
     }
-    chain.push({ id: uuid(++seq), type: t.mined.type, data: { ...obj(t.mined.data), fromHeight: height, toHeight: height, blockHash, transactionIds: ids, blockAt: at, at }, metadata: meta(t.mined.metadata) })
+    chain.push({
+      id: uuid(++seq),
+      type: t.mined.type,
+      data: { ...obj(t.mined.data), fromHeight: height, toHeight: height, blockHash, transactionIds: ids, blockAt: at, at },
+      metadata: meta(t.mined.metadata),
+    })
     await append(chainStream, chain)
     await append(vaultStream, vault)
   }

@@ -87,7 +87,8 @@ if (process.argv.includes("--bench-load-generator") && process.send !== undefine
   process.on("message", (job: LoadJob) => {
     runJob(job).then(
       (result) => process.send!({ ok: true, result }),
-      (error: unknown) => process.send!({ ok: false, id: job.id, error: error instanceof Error ? error.stack ?? error.message : String(error) }),
+      (error: unknown) =>
+        process.send!({ ok: false, id: job.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
     )
   })
   process.send({ ready: true })

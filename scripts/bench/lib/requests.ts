@@ -45,7 +45,10 @@ export interface LoadResult {
   readonly sent: number
 }
 
-export const buildRequest = (spec: RequestSpec, sign: Credentials | undefined): { method: string; path: string; body?: string; headers: Record<string, string> } => {
+export const buildRequest = (
+  spec: RequestSpec,
+  sign: Credentials | undefined,
+): { method: string; path: string; body?: string; headers: Record<string, string> } => {
   const signed = sign === undefined ? {} : signRequest(sign, { method: spec.method, url: spec.url, body: spec.body ?? "" })
   return {
     method: spec.method,

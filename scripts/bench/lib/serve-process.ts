@@ -4,7 +4,6 @@
 // accounting, so a figure needs no control route in the product and does not depend on the client.
 import { spawn, type ChildProcess } from "node:child_process"
 import { closeSync, openSync, readdirSync, readFileSync } from "node:fs"
-import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Credentials } from "../../../src/client/signing.js"
 

@@ -40,7 +40,11 @@ export interface Measurement {
   /** Free text shown after the line (workload, caveats). */
   readonly note?: string
   /** Raw per-round figures, kept in the JSON report. */
-  readonly samples?: { readonly subject: ReadonlyArray<number>; readonly baseline?: ReadonlyArray<number>; readonly ratios?: ReadonlyArray<number> }
+  readonly samples?: {
+    readonly subject: ReadonlyArray<number>
+    readonly baseline?: ReadonlyArray<number>
+    readonly ratios?: ReadonlyArray<number>
+  }
   /** This figure's own budget, for benchmarks whose figures have different budgets (default: the benchmark's). */
   readonly budget?: Budget
   /** Supporting figures for the JSON report (e.g. server CPU per request, latency percentiles). */

@@ -68,7 +68,10 @@ const nodeHttp = (onDelivery: OnDelivery): http.Server => {
     req.on("end", () => {
       const text = Buffer.concat(chunks).toString()
       if (text.startsWith(VERIFICATION)) return void res.writeHead(200).end(text)
-      onDelivery(() => `x-signature: ${String(req.headers["x-signature"])}`, () => text)
+      onDelivery(
+        () => `x-signature: ${String(req.headers["x-signature"])}`,
+        () => text,
+      )
       res.writeHead(200, { "content-length": "0" }).end()
     })
   })
@@ -77,7 +80,9 @@ const nodeHttp = (onDelivery: OnDelivery): http.Server => {
 }
 
 export const startBenchReceiver = async (kind: ReceiverKind = "lean"): Promise<BenchReceiver> => {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ["--bench-webhook-receiver", kind], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ["--bench-webhook-receiver", kind], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  })
   const port = await new Promise<number>((resolve, reject) => {
     child.once("message", (m) => resolve((m as { port: number }).port))
     child.once("exit", (code) => reject(new Error(`receiver exited (${code})`)))

@@ -66,7 +66,13 @@ const equalStrings = (a: string, b: string): boolean => {
 export type AuthCache = WeakMap<ApiKeyRecord, { readonly hmacKey: KeyObject; verifiedPassphrase?: string }>
 
 const signatureMatches = (hmacKey: KeyObject, req: RawRequest, timestamp: string, sign: string): boolean =>
-  equalStrings(computeSignature(hmacKey, signatureMessage({ timestamp, method: req.method, path: req.rawPath, body: req.body, query: signedQuery(req.rawQuery) })), sign)
+  equalStrings(
+    computeSignature(
+      hmacKey,
+      signatureMessage({ timestamp, method: req.method, path: req.rawPath, body: req.body, query: signedQuery(req.rawQuery) }),
+    ),
+    sign,
+  )
 
 export const authenticate = (req: RawRequest, workspace: WorkspaceModel, options: AuthOptions): ApiKeyRecord | ApiError => {
   const key = req.header("x-api-key")
@@ -101,7 +107,8 @@ export const authenticate = (req: RawRequest, workspace: WorkspaceModel, options
   const ts = Number(timestamp)
   if (ts < nowS - PAST_WINDOW_S || ts > nowS + FUTURE_WINDOW_S) return errors.invalidApiTimestamp()
 
-  if (!passphraseOk || !signatureMatches(cached.hmacKey, req, timestamp, sign)) return req.body.charCodeAt(0) === 0xfeff ? errors.invalidApiSignAfterBom() : errors.invalidApiSign()
+  if (!passphraseOk || !signatureMatches(cached.hmacKey, req, timestamp, sign))
+    return req.body.charCodeAt(0) === 0xfeff ? errors.invalidApiSignAfterBom() : errors.invalidApiSign()
   if (options.replays !== undefined && !options.replays.first(sign, ts)) return errors.replayedSignature()
 
   const wait = options.rateLimiter.take(key, record.grant.rateLimit.perSecond, record.grant.rateLimit.burst)

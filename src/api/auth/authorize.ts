@@ -29,7 +29,11 @@ const allowlist = (allowlists: WeakMap<ReadonlyArray<string>, BlockList>, entrie
   return list
 }
 
-const ipAllowed = (allowlists: WeakMap<ReadonlyArray<string>, BlockList>, entries: ReadonlyArray<string>, ip: string | undefined): boolean => {
+const ipAllowed = (
+  allowlists: WeakMap<ReadonlyArray<string>, BlockList>,
+  entries: ReadonlyArray<string>,
+  ip: string | undefined,
+): boolean => {
   if (ip === undefined) return false
   const v4 = ip.startsWith("::ffff:") && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip
   const family = isIP(v4) === 6 ? "ipv6" : "ipv4"
@@ -46,7 +50,8 @@ export const makeAuthorizer = () => {
 
 const authorize = (allowlists: WeakMap<ReadonlyArray<string>, BlockList>, key: ApiKeyRecord, req: AccessRequest): ApiError | undefined => {
   const g = key.grant
-  if (g.ipAllowlist !== null && !ipAllowed(allowlists, g.ipAllowlist, req.clientIp)) return errors.ipNotWhitelisted(req.clientIp ?? "unknown")
+  if (g.ipAllowlist !== null && !ipAllowed(allowlists, g.ipAllowlist, req.clientIp))
+    return errors.ipNotWhitelisted(req.clientIp ?? "unknown")
   if (!g.scopes.includes(req.scope)) return errors.endpointNotAllowedForApiKey()
   if (g.plan.endpoints !== "all" && !g.plan.endpoints.includes(req.operationId)) return errors.endpointNotAllowedForPlan()
   if (req.networkType === "main" && !g.plan.mainnets) return errors.mainnetsNotAllowedForPlan()

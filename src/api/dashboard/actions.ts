@@ -8,18 +8,25 @@ export const dashboardActions: ReadonlyArray<SimRoute> = [
   {
     method: "POST",
     path: "/_sim/vaults/:vaultId/vault-accounts",
-    handle: ({ params, body }, deps) => runOperation(defaultOperations, "createVaultAccount", deps, { params: { vaultId: params.vaultId! }, item: body }),
+    handle: ({ params, body }, deps) =>
+      runOperation(defaultOperations, "createVaultAccount", deps, { params: { vaultId: params.vaultId! }, item: body }),
   },
   {
     method: "PUT",
     path: "/_sim/vaults/:vaultId/vault-accounts/:vaultAccountId/add-asset",
     handle: ({ params, body }, deps) =>
-      runOperation(defaultOperations, "addAssetToVaultAccount", deps, { params: { vaultId: params.vaultId!, vaultAccountId: params.vaultAccountId! }, item: body }),
+      runOperation(defaultOperations, "addAssetToVaultAccount", deps, {
+        params: { vaultId: params.vaultId!, vaultAccountId: params.vaultAccountId! },
+        item: body,
+      }),
   },
   {
     method: "POST",
     path: "/_sim/vaults/:vaultId/:blockchain/:network/addresses",
     handle: ({ params, body }, deps) =>
-      runOperation(defaultOperations, "generateDepositAddress", deps, { params: { vaultId: params.vaultId!, blockchain: params.blockchain!, network: params.network! }, item: body }),
+      runOperation(defaultOperations, "generateDepositAddress", deps, {
+        params: { vaultId: params.vaultId!, blockchain: params.blockchain!, network: params.network! },
+        item: body,
+      }),
   },
 ]

@@ -40,7 +40,9 @@ const chainMarks = (deps: ApiDeps, blockchain: string, network: string): Readonl
 
 /** Every chain's changes of height, in log order. */
 export const blockMarks = (deps: ApiDeps): ReadonlyArray<BlockMark> =>
-  [...deps.sim.models.chains.chains.values()].flatMap((c) => chainMarks(deps, c.blockchain, c.network)).sort((a, b) => a.position - b.position)
+  [...deps.sim.models.chains.chains.values()]
+    .flatMap((c) => chainMarks(deps, c.blockchain, c.network))
+    .sort((a, b) => a.position - b.position)
 
 /** The last change at or before `position` (undefined: none yet). */
 export const markAt = (marks: ReadonlyArray<BlockMark>, position: number): BlockMark | undefined =>

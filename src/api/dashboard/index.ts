@@ -19,7 +19,8 @@ export { makeSessions, type Sessions } from "./session.js"
 export const dashboardSimRoutes: ReadonlyArray<SimRoute> = [...dashboardViews, ...dashboardActions, ...timelineRoutes, ...logSearchRoutes]
 
 const PAGE_HEADERS = {
-  "content-security-policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  "content-security-policy":
+    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
   "cache-control": "no-cache",
@@ -37,7 +38,9 @@ const tokenMatches = (given: unknown, token: string) => {
 
 const page = async (c: Context) => {
   const f = await uiFile("index.html")
-  return f === undefined ? c.html(notBuilt, 503, PAGE_HEADERS) : c.body(f.body as Uint8Array<ArrayBuffer>, 200, { ...PAGE_HEADERS, "content-type": f.type })
+  return f === undefined
+    ? c.html(notBuilt, 503, PAGE_HEADERS)
+    : c.body(f.body as Uint8Array<ArrayBuffer>, 200, { ...PAGE_HEADERS, "content-type": f.type })
 }
 
 const notJson = () => new ApiError(400, "invalid_request_body_structure", 'The body must be JSON: { "token": "<admin token>" }.')
@@ -49,7 +52,11 @@ export const mountDashboard = (app: Hono, deps: ApiDeps, sessions: Sessions): vo
     const name = c.req.param("name")
     const f = /^[A-Za-z0-9_.-]+$/.test(name) && !name.startsWith(".") ? await uiFile(`assets/${name}`) : undefined
     if (f === undefined) return simError(c, new ApiError(404, "resource_not_found", "No such dashboard file."))
-    return c.body(f.body as Uint8Array<ArrayBuffer>, 200, { "content-type": f.type, "cache-control": "no-cache", "x-content-type-options": "nosniff" })
+    return c.body(f.body as Uint8Array<ArrayBuffer>, 200, {
+      "content-type": f.type,
+      "cache-control": "no-cache",
+      "x-content-type-options": "nosniff",
+    })
   })
   app.get("/ui/session", (c) => {
     const s = sessions.find(c)

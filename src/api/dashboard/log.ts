@@ -17,14 +17,16 @@ export const logSearchRoutes: ReadonlyArray<SimRoute> = [
       const from = query.fromPosition ?? "0"
       const limit = Number(query.limit ?? "50")
       if (!/^[0-9]{1,20}$/.test(from)) return errors.invalidData([{ attribute: "fromPosition", message: "must be a non-negative integer" }])
-      if (!Number.isInteger(limit) || limit < 1 || limit > 500) return errors.invalidData([{ attribute: "limit", message: "must be an integer from 1 to 500" }])
+      if (!Number.isInteger(limit) || limit < 1 || limit > 500)
+        return errors.invalidData([{ attribute: "limit", message: "must be an integer from 1 to 500" }])
       const asOf = parseAsOf(query.asOf, deps.sim.models, "asOf")
       if (isApiError(asOf)) return asOf
       const end = asOf ?? deps.sim.models.position
       const stream = query.stream ?? ""
       const types = query.type === undefined || query.type === "" ? undefined : new Set(query.type.split(","))
       const matches = (e: { stream: string; type: string }) =>
-        (stream === "" || e.stream === stream || e.stream.startsWith(stream.endsWith("-") ? stream : `${stream}-`)) && (types === undefined || types.has(e.type))
+        (stream === "" || e.stream === stream || e.stream.startsWith(stream.endsWith("-") ? stream : `${stream}-`)) &&
+        (types === undefined || types.has(e.type))
       const out: Array<ReturnType<typeof eventJson>> = []
       let position = BigInt(from)
       // Positions are opaque (EventStoreDB: byte offsets), so the next batch starts at the last one read, skipped.
@@ -49,7 +51,10 @@ export const logSearchRoutes: ReadonlyArray<SimRoute> = [
         if (scanned >= SCAN) {
           const more = exitToResult(await deps.sim.run(deps.sim.store.readAll({ fromPosition: last, maxCount: 2 })))
           const next = isApiError(more) ? undefined : more.find((e) => e.position > last)
-          return { status: 200, body: { events: out, scanned, ...(next !== undefined && next.position <= end ? { nextPosition: Number(next.position) } : {}) } }
+          return {
+            status: 200,
+            body: { events: out, scanned, ...(next !== undefined && next.position <= end ? { nextPosition: Number(next.position) } : {}) },
+          }
         }
         position = last
         skip = last

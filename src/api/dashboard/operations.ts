@@ -24,7 +24,16 @@ export const runOperation = async (
   }
   const apiVersion = OLDEST_API_VERSION
   const r = await op.handle(
-    { params: input.params, query: input.query ?? {}, item, key: auditKey, requestId: deps.nextRequestId(), apiVersion, asOf: input.asOf, paginated: pagedAt(op, apiVersion) },
+    {
+      params: input.params,
+      query: input.query ?? {},
+      item,
+      key: auditKey,
+      requestId: deps.nextRequestId(),
+      apiVersion,
+      asOf: input.asOf,
+      paginated: pagedAt(op, apiVersion),
+    },
     deps,
   )
   if (isApiError(r)) return r
@@ -32,6 +41,13 @@ export const runOperation = async (
   const present = op.answer?.at(apiVersion).present ?? ((x: unknown) => x)
   return {
     status: r.status,
-    body: "item" in r ? present(r.item) : "page" in r ? { ...r.page, items: r.page.items.map(present) } : "items" in r ? { items: r.items.map(present) } : present(r.data),
+    body:
+      "item" in r
+        ? present(r.item)
+        : "page" in r
+          ? { ...r.page, items: r.page.items.map(present) }
+          : "items" in r
+            ? { items: r.items.map(present) }
+            : present(r.data),
   }
 }

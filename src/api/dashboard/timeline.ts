@@ -47,10 +47,11 @@ const timelineBody = (deps: ApiDeps): unknown => {
   const head = m.position
   const first = m.timeline.first
   const ticks: Array<{ position: number; time: number }> = []
-  if (head >= 0n) for (let i = 0; i <= TICKS; i++) {
-    const p = first + ((head - first) * BigInt(i)) / BigInt(TICKS)
-    ticks.push({ position: Number(p), time: m.timeline.timeAt(p) ?? 0 })
-  }
+  if (head >= 0n)
+    for (let i = 0; i <= TICKS; i++) {
+      const p = first + ((head - first) * BigInt(i)) / BigInt(TICKS)
+      ticks.push({ position: Number(p), time: m.timeline.timeAt(p) ?? 0 })
+    }
   const value = {
     first: Number(first),
     head: Number(head),

@@ -24,13 +24,19 @@ const asOfOf = (deps: ApiDeps, query: Query): AsOf | ApiError => parseAsOf(query
 export const timeOf = (deps: ApiDeps, asOf: AsOf): number =>
   asOf === undefined ? deps.sim.clock.now() : asOf < 0n ? 0 : (deps.sim.models.timeline.timeAt(asOf) ?? deps.sim.clock.now())
 
-const withAsOf = (handle: (query: Query, params: Record<string, string>, deps: ApiDeps, asOf: AsOf) => ReturnType<SimRoute["handle"]>): SimRoute["handle"] =>
+const withAsOf =
+  (
+    handle: (query: Query, params: Record<string, string>, deps: ApiDeps, asOf: AsOf) => ReturnType<SimRoute["handle"]>,
+  ): SimRoute["handle"] =>
   ({ query, params }, deps) => {
     const asOf = asOfOf(deps, query)
     return isApiError(asOf) ? asOf : handle(query, params, deps, asOf)
   }
 
-const pageQuery = (q: Query) => ({ ...(q.limit !== undefined ? { limit: q.limit } : {}), ...(q.startingAfter !== undefined ? { startingAfter: q.startingAfter } : {}) })
+const pageQuery = (q: Query) => ({
+  ...(q.limit !== undefined ? { limit: q.limit } : {}),
+  ...(q.startingAfter !== undefined ? { startingAfter: q.startingAfter } : {}),
+})
 
 const chainSummary = (deps: ApiDeps, blockchain: string, network: string, asOf: AsOf) => {
   const m = deps.sim.models.chains
@@ -112,7 +118,9 @@ export const dashboardViews: ReadonlyArray<SimRoute> = [
         const s = r.status.at(asOf)
         if (s === "AwaitingApproval" || s === "AwaitingApprovalL2") awaiting++
       }
-      const chains = [...m.chains.chains.values()].filter((c) => c.state.at(asOf) !== undefined).map((c) => chainSummary(deps, c.blockchain, c.network, asOf))
+      const chains = [...m.chains.chains.values()]
+        .filter((c) => c.state.at(asOf) !== undefined)
+        .map((c) => chainSummary(deps, c.blockchain, c.network, asOf))
       return {
         status: 200,
         body: {
@@ -137,7 +145,13 @@ export const dashboardViews: ReadonlyArray<SimRoute> = [
       if (accounts === undefined) return errors.resourceNotFound("vault")
       const page = paginate(accounts.ids, (a) => a.vaultAccountId, pageQuery(q))
       if (isApiError(page)) return page
-      return { status: 200, body: { ...page, items: page.items.map((a) => accountRow(p.vaultId!, accounts.ref(a), "position" in a ? Number(a.position) : undefined)) } }
+      return {
+        status: 200,
+        body: {
+          ...page,
+          items: page.items.map((a) => accountRow(p.vaultId!, accounts.ref(a), "position" in a ? Number(a.position) : undefined)),
+        },
+      }
     }),
   },
   {
@@ -158,7 +172,9 @@ export const dashboardViews: ReadonlyArray<SimRoute> = [
   {
     method: "GET",
     path: "/_sim/vaults/:vaultId/transactions",
-    handle: withAsOf((q, p, deps, asOf) => runOperation(defaultOperations, "listVaultTransactions", deps, { params: { vaultId: p.vaultId! }, query: pageQuery(q), asOf })),
+    handle: withAsOf((q, p, deps, asOf) =>
+      runOperation(defaultOperations, "listVaultTransactions", deps, { params: { vaultId: p.vaultId! }, query: pageQuery(q), asOf }),
+    ),
   },
   {
     method: "GET",
@@ -205,7 +221,16 @@ export const dashboardViews: ReadonlyArray<SimRoute> = [
       const key = chainKey(n.blockchain, n.network)
       const mempool = [...m.transfers.values()]
         .filter((t) => t.chain === key && (asOf === undefined || t.position <= asOf) && t.mined.at(asOf) === undefined)
-        .map((t) => ({ transactionId: t.transfer.transactionId, kind: t.transfer.kind, assetId: t.transfer.assetId, from: t.transfer.from, to: t.transfer.to, amount: t.transfer.amount, submittedAt: t.submittedAt, position: Number(t.position) }))
+        .map((t) => ({
+          transactionId: t.transfer.transactionId,
+          kind: t.transfer.kind,
+          assetId: t.transfer.assetId,
+          from: t.transfer.from,
+          to: t.transfer.to,
+          amount: t.transfer.amount,
+          submittedAt: t.submittedAt,
+          position: Number(t.position),
+        }))
       const page = paginate(mempool, (t) => t.transactionId, pageQuery(q))
       if (isApiError(page)) return page
       return { status: 200, body: { ...chainSummary(deps, n.blockchain, n.network, asOf), mempool: page } }
@@ -217,8 +242,22 @@ export const dashboardViews: ReadonlyArray<SimRoute> = [
     handle: () => ({
       status: 200,
       body: {
-        networks: allNetworks().map((n) => ({ blockchain: n.blockchain, network: n.network, networkType: n.networkType, nativeAssetId: n.nativeAssetId })),
-        assets: allAssets().map((a) => ({ id: a.id, symbol: a.symbol, name: a.name, type: a.type, decimals: a.decimals, blockchain: a.blockchain, network: a.network, networkType: a.networkType })),
+        networks: allNetworks().map((n) => ({
+          blockchain: n.blockchain,
+          network: n.network,
+          networkType: n.networkType,
+          nativeAssetId: n.nativeAssetId,
+        })),
+        assets: allAssets().map((a) => ({
+          id: a.id,
+          symbol: a.symbol,
+          name: a.name,
+          type: a.type,
+          decimals: a.decimals,
+          blockchain: a.blockchain,
+          network: a.network,
+          networkType: a.networkType,
+        })),
       },
     }),
   },

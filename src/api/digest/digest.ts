@@ -32,7 +32,13 @@ const everything: ApiKeyGrant = {
   rateLimit: { perSecond: 1, burst: 1 },
 }
 /** A key that sees every vault of both network types (the audit's and the dashboard's reads). */
-export const auditKey: ApiKeyRecord = { grant: everything, secretBytes: Buffer.alloc(0), revoked: false, position: -1n, revokedPosition: undefined }
+export const auditKey: ApiKeyRecord = {
+  grant: everything,
+  secretBytes: Buffer.alloc(0),
+  revoked: false,
+  position: -1n,
+  revokedPosition: undefined,
+}
 
 export const readDeps = (sim: Simulator): ApiDeps => ({
   sim,
@@ -52,7 +58,9 @@ const readOperation = (id: string): Operation | undefined => defaultOperations.f
 type Answer = { readonly status: number; readonly body: unknown }
 
 const shape = (r: OperationResult): Answer =>
-  isApiError(r) ? { status: r.status, body: { error: r.code } } : { status: r.status, body: "item" in r ? r.item : "page" in r ? r.page.items : "items" in r ? { items: r.items } : r.data }
+  isApiError(r)
+    ? { status: r.status, body: { error: r.code } }
+    : { status: r.status, body: "item" in r ? r.item : "page" in r ? r.page.items : "items" in r ? { items: r.items } : r.data }
 
 /** One probe's answer; a paginated listing is followed to its last page (500 items a page). */
 export const answer = async (deps: ApiDeps, p: Probe, asOf: AsOf): Promise<Answer> => {
@@ -77,7 +85,9 @@ export const answer = async (deps: ApiDeps, p: Probe, asOf: AsOf): Promise<Answe
 // Computed at call time: app.ts mounts the control-plane routes that import this module.
 let firstVersion: ReadonlySet<string> | undefined
 const firstVersionReads = (): ReadonlySet<string> =>
-  (firstVersion ??= new Set(defaultOperations.filter((o) => o.versions === undefined || o.versions.includes(OLDEST_API_VERSION)).map((o) => o.id)))
+  (firstVersion ??= new Set(
+    defaultOperations.filter((o) => o.versions === undefined || o.versions.includes(OLDEST_API_VERSION)).map((o) => o.id),
+  ))
 
 /** The read models' answers as of `asOf`: endpoint answers, raw balances, chain states, exchange rates. No positions. */
 export const snapshot = async (sim: Simulator, asOf: AsOf): Promise<Record<string, unknown>> => {
@@ -90,7 +100,8 @@ export const snapshot = async (sim: Simulator, asOf: AsOf): Promise<Record<strin
   for (const a of m.holdings.addresses.values()) {
     if (asOf !== undefined && a.position > asOf) continue
     const { blockchain, network, address } = a.facts
-    for (const assetId of m.holdings.heldAssets(a, asOf)) balances[`${blockchain}/${network}/${address}/${assetId}`] = m.holdings.balance(blockchain, network, address, assetId, asOf)
+    for (const assetId of m.holdings.heldAssets(a, asOf))
+      balances[`${blockchain}/${network}/${address}/${assetId}`] = m.holdings.balance(blockchain, network, address, assetId, asOf)
   }
   const chains: Record<string, unknown> = {}
   for (const [chain, view] of m.chains.chains) {
@@ -106,4 +117,7 @@ export const digestOf = async (sim: Simulator, asOf: AsOf): Promise<string> => s
 /** The digest as the audit report carries it (`runAudit`'s `digest` option). */
 export const auditDigest =
   (sim: Simulator) =>
-  async (asOf: AsOf): Promise<{ readonly format: typeof DIGEST_FORMAT; readonly sha256: string }> => ({ format: DIGEST_FORMAT, sha256: await digestOf(sim, asOf) })
+  async (asOf: AsOf): Promise<{ readonly format: typeof DIGEST_FORMAT; readonly sha256: string }> => ({
+    format: DIGEST_FORMAT,
+    sha256: await digestOf(sim, asOf),
+  })

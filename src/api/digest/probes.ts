@@ -62,8 +62,19 @@ export const readProbes = (models: ReadModels, asOf: AsOf, options: { readonly i
   }
   if (options.includeStatic) {
     out.push(probe("listSupportedAssets", "/supported-assets", {}))
-    out.push(probe("encodeXrpAddress", "/utils/xrp/:network/addresses/encode/:classicAddress/:addressTag", { network: "testnet", classicAddress: XRP_CLASSIC, addressTag: "1" }))
-    out.push(probe("decodeXrpAddress", "/utils/xrp/:network/addresses/decode/:xAddress", { network: "testnet", xAddress: classicAddressToXAddress(XRP_CLASSIC, 1, true) }))
+    out.push(
+      probe("encodeXrpAddress", "/utils/xrp/:network/addresses/encode/:classicAddress/:addressTag", {
+        network: "testnet",
+        classicAddress: XRP_CLASSIC,
+        addressTag: "1",
+      }),
+    )
+    out.push(
+      probe("decodeXrpAddress", "/utils/xrp/:network/addresses/decode/:xAddress", {
+        network: "testnet",
+        xAddress: classicAddressToXAddress(XRP_CLASSIC, 1, true),
+      }),
+    )
   }
   const heldAnywhere = new Set<string>()
   for (const vault of models.workspace.vaultList(asOf)) {
@@ -86,7 +97,15 @@ export const readProbes = (models: ReadModels, asOf: AsOf, options: { readonly i
       out.push(probe("listAddressAssetsAcrossChains", "/vaults/:vaultId/addresses/:address/assets", { vaultId, address }))
       out.push(probe("getAddressBalance", "/vaults/:vaultId/addresses/:address/balance", { vaultId, address }))
       if (blockchain === "tron")
-        out.push({ ...probe("getTronResourceOverview", "/vaults/:vaultId/:blockchain/:network/:address/overview", { vaultId, blockchain, network: a.facts.network, address }), apiVersion: "2026-03-20" })
+        out.push({
+          ...probe("getTronResourceOverview", "/vaults/:vaultId/:blockchain/:network/:address/overview", {
+            vaultId,
+            blockchain,
+            network: a.facts.network,
+            address,
+          }),
+          apiVersion: "2026-03-20",
+        })
       for (const assetId of models.holdings.heldAssets(a, asOf)) heldInVault.add(assetId)
     }
     for (const assetId of [...heldInVault].sort()) {
@@ -120,7 +139,13 @@ export const readProbes = (models: ReadModels, asOf: AsOf, options: { readonly i
   for (const assetId of [...heldAnywhere].sort()) {
     const asset = findAsset(assetId)
     if (asset !== undefined)
-      out.push(probe("listAssetVaults", "/assets/:assetId/:blockchain/vaults/:networkType", { assetId, blockchain: asset.blockchain, networkType: asset.networkType }))
+      out.push(
+        probe("listAssetVaults", "/assets/:assetId/:blockchain/vaults/:networkType", {
+          assetId,
+          blockchain: asset.blockchain,
+          networkType: asset.networkType,
+        }),
+      )
   }
   return out
 }

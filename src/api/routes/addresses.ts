@@ -36,7 +36,13 @@ const AssetAddresses = struct({
 })
 
 /** An address of the vault on every chain of the vault's network type that knows it (EVM addresses repeat across chains). */
-const vaultAddressOn = (deps: ApiDeps, vaultId: string, address: string, blockchain: string | undefined, asOf: AsOf): ReadonlyArray<AddressView> => {
+const vaultAddressOn = (
+  deps: ApiDeps,
+  vaultId: string,
+  address: string,
+  blockchain: string | undefined,
+  asOf: AsOf,
+): ReadonlyArray<AddressView> => {
   const type = deps.sim.models.workspace.vault(vaultId, asOf)?.profile.type
   if (type === undefined) return []
   return networksOf(type).flatMap((n) => {
@@ -59,8 +65,15 @@ const addressEntries = (deps: ApiDeps, held: ReadonlyArray<AddressView>, asOf: A
 }
 
 /** The address's assets in the vault, on the `blockchain` of the query or on every chain it is on. */
-const entriesOfAddress = (deps: ApiDeps, params: Readonly<Record<string, string>>, query: Readonly<Record<string, string>>, asOf: AsOf, version: ApiVersion) => {
-  if (query.blockchain !== undefined && !isBlockchain(query.blockchain)) return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain" }])
+const entriesOfAddress = (
+  deps: ApiDeps,
+  params: Readonly<Record<string, string>>,
+  query: Readonly<Record<string, string>>,
+  asOf: AsOf,
+  version: ApiVersion,
+) => {
+  if (query.blockchain !== undefined && !isBlockchain(query.blockchain))
+    return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain" }])
   if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.unknownVault(version)
   const held = vaultAddressOn(deps, params.vaultId!, params.address!, query.blockchain, asOf)
   if (held.length === 0) return errors.resourceNotFound("address")
@@ -91,14 +104,17 @@ export const addressOperations: ReadonlyArray<Operation> = [
     networkType: networkTypeOf,
     answer: GeneratedAddress,
     body: { required: { label: checks.string({ min: 1, max: 100 }) }, optional: { vaultAccountId: checks.string({ min: 1, max: 64 }) } },
-    bodySince: { "2026-03-20": { required: { label: checks.string({ min: 1, max: 100 }), vaultAccountId: checks.string({ min: 1, max: 64 }) } } },
+    bodySince: {
+      "2026-03-20": { required: { label: checks.string({ min: 1, max: 100 }), vaultAccountId: checks.string({ min: 1, max: 64 }) } },
+    },
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
       const network = findNetwork(params.blockchain!, params.network!)
       if (network === undefined) return unknownNetwork()
       if (!deps.sim.models.workspace.vaultsById.has(params.vaultId!)) return errors.unknownVault(apiVersion)
       // The vault's default account (its id is the vault's) holds the vault's own addresses.
       const accountId = item.vaultAccountId as string | undefined
-      if (accountId !== undefined && !hasAccount(deps, params.vaultId!, accountId, undefined)) return errors.resourceNotFound("vault account")
+      if (accountId !== undefined && !hasAccount(deps, params.vaultId!, accountId, undefined))
+        return errors.resourceNotFound("vault account")
       const r = await runCommand(
         deps,
         generateAddress(params.vaultId as VaultId, network, item.label as string, (accountId ?? null) as VaultAccountId | null),
@@ -108,7 +124,12 @@ export const addressOperations: ReadonlyArray<Operation> = [
       const a = r.address
       return {
         status: 201,
-        item: { address: a.address, createdTimestamp: String(toUnixSeconds(a.at as SimInstant)), label: a.label, vaultAccountId: accountIdOf(a) },
+        item: {
+          address: a.address,
+          createdTimestamp: String(toUnixSeconds(a.at as SimInstant)),
+          label: a.label,
+          vaultAccountId: accountIdOf(a),
+        },
       }
     },
   },
@@ -124,7 +145,10 @@ export const addressOperations: ReadonlyArray<Operation> = [
     handle: ({ params, item }) => {
       if (findNetwork(params.blockchain!, params.network!) === undefined) return unknownNetwork()
       const address = item.address as string
-      return { status: 200, item: { address, isValid: validateAddress(params.blockchain as Blockchain, params.network as NetworkName, address) } }
+      return {
+        status: 200,
+        item: { address, isValid: validateAddress(params.blockchain as Blockchain, params.network as NetworkName, address) },
+      }
     },
   },
   {
@@ -140,7 +164,8 @@ export const addressOperations: ReadonlyArray<Operation> = [
       const vault = deps.sim.models.workspace.vault(params.vaultId!, asOf)
       if (vault === undefined) return errors.resourceNotFound("vault")
       const network = networkForVault(deps, params.vaultId!, params.blockchain!)
-      if (network === undefined) return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain for this vault" }])
+      if (network === undefined)
+        return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain for this vault" }])
       const h = deps.sim.models.holdings
       const a = h.address(network.blockchain, network.network, params.address!, asOf)
       if (a === undefined || a.facts.vaultId !== params.vaultId) return errors.resourceNotFound("address")
@@ -174,11 +199,14 @@ export const addressOperations: ReadonlyArray<Operation> = [
       if (findNetwork(params.blockchain!, params.network!) === undefined) return unknownNetwork()
       if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.resourceNotFound("vault")
       const asset = findAsset(params.assetId!)
-      if (asset === undefined || asset.blockchain !== params.blockchain || asset.network !== params.network) return errors.resourceNotFound("asset")
+      if (asset === undefined || asset.blockchain !== params.blockchain || asset.network !== params.network)
+        return errors.resourceNotFound("asset")
       const h = deps.sim.models.holdings
       const addresses = h
         .vaultAddresses(params.vaultId!, asOf)
-        .filter((a) => a.facts.blockchain === asset.blockchain && a.facts.network === asset.network && h.heldAssets(a, asOf).includes(asset.id))
+        .filter(
+          (a) => a.facts.blockchain === asset.blockchain && a.facts.network === asset.network && h.heldAssets(a, asOf).includes(asset.id),
+        )
         .map((a) => ({
           address: a.facts.address,
           addressType: a.facts.addressType,

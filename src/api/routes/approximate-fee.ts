@@ -3,7 +3,15 @@
 // the most it may cost (what the request would hold back). Writes nothing.
 import { Schema } from "effect"
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
-import { findAsset, findNetwork, isUtxo, nativeAsset, type AssetInfo, type FeePriority, type NetworkInfo } from "../../domain/chains/index.js"
+import {
+  findAsset,
+  findNetwork,
+  isUtxo,
+  nativeAsset,
+  type AssetInfo,
+  type FeePriority,
+  type NetworkInfo,
+} from "../../domain/chains/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { batchDraftOf } from "../../domain/transaction-request/batch.js"
@@ -34,7 +42,6 @@ const recipientsCheck: FieldCheck = typed(shapes.list(Schema.Record(Schema.Strin
     : "must be 1 to 150 objects { address, amount, assetId? }",
 )
 
-
 const missingOf = (item: JsonObject, keys: ReadonlyArray<string>) => {
   const missing = keys.filter((k) => item[k] === undefined)
   return missing.length > 0 ? errors.missingRequiredAttributes(missing) : undefined
@@ -49,7 +56,18 @@ type Sender = { readonly address: string; readonly vaultAccountId: string; reado
 
 /** Gas sponsorship: the sender and the fee payer as gas-sponsorship-transfer checks them. */
 const sponsorOf = (deps: ApiDeps, vaultId: string, n: NetworkInfo, item: JsonObject, version: ApiVersion): Sender | ApiError => {
-  const p = parties(deps, version, vaultId, n, "assetId", item.vaultAccountId as string | undefined, "fromAddress", item.fromAddress as string, "feePayer", item.feePayer as string)
+  const p = parties(
+    deps,
+    version,
+    vaultId,
+    n,
+    "assetId",
+    item.vaultAccountId as string | undefined,
+    "fromAddress",
+    item.fromAddress as string,
+    "feePayer",
+    item.feePayer as string,
+  )
   return isApiError(p) ? p : { address: p.sender, vaultAccountId: p.vaultAccountId, feePayer: p.feePayer }
 }
 
@@ -59,7 +77,9 @@ const senderOf = (deps: ApiDeps, vaultId: string, blockchain: string, network: s
   if (from === undefined || from.facts.vaultId !== vaultId) return errors.resourceNotFound("fromAddress in this vault")
   const owner = accountIdOf(from.facts)
   if (item.vaultAccountId !== undefined && item.vaultAccountId !== owner)
-    return hasAccount(deps, vaultId, item.vaultAccountId as string, undefined) ? errors.resourceNotFound("fromAddress in this vault account") : errors.resourceNotFound("vault account")
+    return hasAccount(deps, vaultId, item.vaultAccountId as string, undefined)
+      ? errors.resourceNotFound("fromAddress in this vault account")
+      : errors.resourceNotFound("vault account")
   return { address: from.facts.address, vaultAccountId: owner }
 }
 
@@ -68,14 +88,20 @@ const single = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVe
   if (missing !== undefined) return missing
   const asset = findAsset(item.assetId as string)
   if (asset === undefined) return errors.resourceNotFound("asset")
-  if (isUtxo(asset.blockchain)) return bad("assetId", "a single transfer is for account-based chains; estimate a UTXO transfer with transactionType multiple")
+  if (isUtxo(asset.blockchain))
+    return bad("assetId", "a single transfer is for account-based chains; estimate a UTXO transfer with transactionType multiple")
   const n = findNetwork(asset.blockchain, asset.network)!
-  const needed = [...(item.feePriority === undefined && !priorityOptional(n) ? ["feePriority"] : []), ...(item.toAddress === undefined && n.family === "evm" ? ["toAddress"] : [])]
+  const needed = [
+    ...(item.feePriority === undefined && !priorityOptional(n) ? ["feePriority"] : []),
+    ...(item.toAddress === undefined && n.family === "evm" ? ["toAddress"] : []),
+  ]
   if (needed.length > 0) return errors.missingRequiredAttributes(needed)
   const vault = deps.sim.models.workspace.vaultsById.get(vaultId)
   if (vault === undefined) return unknownVault(version)
   if (vault.profile.type !== n.networkType)
-    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.blockchain}/${n.network}.`, [{ attribute: "assetId", message: "is on a network of the other type" }])
+    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.blockchain}/${n.network}.`, [
+      { attribute: "assetId", message: "is on a network of the other type" },
+    ])
   const amount = parseAmount(item.amount, asset)
   if (isApiError(amount)) return amount
   if (item.toAddress !== undefined) {
@@ -129,24 +155,47 @@ const batch = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVer
   const gas = findAsset(item.feePayerAssetId as string)
   if (gas === undefined) return errors.resourceNotFound("asset")
   const n = findNetwork(gas.blockchain, gas.network)!
-  if (!SPONSORED_CHAINS.includes(n.blockchain)) return bad("feePayerAssetId", `batches are for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
-  if (gas.id !== n.nativeAssetId) return bad("feePayerAssetId", `must be the chain's gas asset (${nativeAsset(n.blockchain, n.network)!.unit} on ${n.blockchain}/${n.network})`)
+  if (!SPONSORED_CHAINS.includes(n.blockchain))
+    return bad("feePayerAssetId", `batches are for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
+  if (gas.id !== n.nativeAssetId)
+    return bad(
+      "feePayerAssetId",
+      `must be the chain's gas asset (${nativeAsset(n.blockchain, n.network)!.unit} on ${n.blockchain}/${n.network})`,
+    )
   const recipients: Array<{ address: string; amount: bigint; asset: AssetInfo }> = []
   for (const [i, r] of (item.recipients as Array<JsonObject>).entries()) {
-    if (typeof r.address !== "string" || typeof r.amount !== "string" || typeof r.assetId !== "string") return bad(`recipients[${i}]`, "must be { address, amount, assetId } with string values")
+    if (typeof r.address !== "string" || typeof r.amount !== "string" || typeof r.assetId !== "string")
+      return bad(`recipients[${i}]`, "must be { address, amount, assetId } with string values")
     const asset = findAsset(r.assetId)
     if (asset === undefined) return errors.resourceNotFound(`asset of recipients[${i}]`)
-    if (asset.blockchain !== n.blockchain || asset.network !== n.network) return bad(`recipients[${i}].assetId`, `is not an asset of ${n.blockchain}/${n.network}, the fee payer's chain`)
+    if (asset.blockchain !== n.blockchain || asset.network !== n.network)
+      return bad(`recipients[${i}].assetId`, `is not an asset of ${n.blockchain}/${n.network}, the fee payer's chain`)
     const amount = parseAmount(r.amount, asset, `recipients[${i}].amount`)
     if (isApiError(amount)) return amount
     const badTo = checkAddress(n, r.address, `recipients[${i}].address`)
     if (badTo !== undefined) return badTo
     recipients.push({ address: r.address, amount, asset })
   }
-  const p = parties(deps, version, vaultId, n, "feePayerAssetId", item.vaultAccountId as string | undefined, "fromAddress", item.fromAddress as string, "feePayer", item.feePayer as string)
+  const p = parties(
+    deps,
+    version,
+    vaultId,
+    n,
+    "feePayerAssetId",
+    item.vaultAccountId as string | undefined,
+    "fromAddress",
+    item.fromAddress as string,
+    "feePayer",
+    item.feePayer as string,
+  )
   if (isApiError(p)) return p
   const feePriority = item.feePriority as FeePriority
-  const draft = batchDraftOf(undefined, { vaultId: vaultId as VaultId, network: n, sender: p.sender, feePayer: p.feePayer, recipients, feePriority, note: null }, "", "")
+  const draft = batchDraftOf(
+    undefined,
+    { vaultId: vaultId as VaultId, network: n, sender: p.sender, feePayer: p.feePayer, recipients, feePriority, note: null },
+    "",
+    "",
+  )
   const fee = feeOf(n)
   const value = feeOfDraft(n, draft, feeStateFor(deps, n, p.feePayer))
   return {

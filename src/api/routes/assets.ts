@@ -30,7 +30,15 @@ const AssetBalance = struct({
 
 const AssetVaults = struct({
   exchangeRate: exchangeRateField,
-  vaults: array(struct({ vaultId: Schema.String, vaultName: Schema.String, vaultColor: Schema.String, vaultType: Schema.Literals(["general", "smart"]), ...amountFields })),
+  vaults: array(
+    struct({
+      vaultId: Schema.String,
+      vaultName: Schema.String,
+      vaultColor: Schema.String,
+      vaultType: Schema.Literals(["general", "smart"]),
+      ...amountFields,
+    }),
+  ),
 })
 
 /** Per asset, the sum of its balances over a vault's addresses. */
@@ -139,7 +147,15 @@ export const assetOperations: ReadonlyArray<Operation> = [
               const b = vaultHoldings(deps, v.profile.vaultId, asOf).get(asset.id)
               return b === undefined
                 ? []
-                : [{ vaultId: v.profile.vaultId, vaultName: v.profile.name, vaultColor: v.profile.color, vaultType: "general", ...amounts(b, asset.decimals) }]
+                : [
+                    {
+                      vaultId: v.profile.vaultId,
+                      vaultName: v.profile.name,
+                      vaultColor: v.profile.color,
+                      vaultType: "general",
+                      ...amounts(b, asset.decimals),
+                    },
+                  ]
             })
       return { status: 200, item: { exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf), vaults } }
     },

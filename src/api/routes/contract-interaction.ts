@@ -18,7 +18,12 @@ import { unknownVault } from "./vault-account-reads.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
 
 const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
-const METHODS: Readonly<Record<string, "approve" | "transfer-from">> = { approve: "approve", "transfer-from": "transfer-from", transfer_from: "transfer-from", transferfrom: "transfer-from" }
+const METHODS: Readonly<Record<string, "approve" | "transfer-from">> = {
+  approve: "approve",
+  "transfer-from": "transfer-from",
+  transfer_from: "transfer-from",
+  transferfrom: "transfer-from",
+}
 
 const ContractInteractionAnswer = struct({
   assetUnit: Schema.String,
@@ -75,7 +80,8 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
       if (method === undefined) return bad("method", "must be approve or transfer-from")
       const asset = findAsset(item.assetId as string)
       if (asset === undefined) return errors.resourceNotFound("asset")
-      if (asset.blockchain !== "tron" || asset.type !== "TOKEN") return bad("assetId", "must be a TRC-20 token (native TRX is not a contract)")
+      if (asset.blockchain !== "tron" || asset.type !== "TOKEN")
+        return bad("assetId", "must be a TRC-20 token (native TRX is not a contract)")
       const n = findNetwork(asset.blockchain, asset.network)!
       if (method === "transfer-from" && item.toAddress === undefined) return errors.missingRequiredAttributes(["toAddress"])
       if (method === "transfer-from" && item.amount === undefined) return errors.missingRequiredAttributes(["amount"])
@@ -87,7 +93,8 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
         if (!parsed.ok) return bad("amount", `must be a positive decimal string with at most ${asset.decimals} decimals`)
         amount = parsed.value
       }
-      if (item.toAddress !== undefined && !validateAddress("tron", n.network as NetworkName, item.toAddress as string)) return bad("toAddress", `is not a valid tron/${n.network} address`)
+      if (item.toAddress !== undefined && !validateAddress("tron", n.network as NetworkName, item.toAddress as string))
+        return bad("toAddress", `is not a valid tron/${n.network} address`)
       let maxFee: bigint | null = null
       if (item.maxFee !== undefined) {
         const parsed = parsePositiveAmount(item.maxFee as string, 6)
@@ -97,16 +104,22 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
       const m = deps.sim.models
       const vault = m.workspace.vaultsById.get(params.vaultId!)
       if (vault === undefined) return unknownVault(apiVersion)
-      if (vault.profile.type !== n.networkType) return bad("assetId", `is an asset of ${n.network}, which a ${vault.profile.type} vault does not use`)
+      if (vault.profile.type !== n.networkType)
+        return bad("assetId", `is an asset of ${n.network}, which a ${vault.profile.type} vault does not use`)
       const from = m.holdings.address(n.blockchain, n.network, item.fromAddress as string, undefined)
       if (from === undefined || from.facts.vaultId !== params.vaultId) return errors.resourceNotFound("fromAddress in this vault")
-      if (item.vaultAccountId !== undefined && accountIdOf(from.facts) !== item.vaultAccountId) return errors.resourceNotFound("fromAddress in this vault account")
+      if (item.vaultAccountId !== undefined && accountIdOf(from.facts) !== item.vaultAccountId)
+        return errors.resourceNotFound("fromAddress in this vault account")
       const payer = m.holdings.address(n.blockchain, n.network, item.feePayer as string, undefined)
-      if (payer === undefined || payer.facts.vaultId !== params.vaultId) return errors.resourceNotFound(`fee payer address ${String(item.feePayer)} in this vault`)
-      if (payer.facts.address === from.facts.address) return bad("feePayer", "must be another address than fromAddress (it is the spender the holder approves)")
+      if (payer === undefined || payer.facts.vaultId !== params.vaultId)
+        return errors.resourceNotFound(`fee payer address ${String(item.feePayer)} in this vault`)
+      if (payer.facts.address === from.facts.address)
+        return bad("feePayer", "must be another address than fromAddress (it is the spender the holder approves)")
       const spender = payer.facts.address
       const operation: TronOperation =
-        method === "approve" ? { type: "approve", token: asset.id, spender, allowance: UINT256_MAX.toString() } : { type: "transfer-from", token: asset.id, spender, amount: amount.toString() }
+        method === "approve"
+          ? { type: "approve", token: asset.id, spender, allowance: UINT256_MAX.toString() }
+          : { type: "transfer-from", token: asset.id, spender, amount: amount.toString() }
       const r = await runCommand(
         deps,
         createTxRequest({
@@ -138,7 +151,9 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
             functionSignature: method === "approve" ? "approve(address,uint256)" : "transferFrom(address,address,uint256)",
             owner: from.facts.address,
             spender,
-            ...(method === "approve" ? { allowance: UINT256_MAX.toString() } : { recipient: item.toAddress as string, amount: formatAmount(amount, asset.decimals) }),
+            ...(method === "approve"
+              ? { allowance: UINT256_MAX.toString() }
+              : { recipient: item.toAddress as string, amount: formatAmount(amount, asset.decimals) }),
           },
           transactionRequestId: r.requestId,
           transactionRequestStatus: "created",

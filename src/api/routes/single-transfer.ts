@@ -9,7 +9,18 @@ import type { ApiDeps } from "../deps.js"
 import { ApiError, errors, isApiError } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { SingleTransferCreated } from "../wire/transaction-requests.js"
-import { amountCheck, bad, checkAddress, create, fmt, parseAmount, priority, requiredNote, withNote, type Built } from "./transaction-requests.js"
+import {
+  amountCheck,
+  bad,
+  checkAddress,
+  create,
+  fmt,
+  parseAmount,
+  priority,
+  requiredNote,
+  withNote,
+  type Built,
+} from "./transaction-requests.js"
 import { unknownVault } from "./vault-account-reads.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
 import { hasAccount } from "./vault-account-views.js"
@@ -46,26 +57,40 @@ export const singleInput = (deps: ApiDeps, vaultId: string, item: JsonObject, ve
   const asset = findAsset(item.assetId as string)
   if (asset === undefined) return errors.resourceNotFound("asset")
   const n = findNetwork(asset.blockchain, asset.network)!
-  if (isUtxo(asset.blockchain)) return bad("assetId", "single transfers are for account-based chains; use multiple-transfer or utxo-transfer for this asset")
+  if (isUtxo(asset.blockchain))
+    return bad("assetId", "single transfers are for account-based chains; use multiple-transfer or utxo-transfer for this asset")
   if (item.feePriority === undefined && !priorityOptional(n)) return errors.missingRequiredAttributes(["feePriority"])
   const vault = deps.sim.models.workspace.vaultsById.get(vaultId)
   if (vault === undefined) return unknownVault(version)
   if (vault.profile.type !== n.networkType)
-    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.blockchain}/${n.network}.`, [{ attribute: "assetId", message: "is on a network of the other type" }])
+    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.blockchain}/${n.network}.`, [
+      { attribute: "assetId", message: "is on a network of the other type" },
+    ])
   const from = senderIn(deps, vaultId, n, item)
   return isApiError(from) ? from : withAmounts(n, asset, item, from)
 }
 
 /** The sender: `fromAddress` of the vault account `vaultAccountId` names (the vault's id: its default account). */
-const senderIn = (deps: ApiDeps, vaultId: string, n: NetworkInfo, item: JsonObject): { vaultAccountId: string; from: string } | ApiError => {
+const senderIn = (
+  deps: ApiDeps,
+  vaultId: string,
+  n: NetworkInfo,
+  item: JsonObject,
+): { vaultAccountId: string; from: string } | ApiError => {
   const accountId = item.vaultAccountId as string
   if (!hasAccount(deps, vaultId, accountId, undefined)) return errors.resourceNotFound("vault account")
   const from = deps.sim.models.holdings.address(n.blockchain, n.network, item.fromAddress as string, undefined)
-  if (from === undefined || from.facts.vaultId !== vaultId || accountIdOf(from.facts) !== accountId) return errors.resourceNotFound("fromAddress in this vault account")
+  if (from === undefined || from.facts.vaultId !== vaultId || accountIdOf(from.facts) !== accountId)
+    return errors.resourceNotFound("fromAddress in this vault account")
   return { vaultAccountId: accountId, from: from.facts.address }
 }
 
-const withAmounts = (n: NetworkInfo, asset: AssetInfo, item: JsonObject, who: { vaultAccountId: string; from: string }): SingleInput | ApiError => {
+const withAmounts = (
+  n: NetworkInfo,
+  asset: AssetInfo,
+  item: JsonObject,
+  who: { vaultAccountId: string; from: string },
+): SingleInput | ApiError => {
   const amount = parseAmount(item.amount, asset)
   if (isApiError(amount)) return amount
   const badTo = checkAddress(n, item.toAddress, "toAddress")
@@ -96,13 +121,17 @@ export const singleTransferOperations: ReadonlyArray<Operation> = [
     scope: "withdraw",
     vaultParam: "vaultId",
     body: { required, optional: { feePriority: priority, note: checks.string({ max: 500 }) } },
-    bodySince: { "2025-09-23": { required: { ...required, note: requiredNote }, optional: { feePriority: priority, maxFee: amountCheck } } },
+    bodySince: {
+      "2025-09-23": { required: { ...required, note: requiredNote }, optional: { feePriority: priority, maxFee: amountCheck } },
+    },
     answer: SingleTransferCreated,
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
       const vaultId = params.vaultId!
       const s = apiVersion === "2024-05-09" ? firstVersion(deps, vaultId, item) : singleInput(deps, vaultId, item, apiVersion)
       if (isApiError(s)) return s
-      const r = await create(deps, requestId, vaultId, "single-transfer", s.b, s.from, [{ address: s.to, amount: s.amount }], item, { ceiling: s.ceiling })
+      const r = await create(deps, requestId, vaultId, "single-transfer", s.b, s.from, [{ address: s.to, amount: s.amount }], item, {
+        ceiling: s.ceiling,
+      })
       if (isApiError(r)) return r
       return {
         status: 201,
@@ -116,7 +145,9 @@ export const singleTransferOperations: ReadonlyArray<Operation> = [
           amount: fmt(s.b, s.amount),
           feePriority: item.feePriority ?? "standard",
           ...withNote(item),
-          ...(s.ceiling !== null ? { maxFee: formatAmount(s.ceiling, nativeAsset(s.b.network.blockchain, s.b.network.network)!.decimals) } : {}),
+          ...(s.ceiling !== null
+            ? { maxFee: formatAmount(s.ceiling, nativeAsset(s.b.network.blockchain, s.b.network.network)!.decimals) }
+            : {}),
         },
       }
     },

@@ -2,7 +2,16 @@
 // coin or token) and batch (EIP-7702: one sender, many recipients and assets, all or nothing).
 import { Schema } from "effect"
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
-import { findAsset, findNetwork, validateAddress, type AssetInfo, type Blockchain, type FeePriority, type NetworkInfo, type NetworkName } from "../../domain/chains/index.js"
+import {
+  findAsset,
+  findNetwork,
+  validateAddress,
+  type AssetInfo,
+  type Blockchain,
+  type FeePriority,
+  type NetworkInfo,
+  type NetworkName,
+} from "../../domain/chains/index.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
 import { createBatchRequest, createTxRequest } from "../../commands/transaction-requests.js"
@@ -31,7 +40,9 @@ const amountOf = (raw: unknown, asset: AssetInfo, attribute: string): bigint | A
 }
 
 const checkAddress = (n: NetworkInfo, value: unknown, attribute: string) =>
-  validateAddress(n.blockchain as Blockchain, n.network as NetworkName, value as string) ? undefined : bad(attribute, `is not a valid ${n.blockchain}/${n.network} address`)
+  validateAddress(n.blockchain as Blockchain, n.network as NetworkName, value as string)
+    ? undefined
+    : bad(attribute, `is not a valid ${n.blockchain}/${n.network} address`)
 
 interface Parties {
   readonly network: NetworkInfo
@@ -57,21 +68,33 @@ export const parties = (
   feePayerAttribute: string,
   feePayer: string,
 ): Parties | ApiError => {
-  if (!SPONSORED_CHAINS.includes(n.blockchain)) return bad(chainAttribute, `gas sponsorship is for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
+  if (!SPONSORED_CHAINS.includes(n.blockchain))
+    return bad(chainAttribute, `gas sponsorship is for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
   const vault = deps.sim.models.workspace.vaultsById.get(vaultId)
   if (vault === undefined) return unknownVault(version)
   if (vault.profile.type !== n.networkType)
-    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [{ attribute: chainAttribute, message: "is on a network that does not match the vault's type" }])
+    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [
+      { attribute: chainAttribute, message: "is on a network that does not match the vault's type" },
+    ])
   const holdings = deps.sim.models.holdings
   const from = holdings.address(n.blockchain, n.network, senderAddress, undefined)
   if (vaultAccountId !== undefined) {
     if (!hasAccount(deps, vaultId, vaultAccountId, undefined)) return errors.resourceNotFound("vault account")
-    if (from === undefined || from.facts.vaultId !== vaultId || accountIdOf(from.facts) !== vaultAccountId) return errors.resourceNotFound(`${senderAttribute} in this vault account`)
+    if (from === undefined || from.facts.vaultId !== vaultId || accountIdOf(from.facts) !== vaultAccountId)
+      return errors.resourceNotFound(`${senderAttribute} in this vault account`)
   } else if (from === undefined || from.facts.vaultId !== vaultId) return errors.resourceNotFound(`${senderAttribute} in this vault`)
   const payer = holdings.address(n.blockchain, n.network, feePayer, undefined)
-  if (payer === undefined || payer.facts.vaultId !== vaultId) return errors.resourceNotFound(`${feePayerAttribute} address in this vault on ${n.blockchain}/${n.network}`)
-  if (payer.facts.address === from.facts.address) return bad(feePayerAttribute, `must be another address than ${senderAttribute}: the sender paying its own fee is a single transfer`)
-  return { network: n, native: findAsset(n.nativeAssetId)!, vaultAccountId: accountIdOf(from.facts), sender: from.facts.address, feePayer: payer.facts.address }
+  if (payer === undefined || payer.facts.vaultId !== vaultId)
+    return errors.resourceNotFound(`${feePayerAttribute} address in this vault on ${n.blockchain}/${n.network}`)
+  if (payer.facts.address === from.facts.address)
+    return bad(feePayerAttribute, `must be another address than ${senderAttribute}: the sender paying its own fee is a single transfer`)
+  return {
+    network: n,
+    native: findAsset(n.nativeAssetId)!,
+    vaultAccountId: accountIdOf(from.facts),
+    sender: from.facts.address,
+    feePayer: payer.facts.address,
+  }
 }
 
 const GasSponsorshipAnswer = struct({
@@ -97,7 +120,15 @@ const gasSponsorship: Operation = {
   vaultParam: "vaultId",
   versions: since("2026-03-20"),
   body: {
-    required: { vaultAccountId: checks.string({ min: 1 }), assetId: checks.string({ min: 1 }), fromAddress: address, toAddress: address, amount: decimal, feePayer: address, note: checks.string({ max: 500 }) },
+    required: {
+      vaultAccountId: checks.string({ min: 1 }),
+      assetId: checks.string({ min: 1 }),
+      fromAddress: address,
+      toAddress: address,
+      amount: decimal,
+      feePayer: address,
+      note: checks.string({ max: 500 }),
+    },
     optional: { feePriority: priority, maxFee: decimal },
   },
   answer: GasSponsorshipAnswer,
@@ -105,7 +136,18 @@ const gasSponsorship: Operation = {
     const asset = findAsset(item.assetId as string)
     if (asset === undefined) return errors.resourceNotFound("asset")
     const n = findNetwork(asset.blockchain, asset.network)!
-    const p = parties(deps, apiVersion, params.vaultId!, n, "assetId", item.vaultAccountId as string, "fromAddress", item.fromAddress as string, "feePayer", item.feePayer as string)
+    const p = parties(
+      deps,
+      apiVersion,
+      params.vaultId!,
+      n,
+      "assetId",
+      item.vaultAccountId as string,
+      "fromAddress",
+      item.fromAddress as string,
+      "feePayer",
+      item.feePayer as string,
+    )
     if (isApiError(p)) return p
     const amount = amountOf(item.amount, asset, "amount")
     if (isApiError(amount)) return amount
@@ -171,13 +213,25 @@ const recipientsCheck = typed(shapes.list(shapes.strings(["address", "amount", "
   Array.isArray(v) &&
   v.length >= 1 &&
   v.length <= MAX_CALLS &&
-  v.every((r) => typeof r === "object" && r !== null && !Array.isArray(r) && ["address", "amount", "assetId"].every((k) => typeof r[k] === "string") && Object.keys(r).every((k) => k === "address" || k === "amount" || k === "assetId"))
+  v.every(
+    (r) =>
+      typeof r === "object" &&
+      r !== null &&
+      !Array.isArray(r) &&
+      ["address", "amount", "assetId"].every((k) => typeof r[k] === "string") &&
+      Object.keys(r).every((k) => k === "address" || k === "amount" || k === "assetId"),
+  )
     ? undefined
     : `must be 1 to ${MAX_CALLS} objects { address, amount, assetId } with string values`,
 )
 
 const feePayerObject = typed(shapes.strings(["address", "assetId"]), (v: unknown) =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as JsonObject).address === "string" && typeof (v as JsonObject).assetId === "string" && Object.keys(v).every((k) => k === "address" || k === "assetId")
+  typeof v === "object" &&
+  v !== null &&
+  !Array.isArray(v) &&
+  typeof (v as JsonObject).address === "string" &&
+  typeof (v as JsonObject).assetId === "string" &&
+  Object.keys(v).every((k) => k === "address" || k === "assetId")
     ? undefined
     : "must be an object { address, assetId } with string values",
 )
@@ -215,26 +269,48 @@ const batch: Operation = {
     const gas = findAsset(payer.assetId)
     if (gas === undefined) return errors.resourceNotFound("asset")
     const n = findNetwork(gas.blockchain, gas.network)!
-    if (!SPONSORED_CHAINS.includes(n.blockchain)) return bad("feePayer.assetId", `batches are for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
-    if (gas.id !== n.nativeAssetId) return bad("feePayer.assetId", `must be the chain's gas asset (${findAsset(n.nativeAssetId)!.unit} on ${n.blockchain}/${n.network})`)
+    if (!SPONSORED_CHAINS.includes(n.blockchain))
+      return bad("feePayer.assetId", `batches are for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
+    if (gas.id !== n.nativeAssetId)
+      return bad("feePayer.assetId", `must be the chain's gas asset (${findAsset(n.nativeAssetId)!.unit} on ${n.blockchain}/${n.network})`)
     const raw = item.recipients as Array<{ address: string; amount: string; assetId: string }>
     const recipients: Array<{ address: string; amount: bigint; asset: AssetInfo }> = []
     for (const [i, r] of raw.entries()) {
       const asset = findAsset(r.assetId)
       if (asset === undefined) return errors.resourceNotFound(`asset of recipients[${i}]`)
-      if (asset.blockchain !== n.blockchain || asset.network !== n.network) return bad(`recipients[${i}].assetId`, `is not an asset of ${n.blockchain}/${n.network}, the fee payer's chain`)
+      if (asset.blockchain !== n.blockchain || asset.network !== n.network)
+        return bad(`recipients[${i}].assetId`, `is not an asset of ${n.blockchain}/${n.network}, the fee payer's chain`)
       const amount = amountOf(r.amount, asset, `recipients[${i}].amount`)
       if (isApiError(amount)) return amount
       const badTo = checkAddress(n, r.address, `recipients[${i}].address`)
       if (badTo !== undefined) return badTo
       recipients.push({ address: r.address, amount, asset })
     }
-    const p = parties(deps, apiVersion, params.vaultId!, n, "feePayer.assetId", item.vaultAccountId as string | undefined, senderAttribute, (item.senderAddress ?? item.fromAddress) as string, "feePayer.address", payer.address)
+    const p = parties(
+      deps,
+      apiVersion,
+      params.vaultId!,
+      n,
+      "feePayer.assetId",
+      item.vaultAccountId as string | undefined,
+      senderAttribute,
+      (item.senderAddress ?? item.fromAddress) as string,
+      "feePayer.address",
+      payer.address,
+    )
     if (isApiError(p)) return p
     const feePriority = item.feePriority as FeePriority
     const r = await runCommand(
       deps,
-      createBatchRequest({ vaultId: params.vaultId as VaultId, network: n, sender: p.sender, feePayer: p.feePayer, recipients, feePriority, note: item.note as string }),
+      createBatchRequest({
+        vaultId: params.vaultId as VaultId,
+        network: n,
+        sender: p.sender,
+        feePayer: p.feePayer,
+        recipients,
+        feePriority,
+        note: item.note as string,
+      }),
       { requestId },
     )
     if (isApiError(r)) return r
@@ -248,7 +324,12 @@ const batch: Operation = {
         feePayer: { address: p.feePayer, assetId: gas.id },
         feePriority,
         note: item.note,
-        recipients: recipients.map((x) => ({ address: x.address, amount: formatAmount(x.amount, x.asset.decimals), assetId: x.asset.id, amountUnit: x.asset.unit })),
+        recipients: recipients.map((x) => ({
+          address: x.address,
+          amount: formatAmount(x.amount, x.asset.decimals),
+          assetId: x.asset.id,
+          amountUnit: x.asset.unit,
+        })),
       },
     }
   },

@@ -15,6 +15,22 @@ const read: Operation["handle"] = ({ params, key, asOf }, deps) => {
 }
 
 export const transactionRequestReadOperations: ReadonlyArray<Operation> = [
-  { id: "getTransactionRequest", method: "GET", path: "/transactionRequests/:transactionRequestId", scope: "read", versions: until("2026-03-20"), answer: TxRequestDetail, handle: read },
-  { id: "getTransactionRequestV2", method: "GET", path: "/transaction-requests/:transactionRequestId", scope: "read", versions: since("2026-03-20"), answer: TxRequestDetail, handle: read },
+  {
+    id: "getTransactionRequest",
+    method: "GET",
+    path: "/transactionRequests/:transactionRequestId",
+    scope: "read",
+    versions: until("2026-03-20"),
+    answer: TxRequestDetail,
+    handle: read,
+  },
+  {
+    id: "getTransactionRequestV2",
+    method: "GET",
+    path: "/transaction-requests/:transactionRequestId",
+    scope: "read",
+    versions: since("2026-03-20"),
+    answer: TxRequestDetail,
+    handle: read,
+  },
 ]

@@ -1,5 +1,14 @@
 // Endpoints #15–#21: transaction request detail and the seven create endpoints (withdrawals).
-import { findAsset, findAssetByContract, findNetwork, validateAddress, type AssetInfo, type Blockchain, type FeePriority, type NetworkName } from "../../domain/chains/index.js"
+import {
+  findAsset,
+  findAssetByContract,
+  findNetwork,
+  validateAddress,
+  type AssetInfo,
+  type Blockchain,
+  type FeePriority,
+  type NetworkName,
+} from "../../domain/chains/index.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
 import type { RequestEndpoint, TxRequestStatus } from "../../domain/transaction-request/index.js"
@@ -43,14 +52,26 @@ export interface Built {
   readonly asset: AssetInfo
 }
 
-export const allowed = (deps: ApiDeps, params: Record<string, string>, chains: ReadonlyArray<string> | "utxo" | "evm", networks: ReadonlyArray<string>): Built["network"] | ApiError => {
+export const allowed = (
+  deps: ApiDeps,
+  params: Record<string, string>,
+  chains: ReadonlyArray<string> | "utxo" | "evm",
+  networks: ReadonlyArray<string>,
+): Built["network"] | ApiError => {
   const n = findNetwork(params.blockchain ?? "", params.network ?? "")
-  const familyOk = n !== undefined && (chains === "utxo" ? n.family === "utxo" : chains === "evm" ? n.family === "evm" : chains.includes(n.blockchain))
+  const familyOk =
+    n !== undefined && (chains === "utxo" ? n.family === "utxo" : chains === "evm" ? n.family === "evm" : chains.includes(n.blockchain))
   if (n === undefined || !familyOk || !networks.includes(n.network))
-    return bad("blockchain", `this endpoint takes ${Array.isArray(chains) ? chains.join(", ") : `${chains} chains`} on ${networks.join(", ")}`)
+    return bad(
+      "blockchain",
+      `this endpoint takes ${Array.isArray(chains) ? chains.join(", ") : `${chains} chains`} on ${networks.join(", ")}`,
+    )
   const vault = deps.sim.models.workspace.vaultsById.get(params.vaultId ?? "")
   if (vault === undefined) return errors.resourceNotFound("vault")
-  if (vault.profile.type !== n.networkType) return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [{ attribute: "network", message: "does not match the vault's type" }])
+  if (vault.profile.type !== n.networkType)
+    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [
+      { attribute: "network", message: "does not match the vault's type" },
+    ])
   return n
 }
 
@@ -60,7 +81,9 @@ export const parseAmount = (raw: unknown, asset: AssetInfo, attribute = "amount"
 }
 
 export const checkAddress = (n: Built["network"], address: unknown, attribute: string) =>
-  validateAddress(n.blockchain as Blockchain, n.network as NetworkName, address as string) ? undefined : bad(attribute, `is not a valid ${n.blockchain}/${n.network} address`)
+  validateAddress(n.blockchain as Blockchain, n.network as NetworkName, address as string)
+    ? undefined
+    : bad(attribute, `is not a valid ${n.blockchain}/${n.network} address`)
 
 /** Creates the request (under the auto policy the simulator broadcasts it by itself); the answer always says `created`. */
 export const create = async (
@@ -84,7 +107,8 @@ export const create = async (
     feePriority: (item.feePriority as FeePriority | undefined) ?? null,
     feeLimit: item.feeLimit === undefined ? null : BigInt((parseAmountRaw(item.feeLimit as string, 6) ?? 0n).toString()),
     note: (item.note as string | undefined) ?? null,
-    prepareStrategy: item.prepareStrategy === undefined ? null : (String(item.prepareStrategy).replace("_", "-") as "minimize-dust" | "optimize-size"),
+    prepareStrategy:
+      item.prepareStrategy === undefined ? null : (String(item.prepareStrategy).replace("_", "-") as "minimize-dust" | "optimize-size"),
     ...(fee.ceiling !== null ? { feeCeiling: fee.ceiling } : {}),
   }
   // The fee ceiling is checked against what mining now would cost, from the same state settlement reads.
@@ -108,16 +132,31 @@ const parseAmountRaw = (s: string, decimals: number) => {
   return r.ok ? r.value : undefined
 }
 
-const accountBased = (deps: ApiDeps, params: Record<string, string>, chains: ReadonlyArray<string> | "evm", networks: ReadonlyArray<string>, item: JsonObject, tokenAttr?: string): Built | ApiError => {
+const accountBased = (
+  deps: ApiDeps,
+  params: Record<string, string>,
+  chains: ReadonlyArray<string> | "evm",
+  networks: ReadonlyArray<string>,
+  item: JsonObject,
+  tokenAttr?: string,
+): Built | ApiError => {
   const n = allowed(deps, params, chains, networks)
   if (isApiError(n)) return n
   const native = findAsset(n.nativeAssetId)!
   if (tokenAttr === undefined) return { network: n, asset: native }
   const token = findAssetByContract(n.blockchain, n.network, item[tokenAttr] as string)
-  return token === undefined ? bad(tokenAttr, `is not a supported token contract on ${n.blockchain}/${n.network}`) : { network: n, asset: token }
+  return token === undefined
+    ? bad(tokenAttr, `is not a supported token contract on ${n.blockchain}/${n.network}`)
+    : { network: n, asset: token }
 }
 
-type Shape = (b: Built, id: string, sender: string | null, recipients: ReadonlyArray<{ address: string; amount: bigint }>, item: JsonObject) => unknown
+type Shape = (
+  b: Built,
+  id: string,
+  sender: string | null,
+  recipients: ReadonlyArray<{ address: string; amount: bigint }>,
+  item: JsonObject,
+) => unknown
 
 const addressCreate = (
   id: string,
@@ -145,12 +184,22 @@ const addressCreate = (
     if (isApiError(amount)) return amount
     const badTo = checkAddress(b.network, item.recipientAddress, "recipientAddress")
     if (badTo !== undefined) return badTo
-    if (item.feeLimit !== undefined && parseAmountRaw(item.feeLimit as string, 6) === undefined) return bad("feeLimit", "must be a positive TRX amount")
+    if (item.feeLimit !== undefined && parseAmountRaw(item.feeLimit as string, 6) === undefined)
+      return bad("feeLimit", "must be a positive TRX amount")
     const sender = params.address ?? params.senderAddress ?? ""
     const recipients = [{ address: item.recipientAddress as string, amount }]
     const r = await create(deps, requestId, params.vaultId!, endpoint, b, sender, recipients, item)
     if (isApiError(r)) return r
-    return { status: 201, item: shape(b, r.requestId, r.state._tag === "Active" ? (r.state.requests.get(r.requestId)?.draft.sender ?? sender) : sender, recipients, item) }
+    return {
+      status: 201,
+      item: shape(
+        b,
+        r.requestId,
+        r.state._tag === "Active" ? (r.state.requests.get(r.requestId)?.draft.sender ?? sender) : sender,
+        recipients,
+        item,
+      ),
+    }
   },
 })
 
@@ -181,7 +230,15 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
     "token",
     ["ethereum", "binance-smart-chain"],
     ["mainnet", "testnet", "sepolia"],
-    { required: { amount: amountCheck, feePriority: priority, recipientAddress: checks.string({ min: 1, max: 200 }), tokenIdentifier: checks.string({ min: 1, max: 200 }) }, optional: { note } },
+    {
+      required: {
+        amount: amountCheck,
+        feePriority: priority,
+        recipientAddress: checks.string({ min: 1, max: 200 }),
+        tokenIdentifier: checks.string({ min: 1, max: 200 }),
+      },
+      optional: { note },
+    },
     "tokenIdentifier",
     (b, id, sender, recipients, item) => ({
       feePriority: item.feePriority,
@@ -204,7 +261,13 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
     (b, id, sender, recipients, item) => ({
       recipient: recipients.map((x) => ({ address: x.address, amount: fmt(b, x.amount), unit: b.asset.unit })),
       sender: { address: sender },
-      totalAmount: { unit: b.asset.unit, value: fmt(b, recipients.reduce((a, x) => a + x.amount, 0n)) },
+      totalAmount: {
+        unit: b.asset.unit,
+        value: fmt(
+          b,
+          recipients.reduce((a, x) => a + x.amount, 0n),
+        ),
+      },
       transactionRequestId: id,
       transactionRequestStatus: "created",
       ...withNote(item),
@@ -217,7 +280,11 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
     ["tron"],
     ["mainnet", "nile"],
     {
-      required: { amount: amountCheck, recipientAddress: checks.string({ min: 1, max: 200 }), tokenIdentifier: checks.string({ min: 1, max: 200 }) },
+      required: {
+        amount: amountCheck,
+        recipientAddress: checks.string({ min: 1, max: 200 }),
+        tokenIdentifier: checks.string({ min: 1, max: 200 }),
+      },
       optional: { feeLimit: amountCheck, note },
     },
     "tokenIdentifier",
@@ -254,6 +321,10 @@ export const requestJson = (r: NonNullable<ReturnType<ApiDeps["sim"]["models"]["
     transactionId: r.draft.transactionId,
     additionalDetails: r.draft.note ?? "",
     transactionRequestStatus: wireStatus[r.status.at(asOf) ?? "Created"],
-    recipients: r.draft.recipients.map((x) => ({ address: x.address, amount: formatAmount(BigInt(x.amount), of(x).decimals), unit: of(x).unit })),
+    recipients: r.draft.recipients.map((x) => ({
+      address: x.address,
+      amount: formatAmount(BigInt(x.amount), of(x).decimals),
+      unit: of(x).unit,
+    })),
   }
 }

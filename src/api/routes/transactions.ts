@@ -59,7 +59,14 @@ const TransactionDetail = struct({
   recipients: array(Party),
   transactionFee: Fee,
   internalTransfers: listFrom2026(
-    struct({ fromAddress: Schema.String, toAddress: Schema.String, operationId: Schema.String, operationType: Schema.String, previousTxHash: Schema.String, timestamp: Schema.Int }),
+    struct({
+      fromAddress: Schema.String,
+      toAddress: Schema.String,
+      operationId: Schema.String,
+      operationType: Schema.String,
+      previousTxHash: Schema.String,
+      timestamp: Schema.Int,
+    }),
   ),
   tokensTransfers: listFrom2026(
     struct({
@@ -112,7 +119,19 @@ const describe = (deps: ApiDeps, r: TxRecord, asOf: AsOf) => {
     token,
     mined,
     fee: { amount: formatAmount(feeOf(deps, r, asOf), native.decimals), unitSymbol: native.unit },
-    senders: [party(deps, r, t.from, formatAmount(calls.reduce((a, c) => a + coin(c), 0n), native.decimals), native.unit, asOf)],
+    senders: [
+      party(
+        deps,
+        r,
+        t.from,
+        formatAmount(
+          calls.reduce((a, c) => a + coin(c), 0n),
+          native.decimals,
+        ),
+        native.unit,
+        asOf,
+      ),
+    ],
     recipients: calls.map((c) => party(deps, r, c.to, formatAmount(coin(c), native.decimals), native.unit, asOf)),
     tokensTransfers: calls
       .filter((c) => c.asset.type === "TOKEN")

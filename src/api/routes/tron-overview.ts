@@ -32,7 +32,16 @@ export const ResourceOverview = struct({
   resources: struct({ bandwidth: Resource, energy: Resource }),
   unfreezing: array(struct({ amount: trx, withdrawableFrom: Int })),
   withdrawable: trx,
-  delegations: array(struct({ fromAddress: Schema.String, toAddress: Schema.String, resource: Schema.String, amount: trx, lockedAmount: trx, lockedUntilBlock: Int })),
+  delegations: array(
+    struct({
+      fromAddress: Schema.String,
+      toAddress: Schema.String,
+      resource: Schema.String,
+      amount: trx,
+      lockedAmount: trx,
+      lockedUntilBlock: Int,
+    }),
+  ),
 })
 
 export const overviewOf = (deps: ApiDeps, n: NetworkInfo, address: string, asOf: AsOf) => {
@@ -40,7 +49,12 @@ export const overviewOf = (deps: ApiDeps, n: NetworkInfo, address: string, asOf:
   const native = findAsset(n.nativeAssetId)!
   const fmt = (x: bigint) => formatAmount(x, native.decimals)
   // Now is never before the last event (a log fed in from elsewhere may be ahead of this node's clock).
-  const time = asOf === undefined ? Math.max(deps.sim.clock.now(), m.timeline.headTime) : asOf < 0n ? 0 : (m.timeline.timeAt(asOf) ?? deps.sim.clock.now())
+  const time =
+    asOf === undefined
+      ? Math.max(deps.sim.clock.now(), m.timeline.headTime)
+      : asOf < 0n
+        ? 0
+        : (m.timeline.timeAt(asOf) ?? deps.sim.clock.now())
   const ledger = m.tron.ledger(chainKey(n.blockchain, n.network), asOf)
   const a = accountOf(ledger, address)
   const b = m.holdings.balance(n.blockchain, n.network, address, native.id, asOf)
@@ -48,7 +62,9 @@ export const overviewOf = (deps: ApiDeps, n: NetworkInfo, address: string, asOf:
   const freeLimit = n.fees._tag === "TronResources" ? Number(n.fees.freeBandwidthPerDay) : 0
   const freeUsed = Math.min(
     freeLimit,
-    (m.txRequests.tronBandwidth.get(address) ?? []).filter((u) => u.at > time - WINDOW_MS && (asOf === undefined || u.position <= asOf)).reduce((s, u) => s + u.units, 0),
+    (m.txRequests.tronBandwidth.get(address) ?? [])
+      .filter((u) => u.at > time - WINDOW_MS && (asOf === undefined || u.position <= asOf))
+      .reduce((s, u) => s + u.units, 0),
   )
   const resource = (r: TronResource) => {
     const stakedLimit = limitOf(n, a, r)

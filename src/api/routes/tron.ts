@@ -29,17 +29,26 @@ const stringOrBoolean: FieldCheck = typed(Schema.Union([Schema.Boolean, Schema.L
   typeof v === "boolean" || v === "true" || v === "false" ? undefined : "must be true or false",
 )
 const blocks: FieldCheck = typed(Schema.Union([Schema.Int, Schema.String.check(Schema.isPattern(/^[0-9]{1,7}$/u))]), (v) =>
-  (typeof v === "number" && Number.isSafeInteger(v)) || (typeof v === "string" && /^[0-9]{1,7}$/.test(v)) ? undefined : "must be a whole number of blocks",
+  (typeof v === "number" && Number.isSafeInteger(v)) || (typeof v === "string" && /^[0-9]{1,7}$/.test(v))
+    ? undefined
+    : "must be a whole number of blocks",
 )
 
 /** The tron network of the path, and the vault it is asked for: the checks every tron route makes first. */
-export const tronTarget = (deps: ApiDeps, params: Readonly<Record<string, string>>, version: Parameters<typeof unknownVault>[0], asOf?: AsOf): NetworkInfo | ApiError => {
+export const tronTarget = (
+  deps: ApiDeps,
+  params: Readonly<Record<string, string>>,
+  version: Parameters<typeof unknownVault>[0],
+  asOf?: AsOf,
+): NetworkInfo | ApiError => {
   const n = findNetwork(params.blockchain ?? "", params.network ?? "")
   if (n === undefined || n.family !== "tron") return bad("blockchain", "this endpoint takes tron on mainnet or nile")
   const vault = deps.sim.models.workspace.vault(params.vaultId ?? "", asOf)
   if (vault === undefined) return unknownVault(version)
   if (vault.profile.type !== n.networkType)
-    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [{ attribute: "network", message: "does not match the vault's type" }])
+    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [
+      { attribute: "network", message: "does not match the vault's type" },
+    ])
   return n
 }
 
@@ -62,17 +71,25 @@ const ManageResourceAnswer = struct({
 })
 
 /** The operation the body asks for, or the error it earns (README "Tron resources"). */
-const operationOf = (item: JsonObject, from: string, n: NetworkInfo, version: string): { op: TronOperation; type: ManageType; resource: TronResource } | ApiError => {
+const operationOf = (
+  item: JsonObject,
+  from: string,
+  n: NetworkInfo,
+  version: string,
+): { op: TronOperation; type: ManageType; resource: TronResource } | ApiError => {
   const type = String(item.type).toLowerCase().replace("-", "_") as ManageType
-  if (!TYPES.includes(type)) return bad("type", "must be one of freeze, unfreeze, withdraw_resource (or withdraw-resource), delegate, undelegate")
+  if (!TYPES.includes(type))
+    return bad("type", "must be one of freeze, unfreeze, withdraw_resource (or withdraw-resource), delegate, undelegate")
   const resource = String(item.resource).toLowerCase() as TronResource
   if (resource !== "bandwidth" && resource !== "energy") return bad("resource", "must be bandwidth or energy")
   const delegation = type === "delegate" || type === "undelegate"
   // 2024-05-09 marks amount required for every type; later versions only where it means something.
-  if (item.amount === undefined && (type !== "withdraw_resource" || version === "2024-05-09")) return errors.missingRequiredAttributes(["amount"])
+  if (item.amount === undefined && (type !== "withdraw_resource" || version === "2024-05-09"))
+    return errors.missingRequiredAttributes(["amount"])
   if (delegation && item.toAddress === undefined) return errors.missingRequiredAttributes(["toAddress"])
   if (!delegation && item.toAddress !== undefined) return bad("toAddress", "is only for delegate and undelegate")
-  if (type !== "delegate" && (item.lock !== undefined || item.lockPeriod !== undefined)) return bad(item.lock !== undefined ? "lock" : "lockPeriod", "is only for delegate")
+  if (type !== "delegate" && (item.lock !== undefined || item.lockPeriod !== undefined))
+    return bad(item.lock !== undefined ? "lock" : "lockPeriod", "is only for delegate")
   let amount = "0"
   if (type !== "withdraw_resource") {
     const parsed = parsePositiveAmount(item.amount as string, 6)
@@ -80,7 +97,8 @@ const operationOf = (item: JsonObject, from: string, n: NetworkInfo, version: st
     amount = parsed.value.toString()
   }
   const receiver = item.toAddress as string | undefined
-  if (receiver !== undefined && !validateAddress("tron", n.network, receiver)) return bad("toAddress", `is not a valid tron/${n.network} address`)
+  if (receiver !== undefined && !validateAddress("tron", n.network, receiver))
+    return bad("toAddress", `is not a valid tron/${n.network} address`)
   if (receiver !== undefined && receiver === from) return bad("toAddress", "must be another address than fromAddress")
   const lock = item.lock === true || item.lock === "true"
   const period = item.lockPeriod === undefined ? 0 : Number(item.lockPeriod)
@@ -100,7 +118,14 @@ const operationOf = (item: JsonObject, from: string, n: NetworkInfo, version: st
 }
 
 /** The attribute a chain refusal is about, for the error's details. */
-const attributeOf = (reason: string) => (reason.includes("lockPeriod") ? "lockPeriod" : reason.includes("unfrozen TRX") ? "type" : reason.includes("delegating address") ? "toAddress" : "amount")
+const attributeOf = (reason: string) =>
+  reason.includes("lockPeriod")
+    ? "lockPeriod"
+    : reason.includes("unfrozen TRX")
+      ? "type"
+      : reason.includes("delegating address")
+        ? "toAddress"
+        : "amount"
 
 export const tronOperations: ReadonlyArray<Operation> = [
   {
@@ -131,7 +156,13 @@ export const tronOperations: ReadonlyArray<Operation> = [
       // The chain's own validation as it stands now (it runs again at broadcast: a request approved later may fail then).
       const chain = chainKey(n.blockchain, n.network)
       const now = deps.sim.clock.now()
-      const refused = refusal(deps.sim.models.tron.ledger(chain, undefined), from.facts.address, parsed.op, deps.sim.models.chains.heightAt(chain, now), now)
+      const refused = refusal(
+        deps.sim.models.tron.ledger(chain, undefined),
+        from.facts.address,
+        parsed.op,
+        deps.sim.models.chains.heightAt(chain, now),
+        now,
+      )
       if (refused !== undefined) return bad(attributeOf(refused), refused)
       const native = findAsset(n.nativeAssetId)!
       const r = await runCommand(
@@ -167,7 +198,9 @@ export const tronOperations: ReadonlyArray<Operation> = [
           ...("amount" in op ? { amount: formatAmount(BigInt(op.amount), native.decimals) } : {}),
           unit: native.unit,
           ...("receiver" in op ? { toAddress: op.receiver } : {}),
-          ...(op.type === "delegate" ? { lock: op.lockPeriod > 0, ...(op.lockPeriod > 0 ? { lockPeriod: String(op.lockPeriod) } : {}) } : {}),
+          ...(op.type === "delegate"
+            ? { lock: op.lockPeriod > 0, ...(op.lockPeriod > 0 ? { lockPeriod: String(op.lockPeriod) } : {}) }
+            : {}),
           ...(item.note !== undefined ? { note: item.note } : {}),
         },
       }

@@ -1,7 +1,15 @@
 // 2026-03-20's utxo-transfer (named inputs, possibly from several accounts of one vault) and its dry run, validate.
 import { Schema } from "effect"
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
-import { findAsset, findNetwork, validateAddress, type Blockchain, type FeePriority, type NetworkInfo, type NetworkName } from "../../domain/chains/index.js"
+import {
+  findAsset,
+  findNetwork,
+  validateAddress,
+  type Blockchain,
+  type FeePriority,
+  type NetworkInfo,
+  type NetworkName,
+} from "../../domain/chains/index.js"
 import { utxoVbytes } from "../../domain/chains/fees.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, formatDigits, parseAmount, parsePositiveAmount } from "../../domain/shared/money.js"
@@ -42,20 +50,26 @@ export const recipientsCheck = (max: number): FieldCheck =>
       : `must be 1 to ${max} objects { address, amount } with string values`,
   )
 
-const sendersCheck: FieldCheck = typed(shapes.list(Schema.Struct({ utxoId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)) }), 1, MAX_SENDERS), (v) =>
-  everyOf(v, MAX_SENDERS, (s) => typeof s.utxoId === "string" && s.utxoId.length > 0 && s.utxoId.length <= 200 && keyCount(s, 1) === 1)
-    ? undefined
-    : `must be 1 to ${MAX_SENDERS} objects { utxoId }`,
+const sendersCheck: FieldCheck = typed(
+  shapes.list(Schema.Struct({ utxoId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)) }), 1, MAX_SENDERS),
+  (v) =>
+    everyOf(v, MAX_SENDERS, (s) => typeof s.utxoId === "string" && s.utxoId.length > 0 && s.utxoId.length <= 200 && keyCount(s, 1) === 1)
+      ? undefined
+      : `must be 1 to ${MAX_SENDERS} objects { utxoId }`,
 )
 
 const changeTarget = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
-const changeDataCheck: FieldCheck = typed(Schema.Union([Schema.Struct({ address: changeTarget }), Schema.Struct({ vaultAccountId: changeTarget })]), (v) => {
-  if (!isObject(v)) return "must be an object { address } or { vaultAccountId }"
-  const keys = Object.keys(v)
-  if (keys.length !== 1 || (keys[0] !== "address" && keys[0] !== "vaultAccountId")) return "must hold exactly one of address, vaultAccountId"
-  const value = v[keys[0]]
-  return typeof value === "string" && value.length > 0 && value.length <= 200 ? undefined : `${keys[0]} must be a non-empty string`
-})
+const changeDataCheck: FieldCheck = typed(
+  Schema.Union([Schema.Struct({ address: changeTarget }), Schema.Struct({ vaultAccountId: changeTarget })]),
+  (v) => {
+    if (!isObject(v)) return "must be an object { address } or { vaultAccountId }"
+    const keys = Object.keys(v)
+    if (keys.length !== 1 || (keys[0] !== "address" && keys[0] !== "vaultAccountId"))
+      return "must hold exactly one of address, vaultAccountId"
+    const value = v[keys[0]]
+    return typeof value === "string" && value.length > 0 && value.length <= 200 ? undefined : `${keys[0]} must be a non-empty string`
+  },
+)
 
 export const note = checks.string({ max: 250 })
 export const priority = checks.oneOf(["slow", "standard", "fast"])
@@ -70,14 +84,20 @@ export const utxoNetworkOf = (deps: ApiDeps, vaultId: string, assetId: string, v
   const asset = findAsset(assetId)
   if (asset === undefined) return errors.resourceNotFound("asset")
   const n = findNetwork(asset.blockchain, asset.network)!
-  if (n.family !== "utxo" || asset.id !== n.nativeAssetId) return bad("assetId", "must be the coin of a UTXO chain (bitcoin, litecoin, dogecoin, bitcoin-cash, dash, zcash)")
+  if (n.family !== "utxo" || asset.id !== n.nativeAssetId)
+    return bad("assetId", "must be the coin of a UTXO chain (bitcoin, litecoin, dogecoin, bitcoin-cash, dash, zcash)")
   if (vault.profile.type !== n.networkType)
-    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [{ attribute: "assetId", message: "is on a network of the other type" }])
+    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [
+      { attribute: "assetId", message: "is on a network of the other type" },
+    ])
   return n
 }
 
 /** Recipients' amounts in base units, their addresses valid on the chain. */
-export const parseRecipients = (n: NetworkInfo, raw: ReadonlyArray<{ address: string; amount: string }>): Array<{ address: string; amount: bigint }> | ApiError => {
+export const parseRecipients = (
+  n: NetworkInfo,
+  raw: ReadonlyArray<{ address: string; amount: string }>,
+): Array<{ address: string; amount: bigint }> | ApiError => {
   const decimals = findAsset(n.nativeAssetId)!.decimals
   const out: Array<{ address: string; amount: bigint }> = []
   for (let i = 0; i < raw.length; i++) {
@@ -101,8 +121,16 @@ export const parseMaxFee = (n: NetworkInfo, raw: unknown): bigint | null | ApiEr
 const requestOf = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): UtxoTransferRequest | ApiError => {
   const n = utxoNetworkOf(deps, vaultId, item.assetId as string, version)
   if (isApiError(n)) return n
-  if (item.changeData !== undefined && item.feePayer !== undefined) return errors.invalidData([{ attribute: "changeData", message: "excludes feePayer" }, { attribute: "feePayer", message: "excludes changeData" }])
-  if (item.feePayer !== undefined && item.gross === true) return errors.invalidData([{ attribute: "gross", message: "excludes feePayer" }, { attribute: "feePayer", message: "excludes gross" }])
+  if (item.changeData !== undefined && item.feePayer !== undefined)
+    return errors.invalidData([
+      { attribute: "changeData", message: "excludes feePayer" },
+      { attribute: "feePayer", message: "excludes changeData" },
+    ])
+  if (item.feePayer !== undefined && item.gross === true)
+    return errors.invalidData([
+      { attribute: "gross", message: "excludes feePayer" },
+      { attribute: "feePayer", message: "excludes gross" },
+    ])
   const utxoIds = (item.senders as Array<{ utxoId: string }>).map((s) => s.utxoId)
   if (new Set(utxoIds).size !== utxoIds.length) return bad("senders", "names an output more than once")
   const recipients = parseRecipients(n, item.recipients as Array<{ address: string; amount: string }>)
@@ -131,7 +159,9 @@ const requestOf = (deps: ApiDeps, vaultId: string, item: JsonObject, version: Ap
   }
 }
 
-type Planned = Pick<UtxoTransferPlan, "recipients" | "change" | "fee"> & { readonly inputs: ReadonlyArray<{ transactionId: string; vout: number; address: string; amount: string; vaultAccountId: string | null }> }
+type Planned = Pick<UtxoTransferPlan, "recipients" | "change" | "fee"> & {
+  readonly inputs: ReadonlyArray<{ transactionId: string; vout: number; address: string; amount: string; vaultAccountId: string | null }>
+}
 
 /** The preview's fields: what is spent (per account), sent, returned and paid. */
 const previewJson = (r: UtxoTransferRequest, item: JsonObject, p: Planned) => {
@@ -145,7 +175,12 @@ const previewJson = (r: UtxoTransferRequest, item: JsonObject, p: Planned) => {
     feePriority: r.feePriority,
     gross: r.gross,
     // The named inputs come first, in the caller's order: their names are the request's own strings.
-    senders: p.inputs.map((i, k) => ({ utxoId: r.utxoIds[k] ?? `${i.transactionId}:${i.vout}`, address: i.address, vaultAccountId: i.vaultAccountId ?? r.vaultId, amount: formatDigits(i.amount, asset.decimals) })),
+    senders: p.inputs.map((i, k) => ({
+      utxoId: r.utxoIds[k] ?? `${i.transactionId}:${i.vout}`,
+      address: i.address,
+      vaultAccountId: i.vaultAccountId ?? r.vaultId,
+      amount: formatDigits(i.amount, asset.decimals),
+    })),
     recipients: p.recipients.map((x) => ({ address: x.address, amount: fmt(x.amount) })),
     ...(p.change !== null ? { change: { address: p.change.address, amount: fmt(p.change.amount) } } : {}),
     ...(r.change.kind === "feePayer" ? { feePayer: r.change.address } : {}),
@@ -158,8 +193,19 @@ const previewJson = (r: UtxoTransferRequest, item: JsonObject, p: Planned) => {
 }
 
 const body = {
-  required: { assetId: checks.string({ min: 1, max: 64 }), feePriority: priority, note, recipients: recipientsCheck(MAX_RECIPIENTS), senders: sendersCheck },
-  optional: { changeData: changeDataCheck, feePayer: checks.string({ min: 1, max: 200 }), gross: checks.boolean(), maxFee: checks.string({ min: 1, max: 100 }) },
+  required: {
+    assetId: checks.string({ min: 1, max: 64 }),
+    feePriority: priority,
+    note,
+    recipients: recipientsCheck(MAX_RECIPIENTS),
+    senders: sendersCheck,
+  },
+  optional: {
+    changeData: changeDataCheck,
+    feePayer: checks.string({ min: 1, max: 200 }),
+    gross: checks.boolean(),
+    maxFee: checks.string({ min: 1, max: 100 }),
+  },
 }
 
 export const utxoTransferOperations: ReadonlyArray<Operation> = [
@@ -179,14 +225,18 @@ export const utxoTransferOperations: ReadonlyArray<Operation> = [
       if (isApiError(r)) return r
       const draft = r.state._tag === "Active" ? r.state.requests.get(r.requestId)?.draft : undefined
       if (draft === undefined) return errors.internal()
-      const accountOf = (address: string) => (r.state._tag === "Active" ? (r.state.accounts.address(draft.blockchain, draft.network, address)?.vaultAccountId ?? null) : null)
+      const accountOf = (address: string) =>
+        r.state._tag === "Active" ? (r.state.accounts.address(draft.blockchain, draft.network, address)?.vaultAccountId ?? null) : null
       const planned: Planned = {
         inputs: draft.inputs.map((i) => ({ ...i, vaultAccountId: accountOf(i.address) })),
         recipients: draft.recipients.map((x) => ({ address: x.address, amount: BigInt(x.amount) })),
         change: draft.change === null ? null : { address: draft.change.address, amount: BigInt(draft.change.amount) },
         fee: BigInt(draft.maxFee),
       }
-      return { status: 201, item: { transactionRequestId: r.requestId, transactionRequestStatus: "created", ...previewJson(request, item, planned) } }
+      return {
+        status: 201,
+        item: { transactionRequestId: r.requestId, transactionRequestStatus: "created", ...previewJson(request, item, planned) },
+      }
     },
   },
   {

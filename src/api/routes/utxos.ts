@@ -6,7 +6,7 @@ import { formatAmount } from "../../domain/shared/money.js"
 import { accountIdOf, canonicalAddress } from "../../domain/vault-account/state.js"
 import type { AsOf } from "../../projections/projection.js"
 import type { UtxoRecord } from "../../projections/utxos.js"
-import { checks, type FieldCheck } from "../body.js"
+import { checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { errors } from "../errors.js"
 import type { Operation } from "../operation.js"
@@ -18,7 +18,11 @@ import { hasAccount } from "./vault-account-views.js"
 const booleanQuery = checks.booleanText()
 
 /** The vault account an output's address belongs to (the vault's own addresses: its default account, the vault id). */
-export const accountOfOutput = (deps: ApiDeps, u: { vaultId: string; blockchain: string; network: string; address: string }, asOf: AsOf): string => {
+export const accountOfOutput = (
+  deps: ApiDeps,
+  u: { vaultId: string; blockchain: string; network: string; address: string },
+  asOf: AsOf,
+): string => {
   const a = deps.sim.models.holdings.address(u.blockchain, u.network, u.address, asOf)
   return a === undefined ? u.vaultId : accountIdOf(a.facts)
 }
@@ -67,7 +71,8 @@ export const utxoListOperations: ReadonlyArray<Operation> = [
     handle: ({ params, query, asOf, apiVersion }, deps) => {
       const vaultId = params.vaultId!
       if (deps.sim.models.workspace.vault(vaultId, asOf) === undefined) return unknownVault(apiVersion)
-      if (query.vaultAccountId !== undefined && !hasAccount(deps, vaultId, query.vaultAccountId, asOf)) return errors.resourceNotFound("vault account")
+      if (query.vaultAccountId !== undefined && !hasAccount(deps, vaultId, query.vaultAccountId, asOf))
+        return errors.resourceNotFound("vault account")
       if (query.assetId !== undefined && findAsset(query.assetId) === undefined) return errors.resourceNotFound("asset")
       const spent = query.isSpent === "true"
       const address = query.address === undefined ? undefined : canonicalAddress(query.address)

@@ -5,7 +5,7 @@ import type { VaultAccountId, VaultId } from "../../domain/shared/ids.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import type { AsOf } from "../../projections/projection.js"
 import { editVaultAccount } from "../../commands/vault-accounts.js"
-import { checks, type FieldCheck } from "../body.js"
+import { checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { errors, isApiError, type ApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
@@ -58,7 +58,9 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
                 (query.isHideEmpty !== "true" || [...accountHoldings(deps, accounts.ref(a), asOf).values()].some((b) => b.total > 0n)),
             )
       const page = paginate(shown, (a) => a.vaultAccountId, query)
-      return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((a) => accountValue(deps, accounts.ref(a), asOf)) } }
+      return "code" in page
+        ? page
+        : { status: 200, page: { ...page, items: page.items.map((a) => accountValue(deps, accounts.ref(a), asOf)) } }
     },
   },
   {
@@ -69,7 +71,8 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     vaultParam: "vaultId",
     versions: NEW,
     answer: vaultAccountShape({ favourite: "details", index: "string" }),
-    handle: ({ params, asOf, apiVersion }, deps) => withAccount(deps, params, asOf, apiVersion, (a) => ({ status: 200, item: accountValue(deps, a, asOf) })),
+    handle: ({ params, asOf, apiVersion }, deps) =>
+      withAccount(deps, params, asOf, apiVersion, (a) => ({ status: 200, item: accountValue(deps, a, asOf) })),
   },
   {
     id: "editVaultAccount",
@@ -93,7 +96,10 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
       const vaultId = params.vaultId!
       const current = findAccount(deps, vaultId, params.vaultAccountId!, undefined)
-      if (current === undefined) return deps.sim.models.workspace.vault(vaultId, undefined) === undefined ? unknownVault(apiVersion) : errors.resourceNotFound("vault account")
+      if (current === undefined)
+        return deps.sim.models.workspace.vault(vaultId, undefined) === undefined
+          ? unknownVault(apiVersion)
+          : errors.resourceNotFound("vault account")
       const favourite = (item.isFavoriteInDashboard ?? item.isFavorityInDashboard) as boolean | undefined
       const r = await runCommand(
         deps,
@@ -125,7 +131,8 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
       withAccount(deps, params, asOf, apiVersion, (account) => {
         const rows = [...accountHoldings(deps, account, asOf)].flatMap(([id, b]) => {
           const asset = findAsset(id)
-          if (asset === undefined || (query.assetUnit !== undefined && asset.symbol.toLowerCase() !== query.assetUnit.toLowerCase())) return []
+          if (asset === undefined || (query.assetUnit !== undefined && asset.symbol.toLowerCase() !== query.assetUnit.toLowerCase()))
+            return []
           return [
             {
               assetId: asset.id,
@@ -155,7 +162,11 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
       withAccount(deps, params, asOf, apiVersion, (account) => {
         const h = deps.sim.models.holdings
         const rows = account.addresses
-          .filter((a) => (query.blockchain === undefined || a.facts.blockchain === query.blockchain) && (query.assetId === undefined || h.heldAssets(a, asOf).includes(query.assetId)))
+          .filter(
+            (a) =>
+              (query.blockchain === undefined || a.facts.blockchain === query.blockchain) &&
+              (query.assetId === undefined || h.heldAssets(a, asOf).includes(query.assetId)),
+          )
           .map((a) => ({
             address: a.facts.address,
             addressId: addressId(a),
@@ -195,13 +206,11 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
         }
         // Newest first, as the vault's list; an account whose address paid a transfer's gas, or received one of a
         // batch's calls, lists it too.
-        const records = [...deps.sim.models.transactions.list(params.vaultId!, asOf)]
-          .reverse()
-          .filter((r) => {
-            const t = r.view.transfer
-            const on = (address: string) => mine(r.view.blockchain, r.view.network, address)
-            return on(t.from) || (t.calls ?? [t]).some((c) => on(c.to)) || (t.feePayer !== undefined && on(t.feePayer))
-          })
+        const records = [...deps.sim.models.transactions.list(params.vaultId!, asOf)].reverse().filter((r) => {
+          const t = r.view.transfer
+          const on = (address: string) => mine(r.view.blockchain, r.view.network, address)
+          return on(t.from) || (t.calls ?? [t]).some((c) => on(c.to)) || (t.feePayer !== undefined && on(t.feePayer))
+        })
         const page = paginate(records, (r) => r.view.transfer.recordId, query)
         return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((r) => transactionListItem(deps, r, asOf)) } }
       }),

@@ -31,8 +31,18 @@ interface Listed {
 /** The default account: the vault's colour and the default name, with the edits made to it by `asOf`. */
 const defaultListed = (deps: ApiDeps, vault: VaultRecord): Listed => {
   const vaultId = vault.profile.vaultId
-  const base: AccountProfile = { name: DEFAULT_ACCOUNT_NAME, color: vault.profile.color, isHiddenInDashboard: false, isFavoriteInDashboard: false }
-  return { vaultAccountId: vaultId, ordinal: 0, createdAt: vault.createdAt, profile: { at: (asOf) => ({ ...base, ...deps.sim.models.holdings.defaultAccountChanges(vaultId, asOf) }) } }
+  const base: AccountProfile = {
+    name: DEFAULT_ACCOUNT_NAME,
+    color: vault.profile.color,
+    isHiddenInDashboard: false,
+    isFavoriteInDashboard: false,
+  }
+  return {
+    vaultAccountId: vaultId,
+    ordinal: 0,
+    createdAt: vault.createdAt,
+    profile: { at: (asOf) => ({ ...base, ...deps.sim.models.holdings.defaultAccountChanges(vaultId, asOf) }) },
+  }
 }
 
 const refOf = (vaultId: string, listed: Listed, asOf: AsOf, addresses: ReadonlyArray<AddressView>): AccountRef => ({
@@ -86,7 +96,8 @@ export const findAccount = (deps: ApiDeps, vaultId: string, vaultAccountId: stri
   const vault = deps.sim.models.workspace.vault(vaultId, asOf)
   if (vault === undefined) return undefined
   const created = deps.sim.models.holdings.account(vaultAccountId, asOf)
-  const listed: Listed | undefined = accountKey(vaultId, vaultAccountId) === null ? defaultListed(deps, vault) : created?.vaultId === vaultId ? created : undefined
+  const listed: Listed | undefined =
+    accountKey(vaultId, vaultAccountId) === null ? defaultListed(deps, vault) : created?.vaultId === vaultId ? created : undefined
   if (listed === undefined) return undefined
   const addresses = deps.sim.models.holdings.vaultAddresses(vaultId, asOf).filter((a) => accountIdOf(a.facts) === vaultAccountId)
   return refOf(vaultId, listed, asOf, addresses)

@@ -2,7 +2,6 @@
 import { assetsOf, findAsset, isBlockchain } from "../../domain/chains/index.js"
 import type { AssetId, VaultAccountId, VaultId } from "../../domain/shared/ids.js"
 import { since } from "../../domain/api-key/index.js"
-import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
 import { addAsset, createVaultAccount } from "../../commands/vault-accounts.js"
 import { backedUp } from "./vaults.js"
 import { checks } from "../body.js"
@@ -21,7 +20,14 @@ import { hasAccount } from "./vault-account-views.js"
 
 const vaultExists = (deps: Parameters<Operation["handle"]>[1], vaultId: string) => deps.sim.models.workspace.vaultsById.has(vaultId)
 
-const AddedAsset = struct({ address: Schema.String, label: Schema.String, assetId: Schema.String, blockchain: Schema.String, network: Schema.String, vaultAccountId: Schema.String })
+const AddedAsset = struct({
+  address: Schema.String,
+  label: Schema.String,
+  assetId: Schema.String,
+  blockchain: Schema.String,
+  network: Schema.String,
+  vaultAccountId: Schema.String,
+})
 
 /** #5's item; 2026-03-20 names the id `assetId`, the name `aassetName` (sic) and adds the USD price. */
 const SupportedAsset = struct({
@@ -54,7 +60,11 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
       if (vault === undefined) return unknownVault(apiVersion)
       // The service refuses accounts in a vault whose recovery is not set up (observed at 2026-03-20).
       if (apiVersion === "2026-03-20" && !backedUp(vault))
-        return new ApiError(403, "vault_as_a_service_vault_recovery_not_initialized", "The vault's recovery is not initialized (it is not backed up); vault accounts cannot be created in it.")
+        return new ApiError(
+          403,
+          "vault_as_a_service_vault_recovery_not_initialized",
+          "The vault's recovery is not initialized (it is not backed up); vault accounts cannot be created in it.",
+        )
       const r = await runCommand(
         deps,
         createVaultAccount(params.vaultId as VaultId, {
@@ -83,15 +93,10 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
       const hasLabel = item.label !== undefined
       const hasAddress = item.address !== undefined
       if (!hasLabel && !hasAddress)
-        return new ApiError(
-          409,
-          "missing_required_attributes",
-          'Exactly one of "label" or "address" is required.',
-          [
-            { attribute: "label", message: "is required when address is absent" },
-            { attribute: "address", message: "is required when label is absent" },
-          ],
-        )
+        return new ApiError(409, "missing_required_attributes", 'Exactly one of "label" or "address" is required.', [
+          { attribute: "label", message: "is required when address is absent" },
+          { attribute: "address", message: "is required when label is absent" },
+        ])
       if (hasLabel && hasAddress) return errors.extraBodyAttributes(["address"])
       if (!vaultExists(deps, params.vaultId!)) return errors.unknownVault(apiVersion)
       if (!hasAccount(deps, params.vaultId!, params.vaultAccountId!, undefined)) return errors.resourceNotFound("vault account")
@@ -101,7 +106,13 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
       const r = await runCommand(
         deps,
         // 2026-03-20 refuses an asset the account already holds; older versions answer its address again.
-        addAsset(params.vaultId as VaultId, params.vaultAccountId as VaultAccountId, asset.id as AssetId, target, since("2026-03-20").includes(apiVersion) ? "refuse" : "accept"),
+        addAsset(
+          params.vaultId as VaultId,
+          params.vaultAccountId as VaultAccountId,
+          asset.id as AssetId,
+          target,
+          since("2026-03-20").includes(apiVersion) ? "refuse" : "accept",
+        ),
         { requestId },
       )
       if (isApiError(r)) return r
@@ -140,7 +151,12 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
         ...(query.blockchain !== undefined ? { blockchain: query.blockchain as never } : {}),
         ...(query.networkType !== undefined ? { networkType: query.networkType as "main" | "test" } : {}),
       })
-        .filter((a) => query.assetUnit === undefined || a.symbol.toLowerCase() === query.assetUnit.toLowerCase() || a.unit.toLowerCase() === query.assetUnit.toLowerCase())
+        .filter(
+          (a) =>
+            query.assetUnit === undefined ||
+            a.symbol.toLowerCase() === query.assetUnit.toLowerCase() ||
+            a.unit.toLowerCase() === query.assetUnit.toLowerCase(),
+        )
         .map((a) => ({
           id: a.id,
           symbol: a.symbol,

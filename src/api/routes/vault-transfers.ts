@@ -1,8 +1,3 @@
-// #17 and the 2025-09-23 vault-level paths (2026 diff rows #17–#19): `POST /vaults/{vaultId}/{blockchain}/{network}/
-// transaction-requests`, UTXO only at 2024-05-09 and widened at 2025-09-23 to EVM, tron and solana coins (one
-// sender, one recipient); `POST …/{blockchain}/{network}/token-transaction-requests` (2025-09-23), a token from
-// an address named in the body. 2026-03-20 replaced both (multiple-transfer, single-transfer).
-import { Schema } from "effect"
 import { findAsset, findAssetByContract, findNetwork, nativeAsset, type NetworkInfo } from "../../domain/chains/index.js"
 import { until, type ApiVersion } from "../../domain/api-key/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
@@ -14,12 +9,30 @@ import type { Operation, OperationResult } from "../operation.js"
 import { VaultTokenTransferCreated, VaultTransferCreated } from "../wire/transaction-requests.js"
 import { networkTypeOf } from "./addresses.js"
 import { parseMaxFee, priorityOptional } from "./single-transfer.js"
-import { allowed, amountCheck, bad, checkAddress, create, fmt, parseAmount, priority, requiredNote, withNote, type Built } from "./transaction-requests.js"
+import {
+  allowed,
+  amountCheck,
+  bad,
+  checkAddress,
+  create,
+  fmt,
+  parseAmount,
+  priority,
+  requiredNote,
+  withNote,
+  type Built,
+} from "./transaction-requests.js"
 
 const strategy = checks.oneOf(["minimize-dust", "optimize-size", "minimize_dust", "optimize_size"])
 const objects = (max: number, keys: ReadonlyArray<string>, what: string): FieldCheck =>
   typed(shapes.list(shapes.strings(keys), 1, max), (v) =>
-    Array.isArray(v) && v.length >= 1 && v.length <= max && v.every((r) => typeof r === "object" && r !== null && keys.every((k) => typeof r[k] === "string") && Object.keys(r).every((k) => keys.includes(k)))
+    Array.isArray(v) &&
+    v.length >= 1 &&
+    v.length <= max &&
+    v.every(
+      (r) =>
+        typeof r === "object" && r !== null && keys.every((k) => typeof r[k] === "string") && Object.keys(r).every((k) => keys.includes(k)),
+    )
       ? undefined
       : `must be 1 to ${max} objects ${what} with string values`,
   )
@@ -28,12 +41,19 @@ const senders = objects(1, ["address"], "{ address }")
 const addressCheck = checks.string({ min: 1, max: 200 })
 
 /** The 2025-09-23 chains of the vault-level paths: EVM, UTXO (coins only), tron, solana; the vault's network type. */
-const chainOf = (deps: ApiDeps, params: Readonly<Record<string, string>>, families: ReadonlyArray<NetworkInfo["family"]>): NetworkInfo | ApiError => {
+const chainOf = (
+  deps: ApiDeps,
+  params: Readonly<Record<string, string>>,
+  families: ReadonlyArray<NetworkInfo["family"]>,
+): NetworkInfo | ApiError => {
   const n = findNetwork(params.blockchain ?? "", params.network ?? "")
   if (n === undefined || !families.includes(n.family)) return bad("blockchain", `this endpoint takes ${families.join(", ")} chains`)
   const vault = deps.sim.models.workspace.vaultsById.get(params.vaultId ?? "")
   if (vault === undefined) return errors.resourceNotFound("vault")
-  if (vault.profile.type !== n.networkType) return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [{ attribute: "network", message: "does not match the vault's type" }])
+  if (vault.profile.type !== n.networkType)
+    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [
+      { attribute: "network", message: "does not match the vault's type" },
+    ])
   return n
 }
 
@@ -52,17 +72,28 @@ const parsedRecipients = (b: Built, item: JsonObject): Array<{ address: string; 
   return out
 }
 
-const nativeFee = (n: NetworkInfo, ceiling: bigint | null) => (ceiling === null ? {} : { maxFee: formatAmount(ceiling, nativeAsset(n.blockchain, n.network)!.decimals) })
+const nativeFee = (n: NetworkInfo, ceiling: bigint | null) =>
+  ceiling === null ? {} : { maxFee: formatAmount(ceiling, nativeAsset(n.blockchain, n.network)!.decimals) }
 
 /** #17 as 2024-05-09 has it: UTXO chains, from the whole vault. */
-const utxoFirstVersion = async (deps: ApiDeps, params: Readonly<Record<string, string>>, item: JsonObject, requestId: string): Promise<OperationResult> => {
+const utxoFirstVersion = async (
+  deps: ApiDeps,
+  params: Readonly<Record<string, string>>,
+  item: JsonObject,
+  requestId: string,
+): Promise<OperationResult> => {
   const n = allowed(deps, params, "utxo", ["mainnet", "testnet"])
   if (isApiError(n)) return n
   return vaultTransfer(deps, params, item, requestId, n, null, null)
 }
 
 /** #17 at 2025-09-23: UTXO from the whole vault, or an account-based coin from the one sender listed. */
-const widened = async (deps: ApiDeps, params: Readonly<Record<string, string>>, item: JsonObject, requestId: string): Promise<OperationResult> => {
+const widened = async (
+  deps: ApiDeps,
+  params: Readonly<Record<string, string>>,
+  item: JsonObject,
+  requestId: string,
+): Promise<OperationResult> => {
   const n = chainOf(deps, params, ["utxo", "evm", "tron", "solana"])
   if (isApiError(n)) return n
   const missing = priorityRule(n, item)
@@ -70,11 +101,13 @@ const widened = async (deps: ApiDeps, params: Readonly<Record<string, string>>, 
   const ceiling = parseMaxFee(item.maxFee, n)
   if (isApiError(ceiling)) return ceiling
   if (n.family === "utxo") {
-    if (item.senders !== undefined) return bad("senders", "a UTXO request spends from the whole vault; senders are for account-based chains")
+    if (item.senders !== undefined)
+      return bad("senders", "a UTXO request spends from the whole vault; senders are for account-based chains")
     return vaultTransfer(deps, params, item, requestId, n, null, ceiling)
   }
   if (item.senders === undefined) return errors.missingRequiredAttributes(["senders"])
-  if ((item.recipients as ReadonlyArray<unknown>).length !== 1) return bad("recipients", "an account-based transfer has exactly one recipient")
+  if ((item.recipients as ReadonlyArray<unknown>).length !== 1)
+    return bad("recipients", "an account-based transfer has exactly one recipient")
   if (item.prepareStrategy !== undefined) return bad("prepareStrategy", "applies to UTXO chains only")
   const sender = (item.senders as ReadonlyArray<{ address: string }>)[0]!.address
   return vaultTransfer(deps, params, item, requestId, n, sender, ceiling)
@@ -95,14 +128,18 @@ const vaultTransfer = async (
   const endpoint: RequestEndpoint = sender === null ? "utxo" : "coin"
   const r = await create(deps, requestId, params.vaultId!, endpoint, b, sender, to, item, { ceiling })
   if (isApiError(r)) return r
-  const from = sender === null ? undefined : r.state._tag === "Active" ? (r.state.requests.get(r.requestId)?.draft.sender ?? sender) : sender
+  const from =
+    sender === null ? undefined : r.state._tag === "Active" ? (r.state.requests.get(r.requestId)?.draft.sender ?? sender) : sender
   return {
     status: 201,
     item: {
       ...(item.feePriority !== undefined ? { feePriority: item.feePriority } : {}),
       recipients: to.map((x) => ({ address: x.address, amount: fmt(b, x.amount) })),
       ...(from !== undefined ? { senders: [{ address: from }] } : {}),
-      totalTransactionAmount: fmt(b, to.reduce((a, x) => a + x.amount, 0n)),
+      totalTransactionAmount: fmt(
+        b,
+        to.reduce((a, x) => a + x.amount, 0n),
+      ),
       transactionRequestId: r.requestId,
       transactionRequestStatus: "created",
       ...withNote(item),
@@ -111,10 +148,19 @@ const vaultTransfer = async (
   }
 }
 
-const firstBody = { required: { feePriority: priority, recipients }, optional: { prepareStrategy: strategy, note: checks.string({ max: 500 }) } }
-const widenedBody = { required: { recipients, note: requiredNote }, optional: { feePriority: priority, prepareStrategy: strategy, maxFee: amountCheck, senders } }
+const firstBody = {
+  required: { feePriority: priority, recipients },
+  optional: { prepareStrategy: strategy, note: checks.string({ max: 500 }) },
+}
+const widenedBody = {
+  required: { recipients, note: requiredNote },
+  optional: { feePriority: priority, prepareStrategy: strategy, maxFee: amountCheck, senders },
+}
 
-const tokenTransfer = async ({ params, item, requestId }: { params: Readonly<Record<string, string>>; item: JsonObject; requestId: string }, deps: ApiDeps): Promise<OperationResult> => {
+const tokenTransfer = async (
+  { params, item, requestId }: { params: Readonly<Record<string, string>>; item: JsonObject; requestId: string },
+  deps: ApiDeps,
+): Promise<OperationResult> => {
   const n = chainOf(deps, params, ["evm", "tron", "solana"])
   if (isApiError(n)) return n
   const missing = priorityRule(n, item)
@@ -131,7 +177,10 @@ const tokenTransfer = async ({ params, item, requestId }: { params: Readonly<Rec
   const to = [{ address: item.recipientAddress as string, amount }]
   const r = await create(deps, requestId, params.vaultId!, "token", b, item.senderAddress as string, to, item, { ceiling })
   if (isApiError(r)) return r
-  const from = r.state._tag === "Active" ? (r.state.requests.get(r.requestId)?.draft.sender ?? (item.senderAddress as string)) : (item.senderAddress as string)
+  const from =
+    r.state._tag === "Active"
+      ? (r.state.requests.get(r.requestId)?.draft.sender ?? (item.senderAddress as string))
+      : (item.senderAddress as string)
   return {
     status: 201,
     item: {
@@ -161,7 +210,9 @@ export const vaultTransferOperations: ReadonlyArray<Operation> = [
     bodySince: { "2025-09-23": widenedBody },
     answer: VaultTransferCreated,
     handle: ({ params, item, requestId, apiVersion }, deps) =>
-      (apiVersion as ApiVersion) === "2024-05-09" ? utxoFirstVersion(deps, params, item, requestId) : widened(deps, params, item, requestId),
+      (apiVersion as ApiVersion) === "2024-05-09"
+        ? utxoFirstVersion(deps, params, item, requestId)
+        : widened(deps, params, item, requestId),
   },
   {
     id: "createVaultTokenTransactionRequest",
@@ -172,7 +223,13 @@ export const vaultTransferOperations: ReadonlyArray<Operation> = [
     vaultParam: "vaultId",
     networkType: networkTypeOf,
     body: {
-      required: { amount: amountCheck, contractAddress: addressCheck, senderAddress: addressCheck, recipientAddress: addressCheck, note: requiredNote },
+      required: {
+        amount: amountCheck,
+        contractAddress: addressCheck,
+        senderAddress: addressCheck,
+        recipientAddress: addressCheck,
+        note: requiredNote,
+      },
       optional: { feePriority: priority, maxFee: amountCheck },
     },
     answer: VaultTokenTransferCreated,

@@ -68,7 +68,10 @@ export const vaultJson = (v: VaultRecord, asOf: AsOf) => {
 const visible = (key: ApiKeyRecord, deps: ApiDeps, asOf: AsOf) =>
   deps.sim.models.workspace
     .vaultList(asOf)
-    .filter((v) => (key.grant.vaultIds === null || key.grant.vaultIds.includes(v.profile.vaultId)) && key.grant.networkTypes.includes(v.profile.type))
+    .filter(
+      (v) =>
+        (key.grant.vaultIds === null || key.grant.vaultIds.includes(v.profile.vaultId)) && key.grant.networkTypes.includes(v.profile.type),
+    )
 
 const isNetworkType = (s: string | undefined): s is "main" | "test" => s === "main" || s === "test"
 

@@ -27,11 +27,18 @@ export const xrpUtilOperations: ReadonlyArray<Operation> = [
       const network = xrpNetwork(params)
       if (network === undefined) return badNetwork()
       const bad = [
-        ...(isValidClassicAddress(params.classicAddress!) ? [] : [{ attribute: "classicAddress", message: "is not a classic XRP address" }]),
-        ...(TAG.test(params.addressTag!) && Number(params.addressTag) <= 0xffffffff ? [] : [{ attribute: "addressTag", message: "must be an integer from 0 to 4294967295" }]),
+        ...(isValidClassicAddress(params.classicAddress!)
+          ? []
+          : [{ attribute: "classicAddress", message: "is not a classic XRP address" }]),
+        ...(TAG.test(params.addressTag!) && Number(params.addressTag) <= 0xffffffff
+          ? []
+          : [{ attribute: "addressTag", message: "must be an integer from 0 to 4294967295" }]),
       ]
       if (bad.length > 0) return errors.invalidData(bad)
-      return { status: 200, item: { xAddress: classicAddressToXAddress(params.classicAddress!, Number(params.addressTag), network.networkType === "test") } }
+      return {
+        status: 200,
+        item: { xAddress: classicAddressToXAddress(params.classicAddress!, Number(params.addressTag), network.networkType === "test") },
+      }
     },
   },
   {

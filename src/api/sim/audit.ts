@@ -27,7 +27,8 @@ export const auditRoutes: ReadonlyArray<SimRoute> = [
       const asOf = parseAsOf(query.asOf, deps.sim.models, "asOf")
       if (isApiError(asOf)) return asOf
       const report = await runAudit(deps.sim, asOf, { digest: auditDigest(deps.sim) })
-      if (wantsHtml(c.req.header("accept"))) return { response: c.html(auditHtml(report, deps.sim.models), 200, { "content-security-policy": reportPolicy() }) }
+      if (wantsHtml(c.req.header("accept")))
+        return { response: c.html(auditHtml(report, deps.sim.models), 200, { "content-security-policy": reportPolicy() }) }
       return { status: 200, body: report }
     },
   },

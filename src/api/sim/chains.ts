@@ -1,5 +1,13 @@
 // Control plane: external deposits, mining and mining modes, chain status.
-import { allNetworks, canonicalExternalAddress, findAsset, findNetwork, validateAddress, type Blockchain, type NetworkName } from "../../domain/chains/index.js"
+import {
+  allNetworks,
+  canonicalExternalAddress,
+  findAsset,
+  findNetwork,
+  validateAddress,
+  type Blockchain,
+  type NetworkName,
+} from "../../domain/chains/index.js"
 import { parsePositiveAmount } from "../../domain/shared/money.js"
 import { chainKey } from "../../chain-sim/index.js"
 import { chainDefaults, configureChain, mineBlocks } from "../../chain-sim/use-cases/mining.js"
@@ -7,7 +15,7 @@ import { submitDeposit } from "../../chain-sim/use-cases/deposits.js"
 import { checkAttributes, checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { errors, isApiError } from "../errors.js"
-import { type SimRoute } from "./common.js"
+import type { SimRoute } from "./common.js"
 import { runCommand } from "../use-case.js"
 
 const chainJson = (deps: ApiDeps, blockchain: string, network: string) => {
@@ -40,7 +48,16 @@ export const chainRoutes: ReadonlyArray<SimRoute> = [
     handle: async ({ params, body }, deps) => {
       const n = networkParam(params)
       if (n === undefined) return unknownChain()
-      const bad = checkAttributes(body, { optional: { blocks: (v) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1_000_000 ? undefined : "must be an integer from 1 to 1000000") } }, errors.extraBodyAttributes)
+      const bad = checkAttributes(
+        body,
+        {
+          optional: {
+            blocks: (v) =>
+              Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1_000_000 ? undefined : "must be an integer from 1 to 1000000",
+          },
+        },
+        errors.extraBodyAttributes,
+      )
       if (bad !== undefined) return bad
       const r = await runCommand(deps, mineBlocks(n, (body.blocks as number | undefined) ?? 1))
       if (isApiError(r)) return r
@@ -53,10 +70,17 @@ export const chainRoutes: ReadonlyArray<SimRoute> = [
     handle: async ({ params, body }, deps) => {
       const n = networkParam(params)
       if (n === undefined) return unknownChain()
-      const positiveInt = (max: number) => (v: unknown) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= max ? undefined : `must be an integer from 1 to ${max}`)
+      const positiveInt = (max: number) => (v: unknown) =>
+        Number.isInteger(v) && (v as number) >= 1 && (v as number) <= max ? undefined : `must be an integer from 1 to ${max}`
       const bad = checkAttributes(
         body,
-        { optional: { mode: checks.oneOf(["auto", "interval", "manual"]), intervalSeconds: positiveInt(86_400), confirmations: positiveInt(10_000) } },
+        {
+          optional: {
+            mode: checks.oneOf(["auto", "interval", "manual"]),
+            intervalSeconds: positiveInt(86_400),
+            confirmations: positiveInt(10_000),
+          },
+        },
         errors.extraBodyAttributes,
       )
       if (bad !== undefined) return bad
@@ -72,7 +96,13 @@ export const chainRoutes: ReadonlyArray<SimRoute> = [
       const bad = checkAttributes(
         body,
         {
-          required: { blockchain: checks.string({ min: 1 }), network: checks.string({ min: 1 }), address: checks.string({ min: 1, max: 200 }), assetId: checks.string({ min: 1 }), amount: checks.string({ min: 1, max: 100 }) },
+          required: {
+            blockchain: checks.string({ min: 1 }),
+            network: checks.string({ min: 1 }),
+            address: checks.string({ min: 1, max: 200 }),
+            assetId: checks.string({ min: 1 }),
+            amount: checks.string({ min: 1, max: 100 }),
+          },
           optional: { fromAddress: checks.string({ min: 1, max: 200 }) },
         },
         errors.extraBodyAttributes,
@@ -81,18 +111,30 @@ export const chainRoutes: ReadonlyArray<SimRoute> = [
       const n = findNetwork(body.blockchain as string, body.network as string)
       if (n === undefined) return unknownChain()
       const asset = findAsset(body.assetId as string)
-      if (asset === undefined || asset.blockchain !== n.blockchain || asset.network !== n.network) return errors.resourceNotFound("asset on this chain")
+      if (asset === undefined || asset.blockchain !== n.blockchain || asset.network !== n.network)
+        return errors.resourceNotFound("asset on this chain")
       const amount = parsePositiveAmount(body.amount as string, asset.decimals)
-      if (!amount.ok) return errors.invalidData([{ attribute: "amount", message: `must be a positive decimal with at most ${asset.decimals} decimals` }])
+      if (!amount.ok)
+        return errors.invalidData([{ attribute: "amount", message: `must be a positive decimal with at most ${asset.decimals} decimals` }])
       const address = body.address as string
-      if (!validateAddress(n.blockchain as Blockchain, n.network as NetworkName, address)) return errors.invalidData([{ attribute: "address", message: `is not a valid ${n.blockchain}/${n.network} address` }])
+      if (!validateAddress(n.blockchain as Blockchain, n.network as NetworkName, address))
+        return errors.invalidData([{ attribute: "address", message: `is not a valid ${n.blockchain}/${n.network} address` }])
       // Canonical at the edge: the vault address in the form it was derived, whatever spelling the call used.
       const holding = deps.sim.models.holdings.address(n.blockchain, n.network, address, undefined)
       if (holding === undefined) return errors.resourceNotFound("vault address")
       const from = body.fromAddress as string | undefined
       if (from !== undefined && !validateAddress(n.blockchain as Blockchain, n.network as NetworkName, from))
         return errors.invalidData([{ attribute: "fromAddress", message: `is not a valid ${n.blockchain}/${n.network} address` }])
-      const r = await runCommand(deps, submitDeposit({ network: n, assetId: asset.id, to: holding.facts.address, amount: amount.value, ...(from !== undefined ? { from: canonicalExternalAddress(from) } : {}) }))
+      const r = await runCommand(
+        deps,
+        submitDeposit({
+          network: n,
+          assetId: asset.id,
+          to: holding.facts.address,
+          amount: amount.value,
+          ...(from !== undefined ? { from: canonicalExternalAddress(from) } : {}),
+        }),
+      )
       if (isApiError(r)) return r
       return { status: 201, body: { transactionId: r.transactionId } }
     },

@@ -5,7 +5,7 @@ import { parseJsonBody, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { errorBody } from "../envelope.js"
 import { ApiError, errors, isApiError } from "../errors.js"
-import { readBodyText, requestAborted, TOO_LARGE } from "../request-body.js"
+import { type BodyText, readBodyText, requestAborted, TOO_LARGE } from "../request-body.js"
 import { respond } from "../respond.js"
 
 export type SimResult = { readonly status: number; readonly body: unknown } | { readonly response: Response } | ApiError
@@ -24,7 +24,10 @@ export interface SimRoute {
   readonly replacesWorld?: boolean
   /** A page a browser opens from a link: the admin token may also come as `?token=` (never logged: see request-log.ts). */
   readonly tokenInQuery?: boolean
-  readonly handle: (req: { params: Record<string, string>; query: Record<string, string>; body: JsonObject; c: Context }, deps: ApiDeps) => SimResult | Promise<SimResult>
+  readonly handle: (
+    req: { params: Record<string, string>; query: Record<string, string>; body: JsonObject; c: Context },
+    deps: ApiDeps,
+  ) => SimResult | Promise<SimResult>
 }
 
 const sameToken = (given: string, token: string): boolean => {
@@ -33,7 +36,8 @@ const sameToken = (given: string, token: string): boolean => {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
-const tokenMatches = (header: string | undefined, token: string): boolean => header !== undefined && header.startsWith("Bearer ") && sameToken(header.slice(7), token)
+const tokenMatches = (header: string | undefined, token: string): boolean =>
+  header?.startsWith("Bearer ") === true && sameToken(header.slice(7), token)
 
 export const simError = (c: Context, e: ApiError) =>
   c.json({ error: { code: e.code, message: e.message, ...(e.details.length > 0 ? { details: e.details } : {}) } }, e.status, e.headers)
@@ -56,7 +60,7 @@ export const simBodies =
       return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
     }
     if (Number(c.req.header("content-length") ?? 0) > deps.bodyLimit) return tooLarge()
-    let text
+    let text: BodyText
     try {
       text = await readBodyText(c, deps.bodyLimit)
     } catch {
@@ -74,7 +78,8 @@ const objectBody = (text: string, deps: ApiDeps): JsonObject | ApiError => {
   const json = parseJsonBody(text)
   if (isApiError(json)) return json
   const parsed = json.value
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return new ApiError(400, "invalid_request_body_structure", "The body must be a JSON object.")
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    return new ApiError(400, "invalid_request_body_structure", "The body must be a JSON object.")
   const body = parsed as JsonObject
   return deps.sim.assetIds.any && typeof body.assetId === "string" ? { ...body, assetId: deps.sim.assetIds.fromWire(body.assetId) } : body
 }

@@ -54,7 +54,8 @@ export const historyRoutes: ReadonlyArray<SimRoute> = [
     path: "/_sim/balances/history",
     handle: async ({ query }, deps) => {
       const unknown = Object.keys(query).filter((k) => !KNOWN.has(k))
-      if (unknown.length > 0) return errors.invalidData(unknown.map((k) => ({ attribute: k, message: "is not a filter of the balance history" })))
+      if (unknown.length > 0)
+        return errors.invalidData(unknown.map((k) => ({ attribute: k, message: "is not a filter of the balance history" })))
       if (query.vaultId === undefined && query.vaultAccountId === undefined && query.address === undefined)
         return errors.invalidData([{ attribute: "vaultId", message: "one of vaultId, vaultAccountId or address is required" }])
       const from = query.fromPosition ?? "0"
@@ -66,16 +67,21 @@ export const historyRoutes: ReadonlyArray<SimRoute> = [
       if (isApiError(asOf)) return asOf
       const m = deps.sim.models
       if (query.vaultId !== undefined && !m.workspace.vaultsById.has(query.vaultId)) return errors.resourceNotFound("vault")
-      if (query.vaultAccountId !== undefined && m.holdings.account(query.vaultAccountId, undefined) === undefined) return errors.resourceNotFound("vault account")
+      if (query.vaultAccountId !== undefined && m.holdings.account(query.vaultAccountId, undefined) === undefined)
+        return errors.resourceNotFound("vault account")
       if (query.assetId !== undefined && findAsset(query.assetId) === undefined) return errors.resourceNotFound("asset")
-      if (query.address !== undefined && ![...m.holdings.addresses.values()].some((a) => a.facts.address === query.address)) return errors.resourceNotFound("address")
+      if (query.address !== undefined && ![...m.holdings.addresses.values()].some((a) => a.facts.address === query.address))
+        return errors.resourceNotFound("address")
       const filter: HistoryFilter = Object.fromEntries(FILTERS.flatMap((k) => (query[k] !== undefined ? [[k, query[k]]] : [])))
       const { page, nextPosition } = pageChanges(mergeChanges(selectSeries(m, filter, asOf)), BigInt(from), Number(limit))
       const events = new Map<bigint, RecordedEvent | undefined>()
       for (const c of page) if (!events.has(c.position)) events.set(c.position, await eventAt(deps.sim.store, c.position))
       return {
         status: 200,
-        body: { changes: page.map((c) => changeJson(c, events.get(c.position))), ...(nextPosition !== undefined ? { nextPosition: Number(nextPosition) } : {}) },
+        body: {
+          changes: page.map((c) => changeJson(c, events.get(c.position))),
+          ...(nextPosition !== undefined ? { nextPosition: Number(nextPosition) } : {}),
+        },
       }
     },
   },

@@ -24,7 +24,8 @@ export const logRoutes: ReadonlyArray<SimRoute> = [
     public: true,
     handle: (_, deps) => {
       const halted = deps.sim.runner.halted
-      if (halted === undefined) return { status: 200, body: { status: "ok", store: deps.sim.store.kind, position: Number(deps.sim.models.position) } }
+      if (halted === undefined)
+        return { status: 200, body: { status: "ok", store: deps.sim.store.kind, position: Number(deps.sim.models.position) } }
       // Serving still: reads answer from the models as they were before the event they could not apply.
       return {
         status: 503,
@@ -32,7 +33,13 @@ export const logRoutes: ReadonlyArray<SimRoute> = [
           status: "halted",
           store: deps.sim.store.kind,
           position: Number(halted.position) - 1,
-          error: { code: "read_models_halted", message: haltMessage(halted), position: Number(halted.position), stream: halted.stream, type: halted.type },
+          error: {
+            code: "read_models_halted",
+            message: haltMessage(halted),
+            position: Number(halted.position),
+            stream: halted.stream,
+            type: halted.type,
+          },
         },
       }
     },
@@ -82,7 +89,10 @@ export const logRoutes: ReadonlyArray<SimRoute> = [
       const next = read[Number(limit)]
       return {
         status: 200,
-        body: { events: read.slice(0, Number(limit)).map(eventJson), ...(next !== undefined ? { nextPosition: Number(next.position) } : {}) },
+        body: {
+          events: read.slice(0, Number(limit)).map(eventJson),
+          ...(next !== undefined ? { nextPosition: Number(next.position) } : {}),
+        },
       }
     },
   },

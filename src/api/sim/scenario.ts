@@ -31,10 +31,15 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
       const unknown = Object.keys(query).filter((k) => k !== "includeSecrets")
       if (unknown.length > 0) return errors.invalidData(unknown.map((k) => ({ attribute: k, message: "is not a parameter of the export" })))
       const include = query.includeSecrets
-      if (include !== undefined && include !== "true" && include !== "false") return errors.invalidData([{ attribute: "includeSecrets", message: 'must be "true" or "false"' }])
+      if (include !== undefined && include !== "true" && include !== "false")
+        return errors.invalidData([{ attribute: "includeSecrets", message: 'must be "true" or "false"' }])
       // Without secrets, without the seed too: every generated secret and the admin token derive from it.
       const includeSecrets = include === "true"
-      const lines = exportLines(deps.sim.store, { seed: includeSecrets ? deps.sim.seed : null, apiVersion: deps.defaultApiVersion }, { includeSecrets })
+      const lines = exportLines(
+        deps.sim.store,
+        { seed: includeSecrets ? deps.sim.seed : null, apiVersion: deps.defaultApiVersion },
+        { includeSecrets },
+      )
       const encoder = new TextEncoder()
       const body = new ReadableStream<Uint8Array>({
         pull: async (controller) => {
@@ -46,7 +51,12 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
           await lines.return(undefined)
         },
       })
-      return { response: new Response(body, { status: 200, headers: { "content-type": JSON_LINES, "content-disposition": 'attachment; filename="custody-sim-events.jsonl"' } }) }
+      return {
+        response: new Response(body, {
+          status: 200,
+          headers: { "content-type": JSON_LINES, "content-disposition": 'attachment; filename="custody-sim-events.jsonl"' },
+        }),
+      }
     },
   },
   {
@@ -65,7 +75,10 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
       try {
         // Read as a stream of lines: a log has no size limit (the control plane's body limit skips this route).
         const body = c.req.raw.body
-        const lines = createInterface({ input: body === null ? Readable.from([]) : Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>), crlfDelay: Infinity })
+        const lines = createInterface({
+          input: body === null ? Readable.from([]) : Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>),
+          crlfDelay: Infinity,
+        })
         const loaded = await loadLog(lines, sim.store, {
           checkFirst: true,
           onChecked: (n) => deps.log.info(`import: ${n.toLocaleString("en-US")} events checked`),
@@ -82,9 +95,18 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
         const lag = sim.models.timeline.headTime - sim.clock.now()
         if (lag > 0) sim.clock.advance(lag)
         const filled = loaded.filled.apiKeys.length + loaded.filled.webhooks.length > 0 ? { secrets: loaded.filled } : {}
-        return { status: 200, body: { events: loaded.events, position: Number(sim.models.position), digest: shownDigest(await digestOf(sim, undefined)), ...filled } }
+        return {
+          status: 200,
+          body: {
+            events: loaded.events,
+            position: Number(sim.models.position),
+            digest: shownDigest(await digestOf(sim, undefined)),
+            ...filled,
+          },
+        }
       } catch (e) {
-        if (e instanceof LogRejected) return new ApiError(400, "invalid_event_log", e.message, [{ attribute: `line ${e.line}`, message: e.reason }])
+        if (e instanceof LogRejected)
+          return new ApiError(400, "invalid_event_log", e.message, [{ attribute: `line ${e.line}`, message: e.reason }])
         if (e instanceof HeaderRefused) return new ApiError(409, "seed_mismatch", e.message)
         if (e instanceof StoreNotFresh) return notFresh(e.head)
         throw e

@@ -3,7 +3,12 @@ import { RevertNotSupported, SnapshotNotFound, type SnapshotInfo } from "../../s
 import { ApiError } from "../errors.js"
 import type { SimResult, SimRoute } from "./common.js"
 
-export const snapshotJson = (s: SnapshotInfo) => ({ id: s.id, position: Number(s.position), time: Math.floor(s.time / 1000), timeMs: s.time })
+export const snapshotJson = (s: SnapshotInfo) => ({
+  id: s.id,
+  position: Number(s.position),
+  time: Math.floor(s.time / 1000),
+  timeMs: s.time,
+})
 
 const refused = (e: unknown): SimResult => {
   if (e instanceof SnapshotNotFound) return new ApiError(404, "snapshot_not_found", e.message)
@@ -27,13 +32,15 @@ export const snapshotRoutes: ReadonlyArray<SimRoute> = [
     method: "POST",
     path: "/_sim/snapshots/:id/revert",
     replacesWorld: true,
-    handle: ({ params }, deps) =>
-      deps.sim.revert(params.id!).then((s) => ({ status: 200, body: snapshotJson(s) }), refused),
+    handle: ({ params }, deps) => deps.sim.revert(params.id!).then((s) => ({ status: 200, body: snapshotJson(s) }), refused),
   },
   {
     method: "POST",
     path: "/_sim/reset",
     replacesWorld: true,
-    handle: (_, deps) => deps.sim.reset().then((s) => ({ status: 200, body: { position: Number(s.position), time: Math.floor(s.time / 1000), timeMs: s.time } }), refused),
+    handle: (_, deps) =>
+      deps.sim
+        .reset()
+        .then((s) => ({ status: 200, body: { position: Number(s.position), time: Math.floor(s.time / 1000), timeMs: s.time } }), refused),
   },
 ]

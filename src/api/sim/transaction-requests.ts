@@ -6,7 +6,7 @@ import { armFault } from "../../chain-sim/use-cases/mining.js"
 import { checkAttributes, checks } from "../body.js"
 import { errors, isApiError } from "../errors.js"
 import { requestJson } from "../routes/transaction-requests.js"
-import { type SimRoute } from "./common.js"
+import type { SimRoute } from "./common.js"
 import { runCommand } from "../use-case.js"
 
 const decision = (verb: "approve" | "reject"): SimRoute => ({
@@ -20,7 +20,9 @@ const decision = (verb: "approve" | "reject"): SimRoute => ({
     const vaultId = r.draft.vaultId as VaultId
     const result = await runCommand(
       deps,
-      verb === "approve" ? approveTxRequest(vaultId, params.id!) : rejectTxRequest(vaultId, params.id!, (body.reason as string | undefined) ?? "rejected"),
+      verb === "approve"
+        ? approveTxRequest(vaultId, params.id!)
+        : rejectTxRequest(vaultId, params.id!, (body.reason as string | undefined) ?? "rejected"),
     )
     if (isApiError(result)) return result
     return { status: 200, body: requestJson(deps.sim.models.txRequests.find(params.id!, undefined)!, undefined) }
@@ -38,7 +40,13 @@ export const transactionRequestSimRoutes: ReadonlyArray<SimRoute> = [
       if (n === undefined) return errors.resourceNotFound("chain (blockchain and network)")
       const bad = checkAttributes(
         body,
-        { required: { kind: checks.oneOf(["broadcast-failure", "execution-failure"]) }, optional: { count: (v) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000 ? undefined : "must be an integer from 1 to 1000") } },
+        {
+          required: { kind: checks.oneOf(["broadcast-failure", "execution-failure"]) },
+          optional: {
+            count: (v) =>
+              Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000 ? undefined : "must be an integer from 1 to 1000",
+          },
+        },
         errors.extraBodyAttributes,
       )
       if (bad !== undefined) return bad

@@ -12,7 +12,7 @@ import { handshake } from "../../webhooks/verify.js"
 import { checkAttributes, checks, type FieldCheck } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { ApiError, errors, isApiError } from "../errors.js"
-import { type SimRoute } from "./common.js"
+import type { SimRoute } from "./common.js"
 import { runCommand } from "../use-case.js"
 
 const url: FieldCheck = (v) => {
@@ -38,7 +38,16 @@ const schedule: FieldCheck = (v) =>
     : "must be an array of at most 50 whole numbers of seconds from 1 to 2592000"
 
 const subscriptionSpec = {
-  required: { url, secret: checks.string({ min: 1, max: 512, pattern: /^[^\u0000-\u001f\u007f]*$/, patternMessage: "must not contain control characters" }), events: kinds },
+  required: {
+    url,
+    secret: checks.string({
+      min: 1,
+      max: 512,
+      pattern: /^[^\u0000-\u001f\u007f]*$/,
+      patternMessage: "must not contain control characters",
+    }),
+    events: kinds,
+  },
   optional: {
     vaultIds,
     signatureEncoding: checks.oneOf(["base64", "hex"]),
@@ -63,7 +72,18 @@ export const subscriptionJson = (s: SubscriptionView) => {
     status: s.status,
     createdAt: s.createdAt,
     verifiedAt: s.verifiedAt,
-    lastVerification: v === null ? null : { at: v.at, ok: v.ok, method: v.method, reason: v.reason, statusCode: v.outcome?.statusCode ?? null, error: v.outcome?.error ?? null, durationMs: v.outcome?.durationMs ?? null },
+    lastVerification:
+      v === null
+        ? null
+        : {
+            at: v.at,
+            ok: v.ok,
+            method: v.method,
+            reason: v.reason,
+            statusCode: v.outcome?.statusCode ?? null,
+            error: v.outcome?.error ?? null,
+            durationMs: v.outcome?.durationMs ?? null,
+          },
     deliveries: { total: s.deliveries.length, pending: count("pending"), delivered: count("delivered"), givenUp: count("given-up") },
   }
 }
@@ -123,7 +143,8 @@ const verify = async (deps: ApiDeps, s: SubscriptionView) => {
   return isApiError(r) ? r : { position: r.position, ok: h.ok, reason: h.reason }
 }
 
-const verificationFailed = (reason: string) => new ApiError(409, "webhook_verification_failed", `The endpoint was not verified: ${reason}.`, [{ attribute: "url", message: reason }])
+const verificationFailed = (reason: string) =>
+  new ApiError(409, "webhook_verification_failed", `The endpoint was not verified: ${reason}.`, [{ attribute: "url", message: reason }])
 
 export const webhookRoutes: ReadonlyArray<SimRoute> = [
   {
@@ -233,7 +254,13 @@ export const webhookRoutes: ReadonlyArray<SimRoute> = [
         list = list.slice(i + 1)
       }
       if (query.status !== undefined) list = list.filter((d) => d.status === query.status)
-      return { status: 200, body: { deliveries: list.slice(0, limit).map(deliveryJsonAt(s.config.apiVersion ?? OLDEST_API_VERSION, requestsOf(deps), toWireOf(deps))), hasMore: list.length > limit } }
+      return {
+        status: 200,
+        body: {
+          deliveries: list.slice(0, limit).map(deliveryJsonAt(s.config.apiVersion ?? OLDEST_API_VERSION, requestsOf(deps), toWireOf(deps))),
+          hasMore: list.length > limit,
+        },
+      }
     },
   },
   {
@@ -246,8 +273,13 @@ export const webhookRoutes: ReadonlyArray<SimRoute> = [
       if (isApiError(s)) return s
       const d = deps.sim.models.outbox.deliveries.get(params.deliveryId ?? "")
       if (d === undefined || d.webhookId !== s.config.webhookId) return errors.resourceNotFound("webhook delivery")
-      const r = await runCommand(deps, requestRedelivery({ webhookId: d.webhookId, deliveryId: d.deliveryId, notificationId: d.notification.id }))
-      return isApiError(r) ? r : { status: 200, body: deliveryJsonAt(s.config.apiVersion ?? OLDEST_API_VERSION, requestsOf(deps), toWireOf(deps))(d) }
+      const r = await runCommand(
+        deps,
+        requestRedelivery({ webhookId: d.webhookId, deliveryId: d.deliveryId, notificationId: d.notification.id }),
+      )
+      return isApiError(r)
+        ? r
+        : { status: 200, body: deliveryJsonAt(s.config.apiVersion ?? OLDEST_API_VERSION, requestsOf(deps), toWireOf(deps))(d) }
     },
   },
 ]

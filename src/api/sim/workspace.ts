@@ -5,7 +5,7 @@ import { createApiKey, createVault, revokeApiKey, setApprovalPolicy } from "../.
 import { checkAttributes, checks, type FieldCheck } from "../body.js"
 import { errors } from "../errors.js"
 import { vaultView } from "../routes/vaults.js"
-import { type SimRoute } from "./common.js"
+import type { SimRoute } from "./common.js"
 import { runCommand } from "../use-case.js"
 import { API_VERSIONS } from "../envelope.js"
 import { isIP } from "node:net"
@@ -57,7 +57,8 @@ export const apiKeySpec = {
       return undefined
     },
     apiVersion: checks.oneOf(API_VERSIONS),
-    activeFrom: (v: unknown) => (v === null || (typeof v === "number" && Number.isInteger(v) && v >= 0) ? undefined : "must be UNIX seconds or null"),
+    activeFrom: (v: unknown) =>
+      v === null || (typeof v === "number" && Number.isInteger(v) && v >= 0) ? undefined : "must be UNIX seconds or null",
     rateLimit: (v: unknown) => {
       if (typeof v !== "object" || v === null) return "must be an object"
       const r = v as { perSecond?: unknown; burst?: unknown }
@@ -83,7 +84,14 @@ export const workspaceRoutes: ReadonlyArray<SimRoute> = [
     method: "PUT",
     path: "/_sim/vaults/:vaultId/approval-policy",
     handle: async ({ params, body }, deps) => {
-      const bad = checkAttributes(body, { required: { mode: checks.oneOf(["auto", "manual"]) }, optional: { levels: (v) => (v === 1 || v === 2 ? undefined : "must be 1 or 2") } }, errors.extraBodyAttributes)
+      const bad = checkAttributes(
+        body,
+        {
+          required: { mode: checks.oneOf(["auto", "manual"]) },
+          optional: { levels: (v) => (v === 1 || v === 2 ? undefined : "must be 1 or 2") },
+        },
+        errors.extraBodyAttributes,
+      )
       if (bad !== undefined) return bad
       const levels = (body.levels ?? 1) as 1 | 2
       const r = await runCommand(deps, setApprovalPolicy(params.vaultId as VaultId, body.mode as "auto" | "manual", levels))

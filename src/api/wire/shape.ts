@@ -5,6 +5,7 @@
 import { Schema } from "effect"
 import { API_VERSIONS, type ApiVersion } from "../../domain/api-key/versions.js"
 
+// biome-ignore lint/suspicious/noExplicitAny: a presenter takes the value its version's schema decoded, whatever type that schema has
 export type Present = ((value: any) => unknown) | undefined
 
 export interface Compiled {
@@ -58,7 +59,8 @@ const perVersion = (build: (version: ApiVersion) => Compiled): Shape => {
   }
 }
 
-export const compile = (part: Part, version: ApiVersion): Compiled => (isShape(part) ? part.at(version) : { schema: part, present: undefined })
+export const compile = (part: Part, version: ApiVersion): Compiled =>
+  isShape(part) ? part.at(version) : { schema: part, present: undefined }
 
 const nameAt = (key: string, renamed: FieldOptions["renamed"], version: ApiVersion): string => {
   let name = key
@@ -91,7 +93,8 @@ export const struct = (fields: Readonly<Record<string, Part | Field>>): Shape =>
       const child = compile(f.part, version)
       const absent = latest(f.options.absentAs, version)
       if (name !== key || child.present !== undefined || absent !== undefined) same = false
-      schemaFields[name] = f.options.optional && absent === undefined ? Schema.optionalKey(child.schema as Schema.Top & Schema.Constraint) : child.schema
+      schemaFields[name] =
+        f.options.optional && absent === undefined ? Schema.optionalKey(child.schema as Schema.Top & Schema.Constraint) : child.schema
       plan.push([key, name, child.present, absent])
     }
     const present: Present = same
@@ -111,13 +114,21 @@ export const array = (item: Part): Shape =>
   perVersion((version) => {
     const c = compile(item, version)
     const p = c.present
-    return { schema: Schema.Array(c.schema as Schema.Top & Schema.Constraint), present: p === undefined ? undefined : (xs: ReadonlyArray<unknown>) => xs.map(p) }
+    return {
+      schema: Schema.Array(c.schema as Schema.Top & Schema.Constraint),
+      present: p === undefined ? undefined : (xs: ReadonlyArray<unknown>) => xs.map(p),
+    }
   })
 
 /** A value whose type changes with the version: the entry of the latest version at or before the request's. */
-export const byVersion = (entries: { readonly [V in ApiVersion]?: Part }, convert?: { readonly [V in ApiVersion]?: (value: any) => unknown }): Shape =>
+export const byVersion = (
+  entries: { readonly [V in ApiVersion]?: Part },
+  // biome-ignore lint/suspicious/noExplicitAny: as Present
+  convert?: { readonly [V in ApiVersion]?: (value: any) => unknown },
+): Shape =>
   perVersion((version) => {
     let part: Part | undefined
+    // biome-ignore lint/suspicious/noExplicitAny: as Present
     let write: ((value: any) => unknown) | undefined
     for (const v of API_VERSIONS)
       if (order(v) <= order(version)) {
@@ -131,4 +142,5 @@ export const byVersion = (entries: { readonly [V in ApiVersion]?: Part }, conver
   })
 
 /** A value written through `write` in every version (a count the wire shows as a string). */
+// biome-ignore lint/suspicious/noExplicitAny: as Present
 export const converted = (schema: Schema.Top, write: (value: any) => unknown): Shape => perVersion(() => ({ schema, present: write }))

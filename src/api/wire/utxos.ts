@@ -49,7 +49,11 @@ const previewFields = {
 export const UtxoTransferPreview = struct({ isValid: Schema.Boolean, ...previewFields })
 
 /** utxo-transfer: the request created, with what it reserved. */
-export const UtxoTransferRequest = struct({ transactionRequestId: Schema.String, transactionRequestStatus: Schema.String, ...previewFields })
+export const UtxoTransferRequest = struct({
+  transactionRequestId: Schema.String,
+  transactionRequestStatus: Schema.String,
+  ...previewFields,
+})
 
 /** multiple-transfer: the request created by coin selection over one vault account. */
 export const MultipleTransferRequest = struct({

@@ -31,7 +31,12 @@ export const vaultAccountShape = (variant: { readonly favourite?: "list" | "deta
     isHiddenInDashboard: Schema.Boolean,
     ...(variant.favourite === undefined
       ? {}
-      : { isFavoriteInDashboard: field(Schema.Boolean, { ...SINCE, ...(variant.favourite === "details" ? { renamed: { "2026-03-20": "isFavorityInDashboard" } } : {}) }) }),
+      : {
+          isFavoriteInDashboard: field(Schema.Boolean, {
+            ...SINCE,
+            ...(variant.favourite === "details" ? { renamed: { "2026-03-20": "isFavorityInDashboard" } } : {}),
+          }),
+        }),
     index: field(variant.index === "string" ? asString : Schema.Int, SINCE),
     createdTimestamp: field(Schema.Int, { renamed: { "2026-03-20": "createdAt" } }),
     addressesCount: field(asString, SINCE),

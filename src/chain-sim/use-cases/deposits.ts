@@ -24,7 +24,9 @@ export const submitDeposit = (input: DepositInput) =>
     const transactionId = formatTxId(n.family, (len) => ids.unrepeated(`txid:${recordId}`, len))
     // One of 256 external senders, so that their addresses (an elliptic-curve derivation each) can be reused.
     const external = Buffer.from(ids.bytes(`external:${recordId}`, 4)).readUInt32BE(0) & 0xff
-    const from = input.from ?? (yield* AddressDerivation).derive("external", n.blockchain, n.network, { account: 0, change: 0, index: external }).address
+    const from =
+      input.from ??
+      (yield* AddressDerivation).derive("external", n.blockchain, n.network, { account: 0, change: 0, index: external }).address
     const token = findAsset(input.assetId)?.type === "TOKEN"
     const r = yield* submitTransfer(n, {
       transactionId,

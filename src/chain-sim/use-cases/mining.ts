@@ -5,16 +5,29 @@ import { findNetwork, type NetworkInfo } from "../../domain/chains/index.js"
 import { runDeciderWith } from "../../commands/run-decider.js"
 import { Ids, SimClock } from "../../commands/services.js"
 import type { SimInstant } from "../../domain/shared/sim-time.js"
-import { chainDecider, chainKey, chainStream, type ChainCommand, type ChainDefaults, type ChainTransfer, type MiningMode } from "../index.js"
+import {
+  chainDecider,
+  chainKey,
+  chainStream,
+  type ChainCommand,
+  type ChainDefaults,
+  type ChainTransfer,
+  type MiningMode,
+} from "../index.js"
 import { formatBlockHash } from "../formats.js"
 
 /** New chains mine on an interval of their real block time, on the simulated clock (README: "Mining"). */
-export const chainDefaults = (n: NetworkInfo): ChainDefaults => ({ mode: "interval", intervalSeconds: n.blockTimeSeconds, confirmations: n.confirmations })
+export const chainDefaults = (n: NetworkInfo): ChainDefaults => ({
+  mode: "interval",
+  intervalSeconds: n.blockTimeSeconds,
+  confirmations: n.confirmations,
+})
 
 const blockHashes = (n: NetworkInfo) =>
   Effect.gen(function* () {
     const ids = yield* Ids
-    return (height: number) => formatBlockHash(n.family, (len) => ids.unrepeated(`block:${chainKey(n.blockchain, n.network)}:${height}`, len))
+    return (height: number) =>
+      formatBlockHash(n.family, (len) => ids.unrepeated(`block:${chainKey(n.blockchain, n.network)}:${height}`, len))
   })
 
 const runChain = (n: NetworkInfo, make: (blockHash: (h: number) => string, now: SimInstant) => ChainCommand) =>

@@ -15,9 +15,17 @@ interface TokenSpec {
 
 const USDT = "Tether USD"
 const USDC = "USD Coin"
-const token = (blockchain: Blockchain, network: NetworkName, standard: TokenStandard) =>
-  (symbol: "USDT" | "USDC", decimals: number, contract: string): TokenSpec =>
-    ({ blockchain, network, symbol, name: symbol === "USDT" ? USDT : USDC, decimals, contract, standard })
+const token =
+  (blockchain: Blockchain, network: NetworkName, standard: TokenStandard) =>
+  (symbol: "USDT" | "USDC", decimals: number, contract: string): TokenSpec => ({
+    blockchain,
+    network,
+    symbol,
+    name: symbol === "USDT" ? USDT : USDC,
+    decimals,
+    contract,
+    standard,
+  })
 
 const ethereum = token("ethereum", "mainnet", "ERC-20")
 const bsc = token("binance-smart-chain", "mainnet", "BEP-20")
@@ -64,8 +72,15 @@ const TOKENS: ReadonlyArray<TokenSpec> = [
 const COINS: ReadonlyArray<CoinInfo> = NETWORKS.map((n) => {
   const coin = CHAIN_SPECS[n.blockchain].coin
   return {
-    id: n.nativeAssetId, type: "COIN", symbol: coin.symbol, name: coin.name, blockchain: n.blockchain,
-    network: n.network, networkType: n.networkType, decimals: coin.decimals, unit: coin.symbol,
+    id: n.nativeAssetId,
+    type: "COIN",
+    symbol: coin.symbol,
+    name: coin.name,
+    blockchain: n.blockchain,
+    network: n.network,
+    networkType: n.networkType,
+    decimals: coin.decimals,
+    unit: coin.symbol,
   }
 })
 
@@ -73,9 +88,17 @@ const COINS: ReadonlyArray<CoinInfo> = NETWORKS.map((n) => {
 const networkTypeOf = (network: NetworkName) => (network === "mainnet" ? "main" : "test")
 
 const TOKEN_ASSETS: ReadonlyArray<TokenInfo> = TOKENS.map((t) => ({
-  id: assetIdOf(t.blockchain, t.network, t.symbol), type: "TOKEN", symbol: t.symbol, name: t.name,
-  blockchain: t.blockchain, network: t.network, networkType: networkTypeOf(t.network),
-  decimals: t.decimals, unit: t.symbol, contract: t.contract, standard: t.standard,
+  id: assetIdOf(t.blockchain, t.network, t.symbol),
+  type: "TOKEN",
+  symbol: t.symbol,
+  name: t.name,
+  blockchain: t.blockchain,
+  network: t.network,
+  networkType: networkTypeOf(t.network),
+  decimals: t.decimals,
+  unit: t.symbol,
+  contract: t.contract,
+  standard: t.standard,
 }))
 
 /** Coins first (in network order), then tokens: the order listings show. */

@@ -22,8 +22,7 @@ export const allAssets = (): ReadonlyArray<AssetInfo> => ASSETS
 export const findNetwork = (blockchain: string, network: string): NetworkInfo | undefined =>
   networksByKey.get(networkKey(blockchain, network))
 
-export const networksOf = (networkType: NetworkType): ReadonlyArray<NetworkInfo> =>
-  NETWORKS.filter((n) => n.networkType === networkType)
+export const networksOf = (networkType: NetworkType): ReadonlyArray<NetworkInfo> => NETWORKS.filter((n) => n.networkType === networkType)
 
 export const findAsset = (id: string): AssetInfo | undefined => assetsById.get(id)
 
@@ -40,11 +39,13 @@ export interface AssetFilter {
 
 export const assetsOf = (filter: AssetFilter = {}): ReadonlyArray<AssetInfo> => {
   const symbol = filter.symbol?.toUpperCase()
-  return ASSETS.filter((a) =>
-    (filter.blockchain === undefined || a.blockchain === filter.blockchain) &&
-    (filter.network === undefined || a.network === filter.network) &&
-    (filter.networkType === undefined || a.networkType === filter.networkType) &&
-    (symbol === undefined || a.symbol.toUpperCase() === symbol))
+  return ASSETS.filter(
+    (a) =>
+      (filter.blockchain === undefined || a.blockchain === filter.blockchain) &&
+      (filter.network === undefined || a.network === filter.network) &&
+      (filter.networkType === undefined || a.networkType === filter.networkType) &&
+      (symbol === undefined || a.symbol.toUpperCase() === symbol),
+  )
 }
 
 export const nativeAsset = (blockchain: string, network: string): CoinInfo | undefined => {

@@ -25,5 +25,7 @@ export const DEFAULT_EXCHANGE_RATES: Readonly<Record<string, string>> = {
 }
 
 /** The rate of an asset in a rate table; "0" for a symbol the table does not know. */
-export const exchangeRateOf = (asset: Pick<AssetInfo, "symbol">, rates: Readonly<Record<string, string>> = DEFAULT_EXCHANGE_RATES): string =>
-  rates[asset.symbol] ?? "0"
+export const exchangeRateOf = (
+  asset: Pick<AssetInfo, "symbol">,
+  rates: Readonly<Record<string, string>> = DEFAULT_EXCHANGE_RATES,
+): string => rates[asset.symbol] ?? "0"

@@ -15,7 +15,9 @@ export const transferFee = (n: NetworkInfo, kind: "coin" | "token", priority: Fe
       return f.gasPriceWei[priority] * (kind === "coin" ? f.gasLimit.coin : f.gasLimit.token)
     case "TronResources":
       // An external sender's own resources are unknown: show what it burns without any staked.
-      return kind === "coin" ? f.bandwidth.coin * f.sunPerBandwidth : f.bandwidth.token * f.sunPerBandwidth + f.energy.token * f.sunPerEnergy
+      return kind === "coin"
+        ? f.bandwidth.coin * f.sunPerBandwidth
+        : f.bandwidth.token * f.sunPerBandwidth + f.energy.token * f.sunPerEnergy
     case "SolanaSignature":
       return f.lamportsPerSignature
     case "XrpDrops":
@@ -48,7 +50,14 @@ export type TronTxKind = "coin" | "token" | "approve" | "transfer-from" | "resou
 export const tronCost = (n: NetworkInfo, kind: TronTxKind): TronCost | undefined => {
   const f = n.fees
   if (f._tag !== "TronResources") return undefined
-  const bandwidth = kind === "coin" ? f.bandwidth.coin : kind === "approve" ? f.bandwidth.approve : kind === "resource" ? f.bandwidth.resource : f.bandwidth.token
+  const bandwidth =
+    kind === "coin"
+      ? f.bandwidth.coin
+      : kind === "approve"
+        ? f.bandwidth.approve
+        : kind === "resource"
+          ? f.bandwidth.resource
+          : f.bandwidth.token
   const energy = kind === "token" || kind === "transfer-from" ? f.energy.token : kind === "approve" ? f.energy.approve : 0n
   return { bandwidth, energy, maxBurn: bandwidth * f.sunPerBandwidth + energy * f.sunPerEnergy }
 }

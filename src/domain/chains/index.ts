@@ -2,7 +2,15 @@
 export * from "./types.js"
 export { assetIdOf } from "./asset-id.js"
 export {
-  allAssets, allNetworks, assetsOf, findAsset, findAssetByContract, findNetwork, isUtxo, nativeAsset, networksOf,
+  allAssets,
+  allNetworks,
+  assetsOf,
+  findAsset,
+  findAssetByContract,
+  findNetwork,
+  isUtxo,
+  nativeAsset,
+  networksOf,
 } from "./catalogue.js"
 export { makeAssetIds, mapAssetIds } from "./asset-aliases.js"
 export type { AssetAlias, AssetIds } from "./asset-aliases.js"

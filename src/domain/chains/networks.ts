@@ -33,8 +33,11 @@ const GWEI = 1_000_000_000n
 const tiers = <A>(slow: A, standard: A, fast: A): PerPriority<A> => ({ slow, standard, fast })
 
 const utxo = (slow: bigint, standard: bigint, fast: bigint): FeeModel => ({ _tag: "UtxoFeeRate", perVbyte: tiers(slow, standard, fast) })
-const evm = (slow: bigint, standard: bigint, fast: bigint): FeeModel =>
-  ({ _tag: "EvmGas", gasPriceWei: tiers(slow, standard, fast), gasLimit: { coin: 21_000n, token: 65_000n } })
+const evm = (slow: bigint, standard: bigint, fast: bigint): FeeModel => ({
+  _tag: "EvmGas",
+  gasPriceWei: tiers(slow, standard, fast),
+  gasLimit: { coin: 21_000n, token: 65_000n },
+})
 
 /** Spec "Limits": 1500 free bandwidth per address per 24 h, 1000 SUN per bandwidth, 280 SUN per energy. */
 const TRON_FEES: FeeModel = {
@@ -55,7 +58,12 @@ const SOLANA_FEES: FeeModel = { _tag: "SolanaSignature", lamportsPerSignature: 5
 /** baseReserve: the 1 XRP an account must keep (reserve lowered to 1 XRP in Dec 2024). */
 const XRP_FEES: FeeModel = { _tag: "XrpDrops", drops: tiers(10n, 12n, 15n), baseReserve: 1_000_000n }
 
-interface NetworkSpec { readonly network: NetworkName; readonly networkType: NetworkType; readonly fees: FeeModel; readonly chainId?: number }
+interface NetworkSpec {
+  readonly network: NetworkName
+  readonly networkType: NetworkType
+  readonly fees: FeeModel
+  readonly chainId?: number
+}
 interface ChainSpec {
   readonly family: ChainFamily
   readonly coin: { readonly symbol: string; readonly name: string; readonly decimals: number }
@@ -64,60 +72,159 @@ interface ChainSpec {
   readonly networks: ReadonlyArray<NetworkSpec>
 }
 
-const main = (fees: FeeModel, chainId?: number): NetworkSpec => ({ network: "mainnet", networkType: "main", fees, ...(chainId !== undefined ? { chainId } : {}) })
-const test = (network: NetworkName, fees: FeeModel, chainId?: number): NetworkSpec => ({ network, networkType: "test", fees, ...(chainId !== undefined ? { chainId } : {}) })
+const main = (fees: FeeModel, chainId?: number): NetworkSpec => ({
+  network: "mainnet",
+  networkType: "main",
+  fees,
+  ...(chainId !== undefined ? { chainId } : {}),
+})
+const test = (network: NetworkName, fees: FeeModel, chainId?: number): NetworkSpec => ({
+  network,
+  networkType: "test",
+  fees,
+  ...(chainId !== undefined ? { chainId } : {}),
+})
 const both = (fees: FeeModel): ReadonlyArray<NetworkSpec> => [main(fees), test("testnet", fees)]
-const evmPair = (testnet: NetworkName, mainId: number, testId: number, fees: FeeModel): ReadonlyArray<NetworkSpec> =>
-  [main(fees, mainId), test(testnet, fees, testId)]
+const evmPair = (testnet: NetworkName, mainId: number, testId: number, fees: FeeModel): ReadonlyArray<NetworkSpec> => [
+  main(fees, mainId),
+  test(testnet, fees, testId),
+]
 
 export const CHAIN_SPECS: { readonly [B in Blockchain]: ChainSpec } = {
-  bitcoin: { family: "utxo", coin: { symbol: "BTC", name: "Bitcoin", decimals: 8 }, confirmations: 3, blockTimeSeconds: 600,
-    networks: [main(utxo(2n, 5n, 10n)), test("testnet", utxo(1n, 2n, 5n))] },
-  "bitcoin-cash": { family: "utxo", coin: { symbol: "BCH", name: "Bitcoin Cash", decimals: 8 }, confirmations: 6, blockTimeSeconds: 600,
-    networks: both(utxo(1n, 1n, 2n)) },
-  litecoin: { family: "utxo", coin: { symbol: "LTC", name: "Litecoin", decimals: 8 }, confirmations: 6, blockTimeSeconds: 150,
-    networks: both(utxo(1n, 2n, 5n)) },
-  dogecoin: { family: "utxo", coin: { symbol: "DOGE", name: "Dogecoin", decimals: 8 }, confirmations: 6, blockTimeSeconds: 60,
-    networks: both(utxo(500n, 1000n, 2000n)) },
-  dash: { family: "utxo", coin: { symbol: "DASH", name: "Dash", decimals: 8 }, confirmations: 6, blockTimeSeconds: 150,
-    networks: both(utxo(1n, 1n, 2n)) },
-  zcash: { family: "utxo", coin: { symbol: "ZEC", name: "Zcash", decimals: 8 }, confirmations: 10, blockTimeSeconds: 75,
-    networks: both({ _tag: "Zip317", marginalFee: 5000n, graceActions: 2 }) },
-  ethereum: { family: "evm", coin: { symbol: "ETH", name: "Ethereum", decimals: 18 }, confirmations: 12, blockTimeSeconds: 12,
-    networks: evmPair("sepolia", 1, 11155111, evm(GWEI, 2n * GWEI, 5n * GWEI)) },
-  "ethereum-classic": { family: "evm", coin: { symbol: "ETC", name: "Ethereum Classic", decimals: 18 }, confirmations: 60, blockTimeSeconds: 13,
-    networks: evmPair("mordor", 61, 63, evm(GWEI, 2n * GWEI, 5n * GWEI)) },
-  "binance-smart-chain": { family: "evm", coin: { symbol: "BNB", name: "BNB", decimals: 18 }, confirmations: 15, blockTimeSeconds: 1,
-    networks: evmPair("testnet", 56, 97, evm(GWEI / 10n, GWEI / 5n, GWEI)) },
-  polygon: { family: "evm", coin: { symbol: "POL", name: "Polygon Ecosystem Token", decimals: 18 }, confirmations: 30, blockTimeSeconds: 2,
-    networks: evmPair("amoy", 137, 80002, evm(30n * GWEI, 50n * GWEI, 100n * GWEI)) },
-  avalanche: { family: "evm", coin: { symbol: "AVAX", name: "Avalanche", decimals: 18 }, confirmations: 1, blockTimeSeconds: 2,
-    networks: evmPair("fuji", 43114, 43113, evm(GWEI / 2n, GWEI, 2n * GWEI)) },
-  arbitrum: { family: "evm", coin: { symbol: "ETH", name: "Ethereum", decimals: 18 }, confirmations: 20, blockTimeSeconds: 1,
-    networks: evmPair("sepolia", 42161, 421614, evm(GWEI / 100n, GWEI / 50n, GWEI / 20n)) },
-  optimism: { family: "evm", coin: { symbol: "ETH", name: "Ethereum", decimals: 18 }, confirmations: 20, blockTimeSeconds: 2,
-    networks: evmPair("sepolia", 10, 11155420, evm(GWEI / 1000n, GWEI / 500n, GWEI / 200n)) },
-  base: { family: "evm", coin: { symbol: "ETH", name: "Ethereum", decimals: 18 }, confirmations: 20, blockTimeSeconds: 2,
-    networks: evmPair("sepolia", 8453, 84532, evm(GWEI / 200n, GWEI / 100n, GWEI / 50n)) },
-  tron: { family: "tron", coin: { symbol: "TRX", name: "TRON", decimals: 6 }, confirmations: 19, blockTimeSeconds: 3,
-    networks: [main(TRON_FEES), test("nile", TRON_FEES)] },
-  solana: { family: "solana", coin: { symbol: "SOL", name: "Solana", decimals: 9 }, confirmations: 32, blockTimeSeconds: 1,
-    networks: [main(SOLANA_FEES), test("devnet", SOLANA_FEES)] },
-  xrp: { family: "xrp", coin: { symbol: "XRP", name: "XRP", decimals: 6 }, confirmations: 1, blockTimeSeconds: 4,
-    networks: both(XRP_FEES) },
+  bitcoin: {
+    family: "utxo",
+    coin: { symbol: "BTC", name: "Bitcoin", decimals: 8 },
+    confirmations: 3,
+    blockTimeSeconds: 600,
+    networks: [main(utxo(2n, 5n, 10n)), test("testnet", utxo(1n, 2n, 5n))],
+  },
+  "bitcoin-cash": {
+    family: "utxo",
+    coin: { symbol: "BCH", name: "Bitcoin Cash", decimals: 8 },
+    confirmations: 6,
+    blockTimeSeconds: 600,
+    networks: both(utxo(1n, 1n, 2n)),
+  },
+  litecoin: {
+    family: "utxo",
+    coin: { symbol: "LTC", name: "Litecoin", decimals: 8 },
+    confirmations: 6,
+    blockTimeSeconds: 150,
+    networks: both(utxo(1n, 2n, 5n)),
+  },
+  dogecoin: {
+    family: "utxo",
+    coin: { symbol: "DOGE", name: "Dogecoin", decimals: 8 },
+    confirmations: 6,
+    blockTimeSeconds: 60,
+    networks: both(utxo(500n, 1000n, 2000n)),
+  },
+  dash: {
+    family: "utxo",
+    coin: { symbol: "DASH", name: "Dash", decimals: 8 },
+    confirmations: 6,
+    blockTimeSeconds: 150,
+    networks: both(utxo(1n, 1n, 2n)),
+  },
+  zcash: {
+    family: "utxo",
+    coin: { symbol: "ZEC", name: "Zcash", decimals: 8 },
+    confirmations: 10,
+    blockTimeSeconds: 75,
+    networks: both({ _tag: "Zip317", marginalFee: 5000n, graceActions: 2 }),
+  },
+  ethereum: {
+    family: "evm",
+    coin: { symbol: "ETH", name: "Ethereum", decimals: 18 },
+    confirmations: 12,
+    blockTimeSeconds: 12,
+    networks: evmPair("sepolia", 1, 11155111, evm(GWEI, 2n * GWEI, 5n * GWEI)),
+  },
+  "ethereum-classic": {
+    family: "evm",
+    coin: { symbol: "ETC", name: "Ethereum Classic", decimals: 18 },
+    confirmations: 60,
+    blockTimeSeconds: 13,
+    networks: evmPair("mordor", 61, 63, evm(GWEI, 2n * GWEI, 5n * GWEI)),
+  },
+  "binance-smart-chain": {
+    family: "evm",
+    coin: { symbol: "BNB", name: "BNB", decimals: 18 },
+    confirmations: 15,
+    blockTimeSeconds: 1,
+    networks: evmPair("testnet", 56, 97, evm(GWEI / 10n, GWEI / 5n, GWEI)),
+  },
+  polygon: {
+    family: "evm",
+    coin: { symbol: "POL", name: "Polygon Ecosystem Token", decimals: 18 },
+    confirmations: 30,
+    blockTimeSeconds: 2,
+    networks: evmPair("amoy", 137, 80002, evm(30n * GWEI, 50n * GWEI, 100n * GWEI)),
+  },
+  avalanche: {
+    family: "evm",
+    coin: { symbol: "AVAX", name: "Avalanche", decimals: 18 },
+    confirmations: 1,
+    blockTimeSeconds: 2,
+    networks: evmPair("fuji", 43114, 43113, evm(GWEI / 2n, GWEI, 2n * GWEI)),
+  },
+  arbitrum: {
+    family: "evm",
+    coin: { symbol: "ETH", name: "Ethereum", decimals: 18 },
+    confirmations: 20,
+    blockTimeSeconds: 1,
+    networks: evmPair("sepolia", 42161, 421614, evm(GWEI / 100n, GWEI / 50n, GWEI / 20n)),
+  },
+  optimism: {
+    family: "evm",
+    coin: { symbol: "ETH", name: "Ethereum", decimals: 18 },
+    confirmations: 20,
+    blockTimeSeconds: 2,
+    networks: evmPair("sepolia", 10, 11155420, evm(GWEI / 1000n, GWEI / 500n, GWEI / 200n)),
+  },
+  base: {
+    family: "evm",
+    coin: { symbol: "ETH", name: "Ethereum", decimals: 18 },
+    confirmations: 20,
+    blockTimeSeconds: 2,
+    networks: evmPair("sepolia", 8453, 84532, evm(GWEI / 200n, GWEI / 100n, GWEI / 50n)),
+  },
+  tron: {
+    family: "tron",
+    coin: { symbol: "TRX", name: "TRON", decimals: 6 },
+    confirmations: 19,
+    blockTimeSeconds: 3,
+    networks: [main(TRON_FEES), test("nile", TRON_FEES)],
+  },
+  solana: {
+    family: "solana",
+    coin: { symbol: "SOL", name: "Solana", decimals: 9 },
+    confirmations: 32,
+    blockTimeSeconds: 1,
+    networks: [main(SOLANA_FEES), test("devnet", SOLANA_FEES)],
+  },
+  xrp: {
+    family: "xrp",
+    coin: { symbol: "XRP", name: "XRP", decimals: 6 },
+    confirmations: 1,
+    blockTimeSeconds: 4,
+    networks: both(XRP_FEES),
+  },
 }
 
 export const NETWORKS: ReadonlyArray<NetworkInfo> = Object.entries(CHAIN_SPECS).flatMap(([blockchain, spec]) =>
-  spec.networks.map((n): NetworkInfo => ({
-    blockchain: blockchain as Blockchain,
-    network: n.network,
-    networkType: n.networkType,
-    family: spec.family,
-    nativeSymbol: spec.coin.symbol,
-    nativeAssetId: assetIdOf(blockchain as Blockchain, n.network, spec.coin.symbol),
-    confirmations: spec.confirmations,
-    blockTimeSeconds: spec.blockTimeSeconds,
-    ...(n.chainId !== undefined ? { chainId: n.chainId } : {}),
-    fees: n.fees,
-  })),
+  spec.networks.map(
+    (n): NetworkInfo => ({
+      blockchain: blockchain as Blockchain,
+      network: n.network,
+      networkType: n.networkType,
+      family: spec.family,
+      nativeSymbol: spec.coin.symbol,
+      nativeAssetId: assetIdOf(blockchain as Blockchain, n.network, spec.coin.symbol),
+      confirmations: spec.confirmations,
+      blockTimeSeconds: spec.blockTimeSeconds,
+      ...(n.chainId !== undefined ? { chainId: n.chainId } : {}),
+      fees: n.fees,
+    }),
+  ),
 )

@@ -8,7 +8,13 @@ export type TronOperation =
   | { readonly type: "unfreeze"; readonly resource: TronResource; readonly amount: string }
   | { readonly type: "withdraw" }
   /** lockPeriod: blocks the delegation cannot be taken back for (0: not locked). */
-  | { readonly type: "delegate"; readonly resource: TronResource; readonly amount: string; readonly receiver: string; readonly lockPeriod: number }
+  | {
+      readonly type: "delegate"
+      readonly resource: TronResource
+      readonly amount: string
+      readonly receiver: string
+      readonly lockPeriod: number
+    }
   | { readonly type: "undelegate"; readonly resource: TronResource; readonly amount: string; readonly receiver: string }
   /** TRC-20 approve(spender, allowance) by the token holder. */
   | { readonly type: "approve"; readonly token: string; readonly spender: string; readonly allowance: string }
@@ -17,4 +23,12 @@ export type TronOperation =
 
 /** The fee model's name for what a tron transaction is. */
 export const tronTxKind = (native: boolean, op: TronOperation | undefined): "coin" | "token" | "approve" | "transfer-from" | "resource" =>
-  op === undefined ? (native ? "coin" : "token") : op.type === "approve" ? "approve" : op.type === "transfer-from" ? "transfer-from" : "resource"
+  op === undefined
+    ? native
+      ? "coin"
+      : "token"
+    : op.type === "approve"
+      ? "approve"
+      : op.type === "transfer-from"
+        ? "transfer-from"
+        : "resource"

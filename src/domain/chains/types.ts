@@ -2,9 +2,23 @@
 import type { AssetId } from "../shared/ids.js"
 
 export const BLOCKCHAINS = [
-  "bitcoin", "bitcoin-cash", "litecoin", "dogecoin", "dash", "zcash",
-  "ethereum", "ethereum-classic", "binance-smart-chain", "polygon", "avalanche", "arbitrum", "optimism", "base",
-  "tron", "solana", "xrp",
+  "bitcoin",
+  "bitcoin-cash",
+  "litecoin",
+  "dogecoin",
+  "dash",
+  "zcash",
+  "ethereum",
+  "ethereum-classic",
+  "binance-smart-chain",
+  "polygon",
+  "avalanche",
+  "arbitrum",
+  "optimism",
+  "base",
+  "tron",
+  "solana",
+  "xrp",
 ] as const
 export type Blockchain = (typeof BLOCKCHAINS)[number]
 

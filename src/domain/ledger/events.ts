@@ -34,7 +34,13 @@ export type LedgerEvent =
   | { readonly type: "DepositCredited"; readonly data: DepositFacts & { readonly at: SimInstant } }
   | {
       readonly type: "NotificationRaised"
-      readonly data: { readonly vaultId: VaultId; readonly kind: NotificationKind; readonly subject: string; readonly payload: Readonly<Record<string, string | number | null>>; readonly at: SimInstant }
+      readonly data: {
+        readonly vaultId: VaultId
+        readonly kind: NotificationKind
+        readonly subject: string
+        readonly payload: Readonly<Record<string, string | number | null>>
+        readonly at: SimInstant
+      }
     }
 
 export const ledgerEventTypes: ReadonlySet<string> = new Set<LedgerEvent["type"]>(["DepositCredited", "NotificationRaised"])

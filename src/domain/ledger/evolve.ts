@@ -24,7 +24,15 @@ export const evolveLedger = (s: Ledger, e: LedgerEvent): Ledger => {
       applyEffects(s, e)
       const amount = BigInt(d.amount)
       // A batch's calls carry an index too; only a UTXO chain's outputs become spendable outputs.
-      if (d.vout !== null && findNetwork(d.blockchain, d.network)?.family === "utxo") s.utxos.set(key, { transactionId: d.transactionId, vout: d.vout, address: d.address, blockchain: d.blockchain, network: d.network, amount })
+      if (d.vout !== null && findNetwork(d.blockchain, d.network)?.family === "utxo")
+        s.utxos.set(key, {
+          transactionId: d.transactionId,
+          vout: d.vout,
+          address: d.address,
+          blockchain: d.blockchain,
+          network: d.network,
+          amount,
+        })
       return s
     }
     case "NotificationRaised":

@@ -5,4 +5,3 @@ export type AssetId = string & { readonly AssetId: unique symbol }
 
 /** The kinds of id the Ids service hands out; each has its own deterministic sequence. */
 export type IdKind = "vault" | "vaultAccount" | "apiKey" | "txRequest" | "transaction" | "webhook" | "delivery" | "request"
-

@@ -21,7 +21,8 @@ const SAFE_DIGITS = MAX_BASE_UNITS.toString().length - 1
  * BigInts with a multiply per amount were most of the cost of a 150-recipient body's checks.
  */
 export const parseAmount = (input: string, decimals: number): { ok: true; value: BaseUnits } | { ok: false; error: AmountError } => {
-  if (typeof input !== "string" || input.length > 100) return { ok: false, error: { _tag: "MalformedAmount", input: String(input).slice(0, 100) } }
+  if (typeof input !== "string" || input.length > 100)
+    return { ok: false, error: { _tag: "MalformedAmount", input: String(input).slice(0, 100) } }
   const length = input.length
   let dot = -1
   // The digits as a number while that is exact (at most 15 of them): most amounts need no BigInt of a string.
@@ -46,7 +47,10 @@ export const parseAmount = (input: string, decimals: number): { ok: true; value:
     const value = written <= decimals ? small * POWERS[decimals - written]! : small / POWERS[written - decimals]!
     if (value <= Number.MAX_SAFE_INTEGER) return { ok: true, value: baseUnits(BigInt(value)) }
   }
-  const digits = fracLength === 0 ? input.slice(0, wholeEnd) + zeros(decimals) : input.slice(0, wholeEnd) + input.slice(dot + 1, fracEnd) + zeros(decimals - fracLength)
+  const digits =
+    fracLength === 0
+      ? input.slice(0, wholeEnd) + zeros(decimals)
+      : input.slice(0, wholeEnd) + input.slice(dot + 1, fracEnd) + zeros(decimals - fracLength)
   const value = BigInt(digits)
   if (digits.length > SAFE_DIGITS && value > MAX_BASE_UNITS) return { ok: false, error: { _tag: "AmountTooLarge", input } }
   return { ok: true, value: baseUnits(value) }

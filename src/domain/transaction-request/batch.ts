@@ -19,9 +19,18 @@ export interface BatchInput {
 }
 
 export const batchFeeOf = (n: NetworkInfo, recipients: BatchInput["recipients"], priority: FeePriority): bigint =>
-  batchFee(n, recipients.map((r) => (r.asset.type === "TOKEN" ? "token" : "coin")), priority)
+  batchFee(
+    n,
+    recipients.map((r) => (r.asset.type === "TOKEN" ? "token" : "coin")),
+    priority,
+  )
 
-export const batchDraftOf = (vault: { readonly accounts: VaultAccounts } | undefined, input: BatchInput, requestId: string, transactionId: string): Omit<TxRequestDraft, "approvalLevels"> => {
+export const batchDraftOf = (
+  vault: { readonly accounts: VaultAccounts } | undefined,
+  input: BatchInput,
+  requestId: string,
+  transactionId: string,
+): Omit<TxRequestDraft, "approvalLevels"> => {
   const n = input.network
   const native = findAsset(n.nativeAssetId)!.id as AssetId
   const sender = vault?.accounts.address(n.blockchain, n.network, input.sender)
@@ -29,7 +38,11 @@ export const batchDraftOf = (vault: { readonly accounts: VaultAccounts } | undef
   const payer = vault?.accounts.address(n.blockchain, n.network, input.feePayer)?.address ?? input.feePayer
   const recipients = input.recipients.map((r) => ({ address: r.address, amount: r.amount.toString(), assetId: r.asset.id as AssetId }))
   const fee = batchFeeOf(n, input.recipients, input.feePriority)
-  const reservations: Array<Portion> = [...perAsset({ assetId: native, recipients })].map(([assetId, amount]) => ({ address: from, assetId: assetId as AssetId, amount: amount.toString() }))
+  const reservations: Array<Portion> = [...perAsset({ assetId: native, recipients })].map(([assetId, amount]) => ({
+    address: from,
+    assetId: assetId as AssetId,
+    amount: amount.toString(),
+  }))
   if (fee > 0n) reservations.push({ address: payer, assetId: native, amount: fee.toString() })
   return {
     requestId,

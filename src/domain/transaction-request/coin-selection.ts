@@ -4,7 +4,16 @@
 import type { Utxo } from "../ledger/state.js"
 import type { VaultId } from "../shared/ids.js"
 import { accountKey } from "../vault-account/state.js"
-import { byAmount, coverage, planFromInputs, shortOf, type Keyed, type PlanTerms, type UtxoTransferPlan, type VaultState } from "./explicit-inputs.js"
+import {
+  byAmount,
+  coverage,
+  planFromInputs,
+  shortOf,
+  type Keyed,
+  type PlanTerms,
+  type UtxoTransferPlan,
+  type VaultState,
+} from "./explicit-inputs.js"
 import type { TxRequestError } from "./state.js"
 
 export type PrepareStrategy = "minimize-dust" | "optimize-size"
@@ -18,7 +27,10 @@ export interface MultipleTransferRequest extends PlanTerms {
 }
 
 /** The account's spendable outputs on the chain, in the strategy's order (ties by outpoint, so selection is deterministic). */
-export const candidatesOf = (v: VaultState, r: Pick<MultipleTransferRequest, "vaultId" | "vaultAccountId" | "network" | "prepareStrategy">): Array<Utxo> => {
+export const candidatesOf = (
+  v: VaultState,
+  r: Pick<MultipleTransferRequest, "vaultId" | "vaultAccountId" | "network" | "prepareStrategy">,
+): Array<Utxo> => {
   const n = r.network
   const own = accountKey(r.vaultId, r.vaultAccountId)
   const out: Array<Keyed> = []
@@ -27,14 +39,19 @@ export const candidatesOf = (v: VaultState, r: Pick<MultipleTransferRequest, "va
   for (const [key, u] of v.ledger.utxos) {
     if (u.blockchain !== n.blockchain || u.network !== n.network || v.ledger.reservedOutputs.has(key)) continue
     let mine = owned.get(u.address)
-    if (mine === undefined) owned.set(u.address, (mine = (v.accounts.address(u.blockchain, u.network, u.address)?.vaultAccountId ?? null) === own))
+    if (mine === undefined)
+      owned.set(u.address, (mine = (v.accounts.address(u.blockchain, u.network, u.address)?.vaultAccountId ?? null) === own))
     if (mine) out.push({ key, u })
   }
   return byAmount(out, r.prepareStrategy === "optimize-size" ? -1 : 1)
 }
 
 /** The plan of a multiple-transfer: outputs added in the strategy's order until they cover the amounts and the fee. */
-export const planMultipleTransfer = (v: VaultState, r: MultipleTransferRequest, changeAddress: string): UtxoTransferPlan | TxRequestError => {
+export const planMultipleTransfer = (
+  v: VaultState,
+  r: MultipleTransferRequest,
+  changeAddress: string,
+): UtxoTransferPlan | TxRequestError => {
   const chosen: Array<Utxo> = []
   const need = coverage(r)
   let sum = 0n
@@ -52,7 +69,10 @@ export const planMultipleTransfer = (v: VaultState, r: MultipleTransferRequest, 
  * The network fee a multiple-transfer would pay now, with the outputs it would spend and the size: the same
  * selection and fee model as its execution, so an estimate and the mined fee agree while the vault is unchanged.
  */
-export const utxoFeePreview = (v: VaultState, r: MultipleTransferRequest): { readonly fee: bigint; readonly vbytes: bigint; readonly inputs: number; readonly change: bigint } | TxRequestError => {
+export const utxoFeePreview = (
+  v: VaultState,
+  r: MultipleTransferRequest,
+): { readonly fee: bigint; readonly vbytes: bigint; readonly inputs: number; readonly change: bigint } | TxRequestError => {
   const plan = planMultipleTransfer(v, r, "")
   return "_tag" in plan ? plan : { fee: plan.fee, vbytes: plan.vbytes, inputs: plan.inputs.length, change: plan.change?.amount ?? 0n }
 }

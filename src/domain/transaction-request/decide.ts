@@ -34,7 +34,8 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
     if (d.sender !== null) {
       const a = v.accounts.address(d.blockchain, d.network, d.sender)
       if (a === undefined) return reject({ _tag: "SenderNotInVault", address: d.sender })
-      for (const assetId of sentAssets(d)) if (!a.assets.has(assetId)) return reject({ _tag: "AssetNotHeldBySender", address: d.sender, assetId })
+      for (const assetId of sentAssets(d))
+        if (!a.assets.has(assetId)) return reject({ _tag: "AssetNotHeldBySender", address: d.sender, assetId })
     }
     if (d.feePayer !== undefined) {
       // Any address of this vault (any of its accounts) on the request's chain may pay the fee, if it holds the fee asset.
@@ -44,8 +45,12 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
     }
     if (d.feeCeiling !== undefined) {
       const n = findNetwork(d.blockchain, d.network)
-      const fee = n === undefined ? 0n : feeOfDraft(n, d, { freeBandwidthUsed: c.freeBandwidthUsed ?? 0, ...(c.staked !== undefined ? { staked: c.staked } : {}) })
-      if (fee > BigInt(d.feeCeiling)) return reject({ _tag: "MaxFeeExceeded", fee: fee.toString(), maxFee: d.feeCeiling, assetId: d.feeAssetId })
+      const fee =
+        n === undefined
+          ? 0n
+          : feeOfDraft(n, d, { freeBandwidthUsed: c.freeBandwidthUsed ?? 0, ...(c.staked !== undefined ? { staked: c.staked } : {}) })
+      if (fee > BigInt(d.feeCeiling))
+        return reject({ _tag: "MaxFeeExceeded", fee: fee.toString(), maxFee: d.feeCeiling, assetId: d.feeAssetId })
     }
     // Each reservation must fit in what is available now (reservations of other open requests excluded).
     const needed = new Map<string, { address: string; assetId: string; amount: bigint }>()
@@ -65,8 +70,9 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
           ...(d.feePayer !== undefined && n.address === d.feePayer && n.address !== d.sender ? { feePayer: true as const } : {}),
         })
     }
-    for (const i of d.inputs) if (v.ledger.reservedOutputs.has(`${i.transactionId}:${i.vout}`) || !v.ledger.utxos.has(`${i.transactionId}:${i.vout}`))
-      return reject({ _tag: "InsufficientFunds", assetId: d.assetId, address: null, needed: i.amount, available: "0" })
+    for (const i of d.inputs)
+      if (v.ledger.reservedOutputs.has(`${i.transactionId}:${i.vout}`) || !v.ledger.utxos.has(`${i.transactionId}:${i.vout}`))
+        return reject({ _tag: "InsufficientFunds", assetId: d.assetId, address: null, needed: i.amount, available: "0" })
     const approvalLevels = v.policy.mode === "auto" ? 0 : v.policy.levels
     const created: TxRequestEvent = { type: "TxRequestCreated", data: { ...d, approvalLevels, at: c.now } }
     return accept(created, ...(approvalLevels === 0 ? progress(v, d.requestId, d.transactionId, c.now) : []))
@@ -75,12 +81,18 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
     // The inputs are checked and the fee computed against this revision of the vault: two requests naming one output cannot both pass.
     const plan = planUtxoTransfer(v, c.request, c.changeAddress?.data.address ?? null)
     if ("_tag" in plan) return reject(plan)
-    return decideTxRequest({ type: "CreateTxRequest", draft: utxoTransferDraft(c.request, plan, c.requestId, c.transactionId), now: c.now }, v)
+    return decideTxRequest(
+      { type: "CreateTxRequest", draft: utxoTransferDraft(c.request, plan, c.requestId, c.transactionId), now: c.now },
+      v,
+    )
   }
   if (c.type === "CreateMultipleTransfer") {
     const plan = planMultipleTransfer(v, c.request, c.changeAddress.data.address)
     if ("_tag" in plan) return reject(plan)
-    const draft = utxoTransferDraft(c.request, plan, c.requestId, c.transactionId, { endpoint: "multiple-transfer", prepareStrategy: c.request.prepareStrategy })
+    const draft = utxoTransferDraft(c.request, plan, c.requestId, c.transactionId, {
+      endpoint: "multiple-transfer",
+      prepareStrategy: c.request.prepareStrategy,
+    })
     return decideTxRequest({ type: "CreateTxRequest", draft, now: c.now }, v)
   }
   const r = v.requests.get(c.requestId)
@@ -100,11 +112,17 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
     }
     case "RejectTxRequest":
       return may("Rejected")
-        ? accept({ type: "TxRequestRejected", data: { ...base, blockchain: r.draft.blockchain, network: r.draft.network, reason: c.reason, releases: r.draft.reservations } })
+        ? accept({
+            type: "TxRequestRejected",
+            data: { ...base, blockchain: r.draft.blockchain, network: r.draft.network, reason: c.reason, releases: r.draft.reservations },
+          })
         : illegal()
     case "FailTxRequest":
       return may("Failed")
-        ? accept({ type: "TxRequestFailed", data: { ...base, blockchain: r.draft.blockchain, network: r.draft.network, reason: c.reason, releases: r.draft.reservations } })
+        ? accept({
+            type: "TxRequestFailed",
+            data: { ...base, blockchain: r.draft.blockchain, network: r.draft.network, reason: c.reason, releases: r.draft.reservations },
+          })
         : illegal()
     case "RecordTxMined":
       // A UTXO transaction cannot fail once mined (its fee is what its inputs leave over): no mined-with-errors for it.
@@ -139,4 +157,5 @@ export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
 const txIdOf = (r: TxRequestState): string => r.draft.transactionId
 
 /** The assets a request sends: its own, or each recipient's in a batch. */
-const sentAssets = (d: Omit<TxRequestDraft, "approvalLevels">): ReadonlySet<TxRequestDraft["assetId"]> => new Set(d.recipients.map((r) => r.assetId ?? d.assetId))
+const sentAssets = (d: Omit<TxRequestDraft, "approvalLevels">): ReadonlySet<TxRequestDraft["assetId"]> =>
+  new Set(d.recipients.map((r) => r.assetId ?? d.assetId))

@@ -32,7 +32,14 @@ export interface CreateRequestInput {
  * another address pays is a one-call EIP-7702 batch, and costs what a batch of one call costs. On tron what the
  * transaction does (a transfer, a staking operation, a TRC-20 call) sets the resources it may burn.
  */
-export const maxFeeOf = (n: NetworkInfo, asset: AssetInfo, priority: FeePriority, feeLimit: bigint | null, sponsored = false, operation?: TronOperation): bigint => {
+export const maxFeeOf = (
+  n: NetworkInfo,
+  asset: AssetInfo,
+  priority: FeePriority,
+  feeLimit: bigint | null,
+  sponsored = false,
+  operation?: TronOperation,
+): bigint => {
   if (sponsored && n.fees._tag === "EvmGas") return batchFee(n, [asset.type === "TOKEN" ? "token" : "coin"], priority)
   const tron = tronCost(n, tronTxKind(asset.type !== "TOKEN", operation))
   if (tron !== undefined) return feeLimit !== null && feeLimit < tron.maxBurn ? feeLimit : tron.maxBurn
@@ -49,14 +56,19 @@ export const selectCoins = (ledger: Ledger, input: CreateRequestInput, total: bi
   const utxos = [...ledger.utxos.entries()]
     .filter(([key, u]) => u.blockchain === n.blockchain && u.network === n.network && !ledger.reservedOutputs.has(key))
     .map(([, u]) => u)
-    .sort((a, b) => (input.prepareStrategy === "optimize-size" ? Number(b.amount - a.amount) : Number(a.amount - b.amount)) || (a.transactionId < b.transactionId ? -1 : 1))
+    .sort(
+      (a, b) =>
+        (input.prepareStrategy === "optimize-size" ? Number(b.amount - a.amount) : Number(a.amount - b.amount)) ||
+        (a.transactionId < b.transactionId ? -1 : 1),
+    )
   const chosen: Array<SpentOutput> = []
   let sum = 0n
   for (const u of utxos) {
     chosen.push({ transactionId: u.transactionId, vout: u.vout, address: u.address, amount: u.amount.toString() })
     sum += u.amount
     const feeWithChange = utxoFee(n, chosen.length, input.recipients.length + 1, priority)
-    if (sum === total + utxoFee(n, chosen.length, input.recipients.length, priority)) return { inputs: chosen, fee: sum - total, change: 0n }
+    if (sum === total + utxoFee(n, chosen.length, input.recipients.length, priority))
+      return { inputs: chosen, fee: sum - total, change: 0n }
     if (sum >= total + feeWithChange) return { inputs: chosen, fee: feeWithChange, change: sum - total - feeWithChange }
   }
   return undefined
@@ -66,7 +78,13 @@ export const selectCoins = (ledger: Ledger, input: CreateRequestInput, total: bi
  * The draft of a request: what it sends, the most its fee may cost, the outputs it spends (UTXO) and what it
  * holds back until mined. The vault decider then checks it against the available funds.
  */
-export const draftOf = (vault: { readonly accounts: VaultAccounts; readonly ledger: Ledger } | undefined, input: CreateRequestInput, requestId: string, transactionId: string, change: string | null): Omit<TxRequestDraft, "approvalLevels"> => {
+export const draftOf = (
+  vault: { readonly accounts: VaultAccounts; readonly ledger: Ledger } | undefined,
+  input: CreateRequestInput,
+  requestId: string,
+  transactionId: string,
+  change: string | null,
+): Omit<TxRequestDraft, "approvalLevels"> => {
   const n = input.network
   const native = findAsset(n.nativeAssetId)!
   const priority = input.feePriority ?? "standard"
@@ -93,7 +111,14 @@ export const draftOf = (vault: { readonly accounts: VaultAccounts; readonly ledg
   if (n.family === "utxo") {
     const sel = vault === undefined ? undefined : selectCoins(vault.ledger, input, total, priority)
     // Nothing selectable: reserve the whole amount at no address so the decider refuses it as insufficient.
-    if (sel === undefined) return { ...base, maxFee: "0", inputs: [], change: null, reservations: [{ address: "", assetId: native.id as AssetId, amount: (total + 1n).toString() }] }
+    if (sel === undefined)
+      return {
+        ...base,
+        maxFee: "0",
+        inputs: [],
+        change: null,
+        reservations: [{ address: "", assetId: native.id as AssetId, amount: (total + 1n).toString() }],
+      }
     const reservations: Array<Portion> = sel.inputs.map((i) => ({ address: i.address, assetId: native.id as AssetId, amount: i.amount }))
     return {
       ...base,
@@ -106,15 +131,20 @@ export const draftOf = (vault: { readonly accounts: VaultAccounts; readonly ledg
   const sender = input.sender!
   const account = vault?.accounts.address(n.blockchain, n.network, sender)
   const from = account?.address ?? sender
-  const payer = input.feePayer === undefined ? undefined : (vault?.accounts.address(n.blockchain, n.network, input.feePayer)?.address ?? input.feePayer)
+  const payer =
+    input.feePayer === undefined ? undefined : (vault?.accounts.address(n.blockchain, n.network, input.feePayer)?.address ?? input.feePayer)
   const maxFee = maxFeeOf(n, input.asset, priority, input.feeLimit, payer !== undefined, input.operation)
   // A freeze holds back the TRX it stakes beside the fee (the address keeps it, but cannot spend it).
   const frozen = input.operation?.type === "freeze" ? BigInt(input.operation.amount) : 0n
   // Nothing to hold at the sender for a call that moves none of its tokens (a TRC-20 approve).
-  const reservations: Array<Portion> = total > 0n || payer === undefined ? [{ address: from, assetId: input.asset.id as AssetId, amount: total.toString() }] : []
+  const reservations: Array<Portion> =
+    total > 0n || payer === undefined ? [{ address: from, assetId: input.asset.id as AssetId, amount: total.toString() }] : []
   // The fee is held where it will be paid: at the fee payer when there is one, else beside the amount at the sender.
   if (maxFee > 0n) reservations.push({ address: payer ?? from, assetId: native.id as AssetId, amount: maxFee.toString() })
-  const merged = input.asset.id === native.id && payer === undefined ? [{ address: from, assetId: native.id as AssetId, amount: (total + frozen + maxFee).toString() }] : reservations
+  const merged =
+    input.asset.id === native.id && payer === undefined
+      ? [{ address: from, assetId: native.id as AssetId, amount: (total + frozen + maxFee).toString() }]
+      : reservations
   return {
     ...base,
     vaultAccountId: account?.vaultAccountId ?? null,

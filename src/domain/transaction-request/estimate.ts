@@ -24,7 +24,10 @@ export interface FeeEstimate {
   readonly maxFee: bigint
 }
 
-type FeeDraft = Pick<TxRequestDraft, "assetId" | "feeAssetId" | "maxFee" | "feeLimit" | "inputs" | "change" | "recipients" | "sender" | "operation">
+type FeeDraft = Pick<
+  TxRequestDraft,
+  "assetId" | "feeAssetId" | "maxFee" | "feeLimit" | "inputs" | "change" | "recipients" | "sender" | "operation"
+>
 
 /** The fee of a draft if mined now, as settlement records it (a transfer that does not fail in execution). */
 export const feeOfDraft = (n: NetworkInfo, draft: FeeDraft, state: FeeState): bigint => {

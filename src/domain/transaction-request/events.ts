@@ -17,7 +17,19 @@ export interface SpentOutput {
   readonly amount: string
 }
 
-export type RequestEndpoint = "single-transfer" | "utxo" | "coin" | "token" | "feeless" | "feeless-token" | "utxo-transfer" | "multiple-transfer" | "gas-sponsorship" | "batch" | "manage-resource" | "contract-interaction"
+export type RequestEndpoint =
+  | "single-transfer"
+  | "utxo"
+  | "coin"
+  | "token"
+  | "feeless"
+  | "feeless-token"
+  | "utxo-transfer"
+  | "multiple-transfer"
+  | "gas-sponsorship"
+  | "batch"
+  | "manage-resource"
+  | "contract-interaction"
 
 export interface TxRequestDraft {
   readonly requestId: string
@@ -62,7 +74,10 @@ export type ProgressStatus = "pending" | "prepared" | "signed" | "broadcasted"
 
 export type TxRequestEvent =
   | { readonly type: "TxRequestCreated"; readonly data: TxRequestDraft & { readonly at: SimInstant } }
-  | { readonly type: "TxRequestApproved"; readonly data: { readonly requestId: string; readonly vaultId: VaultId; readonly level: 1 | 2; readonly at: SimInstant } }
+  | {
+      readonly type: "TxRequestApproved"
+      readonly data: { readonly requestId: string; readonly vaultId: VaultId; readonly level: 1 | 2; readonly at: SimInstant }
+    }
   | {
       readonly type: "TxRequestRejected"
       readonly data: {
@@ -77,7 +92,13 @@ export type TxRequestEvent =
     }
   | {
       readonly type: "TxRequestProgressed"
-      readonly data: { readonly requestId: string; readonly vaultId: VaultId; readonly status: ProgressStatus; readonly transactionId: string | null; readonly at: SimInstant }
+      readonly data: {
+        readonly requestId: string
+        readonly vaultId: VaultId
+        readonly status: ProgressStatus
+        readonly transactionId: string | null
+        readonly at: SimInstant
+      }
     }
   | {
       readonly type: "TxRequestFailed"
@@ -117,7 +138,10 @@ export type TxRequestEvent =
         readonly at: SimInstant
       }
     }
-  | { readonly type: "TxRequestSucceeded"; readonly data: { readonly requestId: string; readonly vaultId: VaultId; readonly confirmations: number; readonly at: SimInstant } }
+  | {
+      readonly type: "TxRequestSucceeded"
+      readonly data: { readonly requestId: string; readonly vaultId: VaultId; readonly confirmations: number; readonly at: SimInstant }
+    }
 
 export const txRequestEventTypes: ReadonlySet<string> = new Set<TxRequestEvent["type"]>([
   "TxRequestCreated",

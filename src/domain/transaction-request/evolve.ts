@@ -4,20 +4,31 @@ import type { Ledger } from "../ledger/state.js"
 import type { TxRequestEvent } from "./events.js"
 import type { TxRequestState, TxRequestStatus } from "./state.js"
 
-const progressed: Record<string, TxRequestStatus> = { pending: "Pending", prepared: "Prepared", signed: "Signed", broadcasted: "Broadcasted" }
+const progressed: Record<string, TxRequestStatus> = {
+  pending: "Pending",
+  prepared: "Prepared",
+  signed: "Signed",
+  broadcasted: "Broadcasted",
+}
 
 export const evolveTxRequest = (requests: Map<string, TxRequestState>, ledger: Ledger, e: TxRequestEvent): void => {
   switch (e.type) {
     case "TxRequestCreated": {
       const { at: _at, ...draft } = e.data
       if (requests.has(draft.requestId)) return
-      requests.set(draft.requestId, { draft, status: draft.approvalLevels === 0 ? "Created" : "AwaitingApproval", transactionId: null, held: true })
+      requests.set(draft.requestId, {
+        draft,
+        status: draft.approvalLevels === 0 ? "Created" : "AwaitingApproval",
+        transactionId: null,
+        held: true,
+      })
       for (const i of draft.inputs) ledger.reservedOutputs.add(`${i.transactionId}:${i.vout}`)
       return
     }
     case "TxRequestApproved": {
       const r = requests.get(e.data.requestId)
-      if (r !== undefined && r.status === "AwaitingApproval" && e.data.level === 1 && r.draft.approvalLevels === 2) r.status = "AwaitingApprovalL2"
+      if (r !== undefined && r.status === "AwaitingApproval" && e.data.level === 1 && r.draft.approvalLevels === 2)
+        r.status = "AwaitingApprovalL2"
       return
     }
     case "TxRequestProgressed": {

@@ -78,22 +78,24 @@ const changeAddressOf = (v: VaultState, r: UtxoTransferRequest, first: Utxo, der
     case "feePayer":
     case "address": {
       const a = v.accounts.address(n.blockchain, n.network, c.address)
-      if (a === undefined || !a.assets.has(n.nativeAssetId as AssetId)) return { _tag: c.kind === "feePayer" ? "FeePayerNotInVault" : "ChangeAddressNotInVault", address: c.address }
+      if (a === undefined || !a.assets.has(n.nativeAssetId as AssetId))
+        return { _tag: c.kind === "feePayer" ? "FeePayerNotInVault" : "ChangeAddressNotInVault", address: c.address }
       return a.address
     }
     case "account": {
       const own = accountKey(r.vaultId, c.vaultAccountId)
       if (!v.accounts.has(own)) return { _tag: "ChangeAccountNotFound", vaultAccountId: c.vaultAccountId }
-      const held = v.accounts.addressesOf(own, n.blockchain, n.network).find((a) =>
-        a.assets.has(n.nativeAssetId as AssetId),
-      )
+      const held = v.accounts.addressesOf(own, n.blockchain, n.network).find((a) => a.assets.has(n.nativeAssetId as AssetId))
       return held?.address ?? derived ?? { _tag: "ChangeAccountNotFound", vaultAccountId: c.vaultAccountId }
     }
   }
 }
 
 /** The account whose change needs a new address (it has none on the chain): null for the vault's own, undefined when none is needed. */
-export const accountNeedingChangeAddress = (v: VaultState, r: Pick<UtxoTransferRequest, "change" | "network" | "vaultId">): { readonly vaultAccountId: string | null } | undefined => {
+export const accountNeedingChangeAddress = (
+  v: VaultState,
+  r: Pick<UtxoTransferRequest, "change" | "network" | "vaultId">,
+): { readonly vaultAccountId: string | null } | undefined => {
   const c = r.change
   if (c.kind !== "account") return undefined
   const n = r.network
@@ -121,7 +123,11 @@ const grossOf = (recipients: UtxoTransferRequest["recipients"], fee: bigint): Ar
  * The plan of an explicit-input transfer: its inputs (the fee payer's added smallest first until they cover the
  * fee), what each recipient gets, the change and the fee. Pure: the decider and the dry run call it on the same state.
  */
-export const planUtxoTransfer = (v: VaultState, r: UtxoTransferRequest, derivedChange: string | null = null): UtxoTransferPlan | TxRequestError => {
+export const planUtxoTransfer = (
+  v: VaultState,
+  r: UtxoTransferRequest,
+  derivedChange: string | null = null,
+): UtxoTransferPlan | TxRequestError => {
   const named = resolveInputs(v, r)
   if (!Array.isArray(named)) return named
   const n = r.network
@@ -132,7 +138,14 @@ export const planUtxoTransfer = (v: VaultState, r: UtxoTransferRequest, derivedC
     const taken = new Set(r.utxoIds)
     const payer: Array<Keyed> = []
     for (const [key, u] of v.ledger.utxos)
-      if (u.blockchain === n.blockchain && u.network === n.network && u.address === target && !taken.has(key) && !v.ledger.reservedOutputs.has(key)) payer.push({ key, u })
+      if (
+        u.blockchain === n.blockchain &&
+        u.network === n.network &&
+        u.address === target &&
+        !taken.has(key) &&
+        !v.ledger.reservedOutputs.has(key)
+      )
+        payer.push({ key, u })
     extra = byAmount(payer, 1)
   }
   const inputs = [...named]
@@ -168,7 +181,9 @@ export const coverage = (r: PlanTerms): { readonly covers: (sum: bigint, inputs:
   const outputs = r.recipients.length
   return {
     covers: (sum, k) =>
-      r.gross ? sum >= total : sum > total + utxoFee(r.network, k, outputs + 1, r.feePriority) || sum >= total + utxoFee(r.network, k, outputs, r.feePriority),
+      r.gross
+        ? sum >= total
+        : sum > total + utxoFee(r.network, k, outputs + 1, r.feePriority) || sum >= total + utxoFee(r.network, k, outputs, r.feePriority),
   }
 }
 
@@ -178,7 +193,12 @@ export type PlanTerms = Pick<UtxoTransferRequest, "network" | "recipients" | "fe
  * What these inputs make of the transfer: the fee (rate × size, with or without a change output), the change to
  * `changeAddress`, the recipients' amounts (less their fee shares when gross); undefined when they do not cover it.
  */
-export const planFromInputs = (v: VaultState, r: PlanTerms, inputs: ReadonlyArray<Utxo>, changeAddress: string): UtxoTransferPlan | TxRequestError | undefined => {
+export const planFromInputs = (
+  v: VaultState,
+  r: PlanTerms,
+  inputs: ReadonlyArray<Utxo>,
+  changeAddress: string,
+): UtxoTransferPlan | TxRequestError | undefined => {
   const n = r.network
   const total = r.recipients.reduce((a, x) => a + x.amount, 0n)
   const sum = inputs.reduce((a, u) => a + u.amount, 0n)
@@ -193,9 +213,19 @@ export const planFromInputs = (v: VaultState, r: PlanTerms, inputs: ReadonlyArra
     const fee = change > 0n ? withChange : plain
     const net = grossOf(r.recipients, fee)
     if (typeof net === "number") return { _tag: "GrossFeeExceedsAmount", recipient: net, fee: fee.toString() }
-    plan = { recipients: net, change: change > 0n ? { address: changeAddress, amount: change } : null, fee, vbytes: utxoVbytes(k, outputs + (change > 0n ? 1 : 0)) }
+    plan = {
+      recipients: net,
+      change: change > 0n ? { address: changeAddress, amount: change } : null,
+      fee,
+      vbytes: utxoVbytes(k, outputs + (change > 0n ? 1 : 0)),
+    }
   } else if (sum > total + withChange) {
-    plan = { recipients: r.recipients, change: { address: changeAddress, amount: sum - total - withChange }, fee: withChange, vbytes: utxoVbytes(k, outputs + 1) }
+    plan = {
+      recipients: r.recipients,
+      change: { address: changeAddress, amount: sum - total - withChange },
+      fee: withChange,
+      vbytes: utxoVbytes(k, outputs + 1),
+    }
   } else if (sum >= total + plain) {
     // Too little left for a change output: what the inputs leave over is the fee, as a wallet drops dust change.
     plan = { recipients: r.recipients, change: null, fee: sum - total, vbytes: utxoVbytes(k, outputs) }
@@ -209,13 +239,29 @@ export const planFromInputs = (v: VaultState, r: PlanTerms, inputs: ReadonlyArra
     if (a === undefined) accounts.set(u.address, (a = v.accounts.address(u.blockchain, u.network, u.address)?.vaultAccountId ?? null))
     return a
   }
-  return { ...plan, inputs: inputs.map((u) => ({ transactionId: u.transactionId, vout: u.vout, address: u.address, amount: u.amount.toString(), vaultAccountId: accountOf(u) })) }
+  return {
+    ...plan,
+    inputs: inputs.map((u) => ({
+      transactionId: u.transactionId,
+      vout: u.vout,
+      address: u.address,
+      amount: u.amount.toString(),
+      vaultAccountId: accountOf(u),
+    })),
+  }
 }
 
 /** The refusal of inputs that do not cover the amounts and the fee. */
 export const shortOf = (r: PlanTerms, inputs: ReadonlyArray<Utxo>, address: string | null): TxRequestError => {
-  const needed = r.recipients.reduce((a, x) => a + x.amount, 0n) + (r.gross ? 0n : utxoFee(r.network, inputs.length, r.recipients.length, r.feePriority))
-  return { _tag: "InsufficientFunds", assetId: r.network.nativeAssetId, address, needed: needed.toString(), available: inputs.reduce((a, u) => a + u.amount, 0n).toString() }
+  const needed =
+    r.recipients.reduce((a, x) => a + x.amount, 0n) + (r.gross ? 0n : utxoFee(r.network, inputs.length, r.recipients.length, r.feePriority))
+  return {
+    _tag: "InsufficientFunds",
+    assetId: r.network.nativeAssetId,
+    address,
+    needed: needed.toString(),
+    available: inputs.reduce((a, u) => a + u.amount, 0n).toString(),
+  }
 }
 
 /** The draft a planned transfer records: it spends its inputs, holds them until mined, and sends the change back. */

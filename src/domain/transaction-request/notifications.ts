@@ -4,7 +4,10 @@ import type { LedgerEvent } from "../ledger/events.js"
 import type { TxRequestEvent } from "./events.js"
 import type { TxRequestState } from "./state.js"
 
-export const notificationsFor = (events: ReadonlyArray<TxRequestEvent>, requests: ReadonlyMap<string, TxRequestState>): Array<LedgerEvent> => {
+export const notificationsFor = (
+  events: ReadonlyArray<TxRequestEvent>,
+  requests: ReadonlyMap<string, TxRequestState>,
+): Array<LedgerEvent> => {
   const out: Array<LedgerEvent> = []
   // A request created in this same batch is not in the state yet.
   const created = new Map(events.flatMap((e) => (e.type === "TxRequestCreated" ? [[e.data.requestId, e.data] as const] : [])))

@@ -27,7 +27,9 @@ export const spending = (n: NetworkInfo, d: TxRequestDraft, failsInExecution: bo
     const stakedBandwidth = (executed?.bandwidth ?? 0) > 0
     freeBandwidth = !stakedBandwidth && free >= Number(tron.bandwidth) ? Number(tron.bandwidth) : 0
     const burnedEnergy = tron.energy - BigInt(executed?.energy ?? 0)
-    const burn = (freeBandwidth > 0 || stakedBandwidth ? 0n : tron.bandwidth * n.fees.sunPerBandwidth) + (burnedEnergy > 0n ? burnedEnergy : 0n) * n.fees.sunPerEnergy
+    const burn =
+      (freeBandwidth > 0 || stakedBandwidth ? 0n : tron.bandwidth * n.fees.sunPerBandwidth) +
+      (burnedEnergy > 0n ? burnedEnergy : 0n) * n.fees.sunPerEnergy
     // A fee limit below the energy the contract needs runs it out of energy: the limit is burned, nothing sent.
     outOfEnergy = d.feeLimit !== null && burn > BigInt(d.feeLimit)
     fee = outOfEnergy ? BigInt(d.feeLimit!) : burn
@@ -42,16 +44,19 @@ export const spending = (n: NetworkInfo, d: TxRequestDraft, failsInExecution: bo
     if (d.change !== null) credits.push({ address: d.change.address, assetId: native, amount: d.change.amount, vout: d.recipients.length })
   } else if (d.recipients.some((r) => r.assetId !== undefined)) {
     // A batch: all its calls or none (an execution failure reverts them all; the fee is spent).
-    if (!withErrors) for (const [assetId, amount] of perAsset(d)) debits.push({ address: sender, assetId: assetId as AssetId, amount: amount.toString() })
+    if (!withErrors)
+      for (const [assetId, amount] of perAsset(d)) debits.push({ address: sender, assetId: assetId as AssetId, amount: amount.toString() })
     if (fee > 0n) debits.push({ address: d.feePayer ?? sender, assetId: native, amount: fee.toString() })
-  } else if (d.assetId === native && d.feePayer === undefined) debits.push({ address: sender, assetId: native, amount: ((withErrors ? 0n : total) + fee).toString() })
+  } else if (d.assetId === native && d.feePayer === undefined)
+    debits.push({ address: sender, assetId: native, amount: ((withErrors ? 0n : total) + fee).toString() })
   else {
     if (!withErrors) debits.push({ address: sender, assetId: d.assetId as AssetId, amount: total.toString() })
     if (fee > 0n) debits.push({ address: d.feePayer ?? sender, assetId: native, amount: fee.toString() })
   }
   const op = d.operation
   const stakes: Array<Portion> = !withErrors && op?.type === "freeze" ? [{ address: sender, assetId: native, amount: op.amount }] : []
-  const unstakes: Array<Portion> = !withErrors && executed?.withdrawn !== undefined ? [{ address: sender, assetId: native, amount: executed.withdrawn }] : []
+  const unstakes: Array<Portion> =
+    !withErrors && executed?.withdrawn !== undefined ? [{ address: sender, assetId: native, amount: executed.withdrawn }] : []
   return {
     fee,
     withErrors,

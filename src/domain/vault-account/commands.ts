@@ -41,12 +41,19 @@ export type VaultAccountCommand =
       readonly asset: AssetRef
       readonly nativeAssetId: AssetId
       /** `label`: derive when the account has no address on the chain yet; `address`: attach to one it holds. */
-      readonly target: { readonly _tag: "Label"; readonly label: string; readonly derived: Derived } | { readonly _tag: "Address"; readonly address: string }
+      readonly target:
+        | { readonly _tag: "Label"; readonly label: string; readonly derived: Derived }
+        | { readonly _tag: "Address"; readonly address: string }
       /** An asset the account already holds: nothing to do (2024-05-09, 2025-09-23), or refused (2026-03-20). */
       readonly whenHeld?: "accept" | "refuse"
       readonly now: SimInstant
     }
-  | { readonly type: "EditVaultAccount"; readonly vaultAccountId: VaultAccountId; readonly changes: VaultAccountChanges; readonly now: SimInstant }
+  | {
+      readonly type: "EditVaultAccount"
+      readonly vaultAccountId: VaultAccountId
+      readonly changes: VaultAccountChanges
+      readonly now: SimInstant
+    }
   | {
       readonly type: "GenerateAddress"
       readonly vaultAccountId: VaultAccountId | null

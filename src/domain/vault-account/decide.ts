@@ -8,7 +8,11 @@ import type { VaultId } from "../shared/ids.js"
 
 type Result = Decision<VaultAccountEvent, VaultAccountError>
 
-export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId; type: "main" | "test"; color: string }, s: VaultAccounts): Result => {
+export const decideAccounts = (
+  c: VaultAccountCommand,
+  vault: { vaultId: VaultId; type: "main" | "test"; color: string },
+  s: VaultAccounts,
+): Result => {
   switch (c.type) {
     case "CreateVaultAccount":
       if (s.accounts.has(c.vaultAccountId)) return reject({ _tag: "VaultAccountAlreadyExists", vaultAccountId: c.vaultAccountId })
@@ -29,9 +33,14 @@ export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId
       const account = key === null ? defaultProfile(vault.color, s) : s.accounts.get(key)
       if (account === undefined) return reject({ _tag: "VaultAccountNotFound", vaultAccountId: c.vaultAccountId })
       const current: Required<VaultAccountChanges> = { ...account, isFavoriteInDashboard: account.isFavoriteInDashboard ?? false }
-      const changed = Object.fromEntries(Object.entries(c.changes).filter(([k, v]) => v !== undefined && current[k as keyof VaultAccountChanges] !== v))
+      const changed = Object.fromEntries(
+        Object.entries(c.changes).filter(([k, v]) => v !== undefined && current[k as keyof VaultAccountChanges] !== v),
+      )
       if (Object.keys(changed).length === 0) return accept()
-      return accept({ type: "VaultAccountEdited", data: { vaultId: vault.vaultId, vaultAccountId: c.vaultAccountId, ...changed, at: c.now } })
+      return accept({
+        type: "VaultAccountEdited",
+        data: { vaultId: vault.vaultId, vaultAccountId: c.vaultAccountId, ...changed, at: c.now },
+      })
     }
     case "GenerateAddress": {
       const key = c.vaultAccountId === null ? null : accountKey(vault.vaultId, c.vaultAccountId)
@@ -39,7 +48,18 @@ export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId
       if (c.network.networkType !== vault.type) return reject({ _tag: "NetworkNotAllowedForVault", networkType: c.network.networkType })
       // The vault's own addresses (the default account's) hold the native coin from the start, as they always have.
       const native = c.network.utxo || key === null
-      return accept(derivedEvent(vault.vaultId, key, c.network.blockchain, c.network.network, c.derived, c.label, native ? [c.network.nativeAssetId] : [], c.now))
+      return accept(
+        derivedEvent(
+          vault.vaultId,
+          key,
+          c.network.blockchain,
+          c.network.network,
+          c.derived,
+          c.label,
+          native ? [c.network.nativeAssetId] : [],
+          c.now,
+        ),
+      )
     }
     case "AddAsset": {
       const key = accountKey(vault.vaultId, c.vaultAccountId)
@@ -50,7 +70,8 @@ export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId
       if (c.target._tag === "Address") {
         const target = c.target.address
         const record = held.find((a) => a === s.address(asset.blockchain, asset.network, target))
-        if (record === undefined) return reject({ _tag: "AddressNotHeld", address: target, blockchain: asset.blockchain, network: asset.network })
+        if (record === undefined)
+          return reject({ _tag: "AddressNotHeld", address: target, blockchain: asset.blockchain, network: asset.network })
         if (record.assets.has(asset.id)) return alreadyHeld(c, record.address)
         if (asset.utxo) return reject({ _tag: "AddressHoldsAnotherAsset", address: record.address })
         return accept(assetAdded(vault.vaultId, c.vaultAccountId, asset, record.address, c.now))
@@ -60,7 +81,9 @@ export const decideAccounts = (c: VaultAccountCommand, vault: { vaultId: VaultId
         // A UTXO address holds its coin, and one of the vault's own its native coin, from derivation.
         const attached = asset.utxo ? [asset.id] : key === null ? [c.nativeAssetId] : []
         const derived = derivedEvent(vault.vaultId, key, asset.blockchain, asset.network, c.target.derived, c.target.label, attached, c.now)
-        return attached.includes(asset.id) ? accept<VaultAccountEvent>(derived) : accept<VaultAccountEvent>(derived, assetAdded(vault.vaultId, c.vaultAccountId, asset, derived.data.address, c.now))
+        return attached.includes(asset.id)
+          ? accept<VaultAccountEvent>(derived)
+          : accept<VaultAccountEvent>(derived, assetAdded(vault.vaultId, c.vaultAccountId, asset, derived.data.address, c.now))
       }
       // The account already has an address on this chain: the asset goes to it (UTXO: it already holds the coin).
       const holder = held.find((a) => a.assets.has(asset.id))
@@ -119,4 +142,8 @@ const assetAdded = (
   asset: { id: import("../shared/ids.js").AssetId; blockchain: string; network: string },
   address: string,
   at: import("../shared/sim-time.js").SimInstant,
-) => ({ type: "AssetAdded", data: { vaultId, vaultAccountId, assetId: asset.id, blockchain: asset.blockchain, network: asset.network, address, at } }) as const
+) =>
+  ({
+    type: "AssetAdded",
+    data: { vaultId, vaultAccountId, assetId: asset.id, blockchain: asset.blockchain, network: asset.network, address, at },
+  }) as const

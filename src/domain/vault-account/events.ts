@@ -47,7 +47,6 @@ export type VaultAccountEvent =
         readonly at: SimInstant
       }
     }
-
   | {
       readonly type: "VaultAccountEdited"
       readonly data: { readonly vaultId: VaultId; readonly vaultAccountId: VaultAccountId; readonly at: SimInstant } & VaultAccountChanges
@@ -61,4 +60,9 @@ export interface VaultAccountChanges {
   readonly isFavoriteInDashboard?: boolean
 }
 
-export const vaultAccountEventTypes: ReadonlySet<string> = new Set<VaultAccountEvent["type"]>(["VaultAccountCreated", "AddressDerived", "AssetAdded", "VaultAccountEdited"])
+export const vaultAccountEventTypes: ReadonlySet<string> = new Set<VaultAccountEvent["type"]>([
+  "VaultAccountCreated",
+  "AddressDerived",
+  "AssetAdded",
+  "VaultAccountEdited",
+])

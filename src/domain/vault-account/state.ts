@@ -78,7 +78,8 @@ const HEX40 = /^0x[0-9a-fA-F]{40}$/
 /** Case-insensitive formats (hex, bech32, cashaddr) compare lower-cased; cashaddr with or without its prefix. */
 export const canonicalAddress = (address: string): string => {
   // Hex first (the most common, and on hot paths): "0x" and 40 characters; the rest is checked by the regex.
-  if (address.length === 42 && address.charCodeAt(0) === 48 && address.charCodeAt(1) === 120 && HEX40.test(address)) return address.toLowerCase()
+  if (address.length === 42 && address.charCodeAt(0) === 48 && address.charCodeAt(1) === 120 && HEX40.test(address))
+    return address.toLowerCase()
   const a = address.trim()
   if (HEX40.test(a)) return a.toLowerCase()
   const cash = /^(bitcoincash|bchtest|bchreg):(.+)$/i.exec(a)

@@ -10,11 +10,19 @@ export const evolve = (s: VaultState, e: VaultEvent): VaultState => {
     case "VaultCreated": {
       if (s._tag !== "Absent") return s
       const { at: _at, ...profile } = e.data
-      return { _tag: "Active", profile, policy: { mode: "auto", levels: 1 }, accounts: new VaultAccounts(), ledger: new Ledger(), requests: new Map() }
+      return {
+        _tag: "Active",
+        profile,
+        policy: { mode: "auto", levels: 1 },
+        accounts: new VaultAccounts(),
+        ledger: new Ledger(),
+        requests: new Map(),
+      }
     }
     case "VaultApprovalPolicySet":
-      if (s._tag !== "Active") return s
-      // In place, like the rest of the vault's state: the maps are shared with the previous value.
+      if (s._tag !== "Active")
+        return s
+        // In place, like the rest of the vault's state: the maps are shared with the previous value.
       ;(s as { policy: unknown }).policy = { mode: e.data.mode, levels: e.data.levels }
       return s
     default:

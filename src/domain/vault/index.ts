@@ -2,7 +2,14 @@
 // so that every rule spanning them is checked against one stream revision.
 import { absurd, type Decider, type Decision } from "../shared/decider.js"
 import type { VaultId } from "../shared/ids.js"
-import { decideAccounts, evolveAccounts, vaultAccountEventTypes, type VaultAccountCommand, type VaultAccountError, type VaultAccountEvent } from "../vault-account/index.js"
+import {
+  decideAccounts,
+  evolveAccounts,
+  vaultAccountEventTypes,
+  type VaultAccountCommand,
+  type VaultAccountError,
+  type VaultAccountEvent,
+} from "../vault-account/index.js"
 import {
   decideTxRequest,
   evolveTxRequest,
@@ -12,7 +19,15 @@ import {
   type TxRequestEvent,
 } from "../transaction-request/index.js"
 import { notificationsFor } from "../transaction-request/notifications.js"
-import { applyEffects, decideLedger, evolveLedger, ledgerEventTypes, type LedgerCommand, type LedgerError, type LedgerEvent } from "../ledger/index.js"
+import {
+  applyEffects,
+  decideLedger,
+  evolveLedger,
+  ledgerEventTypes,
+  type LedgerCommand,
+  type LedgerError,
+  type LedgerEvent,
+} from "../ledger/index.js"
 import type { VaultCommand } from "./commands.js"
 import { decide as decideProfile } from "./decide.js"
 import type { VaultEvent } from "./events.js"
@@ -48,16 +63,23 @@ const decide = (c: VaultAggregateCommand, s: VaultState): Decision<VaultAggregat
     case "RejectTxRequest":
     case "FailTxRequest":
     case "RecordTxMined":
-    case "RecordTxSucceeded":
-    {
+    case "RecordTxSucceeded": {
       if (s._tag !== "Active") return { _tag: "Rejected", error: { _tag: "VaultNotFound" } }
-      const d = decideTxRequest(c, { vaultId: s.profile.vaultId, policy: s.policy, accounts: s.accounts, ledger: s.ledger, requests: s.requests })
+      const d = decideTxRequest(c, {
+        vaultId: s.profile.vaultId,
+        policy: s.policy,
+        accounts: s.accounts,
+        ledger: s.ledger,
+        requests: s.requests,
+      })
       if (d._tag === "Rejected") return d
       // A UTXO request's change goes to a new change address of the vault, registered before the request.
       const change: Array<VaultAggregateEvent> =
         c.type === "CreateTxRequest" && c.changeAddress !== undefined
           ? [c.changeAddress]
-          : (c.type === "CreateUtxoTransfer" || c.type === "CreateMultipleTransfer") && c.changeAddress !== undefined && d.events.some((e) => e.type === "TxRequestCreated" && e.data.change?.address === c.changeAddress!.data.address)
+          : (c.type === "CreateUtxoTransfer" || c.type === "CreateMultipleTransfer") &&
+              c.changeAddress !== undefined &&
+              d.events.some((e) => e.type === "TxRequestCreated" && e.data.change?.address === c.changeAddress!.data.address)
             ? [c.changeAddress]
             : []
       return { _tag: "Accepted", events: [...change, ...d.events, ...notificationsFor(d.events, s.requests)] }

@@ -12,8 +12,13 @@ export interface ApprovalPolicy {
 
 export type VaultState =
   | { readonly _tag: "Absent" }
-  | { readonly _tag: "Active"; readonly profile: VaultProfile; readonly policy: ApprovalPolicy; readonly accounts: VaultAccounts; readonly ledger: Ledger; readonly requests: Map<string, TxRequestState> }
+  | {
+      readonly _tag: "Active"
+      readonly profile: VaultProfile
+      readonly policy: ApprovalPolicy
+      readonly accounts: VaultAccounts
+      readonly ledger: Ledger
+      readonly requests: Map<string, TxRequestState>
+    }
 
-export type VaultError =
-  | { readonly _tag: "VaultAlreadyExists"; readonly vaultId: VaultId }
-  | { readonly _tag: "VaultNotFound" }
+export type VaultError = { readonly _tag: "VaultAlreadyExists"; readonly vaultId: VaultId } | { readonly _tag: "VaultNotFound" }

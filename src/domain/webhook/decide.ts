@@ -57,5 +57,7 @@ export const decideAttempt = (
 ): { readonly result: DeliveryResult; readonly nextAttemptAt: number | null } => {
   if (isDelivered(outcome)) return { result: "delivered", nextAttemptAt: null }
   const delay = schedule[failuresBefore]
-  return delay === undefined ? { result: "given-up", nextAttemptAt: null } : { result: "retrying", nextAttemptAt: addSeconds(finishedAt, delay) }
+  return delay === undefined
+    ? { result: "given-up", nextAttemptAt: null }
+    : { result: "retrying", nextAttemptAt: addSeconds(finishedAt, delay) }
 }

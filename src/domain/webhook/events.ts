@@ -50,8 +50,19 @@ export interface HttpOutcome {
 
 export type WebhookEvent =
   | { readonly type: "WebhookSubscribed"; readonly data: WebhookConfig & { readonly at: SimInstant } }
-  | { readonly type: "WebhookVerified"; readonly data: { readonly webhookId: string; readonly method: VerificationMode; readonly outcome: HttpOutcome | null; readonly at: SimInstant } }
-  | { readonly type: "WebhookVerificationFailed"; readonly data: { readonly webhookId: string; readonly reason: string; readonly outcome: HttpOutcome; readonly at: SimInstant } }
+  | {
+      readonly type: "WebhookVerified"
+      readonly data: {
+        readonly webhookId: string
+        readonly method: VerificationMode
+        readonly outcome: HttpOutcome | null
+        readonly at: SimInstant
+      }
+    }
+  | {
+      readonly type: "WebhookVerificationFailed"
+      readonly data: { readonly webhookId: string; readonly reason: string; readonly outcome: HttpOutcome; readonly at: SimInstant }
+    }
   | { readonly type: "WebhookDeleted"; readonly data: { readonly webhookId: string; readonly at: SimInstant } }
 
 export type DeliveryResult = "delivered" | "retrying" | "given-up"
@@ -73,4 +84,7 @@ export type WebhookDeliveryEvent =
         readonly at: SimInstant
       }
     }
-  | { readonly type: "WebhookRedeliveryRequested"; readonly data: { readonly webhookId: string; readonly deliveryId: string; readonly notificationId: string; readonly at: SimInstant } }
+  | {
+      readonly type: "WebhookRedeliveryRequested"
+      readonly data: { readonly webhookId: string; readonly deliveryId: string; readonly notificationId: string; readonly at: SimInstant }
+    }

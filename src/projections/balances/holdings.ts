@@ -42,7 +42,12 @@ export interface AddressView {
 
 const within = (p: bigint, asOf: AsOf) => asOf === undefined || p <= asOf
 
-export const holdingsFoldTypes = ["VaultAccountCreated", "AddressDerived", "AssetAdded", "VaultAccountEdited"] as const satisfies ReadonlyArray<VaultAccountEvent["type"]>
+export const holdingsFoldTypes = [
+  "VaultAccountCreated",
+  "AddressDerived",
+  "AssetAdded",
+  "VaultAccountEdited",
+] as const satisfies ReadonlyArray<VaultAccountEvent["type"]>
 
 export class HoldingsModel {
   readonly accounts = new Map<string, AccountView>()
@@ -103,12 +108,22 @@ export class HoldingsModel {
   }
 
   balance(blockchain: string, network: string, address: string, assetId: string, asOf: AsOf): Balance {
-    return this.balances.get(addressKey(blockchain, network, address))?.get(assetId)?.at(asOf) ?? ZERO_BALANCE
+    return (
+      this.balances
+        .get(addressKey(blockchain, network, address))
+        ?.get(assetId)
+        ?.at(asOf) ?? ZERO_BALANCE
+    )
   }
 
   /** Tron: the TRX an address has staked (frozen, or unfrozen and not yet withdrawn), part of its allocatedAmount. */
   staked(blockchain: string, network: string, address: string, assetId: string, asOf: AsOf): bigint {
-    return this.balances.get(addressKey(blockchain, network, address))?.get(assetId)?.stakedAt(asOf) ?? 0n
+    return (
+      this.balances
+        .get(addressKey(blockchain, network, address))
+        ?.get(assetId)
+        ?.stakedAt(asOf) ?? 0n
+    )
   }
 
   balanceHistory(blockchain: string, network: string, address: string, assetId: string): BalanceHistory | undefined {
@@ -125,7 +140,16 @@ export class HoldingsModel {
   }
 
   /** Adds to the total and blocked amounts of an address named in the log, as of `position`. */
-  adjustBalance(blockchain: string, network: string, address: string, assetId: string, position: bigint, total: bigint, blocked: bigint, staked = 0n): void {
+  adjustBalance(
+    blockchain: string,
+    network: string,
+    address: string,
+    assetId: string,
+    position: bigint,
+    total: bigint,
+    blocked: bigint,
+    staked = 0n,
+  ): void {
     this.historyInLog(blockchain, network, address, assetId).adjust(position, total, blocked, staked)
   }
 
@@ -146,7 +170,12 @@ export class HoldingsModel {
       case "VaultAccountCreated": {
         const { at, ...rest } = event.data
         const profile = new History<AccountProfile>()
-        profile.set(event.position, { name: rest.name, color: rest.color, isHiddenInDashboard: rest.isHiddenInDashboard, isFavoriteInDashboard: false })
+        profile.set(event.position, {
+          name: rest.name,
+          color: rest.color,
+          isHiddenInDashboard: rest.isHiddenInDashboard,
+          isFavoriteInDashboard: false,
+        })
         const view: AccountView = { ...rest, createdAt: at, position: event.position, profile }
         this.accounts.set(rest.vaultAccountId, view)
         let list = this.accountsByVault.get(rest.vaultId)

@@ -5,7 +5,13 @@ import type { StoredOf } from "../../events/stored-event.js"
 import type { HoldingsModel } from "./holdings.js"
 
 /** The event types that change balances (balanceEffects answers [] for the others). */
-export const ledgerFoldTypes = ["DepositCredited", "TxRequestCreated", "TxRequestRejected", "TxRequestFailed", "TxRequestMined"] as const satisfies ReadonlyArray<(LedgerEvent | TxRequestEvent)["type"]>
+export const ledgerFoldTypes = [
+  "DepositCredited",
+  "TxRequestCreated",
+  "TxRequestRejected",
+  "TxRequestFailed",
+  "TxRequestMined",
+] as const satisfies ReadonlyArray<(LedgerEvent | TxRequestEvent)["type"]>
 
 // The event being applied, for the one visitor below: a closure per event would be an object per event. Set only for
 // the length of one applyLedger call (folds run one at a time on one thread), then let go.

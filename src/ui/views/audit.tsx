@@ -16,7 +16,11 @@ export const AuditView = () => {
         </button>
       }
     >
-      {run === null ? <p>Reconciles every balance against the events and draws each balance over time.</p> : <iframe key={run.n} class="report" title="audit report" src={run.url} />}
+      {run === null ? (
+        <p>Reconciles every balance against the events and draws each balance over time.</p>
+      ) : (
+        <iframe key={run.n} class="report" title="audit report" src={run.url} />
+      )}
     </Section>
   )
 }

@@ -47,7 +47,10 @@ const Chart = ({ changes, onPick }: { changes: ReadonlyArray<Change>; onPick: (c
           { label: "total", stroke: "#0969da", width: 2, paths: stepped, points: { size: 6 } },
           { label: "available", stroke: "#1a7f37", width: 1.5, dash: [5, 3], paths: stepped, points: { size: 5 } },
         ],
-        axes: [{ label: byTime ? "simulated time (UTC)" : `log position (simulated time stood still at ${formatTime(changes[0]!.timeMs)})` }, { size: 70 }],
+        axes: [
+          { label: byTime ? "simulated time (UTC)" : `log position (simulated time stood still at ${formatTime(changes[0]!.timeMs)})` },
+          { size: 70 },
+        ],
         cursor: { drag: { x: false, y: false } },
       },
       [xs, changes.map((c) => Number(c.totalAmount)), changes.map((c) => Number(c.availableAmount))],
@@ -65,7 +68,15 @@ const Chart = ({ changes, onPick }: { changes: ReadonlyArray<Change>; onPick: (c
       plot.destroy()
     }
   }, [changes])
-  return <div ref={box} class="chart" data-by={timed(changes) ? "time" : "position"} aria-label="balance over time: total solid, available dashed; click a point to open its event" />
+  return (
+    <div
+      ref={box}
+      role="figure"
+      class="chart"
+      data-by={timed(changes) ? "time" : "position"}
+      aria-label="balance over time: total solid, available dashed; click a point to open its event"
+    />
+  )
 }
 
 export const BalanceView = ({ vaultId, address, assetId }: { vaultId: string; address: string; assetId: string }) => {
@@ -77,7 +88,8 @@ export const BalanceView = ({ vaultId, address, assetId }: { vaultId: string; ad
   return (
     <Section title={`Balance of ${short(address, 18)}`}>
       <p>
-        <a href={`#/vault/${vaultId}`}>← vault</a> · asset <code>{assetId}</code> · solid: total, dashed: available; click a point to open its event
+        <a href={`#/vault/${vaultId}`}>← vault</a> · asset <code>{assetId}</code> · solid: total, dashed: available; click a point to open
+        its event
       </p>
       <ErrorLine error={error} />
       {data !== undefined ? <Chart changes={data.changes} onPick={open} /> : null}
@@ -85,20 +97,23 @@ export const BalanceView = ({ vaultId, address, assetId }: { vaultId: string; ad
       <Table label="balance changes">
         <Head columns={["#position", "time", "#block", "#change", "#total", "#available", "#blocked", "event"]} />
         <tbody>
-          {[...(data?.changes ?? [])].reverse().slice(0, 200).map((c) => (
-            <tr key={c.position}>
-              <td class="n">{c.position}</td>
-              <td>{formatTime(c.timeMs)}</td>
-              <td class="n">{c.blockHeight ?? ""}</td>
-              <td class="n">{c.totalChange}</td>
-              <td class="n">{c.totalAmount}</td>
-              <td class="n">{c.availableAmount}</td>
-              <td class="n">{c.blockedAmount}</td>
-              <td>
-                <a href={`#/events?at=${c.position}`}>{c.event?.type ?? "event"}</a>
-              </td>
-            </tr>
-          ))}
+          {[...(data?.changes ?? [])]
+            .reverse()
+            .slice(0, 200)
+            .map((c) => (
+              <tr key={c.position}>
+                <td class="n">{c.position}</td>
+                <td>{formatTime(c.timeMs)}</td>
+                <td class="n">{c.blockHeight ?? ""}</td>
+                <td class="n">{c.totalChange}</td>
+                <td class="n">{c.totalAmount}</td>
+                <td class="n">{c.availableAmount}</td>
+                <td class="n">{c.blockedAmount}</td>
+                <td>
+                  <a href={`#/events?at=${c.position}`}>{c.event?.type ?? "event"}</a>
+                </td>
+              </tr>
+            ))}
         </tbody>
       </Table>
     </Section>

@@ -26,7 +26,10 @@ const Controls = ({ c }: { c: ChainDetail }) => {
   const live = asOf === null
   return (
     <div class="controls">
-      <form class="inline" onSubmit={(e) => (e.preventDefault(), void act("mine", () => send("POST", `${path}/mine`, { blocks: Number(blocks) })))}>
+      <form
+        class="inline"
+        onSubmit={(e) => (e.preventDefault(), void act("mine", () => send("POST", `${path}/mine`, { blocks: Number(blocks) })))}
+      >
         <label>
           blocks <input name="blocks" size={4} value={blocks} onInput={(e) => setBlocks((e.target as HTMLInputElement).value)} />
         </label>
@@ -34,7 +37,13 @@ const Controls = ({ c }: { c: ChainDetail }) => {
           mine
         </button>
       </form>
-      <form class="inline" onSubmit={(e) => (e.preventDefault(), void act("set the mining mode", () => send("PUT", `${path}/mining`, { mode, confirmations: Number(confirmations) })))}>
+      <form
+        class="inline"
+        onSubmit={(e) => (
+          e.preventDefault(),
+          void act("set the mining mode", () => send("PUT", `${path}/mining`, { mode, confirmations: Number(confirmations) }))
+        )}
+      >
         <label>
           mode{" "}
           <select name="mode" value={mode} onChange={(e) => setMode((e.target as HTMLSelectElement).value)}>
@@ -44,13 +53,22 @@ const Controls = ({ c }: { c: ChainDetail }) => {
           </select>
         </label>
         <label>
-          confirmations <input name="confirmations" size={4} value={confirmations} onInput={(e) => setConfirmations((e.target as HTMLInputElement).value)} />
+          confirmations{" "}
+          <input
+            name="confirmations"
+            size={4}
+            value={confirmations}
+            onInput={(e) => setConfirmations((e.target as HTMLInputElement).value)}
+          />
         </label>
         <button type="submit" disabled={!live}>
           set mining
         </button>
       </form>
-      <form class="inline" onSubmit={(e) => (e.preventDefault(), void act("arm a fault", () => send("POST", `${path}/faults`, { kind: fault, count: 1 })))}>
+      <form
+        class="inline"
+        onSubmit={(e) => (e.preventDefault(), void act("arm a fault", () => send("POST", `${path}/faults`, { kind: fault, count: 1 })))}
+      >
         <label>
           fault{" "}
           <select name="fault" value={fault} onChange={(e) => setFault((e.target as HTMLSelectElement).value)}>
@@ -76,7 +94,8 @@ export const ChainView = ({ blockchain, network }: { blockchain: string; network
         <>
           <p>
             height <strong data-testid="chain-height">{data.height}</strong> · mining {data.mode}
-            {data.mode === "interval" ? ` every ${data.intervalSeconds} s` : ""} · {data.confirmationsRequired} confirmation{data.confirmationsRequired === 1 ? "" : "s"} · {data.networkType}net
+            {data.mode === "interval" ? ` every ${data.intervalSeconds} s` : ""} · {data.confirmationsRequired} confirmation
+            {data.confirmationsRequired === 1 ? "" : "s"} · {data.networkType}net
           </p>
           <Controls key={`${data.mode}/${data.confirmationsRequired}`} c={data} />
           <h3>Mempool</h3>

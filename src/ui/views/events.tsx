@@ -33,10 +33,22 @@ export const EventsView = ({ at }: { at: number | null }) => {
     <Section title="Event log">
       <form class="inline" onSubmit={(e) => (e.preventDefault(), setFrom([]))}>
         <label>
-          stream <input name="stream" placeholder="vault-… or a category" value={stream} onInput={(e) => setStream((e.target as HTMLInputElement).value)} />
+          stream{" "}
+          <input
+            name="stream"
+            placeholder="vault-… or a category"
+            value={stream}
+            onInput={(e) => setStream((e.target as HTMLInputElement).value)}
+          />
         </label>
         <label>
-          type <input name="type" placeholder="e.g. ChainBlocksMined" value={type} onInput={(e) => setType((e.target as HTMLInputElement).value)} />
+          type{" "}
+          <input
+            name="type"
+            placeholder="e.g. ChainBlocksMined"
+            value={type}
+            onInput={(e) => setType((e.target as HTMLInputElement).value)}
+          />
         </label>
       </form>
       <ErrorLine error={error} />

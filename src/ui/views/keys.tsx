@@ -36,7 +36,11 @@ export const KeysView = () => {
                 {k.revoked ? (
                   "revoked"
                 ) : (
-                  <button type="button" disabled={asOf !== null} onClick={() => confirm(`Revoke ${k.key}?`) && void act("revoke", () => send("DELETE", `/_sim/api-keys/${k.key}`))}>
+                  <button
+                    type="button"
+                    disabled={asOf !== null}
+                    onClick={() => confirm(`Revoke ${k.key}?`) && void act("revoke", () => send("DELETE", `/_sim/api-keys/${k.key}`))}
+                  >
                     revoke
                   </button>
                 )}

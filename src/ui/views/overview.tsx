@@ -9,7 +9,16 @@ export interface Overview {
   readonly head: number
   readonly time: number
   readonly clock: { nowMs: number; frozen: boolean }
-  readonly vaults: ReadonlyArray<{ id: string; name: string; type: string; color: string; accounts: number; depositAddressesCount: number; changeAddressesCount: number; approvalPolicy: { mode: string; levels: number } }>
+  readonly vaults: ReadonlyArray<{
+    id: string
+    name: string
+    type: string
+    color: string
+    accounts: number
+    depositAddressesCount: number
+    changeAddressesCount: number
+    approvalPolicy: { mode: string; levels: number }
+  }>
   readonly chains: ReadonlyArray<{ blockchain: string; network: string; height: number; mode: string; confirmationsRequired: number }>
   readonly awaitingApproval: number
   readonly webhooks: number
@@ -22,8 +31,8 @@ export const Clock = ({ overview }: { overview: Overview | undefined }) => {
   return (
     <Section title="Clock">
       <p>
-        Simulated time {asOf === null ? "now" : "at this position"}: <strong data-testid="clock-time">{formatTime(overview?.time)}</strong> · clock{" "}
-        {frozen ? "frozen" : "follows the wall clock"}
+        Simulated time {asOf === null ? "now" : "at this position"}: <strong data-testid="clock-time">{formatTime(overview?.time)}</strong>{" "}
+        · clock {frozen ? "frozen" : "follows the wall clock"}
       </p>
       <form
         class="inline"
@@ -33,10 +42,24 @@ export const Clock = ({ overview }: { overview: Overview | undefined }) => {
         }}
       >
         <label>
-          seconds <input name="seconds" inputMode="decimal" size={6} value={seconds} onInput={(e) => setSeconds((e.target as HTMLInputElement).value)} />
+          seconds{" "}
+          <input
+            name="seconds"
+            inputMode="decimal"
+            size={6}
+            value={seconds}
+            onInput={(e) => setSeconds((e.target as HTMLInputElement).value)}
+          />
         </label>
         <button type="submit">advance</button>
-        <button type="button" onClick={() => void act(frozen ? "follow the wall clock" : "freeze the clock", () => send("PUT", "/_sim/clock", { mode: frozen ? "wall" : "frozen" }))}>
+        <button
+          type="button"
+          onClick={() =>
+            void act(frozen ? "follow the wall clock" : "freeze the clock", () =>
+              send("PUT", "/_sim/clock", { mode: frozen ? "wall" : "frozen" }),
+            )
+          }
+        >
           {frozen ? "follow wall clock" : "freeze"}
         </button>
       </form>
@@ -54,8 +77,8 @@ export const OverviewView = () => {
         <Clock overview={data} />
         <Section title="At a glance">
           <p>
-            <a href="#/requests">{data?.awaitingApproval ?? 0} requests awaiting approval</a> · <a href="#/webhooks">{data?.webhooks ?? 0} webhook subscriptions</a> · log
-            position {data?.position ?? "—"}
+            <a href="#/requests">{data?.awaitingApproval ?? 0} requests awaiting approval</a> ·{" "}
+            <a href="#/webhooks">{data?.webhooks ?? 0} webhook subscriptions</a> · log position {data?.position ?? "—"}
           </p>
         </Section>
       </div>

@@ -25,7 +25,11 @@ const approvalsGiven = (r: RequestRow) => {
   if (r.approvalLevels === 0) return "none needed"
   const statuses = r.history.map((h) => h.status)
   const rejected = statuses.includes("rejected")
-  const given = statuses.includes("await-approval-l2") ? 1 + (statuses.some((s) => !WAITING.has(s) && s !== "rejected") ? 1 : 0) : statuses.some((s) => !WAITING.has(s) && s !== "rejected") ? 1 : 0
+  const given = statuses.includes("await-approval-l2")
+    ? 1 + (statuses.some((s) => !WAITING.has(s) && s !== "rejected") ? 1 : 0)
+    : statuses.some((s) => !WAITING.has(s) && s !== "rejected")
+      ? 1
+      : 0
   return `${given} of ${r.approvalLevels}${rejected ? ", rejected" : ""}`
 }
 
@@ -70,7 +74,10 @@ export const RequestsView = () => {
               <tr data-request={r.transactionRequestId}>
                 <td>{formatTime(r.createdAt)}</td>
                 <td>
-                  <Toggle open={open === r.transactionRequestId} onToggle={() => setOpen(open === r.transactionRequestId ? null : r.transactionRequestId)}>
+                  <Toggle
+                    open={open === r.transactionRequestId}
+                    onToggle={() => setOpen(open === r.transactionRequestId ? null : r.transactionRequestId)}
+                  >
                     <code>{short(r.transactionRequestId, 12)}</code>
                   </Toggle>{" "}
                   <small>
@@ -85,10 +92,26 @@ export const RequestsView = () => {
                 <td>
                   {WAITING.has(r.transactionRequestStatus) ? (
                     <span class="inline">
-                      <button type="button" disabled={asOf !== null} onClick={() => void act("approve", () => send("POST", `/_sim/transaction-requests/${r.transactionRequestId}/approve`, {}))}>
+                      <button
+                        type="button"
+                        disabled={asOf !== null}
+                        onClick={() =>
+                          void act("approve", () => send("POST", `/_sim/transaction-requests/${r.transactionRequestId}/approve`, {}))
+                        }
+                      >
                         approve
                       </button>
-                      <button type="button" disabled={asOf !== null} onClick={() => void act("reject", () => send("POST", `/_sim/transaction-requests/${r.transactionRequestId}/reject`, { reason: "rejected in the dashboard" }))}>
+                      <button
+                        type="button"
+                        disabled={asOf !== null}
+                        onClick={() =>
+                          void act("reject", () =>
+                            send("POST", `/_sim/transaction-requests/${r.transactionRequestId}/reject`, {
+                              reason: "rejected in the dashboard",
+                            }),
+                          )
+                        }
+                      >
                         reject
                       </button>
                     </span>

@@ -20,11 +20,26 @@ interface AddressRow {
   label: string
   addressType: string
   vaultAccountId: string | null
-  assets: ReadonlyArray<{ assetId: string; symbol: string; totalAmount: string; availableAmount: string; blockedAmount: string; allocatedAmount: string }>
+  assets: ReadonlyArray<{
+    assetId: string
+    symbol: string
+    totalAmount: string
+    availableAmount: string
+    blockedAmount: string
+    allocatedAmount: string
+  }>
 }
 export interface Catalogue {
   networks: ReadonlyArray<{ blockchain: string; network: string; networkType: string; nativeAssetId: string }>
-  assets: ReadonlyArray<{ id: string; symbol: string; name: string; blockchain: string; network: string; networkType: string; decimals: number }>
+  assets: ReadonlyArray<{
+    id: string
+    symbol: string
+    name: string
+    blockchain: string
+    network: string
+    networkType: string
+    decimals: number
+  }>
 }
 
 const CreateAccount = ({ vaultId, onCreated }: { vaultId: string; onCreated: (id: string) => void }) => {
@@ -36,14 +51,19 @@ const CreateAccount = ({ vaultId, onCreated }: { vaultId: string; onCreated: (id
       onSubmit={(e) => {
         e.preventDefault()
         void act("create a vault account", async () => {
-          const r = await send<{ vaultAccountId: string }>("POST", `/_sim/vaults/${vaultId}/vault-accounts`, { name, color: "#4A6FA5", isHiddenInDashboard: false })
+          const r = await send<{ vaultAccountId: string }>("POST", `/_sim/vaults/${vaultId}/vault-accounts`, {
+            name,
+            color: "#4A6FA5",
+            isHiddenInDashboard: false,
+          })
           setName("")
           onCreated(r.vaultAccountId)
         })
       }}
     >
       <label>
-        new account <input name="account-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} placeholder="name" />
+        new account{" "}
+        <input name="account-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} placeholder="name" />
       </label>
       <button type="submit" disabled={asOf !== null}>
         create account
@@ -53,7 +73,8 @@ const CreateAccount = ({ vaultId, onCreated }: { vaultId: string; onCreated: (id
 }
 
 /** The vault's own network type only: a vault refuses the other's assets and networks. */
-const ownAssets = (catalogue: Catalogue | undefined, vaultType: string) => (catalogue?.assets ?? []).filter((a) => a.networkType === vaultType)
+const ownAssets = (catalogue: Catalogue | undefined, vaultType: string) =>
+  (catalogue?.assets ?? []).filter((a) => a.networkType === vaultType)
 
 /** An account created in the vault: add an asset (REST #4), its address derived in that account. */
 const AddAsset = ({ vaultId, accountId, vaultType }: { vaultId: string; accountId: string; vaultType: string }) => {
@@ -67,12 +88,19 @@ const AddAsset = ({ vaultId, accountId, vaultType }: { vaultId: string; accountI
       class="inline"
       onSubmit={(e) => {
         e.preventDefault()
-        void act("add an asset", () => send("PUT", `/_sim/vaults/${vaultId}/vault-accounts/${accountId}/add-asset`, { assetId: chosen, label: "dashboard" }))
+        void act("add an asset", () =>
+          send("PUT", `/_sim/vaults/${vaultId}/vault-accounts/${accountId}/add-asset`, { assetId: chosen, label: "dashboard" }),
+        )
       }}
     >
       <label>
         asset{" "}
-        <select name="asset" data-network-type={vaultType} value={chosen} onChange={(e) => setAssetId((e.target as HTMLSelectElement).value)}>
+        <select
+          name="asset"
+          data-network-type={vaultType}
+          value={chosen}
+          onChange={(e) => setAssetId((e.target as HTMLSelectElement).value)}
+        >
           {assets.map((a) => (
             <option value={a.id} data-network-type={a.networkType}>
               {a.symbol} · {a.blockchain}/{a.network}
@@ -99,12 +127,20 @@ const NewAddress = ({ vaultId, vaultType }: { vaultId: string; vaultType: string
       class="inline"
       onSubmit={(e) => {
         e.preventDefault()
-        if (chosen !== undefined) void act("derive an address", () => send("POST", `/_sim/vaults/${vaultId}/${chosen.blockchain}/${chosen.network}/addresses`, { label: "dashboard" }))
+        if (chosen !== undefined)
+          void act("derive an address", () =>
+            send("POST", `/_sim/vaults/${vaultId}/${chosen.blockchain}/${chosen.network}/addresses`, { label: "dashboard" }),
+          )
       }}
     >
       <label>
         network{" "}
-        <select name="network" data-network-type={vaultType} value={chosen === undefined ? "" : `${chosen.blockchain}/${chosen.network}`} onChange={(e) => setKey((e.target as HTMLSelectElement).value)}>
+        <select
+          name="network"
+          data-network-type={vaultType}
+          value={chosen === undefined ? "" : `${chosen.blockchain}/${chosen.network}`}
+          onChange={(e) => setKey((e.target as HTMLSelectElement).value)}
+        >
           {networks.map((n) => (
             <option value={`${n.blockchain}/${n.network}`} data-network-type={n.networkType}>
               {n.blockchain}/{n.network}
@@ -128,10 +164,20 @@ const Deposit = ({ row, assetId }: { row: AddressRow; assetId: string }) => {
       class="inline compact"
       onSubmit={(e) => {
         e.preventDefault()
-        void act("deposit", () => send("POST", "/_sim/deposits", { blockchain: row.blockchain, network: row.network, address: row.address, assetId, amount })).then((ok) => ok && setAmount(""))
+        void act("deposit", () =>
+          send("POST", "/_sim/deposits", { blockchain: row.blockchain, network: row.network, address: row.address, assetId, amount }),
+        ).then((ok) => ok && setAmount(""))
       }}
     >
-      <input name="amount" aria-label={`deposit amount to ${row.address}`} inputMode="decimal" size={8} placeholder="amount" value={amount} onInput={(e) => setAmount((e.target as HTMLInputElement).value)} />
+      <input
+        name="amount"
+        aria-label={`deposit amount to ${row.address}`}
+        inputMode="decimal"
+        size={8}
+        placeholder="amount"
+        value={amount}
+        onInput={(e) => setAmount((e.target as HTMLInputElement).value)}
+      />
       <button type="submit" disabled={asOf !== null}>
         deposit
       </button>
@@ -167,9 +213,19 @@ const Addresses = ({ vaultId, accountId, empty }: { vaultId: string; accountId: 
                     </>
                   ) : null}
                 </td>
-                <td>{b === undefined ? "—" : <a href={`#/balance/${vaultId}/${a.blockchain}/${a.network}/${a.address}/${b.assetId}`}>{b.symbol} ↗</a>}</td>
-                <td class="n" data-testid="total">{b?.totalAmount ?? ""}</td>
-                <td class="n" data-testid="available">{b?.availableAmount ?? ""}</td>
+                <td>
+                  {b === undefined ? (
+                    "—"
+                  ) : (
+                    <a href={`#/balance/${vaultId}/${a.blockchain}/${a.network}/${a.address}/${b.assetId}`}>{b.symbol} ↗</a>
+                  )}
+                </td>
+                <td class="n" data-testid="total">
+                  {b?.totalAmount ?? ""}
+                </td>
+                <td class="n" data-testid="available">
+                  {b?.availableAmount ?? ""}
+                </td>
                 <td class="n">{b?.blockedAmount ?? ""}</td>
                 <td class="n">{b?.allocatedAmount ?? ""}</td>
                 <td>{b !== undefined ? <Deposit row={a} assetId={b.assetId} /> : null}</td>
@@ -209,7 +265,10 @@ const Transactions = ({ vaultId }: { vaultId: string }) => {
             <tr key={t.id}>
               <td>{formatTime(t.createdTimestamp * 1000)}</td>
               <td>
-                <code title={t.transactionId}>{short(t.transactionId, 12)}</code> <small>{t.blockchain}/{t.network}</small>
+                <code title={t.transactionId}>{short(t.transactionId, 12)}</code>{" "}
+                <small>
+                  {t.blockchain}/{t.network}
+                </small>
               </td>
               <td>{t.direction}</td>
               <td data-testid="tx-status">{t.status}</td>
@@ -243,7 +302,12 @@ export const VaultView = ({ vaultId }: { vaultId: string }) => {
         <ul class="chips" aria-label="vault accounts">
           {listed.map((a) => (
             <li key={a.vaultAccountId}>
-              <button type="button" data-account={a.vaultAccountId} aria-pressed={a.vaultAccountId === chosen?.vaultAccountId} onClick={() => setAccountId(a.vaultAccountId)}>
+              <button
+                type="button"
+                data-account={a.vaultAccountId}
+                aria-pressed={a.vaultAccountId === chosen?.vaultAccountId}
+                onClick={() => setAccountId(a.vaultAccountId)}
+              >
                 <span class="swatch" style={{ background: a.color }} />
                 {a.name}
                 {a.isDefault ? <small class="tag"> default</small> : null}
@@ -263,9 +327,19 @@ export const VaultView = ({ vaultId }: { vaultId: string }) => {
       {chosen !== undefined ? (
         <Section
           title="Addresses and balances"
-          actions={vault === undefined ? null : chosen.isDefault ? <NewAddress vaultId={vaultId} vaultType={vault.type} /> : <AddAsset vaultId={vaultId} accountId={chosen.vaultAccountId} vaultType={vault.type} />}
+          actions={
+            vault === undefined ? null : chosen.isDefault ? (
+              <NewAddress vaultId={vaultId} vaultType={vault.type} />
+            ) : (
+              <AddAsset vaultId={vaultId} accountId={chosen.vaultAccountId} vaultType={vault.type} />
+            )
+          }
         >
-          <Addresses vaultId={vaultId} accountId={chosen.vaultAccountId} empty={chosen.isDefault ? "No addresses of the vault's own yet: derive one." : "No addresses yet: add an asset."} />
+          <Addresses
+            vaultId={vaultId}
+            accountId={chosen.vaultAccountId}
+            empty={chosen.isDefault ? "No addresses of the vault's own yet: derive one." : "No addresses yet: add an asset."}
+          />
         </Section>
       ) : null}
       <Transactions vaultId={vaultId} />

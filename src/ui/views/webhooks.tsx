@@ -50,7 +50,13 @@ const Deliveries = ({ webhookId }: { webhookId: string }) => {
                   {d.attempts.length} ({d.attempts.map((a) => a.statusCode ?? a.error ?? "—").join(", ")})
                 </td>
                 <td>
-                  <button type="button" disabled={asOf !== null} onClick={() => void act("redeliver", () => send("POST", `/_sim/webhooks/${webhookId}/deliveries/${d.id}/redeliver`, {}))}>
+                  <button
+                    type="button"
+                    disabled={asOf !== null}
+                    onClick={() =>
+                      void act("redeliver", () => send("POST", `/_sim/webhooks/${webhookId}/deliveries/${d.id}/redeliver`, {}))
+                    }
+                  >
                     redeliver
                   </button>
                 </td>
@@ -59,7 +65,8 @@ const Deliveries = ({ webhookId }: { webhookId: string }) => {
                 <ol class="history">
                   {d.attempts.map((a) => (
                     <li>
-                      {formatTime(a.at)} · {a.statusCode ?? "no answer"} {a.error ?? ""} {a.durationMs !== undefined ? `· ${a.durationMs} ms` : ""}
+                      {formatTime(a.at)} · {a.statusCode ?? "no answer"} {a.error ?? ""}{" "}
+                      {a.durationMs !== undefined ? `· ${a.durationMs} ms` : ""}
                     </li>
                   ))}
                 </ol>

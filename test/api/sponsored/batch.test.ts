@@ -25,7 +25,8 @@ const sepolia = findNetwork("ethereum", "sepolia")!
 const E18 = 10n ** 18n
 const path = () => `/vaults/${w.vaultId}/transaction-requests/batch`
 const bal = (address: string, symbol: string) => w.balance("ethereum", "sepolia", address, symbol)
-const status = async (id: string) => (await w.h.client.call<any>("GET", `/transactionRequests/${id}`)).body.data.item.transactionRequestStatus
+const status = async (id: string) =>
+  (await w.h.client.call<any>("GET", `/transactionRequests/${id}`)).body.data.item.transactionRequestStatus
 
 /** A sender with 1 ETH and 100 USDC, a fee payer with 1 ETH, and another account's address holding USDC. */
 const parties = async () => {
@@ -118,7 +119,11 @@ describe("an EIP-7702 batch", () => {
       hasTokenTransfer: "true",
       transactionFee: { amount: formatAmount(fee(), 18), amountUnit: "ETH" },
       senders: [{ address: p.sender.address, amount: "0.1" }],
-      recipients: [{ address: EXTERNAL_ETH, amount: "0.1" }, { address: EXTERNAL_ETH, amount: "0" }, { address: p.internal.address, amount: "0" }],
+      recipients: [
+        { address: EXTERNAL_ETH, amount: "0.1" },
+        { address: EXTERNAL_ETH, amount: "0" },
+        { address: p.internal.address, amount: "0" },
+      ],
     })
     const detail = await w.get(`/vaults/${w.vaultId}/ethereum/transactions/${txid}`)
     expect(detail.status).toBe(200)
@@ -132,7 +137,12 @@ describe("an EIP-7702 batch", () => {
     const then = await w.h.client.call<any>("GET", `/transactionRequests/${r.body.data.item.transactionRequestId}`, { headers: asOf })
     expect(then.ok ? then.body.data.item.transactionRequestStatus : "").toBe("created")
     const usdcThen = await w.get(`/vaults/${w.vaultId}/addresses/${p.sender.address}/balance`, asOf)
-    expect(usdcThen.body.data.items.find((i: any) => i.assetId === USDC).assetData).toMatchObject({ totalAmount: "100", availableAmount: "85", blockedAmount: "15", allocatedAmount: "0" })
+    expect(usdcThen.body.data.items.find((i: any) => i.assetId === USDC).assetData).toMatchObject({
+      totalAmount: "100",
+      availableAmount: "85",
+      blockedAmount: "15",
+      allocatedAmount: "0",
+    })
     expect((await w.get(`/vaults/${w.vaultId}/transactions`, asOf)).body.data.items.map((t: any) => t.transactionId)).not.toContain(txid)
     const internalAccount = await w.get(`/vaults/${w.vaultId}/vault-accounts/${p.internal.acct}/transactions`)
     expect(internalAccount.body.data.items.map((t: any) => t.transactionId)).toContain(txid)
@@ -170,17 +180,33 @@ describe("an EIP-7702 batch", () => {
     const p = await parties()
     await w.h.admin("PUT", `/_sim/vaults/${w.vaultId}/approval-policy`, { mode: "manual", levels: 1 })
     try {
-      const r = await w.post(path(), body(p, { recipients: [{ address: EXTERNAL_ETH, amount: "60", assetId: USDC }, { address: EXTERNAL_ETH, amount: "0.5", assetId: ETH }] }))
+      const r = await w.post(
+        path(),
+        body(p, {
+          recipients: [
+            { address: EXTERNAL_ETH, amount: "60", assetId: USDC },
+            { address: EXTERNAL_ETH, amount: "0.5", assetId: ETH },
+          ],
+        }),
+      )
       expect(r.status).toBe(201)
       expect(bal(p.sender.address, "USDC")).toMatchObject({ blocked: 60_000_000n, available: 40_000_000n })
       expect(bal(p.sender.address, "ETH")).toMatchObject({ blocked: E18 / 2n })
       const sponsored = await w.post(`/vaults/${w.vaultId}/transaction-requests/gas-sponsorship-transfer`, {
-        vaultAccountId: p.sender.acct, assetId: USDC, fromAddress: p.sender.address, toAddress: EXTERNAL_ETH, amount: "41", feePayer: p.payer.address, note: "n",
+        vaultAccountId: p.sender.acct,
+        assetId: USDC,
+        fromAddress: p.sender.address,
+        toAddress: EXTERNAL_ETH,
+        amount: "41",
+        feePayer: p.payer.address,
+        note: "n",
       })
       expect([sponsored.status, sponsored.body.error.code]).toEqual([400, "insufficient_balance"])
       const id = r.body.data.item.transactionRequestId
       expect(await status(id)).toBe("await-approval")
-      expect((await w.h.admin("POST", `/_sim/transaction-requests/${id}/reject`, { reason: "no" })).body.transactionRequestStatus).toBe("rejected")
+      expect((await w.h.admin("POST", `/_sim/transaction-requests/${id}/reject`, { reason: "no" })).body.transactionRequestStatus).toBe(
+        "rejected",
+      )
       expect(bal(p.sender.address, "USDC")).toEqual({ total: 100_000_000n, blocked: 0n, available: 100_000_000n })
       expect(bal(p.sender.address, "ETH")).toEqual({ total: E18, blocked: 0n, available: E18 })
       expect(bal(p.payer.address, "ETH")).toEqual({ total: E18, blocked: 0n, available: E18 })
@@ -215,25 +241,59 @@ describe("concurrent batches, gas-sponsored transfers and withdrawals over one s
     try {
       const v26 = { headers: { "x-api-version": "2026-03-20" } }
       const send = (i: number) => {
-        if (i % 3 === 0) return w.h.client.call<any>("POST", path(), { item: body(p, { recipients: [{ address: EXTERNAL_ETH, amount: "7", assetId: USDC }, { address: EXTERNAL_ETH, amount: "0.05", assetId: ETH }] }), ...v26 })
+        if (i % 3 === 0)
+          return w.h.client.call<any>("POST", path(), {
+            item: body(p, {
+              recipients: [
+                { address: EXTERNAL_ETH, amount: "7", assetId: USDC },
+                { address: EXTERNAL_ETH, amount: "0.05", assetId: ETH },
+              ],
+            }),
+            ...v26,
+          })
         if (i % 3 === 1)
           return w.h.client.call<any>("POST", `/vaults/${w.vaultId}/transaction-requests/gas-sponsorship-transfer`, {
-            item: { vaultAccountId: p.sender.acct, assetId: USDC, fromAddress: p.sender.address, toAddress: EXTERNAL_ETH, amount: "7", feePayer: p.payer.address, feePriority: "fast", note: "n" },
+            item: {
+              vaultAccountId: p.sender.acct,
+              assetId: USDC,
+              fromAddress: p.sender.address,
+              toAddress: EXTERNAL_ETH,
+              amount: "7",
+              feePayer: p.payer.address,
+              feePriority: "fast",
+              note: "n",
+            },
             ...v26,
           })
         // A plain withdrawal from the fee payer: it races the sponsored requests for the fee payer's ETH.
-        return w.h.client.call<any>("POST", `/vaults/${w.vaultId}/ethereum/sepolia/addresses/${p.payer.address}/transaction-requests`, { item: { amount: "0.05", feePriority: "fast", recipientAddress: EXTERNAL_ETH } })
+        return w.h.client.call<any>("POST", `/vaults/${w.vaultId}/ethereum/sepolia/addresses/${p.payer.address}/transaction-requests`, {
+          item: { amount: "0.05", feePriority: "fast", recipientAddress: EXTERNAL_ETH },
+        })
       }
       const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => send(i)))
-      for (const a of answers) expect(a.status === 201 || (a.status === 400 && !a.ok && a.body.error.code === "insufficient_balance"), JSON.stringify(a.body)).toBe(true)
+      for (const a of answers)
+        expect(
+          a.status === 201 || (a.status === 400 && !a.ok && a.body.error.code === "insufficient_balance"),
+          JSON.stringify(a.body),
+        ).toBe(true)
       const accepted = answers.filter((a) => a.status === 201).length
       expect(accepted).toBeGreaterThan(0)
-      for (const [address, symbol] of [[p.sender.address, "USDC"], [p.sender.address, "ETH"], [p.payer.address, "ETH"]] as const) {
+      for (const [address, symbol] of [
+        [p.sender.address, "USDC"],
+        [p.sender.address, "ETH"],
+        [p.payer.address, "ETH"],
+      ] as const) {
         const b = bal(address, symbol)
-        expect(b.available >= 0n && b.blocked <= b.total && b.available + b.blocked === b.total, `${symbol} at ${address}: ${JSON.stringify(b, (_, x) => String(x))}`).toBe(true)
+        expect(
+          b.available >= 0n && b.blocked <= b.total && b.available + b.blocked === b.total,
+          `${symbol} at ${address}: ${JSON.stringify(b, (_, x) => String(x))}`,
+        ).toBe(true)
       }
       // What is blocked at the sender is exactly what the accepted requests send.
-      const usdc = answers.filter((a) => a.status === 201 && (a.body.data.item.senderAddress !== undefined || a.body.data.item.fromAddress !== undefined)).length * 7_000_000
+      const usdc =
+        answers.filter(
+          (a) => a.status === 201 && (a.body.data.item.senderAddress !== undefined || a.body.data.item.fromAddress !== undefined),
+        ).length * 7_000_000
       expect(bal(p.sender.address, "USDC").blocked).toBe(BigInt(usdc))
       expect(usdc).toBeLessThanOrEqual(14 * 7_000_000)
       expect((await runAudit(w.h.sim, undefined)).discrepancies).toEqual([])
@@ -253,7 +313,17 @@ describe("batch errors (each writes nothing)", () => {
   }
   it("calls that each fit but together exceed the sender's USDC: 400 insufficient_balance", async () => {
     const p = await parties()
-    await refuses(body(p, { recipients: [{ address: EXTERNAL_ETH, amount: "60", assetId: USDC }, { address: EXTERNAL_ETH, amount: "41", assetId: USDC }] }), 400, "insufficient_balance", "amount")
+    await refuses(
+      body(p, {
+        recipients: [
+          { address: EXTERNAL_ETH, amount: "60", assetId: USDC },
+          { address: EXTERNAL_ETH, amount: "41", assetId: USDC },
+        ],
+      }),
+      400,
+      "insufficient_balance",
+      "amount",
+    )
   })
   it("a fee payer short of the batch fee: 400 insufficient_balance naming feePayer", async () => {
     const p = await parties()
@@ -270,16 +340,35 @@ describe("batch errors (each writes nothing)", () => {
     await refuses(body(p, { recipients: [] }), 400, "invalid_data", "recipients")
     await refuses(body(p, { recipients: [{ address: EXTERNAL_ETH, amount: "1" }] }), 400, "invalid_data", "recipients")
     await refuses(body(p, { recipients: [{ address: "nope", amount: "1", assetId: USDC }] }), 400, "invalid_data", "recipients[0].address")
-    await refuses(body(p, { recipients: [{ address: EXTERNAL_ETH, amount: "-1", assetId: USDC }] }), 400, "invalid_data", "recipients[0].amount")
+    await refuses(
+      body(p, { recipients: [{ address: EXTERNAL_ETH, amount: "-1", assetId: USDC }] }),
+      400,
+      "invalid_data",
+      "recipients[0].amount",
+    )
     await refuses(body(p, { feePayer: p.payer.address }), 400, "invalid_data", "feePayer")
     await refuses(body(p, { feePriority: "urgent" }), 400, "invalid_data", "feePriority")
   })
   it("assets: a recipient's asset on another chain, a fee asset that is not the gas coin, a chain without batches, an asset the sender lacks", async () => {
     const p = await parties()
-    await refuses(body(p, { recipients: [{ address: EXTERNAL_ETH, amount: "1", assetId: assetId("base", "sepolia", "ETH") }] }), 400, "invalid_data", "recipients[0].assetId")
+    await refuses(
+      body(p, { recipients: [{ address: EXTERNAL_ETH, amount: "1", assetId: assetId("base", "sepolia", "ETH") }] }),
+      400,
+      "invalid_data",
+      "recipients[0].assetId",
+    )
     await refuses(body(p, { feePayer: { address: p.payer.address, assetId: USDC } }), 400, "invalid_data", "feePayer.assetId")
-    await refuses(body(p, { feePayer: { address: p.payer.address, assetId: assetId("tron", "nile", "TRX") } }), 400, "invalid_data", "feePayer.assetId")
-    await refuses(body(p, { recipients: [{ address: EXTERNAL_ETH, amount: "1", assetId: "ffffffffffffffffffffffff" }] }), 404, "resource_not_found")
+    await refuses(
+      body(p, { feePayer: { address: p.payer.address, assetId: assetId("tron", "nile", "TRX") } }),
+      400,
+      "invalid_data",
+      "feePayer.assetId",
+    )
+    await refuses(
+      body(p, { recipients: [{ address: EXTERNAL_ETH, amount: "1", assetId: "ffffffffffffffffffffffff" }] }),
+      404,
+      "resource_not_found",
+    )
     const plain = await w.account("ethereum", "sepolia", { ETH: "1" })
     await refuses(body(p, { senderAddress: plain.address }), 400, "asset_not_added_to_address", "assetId")
   })

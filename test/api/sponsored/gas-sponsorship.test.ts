@@ -72,8 +72,20 @@ describe("a gas-sponsored token transfer", () => {
       ],
     })
     const mined = events.find((e) => e.type === "TxRequestMined")!
-    expect(mined.data).toMatchObject({ fee: fee.toString(), withErrors: false, debits: [{ address: sender.address, assetId: USDC, amount: "40000000" }, { address: payer.address, assetId: ETH, amount: fee.toString() }] })
-    expect(events.find((e) => e.type === "ChainTxSubmitted")!.data).toMatchObject({ from: sender.address, feePayer: payer.address, to: EXTERNAL_ETH, amount: "40000000" })
+    expect(mined.data).toMatchObject({
+      fee: fee.toString(),
+      withErrors: false,
+      debits: [
+        { address: sender.address, assetId: USDC, amount: "40000000" },
+        { address: payer.address, assetId: ETH, amount: fee.toString() },
+      ],
+    })
+    expect(events.find((e) => e.type === "ChainTxSubmitted")!.data).toMatchObject({
+      from: sender.address,
+      feePayer: payer.address,
+      to: EXTERNAL_ETH,
+      amount: "40000000",
+    })
     expect(events.map((e) => e.type)).toContain("TxRequestSucceeded")
     expect(bal(sender.address, "USDC")).toEqual({ total: 60_000_000n, blocked: 0n, available: 60_000_000n })
     expect(bal(sender.address, "ETH")).toEqual({ total: E18, blocked: 0n, available: E18 })
@@ -84,7 +96,12 @@ describe("a gas-sponsored token transfer", () => {
     const list = await w.get(`/vaults/${w.vaultId}/transactions`)
     const listed = list.body.data.items.filter((t: any) => t.transactionId === txid)
     expect(listed).toHaveLength(1)
-    expect(listed[0]).toMatchObject({ direction: "outgoing", status: "completed", transactionFee: { amount: formatAmount(fee, 18), amountUnit: "ETH" }, senders: [{ address: sender.address }] })
+    expect(listed[0]).toMatchObject({
+      direction: "outgoing",
+      status: "completed",
+      transactionFee: { amount: formatAmount(fee, 18), amountUnit: "ETH" },
+      senders: [{ address: sender.address }],
+    })
     for (const acct of [sender.acct, payer.acct]) {
       const own = await w.get(`/vaults/${w.vaultId}/vault-accounts/${acct}/transactions`)
       expect(own.body.data.items.map((t: any) => t.transactionId)).toContain(txid)
@@ -99,7 +116,10 @@ describe("a gas-sponsored token transfer", () => {
       blockedAmount: formatAmount(fee, 18),
       allocatedAmount: "0",
     })
-    expect(eth(await w.get(`/vaults/${w.vaultId}/addresses/${payer.address}/balance`))).toMatchObject({ totalAmount: formatAmount(E18 - fee, 18), blockedAmount: "0" })
+    expect(eth(await w.get(`/vaults/${w.vaultId}/addresses/${payer.address}/balance`))).toMatchObject({
+      totalAmount: formatAmount(E18 - fee, 18),
+      blockedAmount: "0",
+    })
     const request = await w.h.client.call<any>("GET", `/transactionRequests/${r.body.data.item.transactionRequestId}`, { headers: asOf })
     expect(request.ok ? request.body.data.item.transactionRequestStatus : "").toBe("created")
   })
@@ -142,13 +162,18 @@ describe("a gas-sponsored token transfer", () => {
     const r = await w.post(path(), body(sender, payer))
     expect(r.status).toBe(201)
     const id = r.body.data.item.transactionRequestId
-    expect((await w.h.client.call<any>("GET", `/transactionRequests/${id}`)).body.data.item.transactionRequestStatus).toBe("mined-with-errors")
+    expect((await w.h.client.call<any>("GET", `/transactionRequests/${id}`)).body.data.item.transactionRequestStatus).toBe(
+      "mined-with-errors",
+    )
     const fee = batchFee(sepolia, ["token"], "fast")
     expect(bal(sender.address, "USDC")).toEqual({ total: 100_000_000n, blocked: 0n, available: 100_000_000n })
     expect(bal(payer.address, "ETH")).toEqual({ total: E18 - fee, blocked: 0n, available: E18 - fee })
     await w.h.admin("POST", "/_sim/chains/ethereum/sepolia/faults", { kind: "broadcast-failure", count: 1 })
     const f = await w.post(path(), body(sender, payer))
-    expect((await w.h.client.call<any>("GET", `/transactionRequests/${f.body.data.item.transactionRequestId}`)).body.data.item.transactionRequestStatus).toBe("failed")
+    expect(
+      (await w.h.client.call<any>("GET", `/transactionRequests/${f.body.data.item.transactionRequestId}`)).body.data.item
+        .transactionRequestStatus,
+    ).toBe("failed")
     expect(bal(payer.address, "ETH")).toEqual({ total: E18 - fee, blocked: 0n, available: E18 - fee })
     expect(bal(sender.address, "USDC").blocked).toBe(0n)
   })
@@ -156,10 +181,13 @@ describe("a gas-sponsored token transfer", () => {
   it("two sponsored requests race for the fee payer's balance: the second is refused, nothing overdrawn", async () => {
     const sender = await w.account("ethereum", "sepolia", { ETH: "0", USDC: "100" })
     const fee = batchFee(sepolia, ["token"], "fast")
-    const payer = await w.account("ethereum", "sepolia", { ETH: (Number(fee) / 1e18 * 1.5).toFixed(18).replace(/0+$/, "") })
+    const payer = await w.account("ethereum", "sepolia", { ETH: ((Number(fee) / 1e18) * 1.5).toFixed(18).replace(/0+$/, "") })
     await w.h.admin("PUT", `/_sim/vaults/${w.vaultId}/approval-policy`, { mode: "manual", levels: 1 })
     try {
-      const [a, b] = await Promise.all([w.post(path(), body(sender, payer, { amount: "1" })), w.post(path(), body(sender, payer, { amount: "2" }))])
+      const [a, b] = await Promise.all([
+        w.post(path(), body(sender, payer, { amount: "1" })),
+        w.post(path(), body(sender, payer, { amount: "2" })),
+      ])
       expect([a.status, b.status].sort()).toEqual([201, 400])
       const refused = a.status === 400 ? a : b
       expect(refused.body.error.code).toBe("insufficient_balance")
@@ -233,7 +261,10 @@ describe("gas-sponsorship errors (each writes nothing)", () => {
     expect(r.status).toBe(201)
     expect(r.body.data.item.maxFee).toBe(exact)
     // The vault decider checked the ceiling and recorded it with the request, as for single-transfer.
-    expect((await w.eventsSince(before)).find((e) => e.type === "TxRequestCreated")!.data).toMatchObject({ feeCeiling: fee.toString(), feePayer: payer.address })
+    expect((await w.eventsSince(before)).find((e) => e.type === "TxRequestCreated")!.data).toMatchObject({
+      feeCeiling: fee.toString(),
+      feePayer: payer.address,
+    })
   })
   it("the ceiling is checked before the fee payer's funds, as single-transfer's is: a fee payer short of the fee under a low maxFee is refused for the fee", async () => {
     const sender = await w.account("ethereum", "sepolia", { ETH: "1", USDC: "100" })

@@ -76,13 +76,20 @@ describe("GET /vaults/{vaultId}/utxos", () => {
     expect(held).toMatchObject({ utxoId: `${d1}:0`, isSpent: false, isReserved: true, reservedByTransactionRequestId: requestId })
     expect((await w.admin("POST", `/_sim/transaction-requests/${requestId}/approve`, {})).status).toBe(200)
     const spent = await list("?isSpent=true")
-    expect(spent.body.data.items).toEqual([expect.objectContaining({ utxoId: `${d1}:0`, isSpent: true, isReserved: false, spentInTransactionId: expect.any(String) })])
+    expect(spent.body.data.items).toEqual([
+      expect.objectContaining({ utxoId: `${d1}:0`, isSpent: true, isReserved: false, spentInTransactionId: expect.any(String) }),
+    ])
     const unspent = ids(await list())
     expect(unspent).not.toContain(`${d1}:0`)
     // The change came back to alice's address as a new output of the spending transaction.
     const txid = spent.body.data.items[0].spentInTransactionId
     expect(unspent).toContain(`${txid}:1`)
-    const past = await w.h.raw({ method: "GET", url: `/vaults/${w.vault}/utxos`, creds: w.creds, override: { "x-sim-as-of": `position:${before}` } })
+    const past = await w.h.raw({
+      method: "GET",
+      url: `/vaults/${w.vault}/utxos`,
+      creds: w.creds,
+      override: { "x-sim-as-of": `position:${before}` },
+    })
     expect(past.body.data.items.map((u: { utxoId: string }) => u.utxoId)).toEqual([`${d1}:0`, `${d2}:0`, `${d3}:0`])
     expect(past.body.data.items[0].isReserved).toBe(false)
   })
@@ -102,7 +109,12 @@ describe("GET /vaults/{vaultId}/utxos", () => {
     expect([asset.status, asset.body.error.code]).toEqual([404, "resource_not_found"])
     const vault = await w.call("GET", "/vaults/000000000000000000000000/utxos")
     expect([vault.status, vault.body.error.code]).toEqual([403, "api_key_not_allowed_for_wallet"])
-    const old = await w.h.raw({ method: "GET", url: `/vaults/${w.vault}/utxos`, creds: w.creds, override: { "x-api-version": "2024-05-09" } })
+    const old = await w.h.raw({
+      method: "GET",
+      url: `/vaults/${w.vault}/utxos`,
+      creds: w.creds,
+      override: { "x-api-version": "2024-05-09" },
+    })
     expect([old.status, old.body.error.code]).toEqual([400, "uri_not_found"])
   })
 })

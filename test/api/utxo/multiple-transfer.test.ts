@@ -23,7 +23,14 @@ beforeEach(async () => {
 afterEach(async () => w.close())
 
 const multiple = (item: Record<string, unknown>) =>
-  w.call("POST", `/vaults/${w.vault}/transaction-requests/multiple-transfer`, { vaultAccountId: alice, assetId: BTC, feePriority: "standard", note: "m", prepareStrategy: "minimize_dust", ...item })
+  w.call("POST", `/vaults/${w.vault}/transaction-requests/multiple-transfer`, {
+    vaultAccountId: alice,
+    assetId: BTC,
+    feePriority: "standard",
+    note: "m",
+    prepareStrategy: "minimize_dust",
+    ...item,
+  })
 const sats = (address: string) => w.h.sim.models.holdings.balance("bitcoin", "testnet", address, BTC, undefined).total
 const fee = (inputs: number, outputs: number) => 2n * BigInt(11 + 68 * inputs + 31 * outputs)
 
@@ -49,7 +56,10 @@ describe("multiple-transfer", () => {
     const events = await w.eventsSince(before)
     const derived = events[0]!
     expect(derived).toMatchObject({ type: "AddressDerived", data: { vaultAccountId: alice, change: 1, addressType: "change" } })
-    expect(events[1]).toMatchObject({ type: "TxRequestCreated", data: { endpoint: "multiple-transfer", prepareStrategy: "minimize-dust", inputs: [{ amount: "20000" }] } })
+    expect(events[1]).toMatchObject({
+      type: "TxRequestCreated",
+      data: { endpoint: "multiple-transfer", prepareStrategy: "minimize-dust", inputs: [{ amount: "20000" }] },
+    })
     expect(sats(derived.data.address)).toBe(10000n - fee(1, 2))
     expect(sats(a)).toBe(300000n)
     const spent = (await w.call("GET", `/vaults/${w.vault}/utxos?isSpent=true`)).body.data.items.map((u: { utxoId: string }) => u.utxoId)
@@ -59,7 +69,11 @@ describe("multiple-transfer", () => {
   it("optimize-size spends the largest first; gross takes the fee out of the amount; never another account's outputs", async () => {
     const r = await multiple({ prepareStrategy: "optimize-size", gross: true, recipients: [{ address: EXTERNAL_BTC, amount: "0.0025" }] })
     expect(r.status).toBe(201)
-    expect(r.body.data.item).toMatchObject({ prepareStrategy: "optimize-size", gross: true, recipients: [{ amount: formatAmount(250000n - fee(1, 2), 8) }] })
+    expect(r.body.data.item).toMatchObject({
+      prepareStrategy: "optimize-size",
+      gross: true,
+      recipients: [{ amount: formatAmount(250000n - fee(1, 2), 8) }],
+    })
     const spent = (await w.call("GET", `/vaults/${w.vault}/utxos?isSpent=true`)).body.data.items.map((u: { utxoId: string }) => u.utxoId)
     expect(spent).toEqual([large])
     const tooMuch = await multiple({ recipients: [{ address: EXTERNAL_BTC, amount: "0.005" }] })
@@ -75,13 +89,29 @@ describe("multiple-transfer", () => {
     expect(ok.body.data.item.maxFee).toBe("0.001")
     const after = await w.head()
     expect(after).toBeGreaterThan(before)
-    const noNote = await w.call("POST", `/vaults/${w.vault}/transaction-requests/multiple-transfer`, { vaultAccountId: alice, assetId: BTC, feePriority: "standard", prepareStrategy: "minimize_dust", recipients: [{ address: EXTERNAL_BTC, amount: "0.0001" }] })
-    expect([noNote.status, noNote.body.error.code, noNote.body.error.details[0].attribute]).toEqual([409, "missing_required_attributes", "note"])
+    const noNote = await w.call("POST", `/vaults/${w.vault}/transaction-requests/multiple-transfer`, {
+      vaultAccountId: alice,
+      assetId: BTC,
+      feePriority: "standard",
+      prepareStrategy: "minimize_dust",
+      recipients: [{ address: EXTERNAL_BTC, amount: "0.0001" }],
+    })
+    expect([noNote.status, noNote.body.error.code, noNote.body.error.details[0].attribute]).toEqual([
+      409,
+      "missing_required_attributes",
+      "note",
+    ])
     const strategy = await multiple({ prepareStrategy: "smallest", recipients: [{ address: EXTERNAL_BTC, amount: "0.0001" }] })
     expect([strategy.status, strategy.body.error.details[0].attribute]).toEqual([400, "prepareStrategy"])
-    const account = await multiple({ vaultAccountId: "000000000000000000000000", recipients: [{ address: EXTERNAL_BTC, amount: "0.0001" }] })
+    const account = await multiple({
+      vaultAccountId: "000000000000000000000000",
+      recipients: [{ address: EXTERNAL_BTC, amount: "0.0001" }],
+    })
     expect([account.status, account.body.error.code]).toEqual([404, "resource_not_found"])
-    const eth = await multiple({ assetId: assetId("ethereum", "sepolia", "ETH"), recipients: [{ address: EXTERNAL_BTC, amount: "0.0001" }] })
+    const eth = await multiple({
+      assetId: assetId("ethereum", "sepolia", "ETH"),
+      recipients: [{ address: EXTERNAL_BTC, amount: "0.0001" }],
+    })
     expect([eth.status, eth.body.error.code]).toEqual([400, "invalid_data"])
     expect(await w.head()).toBe(after)
   })

@@ -19,11 +19,25 @@ beforeAll(async () => {
   const u1 = `${await w.deposit(a, "0.001")}:0`
   await w.deposit(pb, "0.0004")
   await w.deposit(a, "0.0003")
-  const t = await w.call("POST", `/vaults/${w.vault}/transaction-requests/utxo-transfer`, { assetId: BTC, feePriority: "fast", note: "x", senders: [{ utxoId: u1 }], recipients: [{ address: EXTERNAL_BTC, amount: "0.001" }], feePayer: pb })
+  const t = await w.call("POST", `/vaults/${w.vault}/transaction-requests/utxo-transfer`, {
+    assetId: BTC,
+    feePriority: "fast",
+    note: "x",
+    senders: [{ utxoId: u1 }],
+    recipients: [{ address: EXTERNAL_BTC, amount: "0.001" }],
+    feePayer: pb,
+  })
   expect(t.status).toBe(201)
   ids.push(t.body.data.item.transactionRequestId)
   middle = await w.head()
-  const m = await w.call("POST", `/vaults/${w.vault}/transaction-requests/multiple-transfer`, { vaultAccountId: alice, assetId: BTC, feePriority: "slow", note: "y", prepareStrategy: "minimize-dust", recipients: [{ address: EXTERNAL_BTC, amount: "0.0001" }] })
+  const m = await w.call("POST", `/vaults/${w.vault}/transaction-requests/multiple-transfer`, {
+    vaultAccountId: alice,
+    assetId: BTC,
+    feePriority: "slow",
+    note: "y",
+    prepareStrategy: "minimize-dust",
+    recipients: [{ address: EXTERNAL_BTC, amount: "0.0001" }],
+  })
   expect(m.status).toBe(201)
   ids.push(m.body.data.item.transactionRequestId)
   b = await startHarness({ sim: { defaultWorkspace: false } })
@@ -40,10 +54,21 @@ describe("UTXO transfers in export, import and the audit", () => {
     expect(imported.status, JSON.stringify(imported.body)).toBe(200)
     expect(await exportText(b)).toBe(text)
     const read = async (h: Harness, path: string, asOf?: bigint) =>
-      (await h.raw({ method: "GET", url: path, creds: w.creds, ...(asOf !== undefined ? { override: { "x-sim-as-of": `position:${asOf}` } } : {}) })).body.data
+      (
+        await h.raw({
+          method: "GET",
+          url: path,
+          creds: w.creds,
+          ...(asOf !== undefined ? { override: { "x-sim-as-of": `position:${asOf}` } } : {}),
+        })
+      ).body.data
     for (const path of [`/vaults/${w.vault}/utxos`, `/vaults/${w.vault}/utxos?isSpent=true`, `/vaults/${w.vault}/transactions`])
-      for (const asOf of [undefined, middle]) expect(await read(b, path, asOf), `${path} as of ${asOf ?? "now"}`).toEqual(await read(w.h, path, asOf))
-    for (const id of ids) expect((await b.clientFor(w.h.creds).call<any>("GET", `/transactionRequests/${id}`)).body.data).toEqual((await w.h.client.call<any>("GET", `/transactionRequests/${id}`)).body.data)
+      for (const asOf of [undefined, middle])
+        expect(await read(b, path, asOf), `${path} as of ${asOf ?? "now"}`).toEqual(await read(w.h, path, asOf))
+    for (const id of ids)
+      expect((await b.clientFor(w.h.creds).call<any>("GET", `/transactionRequests/${id}`)).body.data).toEqual(
+        (await w.h.client.call<any>("GET", `/transactionRequests/${id}`)).body.data,
+      )
     const audit = await w.admin("GET", "/_sim/audit")
     expect(audit.body).toMatchObject({ ok: true })
   })

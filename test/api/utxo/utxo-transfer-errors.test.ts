@@ -36,20 +36,40 @@ const refused = async (item: Record<string, unknown>, status: number, code: stri
 
 describe("utxo-transfer refusals", () => {
   it("missing and unknown attributes: 409", async () => {
-    await refused({ assetId: BTC, feePriority: "standard", note: "n", recipients: ok.recipients }, 409, "missing_required_attributes", "senders")
+    await refused(
+      { assetId: BTC, feePriority: "standard", note: "n", recipients: ok.recipients },
+      409,
+      "missing_required_attributes",
+      "senders",
+    )
     await refused({ ...ok, senders: [{ utxoId: ua }], fromAddress: a }, 409, "extra_body_attributes", "fromAddress")
   })
 
   it("malformed values: 400 invalid_data naming the attribute", async () => {
     const s = [{ utxoId: ua }]
     await refused({ ...ok, senders: s, recipients: [] }, 400, "invalid_data", "recipients")
-    await refused({ ...ok, senders: s, recipients: Array.from({ length: 151 }, () => ({ address: EXTERNAL_BTC, amount: "0.00001" })) }, 400, "invalid_data", "recipients")
+    await refused(
+      { ...ok, senders: s, recipients: Array.from({ length: 151 }, () => ({ address: EXTERNAL_BTC, amount: "0.00001" })) },
+      400,
+      "invalid_data",
+      "recipients",
+    )
     await refused({ ...ok, senders: [] }, 400, "invalid_data", "senders")
     await refused({ ...ok, senders: [{ utxoId: ua }, { utxoId: ua }] }, 400, "invalid_data", "senders")
     await refused({ ...ok, senders: s, note: "x".repeat(251) }, 400, "invalid_data", "note")
     await refused({ ...ok, senders: s, feePriority: "FAST" }, 400, "invalid_data", "feePriority")
-    await refused({ ...ok, senders: s, recipients: [{ address: "0x742d35Cc6634C0532925a3b844Bc454e4438f44e", amount: "0.1" }] }, 400, "invalid_data", "recipients[0].address")
-    await refused({ ...ok, senders: s, recipients: [{ address: EXTERNAL_BTC, amount: "0.000000001" }] }, 400, "invalid_data", "recipients[0].amount")
+    await refused(
+      { ...ok, senders: s, recipients: [{ address: "0x742d35Cc6634C0532925a3b844Bc454e4438f44e", amount: "0.1" }] },
+      400,
+      "invalid_data",
+      "recipients[0].address",
+    )
+    await refused(
+      { ...ok, senders: s, recipients: [{ address: EXTERNAL_BTC, amount: "0.000000001" }] },
+      400,
+      "invalid_data",
+      "recipients[0].amount",
+    )
     await refused({ ...ok, senders: s, maxFee: "-1" }, 400, "invalid_data", "maxFee")
     await refused({ ...ok, senders: s, gross: "yes" }, 400, "invalid_data", "gross")
   })
@@ -74,20 +94,48 @@ describe("utxo-transfer refusals", () => {
 
   it("the inputs: unknown 404, another chain's 404, too little to pay 400 insufficient_balance, a fee above maxFee 400 MAX_FEE_EXCEEDED", async () => {
     await refused({ ...ok, senders: [{ utxoId: `${"ab".repeat(32)}:0` }] }, 404, "resource_not_found", "senders")
-    await refused({ ...ok, assetId: assetId("litecoin", "testnet", "LTC"), recipients: [{ address: EXTERNAL_BTC_2, amount: "0.0001" }], senders: [{ utxoId: ua }] }, 404, "resource_not_found", "senders")
-    await refused({ ...ok, senders: [{ utxoId: ub }], recipients: [{ address: EXTERNAL_BTC, amount: "0.0005" }] }, 400, "insufficient_balance")
+    await refused(
+      {
+        ...ok,
+        assetId: assetId("litecoin", "testnet", "LTC"),
+        recipients: [{ address: EXTERNAL_BTC_2, amount: "0.0001" }],
+        senders: [{ utxoId: ua }],
+      },
+      404,
+      "resource_not_found",
+      "senders",
+    )
+    await refused(
+      { ...ok, senders: [{ utxoId: ub }], recipients: [{ address: EXTERNAL_BTC, amount: "0.0005" }] },
+      400,
+      "insufficient_balance",
+    )
     await refused({ ...ok, senders: [{ utxoId: ua }], maxFee: "0.000001" }, 400, "MAX_FEE_EXCEEDED", "maxFee")
-    await refused({ ...ok, senders: [{ utxoId: ua }], recipients: [{ address: EXTERNAL_BTC, amount: "0.00000001" }], gross: true }, 400, "invalid_data", "recipients[0].amount")
+    await refused(
+      { ...ok, senders: [{ utxoId: ua }], recipients: [{ address: EXTERNAL_BTC, amount: "0.00000001" }], gross: true },
+      400,
+      "invalid_data",
+      "recipients[0].amount",
+    )
   })
 
   it("an unknown vault is 403; a 2024-05-09 key does not have the endpoints; a key without withdraw scope is 403", async () => {
     for (const p of paths) {
       const r = await w.call("POST", `/vaults/000000000000000000000000/transaction-requests/${p}`, { ...ok, senders: [{ utxoId: ua }] })
       expect([r.status, r.body.error.code]).toEqual([403, "api_key_not_allowed_for_wallet"])
-      const old = await w.h.raw({ method: "POST", url: `/vaults/${w.vault}/transaction-requests/${p}`, body: JSON.stringify({ data: { item: { ...ok, senders: [{ utxoId: ua }] } } }) })
+      const old = await w.h.raw({
+        method: "POST",
+        url: `/vaults/${w.vault}/transaction-requests/${p}`,
+        body: JSON.stringify({ data: { item: { ...ok, senders: [{ utxoId: ua }] } } }),
+      })
       expect([old.status, old.body.error.code]).toEqual([400, "uri_not_found"])
       const reader = await createKey(w.h, { apiVersion: "2026-03-20", scopes: ["read"] })
-      const scoped = await w.h.raw({ method: "POST", url: `/vaults/${w.vault}/transaction-requests/${p}`, creds: reader, body: JSON.stringify({ data: { item: { ...ok, senders: [{ utxoId: ua }] } } }) })
+      const scoped = await w.h.raw({
+        method: "POST",
+        url: `/vaults/${w.vault}/transaction-requests/${p}`,
+        creds: reader,
+        body: JSON.stringify({ data: { item: { ...ok, senders: [{ utxoId: ua }] } } }),
+      })
       expect([scoped.status, scoped.body.error.code]).toEqual([403, "endpoint_not_allowed_for_api_key"])
     }
   })

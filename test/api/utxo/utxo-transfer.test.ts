@@ -12,9 +12,17 @@ beforeEach(async () => {
 afterEach(async () => w.close())
 
 const transfer = (item: Record<string, unknown>) =>
-  w.call("POST", `/vaults/${w.vault}/transaction-requests/utxo-transfer`, { assetId: BTC, feePriority: "standard", note: "payout", ...item })
+  w.call("POST", `/vaults/${w.vault}/transaction-requests/utxo-transfer`, {
+    assetId: BTC,
+    feePriority: "standard",
+    note: "payout",
+    ...item,
+  })
 const sats = (address: string) => w.h.sim.models.holdings.balance("bitcoin", "testnet", address, BTC, undefined)
-const types = (es: ReadonlyArray<{ type: string; data: any }>) => es.map((e) => (e.type === "NotificationRaised" ? `${e.type}:${e.data.kind}` : e.type === "TxRequestProgressed" ? `${e.type}:${e.data.status}` : e.type))
+const types = (es: ReadonlyArray<{ type: string; data: any }>) =>
+  es.map((e) =>
+    e.type === "NotificationRaised" ? `${e.type}:${e.data.kind}` : e.type === "TxRequestProgressed" ? `${e.type}:${e.data.status}` : e.type,
+  )
 // bitcoin testnet, standard: 2 sat/vB × (11 + 68 per input + 31 per output) vbytes
 const btc = (sat: bigint) => formatAmount(sat, 8)
 const fee = (inputs: number, outputs: number) => 2n * BigInt(11 + 68 * inputs + 31 * outputs)
@@ -66,14 +74,26 @@ describe("utxo-transfer", () => {
       "NotificationRaised:TRANSACTION_REQUEST",
       "NotificationRaised:TRANSACTION_APPROVED",
     ])
-    expect(events[0]!.data).toMatchObject({ endpoint: "utxo-transfer", sender: null, maxFee: f.toString(), inputs: [{ address: a, amount: "100000" }, { address: b, amount: "50000" }] })
+    expect(events[0]!.data).toMatchObject({
+      endpoint: "utxo-transfer",
+      sender: null,
+      maxFee: f.toString(),
+      inputs: [
+        { address: a, amount: "100000" },
+        { address: b, amount: "50000" },
+      ],
+    })
     expect(types(events)).toContain("TxRequestMined")
     expect(types(events)).toContain("NotificationRaised:OUTGOING_MINED")
     // Mined in auto mode with one confirmation: a's change is 100000 + 50000 − 120000 − fee; b is spent out.
     expect(sats(a)).toMatchObject({ total: 30000n - f, blocked: 0n })
     expect(sats(b)).toMatchObject({ total: 0n, blocked: 0n })
     const detail = await w.h.client.call<any>("GET", `/transactionRequests/${r.body.data.item.transactionRequestId}`)
-    expect(detail.body.data.item).toMatchObject({ transactionRequestStatus: "success", totalTransactionAmount: "0.0012", additionalDetails: "payout" })
+    expect(detail.body.data.item).toMatchObject({
+      transactionRequestStatus: "success",
+      totalTransactionAmount: "0.0012",
+      additionalDetails: "payout",
+    })
     const listed = (await w.call("GET", `/vaults/${w.vault}/transactions`)).body.data.items[0]
     expect(listed).toMatchObject({ direction: "outgoing", status: "completed", transactionId: detail.body.data.item.transactionId })
   })
@@ -82,13 +102,24 @@ describe("utxo-transfer", () => {
     const { bob, b, ua, ub } = await twoAccounts()
     const carol = await w.account("carol")
     const before = await w.head()
-    const r = await transfer({ senders: [{ utxoId: ua }], recipients: [{ address: EXTERNAL_BTC, amount: "0.0004" }], changeData: { vaultAccountId: carol } })
+    const r = await transfer({
+      senders: [{ utxoId: ua }],
+      recipients: [{ address: EXTERNAL_BTC, amount: "0.0004" }],
+      changeData: { vaultAccountId: carol },
+    })
     expect(r.status).toBe(201)
     const derived = (await w.eventsSince(before))[0]!
-    expect(derived).toMatchObject({ type: "AddressDerived", data: { vaultAccountId: carol, change: 1, addressType: "change", blockchain: "bitcoin" } })
+    expect(derived).toMatchObject({
+      type: "AddressDerived",
+      data: { vaultAccountId: carol, change: 1, addressType: "change", blockchain: "bitcoin" },
+    })
     expect(r.body.data.item.change.address).toBe(derived.data.address)
     expect(sats(derived.data.address).total).toBe(60000n - fee(1, 2))
-    const toBob = await transfer({ senders: [{ utxoId: ub }], recipients: [{ address: EXTERNAL_BTC_2, amount: "0.0001" }], changeData: { address: b } })
+    const toBob = await transfer({
+      senders: [{ utxoId: ub }],
+      recipients: [{ address: EXTERNAL_BTC_2, amount: "0.0001" }],
+      changeData: { address: b },
+    })
     expect(toBob.body.data.item.change).toEqual({ address: b, amount: expect.any(String) })
     expect(sats(b).total).toBe(40000n - fee(1, 2))
     void bob
@@ -99,14 +130,26 @@ describe("utxo-transfer", () => {
     const r = await transfer({ senders: [{ utxoId: ua }], recipients: [{ address: EXTERNAL_BTC, amount: "0.001" }], feePayer: b })
     expect(r.status).toBe(201)
     const f = fee(2, 2)
-    expect(r.body.data.item).toMatchObject({ feePayer: b, senders: [{ utxoId: ua }, { address: b, amount: "0.0005" }], change: { address: b }, recipients: [{ amount: "0.001" }] })
+    expect(r.body.data.item).toMatchObject({
+      feePayer: b,
+      senders: [{ utxoId: ua }, { address: b, amount: "0.0005" }],
+      change: { address: b },
+      recipients: [{ amount: "0.001" }],
+    })
     expect(sats(a).total).toBe(0n)
     expect(sats(b).total).toBe(50000n - f)
   })
 
   it("gross takes the fee out of the recipients' amounts, in equal shares", async () => {
     const { a, ua } = await twoAccounts()
-    const r = await transfer({ senders: [{ utxoId: ua }], recipients: [{ address: EXTERNAL_BTC, amount: "0.0006" }, { address: EXTERNAL_BTC_2, amount: "0.0004" }], gross: true })
+    const r = await transfer({
+      senders: [{ utxoId: ua }],
+      recipients: [
+        { address: EXTERNAL_BTC, amount: "0.0006" },
+        { address: EXTERNAL_BTC_2, amount: "0.0004" },
+      ],
+      gross: true,
+    })
     expect(r.status).toBe(201)
     const f = fee(1, 2)
     expect(r.body.data.item.gross).toBe(true)

@@ -26,7 +26,12 @@ afterAll(async () => {
 
 const call = async (version: string, method: "GET" | "POST", path: string, item: unknown = {}) => {
   const body = method === "GET" ? "" : JSON.stringify({ data: { item } })
-  const a = await send(client, { method, path, headers: signRequest(keys[version]!, { method, url: path, body }), ...(method === "GET" ? {} : { body }) })
+  const a = await send(client, {
+    method,
+    path,
+    headers: signRequest(keys[version]!, { method, url: path, body }),
+    ...(method === "GET" ? {} : { body }),
+  })
   expect(framingFault(a)).toBeUndefined()
   return { status: a.status, body: JSON.parse(a.text) }
 }
@@ -41,7 +46,9 @@ describe("a path of another version", () => {
       expect(r.body.error).toEqual({
         code: "uri_not_found",
         message: `GET /vaults/{vaultId}/{blockchain}/addresses/{address}/assets exists at 2024-05-09 only; at ${v} use GET /vaults/{vaultId}/addresses/{address}/assets.`,
-        details: [{ attribute: "x-api-version", message: "GET /vaults/{vaultId}/{blockchain}/addresses/{address}/assets exists at 2024-05-09" }],
+        details: [
+          { attribute: "x-api-version", message: "GET /vaults/{vaultId}/{blockchain}/addresses/{address}/assets exists at 2024-05-09" },
+        ],
       })
     }
     // At its own version the path is routed: an address the vault has not is 404 there.
@@ -68,7 +75,9 @@ describe("a path of another version", () => {
   it("a newer path without a counterpart names the header that reaches it", async () => {
     const r = await call("2024-05-09", "GET", `/vaults/${h.testVaultId}/utxos`)
     expect([r.status, r.body.error.code]).toEqual([400, "uri_not_found"])
-    expect(r.body.error.message).toBe("GET /vaults/{vaultId}/utxos exists at 2026-03-20 only; this request is at 2024-05-09: send x-api-version: 2026-03-20 to call it.")
+    expect(r.body.error.message).toBe(
+      "GET /vaults/{vaultId}/utxos exists at 2026-03-20 only; this request is at 2024-05-09: send x-api-version: 2026-03-20 to call it.",
+    )
     const decode = await call("2024-05-09", "GET", "/utils/xrp/testnet/addresses/decode/T7YChPFWifjCAXLEtg5N74c7fSAYsvSokwcmBPBUZWhxH5P")
     expect(decode.body.error.message).toBe(
       "GET /utils/xrp/{network}/addresses/decode/{xAddress} exists from 2025-09-23 on; this request is at 2024-05-09: send x-api-version: 2026-03-20 to call it.",
@@ -77,11 +86,16 @@ describe("a path of another version", () => {
 
   it("a write of another version writes nothing and points to the version's own path", async () => {
     const before = (await h.admin("GET", "/_sim/events?limit=1000")).body.events.length
-    const r = await call("2026-03-20", "POST", `/vaults/${h.testVaultId}/ethereum/sepolia/addresses/0x0000000000000000000000000000000000000001/transaction-requests`, {
-      amount: "0.1",
-      feePriority: "standard",
-      recipientAddress: "0x000000000000000000000000000000000000dEaD",
-    })
+    const r = await call(
+      "2026-03-20",
+      "POST",
+      `/vaults/${h.testVaultId}/ethereum/sepolia/addresses/0x0000000000000000000000000000000000000001/transaction-requests`,
+      {
+        amount: "0.1",
+        feePriority: "standard",
+        recipientAddress: "0x000000000000000000000000000000000000dEaD",
+      },
+    )
     expect(r.status).toBe(400)
     expect(r.body.error.message).toBe(
       "POST /vaults/{vaultId}/{blockchain}/{network}/addresses/{address}/transaction-requests exists at 2024-05-09 only; at 2026-03-20 use POST /vaults/{vaultId}/transaction-requests/single-transfer.",
@@ -91,6 +105,10 @@ describe("a path of another version", () => {
 
   it("a path no version has still answers the plain message", async () => {
     const r = await call("2026-03-20", "GET", "/no/such/route")
-    expect(r.body.error).toEqual({ code: "uri_not_found", message: "The specified URI has not been found. Check the URI and try again.", details: [] })
+    expect(r.body.error).toEqual({
+      code: "uri_not_found",
+      message: "The specified URI has not been found. Check the URI and try again.",
+      details: [],
+    })
   })
 })

@@ -37,7 +37,11 @@ const funded = async (blockchain: string, network: string, funds: ReadonlyArray<
   let address: string | undefined
   const deposits: Array<string> = []
   for (const [assetId, amount] of funds) {
-    const added = await call("PUT", `/vaults/${vault}/vault-accounts/${account}/add-asset`, address === undefined ? { assetId, label: "w" } : { assetId, address })
+    const added = await call(
+      "PUT",
+      `/vaults/${vault}/vault-accounts/${account}/add-asset`,
+      address === undefined ? { assetId, label: "w" } : { assetId, address },
+    )
     expect(added.status).toBe(200)
     noCatalogueIds(added.body)
     address = added.body.data.item.address as string

@@ -48,7 +48,11 @@ beforeAll(async () => {
     "2026-03-20": h.creds,
   }
   vault = h.testVaultId
-  const made = await call("2026-03-20", "POST", `/vaults/${vault}/vault-account`, { name: "alice", color: "#00AA00", isHiddenInDashboard: false })
+  const made = await call("2026-03-20", "POST", `/vaults/${vault}/vault-account`, {
+    name: "alice",
+    color: "#00AA00",
+    isHiddenInDashboard: false,
+  })
   expect(made.status).toBe(201)
   account = made.body.data.item.vaultAccountId
   const added = await call("2026-03-20", "PUT", `/vaults/${vault}/vault-accounts/${account}/add-asset`, { assetId: MY_ETH, label: "eth" })
@@ -58,8 +62,13 @@ beforeAll(async () => {
   const usdc = await call("2026-03-20", "PUT", `/vaults/${vault}/vault-accounts/${account}/add-asset`, { assetId: MY_USDC, address })
   expect(usdc.status).toBe(200)
   await h.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })
-  expect((await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: MY_ETH, amount: "2" })).status).toBe(201)
-  expect((await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: MY_USDC, amount: "30" })).status).toBe(201)
+  expect(
+    (await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: MY_ETH, amount: "2" })).status,
+  ).toBe(201)
+  expect(
+    (await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: MY_USDC, amount: "30" }))
+      .status,
+  ).toBe(201)
 })
 afterAll(async () => h?.close())
 
@@ -170,7 +179,10 @@ describe("a fixture's asset ids", () => {
   })
 
   it("an unknown asset id is still refused as before", async () => {
-    const r = await call("2026-03-20", "PUT", `/vaults/${vault}/vault-accounts/${account}/add-asset`, { assetId: "000000000000000000000000", label: "x" })
+    const r = await call("2026-03-20", "PUT", `/vaults/${vault}/vault-accounts/${account}/add-asset`, {
+      assetId: "000000000000000000000000",
+      label: "x",
+    })
     expect(r.status).toBeGreaterThanOrEqual(400)
     expect(r.status).toBeLessThan(500)
   })
@@ -178,7 +190,9 @@ describe("a fixture's asset ids", () => {
 
 describe("a bad asset list stops the start", () => {
   it("names the entry: an unknown asset, an ambiguous or clashing id, neither symbol nor contract", async () => {
-    expect(() => makeAssetIds([{ assetId: "x", blockchain: "ethereum", network: "sepolia", symbol: "NOPE" }])).toThrow(/assets\[0\].*no such asset/)
+    expect(() => makeAssetIds([{ assetId: "x", blockchain: "ethereum", network: "sepolia", symbol: "NOPE" }])).toThrow(
+      /assets\[0\].*no such asset/,
+    )
     expect(() => makeAssetIds([{ assetId: "x", blockchain: "ethereum", network: "sepolia" }])).toThrow(/assets\[0\].*symbol or contract/)
     expect(() =>
       makeAssetIds([
@@ -186,11 +200,22 @@ describe("a bad asset list stops the start", () => {
         { assetId: "x", blockchain: "ethereum", network: "sepolia", symbol: "USDC" },
       ]),
     ).toThrow(/assets\[1\].*twice/)
-    expect(() => makeAssetIds([{ assetId: USDC.id, blockchain: "ethereum", network: "sepolia", symbol: "ETH" }])).toThrow(/assets\[0\].*another asset/)
+    expect(() => makeAssetIds([{ assetId: USDC.id, blockchain: "ethereum", network: "sepolia", symbol: "ETH" }])).toThrow(
+      /assets\[0\].*another asset/,
+    )
     // A fixture file's list is checked as the control plane checks bodies: each entry's attributes and types.
-    expect(loadFixture(JSON.stringify({ assets: [{ assetId: MY_ETH, blockchain: "ethereum", network: "sepolia", symbol: "ETH" }] })).assets).toHaveLength(1)
-    expect(() => loadFixture(JSON.stringify({ assets: [{ assetId: MY_ETH, blockchain: "ethereum", symbol: "ETH" }] }))).toThrow(/assets\[0\]/)
+    expect(
+      loadFixture(JSON.stringify({ assets: [{ assetId: MY_ETH, blockchain: "ethereum", network: "sepolia", symbol: "ETH" }] })).assets,
+    ).toHaveLength(1)
+    expect(() => loadFixture(JSON.stringify({ assets: [{ assetId: MY_ETH, blockchain: "ethereum", symbol: "ETH" }] }))).toThrow(
+      /assets\[0\]/,
+    )
     expect(() => loadFixture(JSON.stringify({ assets: {} }))).toThrow(/assets/)
-    await expect(createSimulator({ store: makeMemoryStore(), fixture: { assets: [{ assetId: "x", blockchain: "nochain", network: "x", symbol: "X" }] } })).rejects.toThrow(/no such asset/)
+    await expect(
+      createSimulator({
+        store: makeMemoryStore(),
+        fixture: { assets: [{ assetId: "x", blockchain: "nochain", network: "x", symbol: "X" }] },
+      }),
+    ).rejects.toThrow(/no such asset/)
   })
 })

@@ -33,7 +33,12 @@ describe("pinning and overriding", () => {
   })
 
   it("x-api-version overrides the key's version for one request, in either direction", async () => {
-    const down = await h.raw({ method: "GET", url: `/vaults/${h.testVaultId}/assets`, creds: v2026, override: { "x-api-version": "2024-05-09" } })
+    const down = await h.raw({
+      method: "GET",
+      url: `/vaults/${h.testVaultId}/assets`,
+      creds: v2026,
+      override: { "x-api-version": "2024-05-09" },
+    })
     expect(down.body.apiVersion).toBe("2024-05-09")
     const up = await h.raw({ method: "GET", url: "/vaults/test", override: { "x-api-version": "2026-03-20" } })
     expect(up.body.apiVersion).toBe("2026-03-20")
@@ -61,7 +66,11 @@ describe("an operation a version has not is an unknown route there", () => {
   it("answers an unknown path's code and status, after authentication, naming the versions that have it", async () => {
     const unknown = await h.raw({ method: "GET", url: "/no/such/route", creds: v2026 })
     expect(unknown.status).toBe(400)
-    const chainAddressed = await h.raw({ method: "GET", url: `/vaults/${h.testVaultId}/ethereum/addresses/0x0000000000000000000000000000000000000001/assets`, creds: v2026 })
+    const chainAddressed = await h.raw({
+      method: "GET",
+      url: `/vaults/${h.testVaultId}/ethereum/addresses/0x0000000000000000000000000000000000000001/assets`,
+      creds: v2026,
+    })
     expect(chainAddressed.status).toBe(400)
     expect(chainAddressed.body.error.code).toBe(unknown.body.error.code)
     expect(chainAddressed.body.error.message).toBe(
@@ -71,9 +80,17 @@ describe("an operation a version has not is an unknown route there", () => {
     const later = await h.raw({ method: "GET", url: `/vaults/${h.testVaultId}/vault-accounts/details` })
     expect(later.status).toBe(400)
     expect(later.body.error.code).toBe("uri_not_found")
-    const decode = await h.raw({ method: "GET", url: "/utils/xrp/testnet/addresses/decode/T7YChPFWifjCAXLEtg5N74c7fSAYsvSokwcmBPBUZWhxH5P", creds: v2025 })
+    const decode = await h.raw({
+      method: "GET",
+      url: "/utils/xrp/testnet/addresses/decode/T7YChPFWifjCAXLEtg5N74c7fSAYsvSokwcmBPBUZWhxH5P",
+      creds: v2025,
+    })
     expect(decode.status).toBe(200)
-    const encode = await h.raw({ method: "GET", url: "/utils/xrp/testnet/addresses/encode/rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh/1", creds: v2025 })
+    const encode = await h.raw({
+      method: "GET",
+      url: "/utils/xrp/testnet/addresses/encode/rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh/1",
+      creds: v2025,
+    })
     expect(encode.body.error.code).toBe("uri_not_found")
   })
 
@@ -96,9 +113,27 @@ describe("OpenAPI documents", () => {
     expect(docs["2024-05-09"].paths["/vaults/{vaultId}/{blockchain}/addresses/{address}/assets"]).toBeDefined()
     expect(docs["2026-03-20"].paths["/vaults/{vaultId}/{blockchain}/addresses/{address}/assets"]).toBeUndefined()
     expect(docs["2024-05-09"].paths["/vaults/{vaultId}/vault-accounts/details"]).toBeUndefined()
-    const assets = (v: string) => docs[v].paths["/vaults/{vaultId}/assets"].get.responses["200"].content["application/json"].schema.properties.data.properties.item.properties.assets.items
-    expect(Object.keys(assets("2024-05-09").properties)).toEqual(["assetData", "exchangeRate", "symbol", "type", "assetId", "blockchain", "network"])
-    expect(Object.keys(assets("2026-03-20").properties)).toEqual(["assetData", "exchangeRateUnit", "assetUnit", "type", "assetId", "blockchain", "network"])
+    const assets = (v: string) =>
+      docs[v].paths["/vaults/{vaultId}/assets"].get.responses["200"].content["application/json"].schema.properties.data.properties.item
+        .properties.assets.items
+    expect(Object.keys(assets("2024-05-09").properties)).toEqual([
+      "assetData",
+      "exchangeRate",
+      "symbol",
+      "type",
+      "assetId",
+      "blockchain",
+      "network",
+    ])
+    expect(Object.keys(assets("2026-03-20").properties)).toEqual([
+      "assetData",
+      "exchangeRateUnit",
+      "assetUnit",
+      "type",
+      "assetId",
+      "blockchain",
+      "network",
+    ])
     expect(assets("2026-03-20").additionalProperties).toBe(false)
   })
 

@@ -13,18 +13,24 @@ let txid: string
 let beforeEth: bigint
 const ETH = assetId("ethereum", "sepolia", "ETH")
 const USDC = assetId("ethereum", "sepolia", "USDC")
-const get = (url: string, creds?: Credentials, headers: Record<string, string> = {}) => h.raw({ method: "GET", url, ...(creds ? { creds } : {}), override: headers })
+const get = (url: string, creds?: Credentials, headers: Record<string, string> = {}) =>
+  h.raw({ method: "GET", url, ...(creds ? { creds } : {}), override: headers })
 
 beforeAll(async () => {
   h = await startHarness()
   v26 = await createKey(h, { apiVersion: "2026-03-20" })
   v25 = await createKey(h, { apiVersion: "2025-09-23" })
-  const acct = await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, { item: { name: "a", color: "#000000", isHiddenInDashboard: false } })
+  const acct = await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+    item: { name: "a", color: "#000000", isHiddenInDashboard: false },
+  })
   const id = acct.body.data.item.vaultAccountId
-  address = (await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${id}/add-asset`, { item: { assetId: ETH, label: "eth" } })).body.data.item.address
+  address = (
+    await h.client.call<any>("PUT", `/vaults/${h.testVaultId}/vault-accounts/${id}/add-asset`, { item: { assetId: ETH, label: "eth" } })
+  ).body.data.item.address
   await h.client.call("PUT", `/vaults/${h.testVaultId}/vault-accounts/${id}/add-asset`, { item: { assetId: USDC, address } })
   await h.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })
-  txid = (await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: USDC, amount: "7.5" })).body.transactionId
+  txid = (await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: USDC, amount: "7.5" }))
+    .body.transactionId
   beforeEth = h.sim.models.position
   await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: ETH, amount: "0.5" })
 })
@@ -34,7 +40,14 @@ describe("renamed fields", () => {
   it("assets of a vault: symbol → assetUnit, exchangeRate → exchangeRateUnit, amounts and ids unchanged", async () => {
     const old = (await get(`/vaults/${h.testVaultId}/assets`)).body.data.item.assets
     const now = (await get(`/vaults/${h.testVaultId}/assets`, v26)).body.data.item.assets
-    expect(now).toEqual(old.map(({ symbol, exchangeRate, ...rest }: any) => ({ assetData: rest.assetData, exchangeRateUnit: exchangeRate, assetUnit: symbol, ...rest })))
+    expect(now).toEqual(
+      old.map(({ symbol, exchangeRate, ...rest }: any) => ({
+        assetData: rest.assetData,
+        exchangeRateUnit: exchangeRate,
+        assetUnit: symbol,
+        ...rest,
+      })),
+    )
     expect((await get(`/vaults/${h.testVaultId}/assets`, v25)).body.data.item.assets).toEqual(old)
   })
 
@@ -57,7 +70,9 @@ describe("renamed fields", () => {
     expect(now.transactionId).toBeUndefined()
     expect(now.blockchain).toBeUndefined()
     expect(now.internalTransfers).toEqual([])
-    expect(now.tokensTransfers).toEqual([{ ...old.tokensTransfers[0], symbol: undefined, assetUnit: "USDC" }].map(({ symbol: _s, ...t }) => t))
+    expect(now.tokensTransfers).toEqual(
+      [{ ...old.tokensTransfers[0], symbol: undefined, assetUnit: "USDC" }].map(({ symbol: _s, ...t }) => t),
+    )
     expect(old.internalTransfers).toBeUndefined()
   })
 
@@ -65,7 +80,14 @@ describe("renamed fields", () => {
     const old = (await get("/supported-assets?assetUnit=ETH&blockchain=ethereum&networkType=test")).body.data.items
     const now = (await get("/supported-assets?assetUnit=ETH&blockchain=ethereum&networkType=test", v26)).body.data.items
     expect(now).toHaveLength(old.length)
-    expect(now[0]).toMatchObject({ assetId: old[0].id, assetUnit: old[0].symbol, aassetName: old[0].name, blockchain: "ethereum", network: "sepolia", price: { amount: expect.any(String), unit: "USD" } })
+    expect(now[0]).toMatchObject({
+      assetId: old[0].id,
+      assetUnit: old[0].symbol,
+      aassetName: old[0].name,
+      blockchain: "ethereum",
+      network: "sepolia",
+      price: { amount: expect.any(String), unit: "USD" },
+    })
     expect(now[0].id).toBeUndefined()
   })
 })
@@ -90,7 +112,9 @@ describe("assets of an address across chains", () => {
     expect(rest.body.data.hasMore).toBe(false)
     expect([...page.body.data.items, ...rest.body.data.items].map((a: any) => a.assetUnit).sort()).toEqual(["ETH", "USDC"])
     const usdc = await get(`/vaults/${h.testVaultId}/addresses/${address}/balance?assetUnit=usdc`, v26)
-    expect(usdc.body.data.items).toEqual([expect.objectContaining({ assetId: USDC, assetUnit: "USDC", assetData: expect.objectContaining({ totalAmount: "7.5" }) })])
+    expect(usdc.body.data.items).toEqual([
+      expect.objectContaining({ assetId: USDC, assetUnit: "USDC", assetData: expect.objectContaining({ totalAmount: "7.5" }) }),
+    ])
   })
 })
 
@@ -129,7 +153,9 @@ describe("as of an earlier position", () => {
   it("every 2026 read takes x-sim-as-of", async () => {
     const before = String(beforeEth)
     const now = await get(`/vaults/${h.testVaultId}/addresses/${address}/balance?assetUnit=ETH`, v26)
-    const then = await get(`/vaults/${h.testVaultId}/addresses/${address}/balance?assetUnit=ETH`, v26, { "x-sim-as-of": `position:${before}` })
+    const then = await get(`/vaults/${h.testVaultId}/addresses/${address}/balance?assetUnit=ETH`, v26, {
+      "x-sim-as-of": `position:${before}`,
+    })
     expect(now.body.data.items[0].assetData.totalAmount).toBe("0.5")
     expect(then.body.data.items[0].assetData.totalAmount).toBe("0")
     const bad = await get(`/vaults/${h.testVaultId}/vault-accounts/details`, v26, { "x-sim-as-of": "position:999999" })

@@ -9,7 +9,8 @@ let h: Harness
 let creds: Credentials
 let vault: string
 const json = (item: unknown) => JSON.stringify({ data: { item } })
-const call = (method: string, url: string, item?: unknown) => h.raw({ method, url, creds, ...(item !== undefined ? { body: json(item) } : {}) })
+const call = (method: string, url: string, item?: unknown) =>
+  h.raw({ method, url, creds, ...(item !== undefined ? { body: json(item) } : {}) })
 const ETH = assetId("ethereum", "sepolia", "ETH")
 
 beforeAll(async () => {
@@ -46,12 +47,21 @@ describe("create vault account", () => {
   it("refuses a vault created with backuped: false with 403 vault_as_a_service_vault_recovery_not_initialized, writing nothing", async () => {
     const notBackedUp = (await h.admin("POST", "/_sim/vaults", { name: "Not backed up", type: "test", backuped: false })).body.id as string
     const before = h.sim.models.position
-    const r = await h.raw({ method: "POST", url: `/vaults/${notBackedUp}/vault-account`, creds, body: json({ name: "x", color: "#000000", isHiddenInDashboard: false }) })
+    const r = await h.raw({
+      method: "POST",
+      url: `/vaults/${notBackedUp}/vault-account`,
+      creds,
+      body: json({ name: "x", color: "#000000", isHiddenInDashboard: false }),
+    })
     expect(r.status).toBe(403)
     expect(r.body.error.code).toBe("vault_as_a_service_vault_recovery_not_initialized")
     expect(h.sim.models.position).toBe(before)
     // 2024-05-09 keeps creating accounts there, as it always did.
-    const old = await h.raw({ method: "POST", url: `/vaults/${notBackedUp}/vault-account`, body: json({ name: "x", color: "#000000", isHiddenInDashboard: false }) })
+    const old = await h.raw({
+      method: "POST",
+      url: `/vaults/${notBackedUp}/vault-account`,
+      body: json({ name: "x", color: "#000000", isHiddenInDashboard: false }),
+    })
     expect(old.status).toBe(201)
   })
 
@@ -74,13 +84,21 @@ describe("create vault account", () => {
       expect(await backedUpAt(version, no.id)).toBe(false)
       expect(await backedUpAt(version, vault)).toBe(true)
     }
-    const r = await call("POST", `/vaults/${unsaid.id}/vault-account`, { name: "in the unsaid vault", color: "#000000", isHiddenInDashboard: false })
+    const r = await call("POST", `/vaults/${unsaid.id}/vault-account`, {
+      name: "in the unsaid vault",
+      color: "#000000",
+      isHiddenInDashboard: false,
+    })
     expect(r.status).toBe(201)
     expect(r.body.data.item.vaultId).toBe(unsaid.id)
   })
 
   it("an unknown vault is 403 api_key_not_allowed_for_wallet; a missing name is 409 naming it", async () => {
-    const unknown = await call("POST", "/vaults/000000000000000000000000/vault-account", { name: "x", color: "#000000", isHiddenInDashboard: false })
+    const unknown = await call("POST", "/vaults/000000000000000000000000/vault-account", {
+      name: "x",
+      color: "#000000",
+      isHiddenInDashboard: false,
+    })
     expect(unknown.status).toBe(403)
     expect(unknown.body.error.code).toBe("api_key_not_allowed_for_wallet")
     const missing = await call("POST", `/vaults/${vault}/vault-account`, { color: "#000000", isHiddenInDashboard: false })
@@ -97,13 +115,27 @@ describe("add asset", () => {
     expect(first.status).toBe(200)
     const address = first.body.data.item.address
     const before = h.sim.models.position
-    for (const item of [{ assetId: ETH, label: "again" }, { assetId: ETH, address }]) {
+    for (const item of [
+      { assetId: ETH, label: "again" },
+      { assetId: ETH, address },
+    ]) {
       const again = await call("PUT", `/vaults/${vault}/vault-accounts/${acct.vaultAccountId}/add-asset`, item)
-      expect([again.status, again.body.apiVersion, again.body.error.code, again.body.error.details]).toEqual([409, "2026-03-20", "resource_already_exists", [{ attribute: "assetId", message: "is already added to this vault account" }]])
+      expect([again.status, again.body.apiVersion, again.body.error.code, again.body.error.details]).toEqual([
+        409,
+        "2026-03-20",
+        "resource_already_exists",
+        [{ attribute: "assetId", message: "is already added to this vault account" }],
+      ])
       expect(again.body.error.message).toBe(`Asset ${ETH} is already added to vault account ${acct.vaultAccountId} (at ${address}).`)
     }
     expect(h.sim.models.position).toBe(before)
-    const old = await h.raw({ method: "PUT", url: `/vaults/${vault}/vault-accounts/${acct.vaultAccountId}/add-asset`, creds, override: { "x-api-version": "2024-05-09" }, body: json({ assetId: ETH, label: "again" }) })
+    const old = await h.raw({
+      method: "PUT",
+      url: `/vaults/${vault}/vault-accounts/${acct.vaultAccountId}/add-asset`,
+      creds,
+      override: { "x-api-version": "2024-05-09" },
+      body: json({ assetId: ETH, label: "again" }),
+    })
     expect([old.status, old.body.data.item.address]).toEqual([200, address])
     expect(h.sim.models.position).toBe(before)
   })
@@ -116,7 +148,13 @@ describe("listing, details and edit", () => {
     const first = await call("GET", `/vaults/${vault}/vault-accounts/details?limit=1`)
     expect(first.status).toBe(200)
     expect(first.body.data).toMatchObject({ limit: 1, hasMore: true })
-    expect(first.body.data.items[0]).toMatchObject({ vaultAccountId: vault, vaultAccountName: "Default", vaultId: vault, index: 0, isFavoriteInDashboard: false })
+    expect(first.body.data.items[0]).toMatchObject({
+      vaultAccountId: vault,
+      vaultAccountName: "Default",
+      vaultId: vault,
+      index: 0,
+      isFavoriteInDashboard: false,
+    })
     const all = await call("GET", `/vaults/${vault}/vault-accounts/details`)
     const ids = all.body.data.items.map((x: { vaultAccountId: string }) => x.vaultAccountId)
     expect(ids.indexOf(a.vaultAccountId)).toBeLessThan(ids.indexOf(b.vaultAccountId))
@@ -139,28 +177,59 @@ describe("listing, details and edit", () => {
     const added = await call("PUT", `/vaults/${vault}/vault-accounts/${funded.vaultAccountId}/add-asset`, { assetId: ETH, label: "eth" })
     expect(added.status).toBe(200)
     await h.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })
-    const dep = await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address: added.body.data.item.address, assetId: ETH, amount: "1.25" })
+    const dep = await h.admin("POST", "/_sim/deposits", {
+      blockchain: "ethereum",
+      network: "sepolia",
+      address: added.body.data.item.address,
+      assetId: ETH,
+      amount: "1.25",
+    })
     expect(dep.status).toBe(201)
     const nonEmpty = await call("GET", `/vaults/${vault}/vault-accounts/details?isHideEmpty=true`)
     expect(nonEmpty.body.data.items.map((x: { vaultAccountId: string }) => x.vaultAccountId)).toEqual([funded.vaultAccountId])
     expect(nonEmpty.body.data.items[0]).toMatchObject({
       addressesCount: "1",
-      balances: [{ assetId: ETH, assetName: expect.any(String), assetUnit: "ETH", blockchain: "ethereum", exchangeRateUnit: "USD", latestExchangeRateToUSD: expect.any(String), totalAmount: "1.25" }],
+      balances: [
+        {
+          assetId: ETH,
+          assetName: expect.any(String),
+          assetUnit: "ETH",
+          blockchain: "ethereum",
+          exchangeRateUnit: "USD",
+          latestExchangeRateToUSD: expect.any(String),
+          totalAmount: "1.25",
+        },
+      ],
     })
 
     const assets = await call("GET", `/vaults/${vault}/vault-accounts/${funded.vaultAccountId}/list-assets`)
     expect(assets.body.data).toMatchObject({ limit: 50, hasMore: false })
-    expect(assets.body.data.items).toEqual([{ assetId: ETH, assetUnit: "ETH", availableAmount: "1.25", blockchain: "ethereum", exchangeRateToUsd: expect.any(String) }])
-    expect((await call("GET", `/vaults/${vault}/vault-accounts/${funded.vaultAccountId}/list-assets?assetUnit=BTC`)).body.data.items).toEqual([])
+    expect(assets.body.data.items).toEqual([
+      { assetId: ETH, assetUnit: "ETH", availableAmount: "1.25", blockchain: "ethereum", exchangeRateToUsd: expect.any(String) },
+    ])
+    expect(
+      (await call("GET", `/vaults/${vault}/vault-accounts/${funded.vaultAccountId}/list-assets?assetUnit=BTC`)).body.data.items,
+    ).toEqual([])
 
     const addresses = await call("GET", `/vaults/${vault}/vault-accounts/${funded.vaultAccountId}/list-addresses?blockchain=ethereum`)
     expect(addresses.body.data.items).toEqual([
-      { address: added.body.data.item.address, addressId: expect.stringMatching(/^[0-9a-f]{24}$/), blockchain: "ethereum", network: "sepolia", label: "eth", balances: [{ amount: "1.25", assetId: ETH, assetUnit: "ETH" }] },
+      {
+        address: added.body.data.item.address,
+        addressId: expect.stringMatching(/^[0-9a-f]{24}$/),
+        blockchain: "ethereum",
+        network: "sepolia",
+        label: "eth",
+        balances: [{ amount: "1.25", assetId: ETH, assetUnit: "ETH" }],
+      },
     ])
 
     const txs = await call("GET", `/vaults/${vault}/vault-accounts/${funded.vaultAccountId}/transactions`)
     expect(txs.body.data.items).toEqual([
-      expect.objectContaining({ transactionId: dep.body.transactionId, direction: "incoming", transactionFee: { amount: expect.any(String), amountUnit: "ETH" } }),
+      expect.objectContaining({
+        transactionId: dep.body.transactionId,
+        direction: "incoming",
+        transactionFee: { amount: expect.any(String), amountUnit: "ETH" },
+      }),
     ])
     expect(txs.body.data.items[0].recipients[0]).toMatchObject({ amountUnit: "ETH" })
     expect(txs.body.data.items[0].recipients[0].unitSymbol).toBeUndefined()
@@ -171,14 +240,31 @@ describe("listing, details and edit", () => {
   it("details and edit: name, colour, hidden and favourite (either spelling), as of earlier positions too", async () => {
     const a = await create("before")
     const at = h.sim.models.position
-    const edited = await call("PUT", `/vaults/${vault}/vault-accounts/${a.vaultAccountId}/edit`, { name: "after", color: "#123456", isFavorityInDashboard: true })
+    const edited = await call("PUT", `/vaults/${vault}/vault-accounts/${a.vaultAccountId}/edit`, {
+      name: "after",
+      color: "#123456",
+      isFavorityInDashboard: true,
+    })
     expect(edited.status).toBe(200)
-    expect(edited.body.data.item).toMatchObject({ vaultAccountName: "after", vaultAccountColour: "#123456", isFavorityInDashboard: true, index: a.index })
+    expect(edited.body.data.item).toMatchObject({
+      vaultAccountName: "after",
+      vaultAccountColour: "#123456",
+      isFavorityInDashboard: true,
+      index: a.index,
+    })
     const details = await call("GET", `/vaults/${vault}/vault-accounts/${a.vaultAccountId}/details`)
     expect(details.body.data.item).toEqual({ ...edited.body.data.item })
-    const then = await h.raw({ method: "GET", url: `/vaults/${vault}/vault-accounts/${a.vaultAccountId}/details`, creds, override: { "x-sim-as-of": `position:${at}` } })
+    const then = await h.raw({
+      method: "GET",
+      url: `/vaults/${vault}/vault-accounts/${a.vaultAccountId}/details`,
+      creds,
+      override: { "x-sim-as-of": `position:${at}` },
+    })
     expect(then.body.data.item).toMatchObject({ vaultAccountName: "before", isFavorityInDashboard: false })
-    const again = await call("PUT", `/vaults/${vault}/vault-accounts/${a.vaultAccountId}/edit`, { isFavoriteInDashboard: false, isHiddenInDashboard: true })
+    const again = await call("PUT", `/vaults/${vault}/vault-accounts/${a.vaultAccountId}/edit`, {
+      isFavoriteInDashboard: false,
+      isHiddenInDashboard: true,
+    })
     expect(again.body.data.item).toMatchObject({ isFavorityInDashboard: false, isHiddenInDashboard: true })
     const unchanged = h.sim.models.position
     expect((await call("PUT", `/vaults/${vault}/vault-accounts/${a.vaultAccountId}/edit`, { name: "after" })).status).toBe(200)
@@ -211,7 +297,12 @@ describe("generate deposit address at 2026-03-20", () => {
     const r = await call("POST", url(), { label: "in", vaultAccountId: acct.vaultAccountId })
     expect(r.status).toBe(201)
     expect(r.body.apiVersion).toBe("2026-03-20")
-    expect(r.body.data.item).toEqual({ address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), createdTimestamp: expect.stringMatching(/^[0-9]+$/), label: "in", vaultAccountId: acct.vaultAccountId })
+    expect(r.body.data.item).toEqual({
+      address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+      createdTimestamp: expect.stringMatching(/^[0-9]+$/),
+      label: "in",
+      vaultAccountId: acct.vaultAccountId,
+    })
     const listed = await call("GET", `/vaults/${vault}/vault-accounts/${acct.vaultAccountId}/list-addresses?blockchain=ethereum`)
     expect(listed.body.data.items.map((x: { address: string }) => x.address)).toContain(r.body.data.item.address)
   })
@@ -223,7 +314,13 @@ describe("generate deposit address at 2026-03-20", () => {
     expect(missing.body.error.code).toBe("missing_required_attributes")
     expect(missing.body.error.details).toEqual([{ attribute: "vaultAccountId", message: expect.any(String) }])
     expect(h.sim.models.position).toBe(before)
-    const old = await h.raw({ method: "POST", url: url(), creds, override: { "x-api-version": "2024-05-09" }, body: json({ label: "vault level" }) })
+    const old = await h.raw({
+      method: "POST",
+      url: url(),
+      creds,
+      override: { "x-api-version": "2024-05-09" },
+      body: json({ label: "vault level" }),
+    })
     expect(old.status).toBe(201)
     expect(Object.keys(old.body.data.item)).toEqual(["address", "createdTimestamp", "label"])
   })

@@ -18,14 +18,38 @@ const mode = fc.constantFrom<MiningMode>("auto", "interval", "manual")
 /** Milliseconds before the command: often none, often less than a block, sometimes many blocks. */
 const dt = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 9_000 }), fc.integer({ min: 1, max: 120_000 }))
 
-export const chainDefaults: fc.Arbitrary<ChainDefaults> = fc.record({ mode, intervalSeconds: fc.integer({ min: 5, max: 30 }), confirmations: fc.integer({ min: 1, max: 3 }) })
+export const chainDefaults: fc.Arbitrary<ChainDefaults> = fc.record({
+  mode,
+  intervalSeconds: fc.integer({ min: 5, max: 30 }),
+  confirmations: fc.integer({ min: 1, max: 3 }),
+})
 
 export const chainIntent: fc.Arbitrary<ChainIntent> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ dt, kind: fc.constant("configure" as const), mode, intervalSeconds: fc.integer({ min: 0, max: 30 }), confirmations: fc.integer({ min: 0, max: 3 }) }, { requiredKeys: ["dt", "kind"] }) },
+  {
+    weight: 2,
+    arbitrary: fc.record(
+      {
+        dt,
+        kind: fc.constant("configure" as const),
+        mode,
+        intervalSeconds: fc.integer({ min: 0, max: 30 }),
+        confirmations: fc.integer({ min: 0, max: 3 }),
+      },
+      { requiredKeys: ["dt", "kind"] },
+    ),
+  },
   { weight: 6, arbitrary: fc.record({ dt, kind: fc.constant("submit" as const), withdrawal: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ dt, kind: fc.constant("resubmit" as const), pick: fc.nat() }) },
   { weight: 3, arbitrary: fc.record({ dt, kind: fc.constant("mine" as const), blocks: fc.integer({ min: 0, max: 3 }) }) },
-  { weight: 1, arbitrary: fc.record({ dt, kind: fc.constant("fault" as const), fault: fc.constantFrom<FaultKind>("broadcast-failure", "execution-failure"), count: fc.integer({ min: 0, max: 2 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      dt,
+      kind: fc.constant("fault" as const),
+      fault: fc.constantFrom<FaultKind>("broadcast-failure", "execution-failure"),
+      count: fc.integer({ min: 0, max: 2 }),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ dt, kind: fc.constant("tick" as const) }) },
 )
 

@@ -9,7 +9,11 @@ export const NOW = simInstant(Date.UTC(2026, 0, 1))
 
 export const VAULT_ID = "feedfacefeedfacefeedface" as VaultId
 
-export const ACCOUNT_IDS = (["acc000000000000000000000", "acc111111111111111111111", "acc222222222222222222222"] as ReadonlyArray<string>) as ReadonlyArray<VaultAccountId>
+export const ACCOUNT_IDS = [
+  "acc000000000000000000000",
+  "acc111111111111111111111",
+  "acc222222222222222222222",
+] as ReadonlyArray<string> as ReadonlyArray<VaultAccountId>
 
 /** An account of the pool (only some of them will have been created). */
 export const accountPick = fc.nat({ max: ACCOUNT_IDS.length - 1 })

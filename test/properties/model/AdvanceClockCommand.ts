@@ -2,7 +2,7 @@
 import type fc from "fast-check"
 import { expect } from "vitest"
 import { checkInvariants } from "./invariants.js"
-import { type Model, type Real } from "./world.js"
+import type { Model, Real } from "./world.js"
 
 export class AdvanceClockCommand implements fc.AsyncCommand<Model, Real> {
   constructor(readonly seconds: number) {}

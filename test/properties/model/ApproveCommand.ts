@@ -12,7 +12,11 @@ export class ApproveCommand implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const q = pickFrom(m.requests, this.request)!
     const awaiting = q.status === "await-approval" || q.status === "await-approval-l2"
-    const res = await r.sim.admin<{ transactionRequestStatus: string; error?: { code: string } }>("POST", `/_sim/transaction-requests/${q.id}/approve`, {})
+    const res = await r.sim.admin<{ transactionRequestStatus: string; error?: { code: string } }>(
+      "POST",
+      `/_sim/transaction-requests/${q.id}/approve`,
+      {},
+    )
     if (!awaiting) {
       expect([res.status, res.body.error?.code], `approve in ${q.status}`).toEqual([409, "illegal_transaction_request_transition"])
       return checkInvariants(m, r)

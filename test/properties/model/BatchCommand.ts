@@ -22,7 +22,10 @@ export class BatchCommand implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const addresses = onEthereum(m)
     const sender = pickFrom(addresses, this.from)!
-    const payer = pickFrom(addresses.filter((a) => a !== sender), this.payer)!
+    const payer = pickFrom(
+      addresses.filter((a) => a !== sender),
+      this.payer,
+    )!
     await submitRequest(m, r, "batch", ETH, {
       sender: sender.address,
       feePayer: payer.address,
@@ -34,7 +37,11 @@ export class BatchCommand implements fc.AsyncCommand<Model, Real> {
         feePayer: { address: payer.address, assetId: ETH.assetId },
         feePriority: this.feePriority,
         note: "model",
-        recipients: this.calls.map((c) => ({ address: c.asset.external, amount: formatAmount(c.amount, c.asset.decimals), assetId: c.asset.assetId })),
+        recipients: this.calls.map((c) => ({
+          address: c.asset.external,
+          amount: formatAmount(c.amount, c.asset.decimals),
+          assetId: c.asset.assetId,
+        })),
       },
       amount: 0n,
     })

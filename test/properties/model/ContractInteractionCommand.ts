@@ -24,8 +24,12 @@ export class ContractInteractionCommand implements fc.AsyncCommand<Model, Real> 
   async run(m: Model, r: Real) {
     const addresses = onTron(m)
     const holder = pickFrom(addresses, this.from)!
-    const payer = pickFrom(addresses.filter((a) => a !== holder), this.payer)!
-    const ofPair = (method: string) => m.requests.filter((q) => q.contract?.method === method && q.sender === holder.address && q.feePayer === payer.address)
+    const payer = pickFrom(
+      addresses.filter((a) => a !== holder),
+      this.payer,
+    )!
+    const ofPair = (method: string) =>
+      m.requests.filter((q) => q.contract?.method === method && q.sender === holder.address && q.feePayer === payer.address)
     // Open: neither mined nor ended without being mined (failed at broadcast, rejected).
     const open = (q: ModelRequest) => !r.observed.mined.has(q.id) && q.status !== "failed" && q.status !== "rejected"
     const approved = ofPair("approve").some((q) => r.observed.mined.get(q.id)?.withErrors === false)

@@ -15,9 +15,18 @@ export class DepositCommand implements fc.AsyncCommand<Model, Real> {
   ) {}
   check = (m: Readonly<Model>) => m.addresses.some((a) => a.chain === chainKey(this.asset))
   async run(m: Model, r: Real) {
-    const address = pickFrom(m.addresses.filter((a) => a.chain === chainKey(this.asset)), this.to)!.address
+    const address = pickFrom(
+      m.addresses.filter((a) => a.chain === chainKey(this.asset)),
+      this.to,
+    )!.address
     const a = this.asset
-    const res = await r.sim.admin<{ transactionId: string }>("POST", "/_sim/deposits", { blockchain: a.blockchain, network: a.network, address, assetId: a.assetId, amount: formatAmount(this.amount, a.decimals) })
+    const res = await r.sim.admin<{ transactionId: string }>("POST", "/_sim/deposits", {
+      blockchain: a.blockchain,
+      network: a.network,
+      address,
+      assetId: a.assetId,
+      amount: formatAmount(this.amount, a.decimals),
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(201)
     m.deposits.push({ transactionId: res.body.transactionId, asset: a, address, amount: this.amount })
     await checkInvariants(m, r)

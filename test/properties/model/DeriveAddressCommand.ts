@@ -13,7 +13,9 @@ export class DeriveAddressCommand implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>) => m.accounts.length > 0
   async run(m: Model, r: Real) {
     const account = pickFrom(m.accounts, this.account)!
-    const res = await r.client.call<{ item: { address: string } }>("POST", `/vaults/${r.vaultId}/${this.chain}/addresses`, { item: { label: "derived", vaultAccountId: account } })
+    const res = await r.client.call<{ item: { address: string } }>("POST", `/vaults/${r.vaultId}/${this.chain}/addresses`, {
+      item: { label: "derived", vaultAccountId: account },
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(201)
     const coin = this.chain === "bitcoin/testnet" ? assetsOn(this.chain).map((a) => a.symbol) : []
     m.addresses.push({ chain: this.chain, address: res.body.data.item.address, account, assets: new Set(coin) })

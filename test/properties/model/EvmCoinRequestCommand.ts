@@ -16,7 +16,10 @@ export class EvmCoinRequestCommand implements fc.AsyncCommand<Model, Real> {
   ) {}
   check = (m: Readonly<Model>) => m.addresses.some((a) => a.chain === "ethereum/sepolia")
   async run(m: Model, r: Real) {
-    const sender = pickFrom(m.addresses.filter((a) => a.chain === "ethereum/sepolia"), this.from)!
+    const sender = pickFrom(
+      m.addresses.filter((a) => a.chain === "ethereum/sepolia"),
+      this.from,
+    )!
     await submitRequest(m, r, "evm-coin", ETH, {
       sender: sender.address,
       path: `/vaults/${r.vaultId}/ethereum/sepolia/addresses/${sender.address}/transaction-requests`,

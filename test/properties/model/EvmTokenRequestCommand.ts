@@ -16,11 +16,19 @@ export class EvmTokenRequestCommand implements fc.AsyncCommand<Model, Real> {
   ) {}
   check = (m: Readonly<Model>) => m.addresses.some((a) => a.chain === "ethereum/sepolia")
   async run(m: Model, r: Real) {
-    const sender = pickFrom(m.addresses.filter((a) => a.chain === "ethereum/sepolia"), this.from)!
+    const sender = pickFrom(
+      m.addresses.filter((a) => a.chain === "ethereum/sepolia"),
+      this.from,
+    )!
     await submitRequest(m, r, "evm-token", USDC, {
       sender: sender.address,
       path: `/vaults/${r.vaultId}/ethereum/sepolia/addresses/${sender.address}/token-transaction-requests`,
-      item: { amount: formatAmount(this.amount, USDC.decimals), feePriority: this.feePriority, recipientAddress: USDC.external, tokenIdentifier: USDC.contract },
+      item: {
+        amount: formatAmount(this.amount, USDC.decimals),
+        feePriority: this.feePriority,
+        recipientAddress: USDC.external,
+        tokenIdentifier: USDC.contract,
+      },
       amount: this.amount,
     })
   }

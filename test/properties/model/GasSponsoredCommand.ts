@@ -22,7 +22,10 @@ export class GasSponsoredCommand implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const addresses = onEthereum(m)
     const sender = pickFrom(addresses, this.from)!
-    const payer = pickFrom(addresses.filter((a) => a !== sender), this.payer)!
+    const payer = pickFrom(
+      addresses.filter((a) => a !== sender),
+      this.payer,
+    )!
     const a = this.asset
     await submitRequest(m, r, "gas-sponsored", a, {
       sender: sender.address,
@@ -42,5 +45,6 @@ export class GasSponsoredCommand implements fc.AsyncCommand<Model, Real> {
       amount: this.amount,
     })
   }
-  toString = () => `gasSponsored(${formatAmount(this.amount, this.asset.decimals)} ${this.asset.symbol} from ethereum address #${this.from}, gas by #${this.payer}, ${this.feePriority})`
+  toString = () =>
+    `gasSponsored(${formatAmount(this.amount, this.asset.decimals)} ${this.asset.symbol} from ethereum address #${this.from}, gas by #${this.payer}, ${this.feePriority})`
 }

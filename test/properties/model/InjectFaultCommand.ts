@@ -3,7 +3,7 @@
 import type fc from "fast-check"
 import { expect } from "vitest"
 import { checkInvariants } from "./invariants.js"
-import { type ChainKey, type Model, type Real } from "./world.js"
+import type { ChainKey, Model, Real } from "./world.js"
 
 export class InjectFaultCommand implements fc.AsyncCommand<Model, Real> {
   constructor(

@@ -29,7 +29,10 @@ export class ManageResourceCommand implements fc.AsyncCommand<Model, Real> {
   ) {}
   check = (m: Readonly<Model>) => m.addresses.some((a) => a.chain === "tron/nile" && a.assets.has("TRX"))
   async run(m: Model, r: Real) {
-    const sender = pickFrom(m.addresses.filter((a) => a.chain === "tron/nile" && a.assets.has("TRX")), this.from)!
+    const sender = pickFrom(
+      m.addresses.filter((a) => a.chain === "tron/nile" && a.assets.has("TRX")),
+      this.from,
+    )!
     const amount = BigInt(this.trx) * 1_000_000n
     if (this.type === "unfreeze" && unfreezable(m, r, sender.address, this.resource) < amount) return
     await submitRequest(m, r, "tron-resource", TRX, {

@@ -11,8 +11,13 @@ export class RejectCommand implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const q = pickFrom(m.requests, this.request)!
     const awaiting = q.status === "await-approval" || q.status === "await-approval-l2"
-    const res = await r.sim.admin<{ transactionRequestStatus: string; error?: { code: string } }>("POST", `/_sim/transaction-requests/${q.id}/reject`, { reason: "model" })
-    if (!awaiting) expect([res.status, res.body.error?.code], `reject in ${q.status}`).toEqual([409, "illegal_transaction_request_transition"])
+    const res = await r.sim.admin<{ transactionRequestStatus: string; error?: { code: string } }>(
+      "POST",
+      `/_sim/transaction-requests/${q.id}/reject`,
+      { reason: "model" },
+    )
+    if (!awaiting)
+      expect([res.status, res.body.error?.code], `reject in ${q.status}`).toEqual([409, "illegal_transaction_request_transition"])
     else {
       expect([res.status, res.body.transactionRequestStatus]).toEqual([200, "rejected"])
       q.rejected = true

@@ -23,11 +23,24 @@ export class SingleTransfer2026Command implements fc.AsyncCommand<Model, Real> {
   ) {}
   check = (m: Readonly<Model>) => m.addresses.some((a) => a.chain === chainKey(this.asset))
   async run(m: Model, r: Real) {
-    const sender = pickFrom(m.addresses.filter((a) => a.chain === chainKey(this.asset)), this.from)!
+    const sender = pickFrom(
+      m.addresses.filter((a) => a.chain === chainKey(this.asset)),
+      this.from,
+    )!
     const a = this.asset
-    const transfer = { vaultAccountId: sender.account, assetId: a.assetId, fromAddress: sender.address, toAddress: a.external, amount: formatAmount(this.amount, a.decimals), feePriority: this.feePriority }
+    const transfer = {
+      vaultAccountId: sender.account,
+      assetId: a.assetId,
+      fromAddress: sender.address,
+      toAddress: a.external,
+      amount: formatAmount(this.amount, a.decimals),
+      feePriority: this.feePriority,
+    }
     const headers = { "x-api-version": "2026-03-20" }
-    const estimate = await r.client.call<{ item: { fee: { amount: string } } }>("POST", `/vaults/${r.vaultId}/approximate-fee`, { item: { transactionType: "single", ...transfer }, headers })
+    const estimate = await r.client.call<{ item: { fee: { amount: string } } }>("POST", `/vaults/${r.vaultId}/approximate-fee`, {
+      item: { transactionType: "single", ...transfer },
+      headers,
+    })
     expect(estimate.status, JSON.stringify(estimate.body)).toBe(200)
     const sent = findAsset(a.assetId)!
     const coin = nativeAsset(sent.blockchain, sent.network)!
@@ -53,5 +66,6 @@ export class SingleTransfer2026Command implements fc.AsyncCommand<Model, Real> {
       amount: this.amount,
     })
   }
-  toString = () => `singleTransfer2026(${formatAmount(this.amount, this.asset.decimals)} ${this.asset.symbol} from address #${this.from}, ${this.feePriority}, maxFee ${this.ceiling})`
+  toString = () =>
+    `singleTransfer2026(${formatAmount(this.amount, this.asset.decimals)} ${this.asset.symbol} from address #${this.from}, ${this.feePriority}, maxFee ${this.ceiling})`
 }

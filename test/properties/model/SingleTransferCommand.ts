@@ -15,14 +15,25 @@ export class SingleTransferCommand implements fc.AsyncCommand<Model, Real> {
   ) {}
   check = (m: Readonly<Model>) => m.addresses.some((a) => a.chain === chainKey(this.asset))
   async run(m: Model, r: Real) {
-    const sender = pickFrom(m.addresses.filter((a) => a.chain === chainKey(this.asset)), this.from)!
+    const sender = pickFrom(
+      m.addresses.filter((a) => a.chain === chainKey(this.asset)),
+      this.from,
+    )!
     const a = this.asset
     await submitRequest(m, r, "single-transfer", a, {
       sender: sender.address,
       path: `/vaults/${r.vaultId}/transaction-requests/single-transfer`,
-      item: { vaultAccountId: sender.account, assetId: a.assetId, fromAddress: sender.address, toAddress: a.external, amount: formatAmount(this.amount, a.decimals), feePriority: this.feePriority },
+      item: {
+        vaultAccountId: sender.account,
+        assetId: a.assetId,
+        fromAddress: sender.address,
+        toAddress: a.external,
+        amount: formatAmount(this.amount, a.decimals),
+        feePriority: this.feePriority,
+      },
       amount: this.amount,
     })
   }
-  toString = () => `singleTransfer(${formatAmount(this.amount, this.asset.decimals)} ${this.asset.symbol} from address #${this.from}, ${this.feePriority})`
+  toString = () =>
+    `singleTransfer(${formatAmount(this.amount, this.asset.decimals)} ${this.asset.symbol} from address #${this.from}, ${this.feePriority})`
 }

@@ -18,7 +18,10 @@ export class TronFeelessTokenCommand implements fc.AsyncCommand<Model, Real> {
   ) {}
   check = (m: Readonly<Model>) => m.addresses.some((a) => a.chain === "tron/nile")
   async run(m: Model, r: Real) {
-    const sender = pickFrom(m.addresses.filter((a) => a.chain === "tron/nile"), this.from)!
+    const sender = pickFrom(
+      m.addresses.filter((a) => a.chain === "tron/nile"),
+      this.from,
+    )!
     await submitRequest(m, r, "tron-token", USDT, {
       sender: sender.address,
       path: `/vaults/${r.vaultId}/tron/nile/addresses/${sender.address}/feeless-token-transaction-requests`,

@@ -29,5 +29,6 @@ export class UtxoRequestCommand implements fc.AsyncCommand<Model, Real> {
       amount: this.amounts.reduce((s, x) => s + x, 0n),
     })
   }
-  toString = () => `utxoRequest([${this.amounts.map((x) => formatAmount(x, BTC.decimals)).join(", ")}] BTC, ${this.feePriority}${this.strategy !== undefined ? `, ${this.strategy}` : ""})`
+  toString = () =>
+    `utxoRequest([${this.amounts.map((x) => formatAmount(x, BTC.decimals)).join(", ")}] BTC, ${this.feePriority}${this.strategy !== undefined ? `, ${this.strategy}` : ""})`
 }

@@ -27,7 +27,10 @@ export class UtxoTransferCommand implements fc.AsyncCommand<Model, Real> {
   ) {}
   check = () => true
   async run(m: Model, r: Real) {
-    const listed = await r.client.call<any>("GET", `/vaults/${r.vaultId}/utxos`, { query: { limit: "500" }, headers: { "x-api-version": "2026-03-20" } })
+    const listed = await r.client.call<any>("GET", `/vaults/${r.vaultId}/utxos`, {
+      query: { limit: "500" },
+      headers: { "x-api-version": "2026-03-20" },
+    })
     const utxos: Array<{ utxoId: string }> = listed.body.data.items
     const senders = [...new Set(this.inputs.map((i) => pickFrom(utxos, i)?.utxoId).filter((x): x is string => x !== undefined))]
     if (senders.length === 0) return
@@ -35,10 +38,13 @@ export class UtxoTransferCommand implements fc.AsyncCommand<Model, Real> {
     const address = pickFrom(btcAddresses, this.target)?.address
     const account = pickFrom([r.vaultId, ...m.accounts], this.target)!
     const change =
-      this.change === "account" ? { changeData: { vaultAccountId: account } }
-      : this.change === "address" && address !== undefined ? { changeData: { address } }
-      : this.change === "feePayer" && address !== undefined && !this.gross ? { feePayer: address }
-      : {}
+      this.change === "account"
+        ? { changeData: { vaultAccountId: account } }
+        : this.change === "address" && address !== undefined
+          ? { changeData: { address } }
+          : this.change === "feePayer" && address !== undefined && !this.gross
+            ? { feePayer: address }
+            : {}
     await submitRequest(m, r, "utxo-transfer", BTC, {
       sender: null,
       path: `/vaults/${r.vaultId}/transaction-requests/utxo-transfer`,

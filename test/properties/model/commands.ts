@@ -37,7 +37,9 @@ const accountBased = custody.testAsset((a) => a.blockchain !== "bitcoin")
 /** Withdrawals up to half the largest deposit: often affordable, sometimes not. */
 const spend = (a: TestAsset) => custody.baseUnits(a.deposit.max / 2n)
 
-const deposit = custody.testAsset().chain((a) => fc.tuple(pick, custody.baseUnits(a.deposit.max, a.deposit.min)).map(([to, amount]) => new DepositCommand(a, to, amount)))
+const deposit = custody
+  .testAsset()
+  .chain((a) => fc.tuple(pick, custody.baseUnits(a.deposit.max, a.deposit.min)).map(([to, amount]) => new DepositCommand(a, to, amount)))
 
 export const modelCommands: ReadonlyArray<fc.Arbitrary<Cmd>> = [
   fc.constant(new CreateAccountCommand()),
@@ -51,15 +53,25 @@ export const modelCommands: ReadonlyArray<fc.Arbitrary<Cmd>> = [
   custody.clockSeconds.map((s) => new AdvanceClockCommand(s)),
   custody.approvalPolicy.map((p) => new SetPolicyCommand(p)),
   custody.approvalPolicy.map((p) => new SetPolicyCommand(p)),
-  accountBased.chain((a) => fc.tuple(pick, spend(a), custody.feePriority).map(([from, amount, p]) => new SingleTransferCommand(a, from, amount, p))),
   accountBased.chain((a) =>
-    fc.tuple(pick, spend(a), custody.feePriority, fc.constantFrom("none" as const, "estimate" as const, "below" as const)).map(([from, amount, p, c]) => new SingleTransfer2026Command(a, from, amount, p, c)),
+    fc.tuple(pick, spend(a), custody.feePriority).map(([from, amount, p]) => new SingleTransferCommand(a, from, amount, p)),
+  ),
+  accountBased.chain((a) =>
+    fc
+      .tuple(pick, spend(a), custody.feePriority, fc.constantFrom("none" as const, "estimate" as const, "below" as const))
+      .map(([from, amount, p, c]) => new SingleTransfer2026Command(a, from, amount, p, c)),
   ),
   fc
-    .tuple(fc.array(spend(findTestAsset("BTC")), { minLength: 1, maxLength: 2 }), custody.feePriority, fc.option(fc.constantFrom("minimize_dust" as const, "optimize_size" as const), { nil: undefined }))
+    .tuple(
+      fc.array(spend(findTestAsset("BTC")), { minLength: 1, maxLength: 2 }),
+      custody.feePriority,
+      fc.option(fc.constantFrom("minimize_dust" as const, "optimize_size" as const), { nil: undefined }),
+    )
     .map(([amounts, p, s]) => new UtxoRequestCommand(amounts, p, s)),
   fc.tuple(pick, spend(findTestAsset("ETH")), custody.feePriority).map(([from, amount, p]) => new EvmCoinRequestCommand(from, amount, p)),
-  fc.tuple(pick, spend(findTestAsset("USDC", "ethereum")), custody.feePriority).map(([from, amount, p]) => new EvmTokenRequestCommand(from, amount, p)),
+  fc
+    .tuple(pick, spend(findTestAsset("USDC", "ethereum")), custody.feePriority)
+    .map(([from, amount, p]) => new EvmTokenRequestCommand(from, amount, p)),
   fc.tuple(pick, spend(findTestAsset("TRX"))).map(([from, amount]) => new TronFeelessCommand(from, amount)),
   fc
     .tuple(pick, spend(findTestAsset("USDT", "tron")), fc.option(custody.baseUnits(5_000_000n, 1_000_000n), { nil: undefined }))
@@ -77,14 +89,25 @@ export const modelCommands: ReadonlyArray<fc.Arbitrary<Cmd>> = [
       pick,
       fc.option(fc.bigInt({ min: 0n, max: 5_000n }), { nil: undefined }),
     )
-    .map(([inputs, amounts, p, gross, change, target, maxFee]) => new UtxoTransferCommand(inputs, amounts, p, gross, change, target, maxFee)),
+    .map(
+      ([inputs, amounts, p, gross, change, target, maxFee]) => new UtxoTransferCommand(inputs, amounts, p, gross, change, target, maxFee),
+    ),
   fc
-    .tuple(pick, fc.array(spend(findTestAsset("BTC")), { minLength: 1, maxLength: 2 }), custody.feePriority, fc.constantFrom(...STRATEGIES), fc.boolean(), fc.option(fc.bigInt({ min: 0n, max: 5_000n }), { nil: undefined }))
+    .tuple(
+      pick,
+      fc.array(spend(findTestAsset("BTC")), { minLength: 1, maxLength: 2 }),
+      custody.feePriority,
+      fc.constantFrom(...STRATEGIES),
+      fc.boolean(),
+      fc.option(fc.bigInt({ min: 0n, max: 5_000n }), { nil: undefined }),
+    )
     .map(([account, amounts, p, s, gross, maxFee]) => new MultipleTransferCommand(account, amounts, p, s, gross, maxFee)),
   fc
     .tuple(
       fc.array(
-        fc.constantFrom(findTestAsset("ETH"), findTestAsset("USDC", "ethereum")).chain((a) => spend(a).map((amount) => ({ asset: a, amount }))),
+        fc
+          .constantFrom(findTestAsset("ETH"), findTestAsset("USDC", "ethereum"))
+          .chain((a) => spend(a).map((amount) => ({ asset: a, amount }))),
         { minLength: 1, maxLength: 3 },
       ),
       pick,
@@ -93,7 +116,12 @@ export const modelCommands: ReadonlyArray<fc.Arbitrary<Cmd>> = [
     )
     .map(([calls, from, payer, p]) => new BatchCommand(calls, from, payer, p)),
   fc
-    .tuple(pick, fc.constantFrom("freeze" as const, "unfreeze" as const), fc.constantFrom("bandwidth" as const, "energy" as const), fc.integer({ min: 1, max: 5 }))
+    .tuple(
+      pick,
+      fc.constantFrom("freeze" as const, "unfreeze" as const),
+      fc.constantFrom("bandwidth" as const, "energy" as const),
+      fc.integer({ min: 1, max: 5 }),
+    )
     .map(([from, type, resource, trx]) => new ManageResourceCommand(from, type, resource, trx)),
   fc
     .tuple(fc.constantFrom("approve" as const, "transfer-from" as const), pick, pick, spend(findTestAsset("USDT", "tron")))
@@ -108,4 +136,5 @@ export const modelCommands: ReadonlyArray<fc.Arbitrary<Cmd>> = [
 /** At most 30 commands a run: long enough to reach every status, short enough to read when it fails. */
 export const MAX_COMMANDS = 30
 
-export const commandSequences = (replayPath?: string) => fc.commands([...modelCommands], { maxCommands: MAX_COMMANDS, size: "medium", ...(replayPath !== undefined ? { replayPath } : {}) })
+export const commandSequences = (replayPath?: string) =>
+  fc.commands([...modelCommands], { maxCommands: MAX_COMMANDS, size: "medium", ...(replayPath !== undefined ? { replayPath } : {}) })

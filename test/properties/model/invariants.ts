@@ -21,7 +21,10 @@ const readEvents = async (r: Real): Promise<Array<LoggedEvent>> => {
   const out: Array<LoggedEvent> = []
   let from = r.observed.position + 1
   for (;;) {
-    const page = await r.sim.admin<{ events: Array<LoggedEvent>; nextPosition?: number }>("GET", `/_sim/events?fromPosition=${from}&limit=10000`)
+    const page = await r.sim.admin<{ events: Array<LoggedEvent>; nextPosition?: number }>(
+      "GET",
+      `/_sim/events?fromPosition=${from}&limit=10000`,
+    )
     expect(page.status).toBe(200)
     out.push(...page.body.events)
     if (page.body.nextPosition === undefined) return out
@@ -42,20 +45,36 @@ const observeEvents = (m: Model, r: Real, events: ReadonlyArray<LoggedEvent>) =>
       o.credited.set(d.transactionId, { address: d.address, assetId: d.assetId, amount: BigInt(d.amount) })
     }
     if (e.type === "ChainBlocksMined") for (const id of d.transactionIds as Array<string>) o.minedAt.set(id, d.fromHeight)
-    if (e.type === "TxRequestMined") o.mined.set(d.requestId, { fee: BigInt(d.fee), withErrors: d.withErrors, transactionId: d.transactionId })
+    if (e.type === "TxRequestMined")
+      o.mined.set(d.requestId, { fee: BigInt(d.fee), withErrors: d.withErrors, transactionId: d.transactionId })
     if (!e.type.startsWith("TxRequest")) continue
     const from = o.statuses.get(d.requestId)
     const to: WireStatus | undefined =
-      e.type === "TxRequestCreated" ? (d.approvalLevels === 0 ? "created" : "await-approval")
-      : e.type === "TxRequestApproved" ? (d.level === 1 && levels.get(d.requestId) === 2 ? "await-approval-l2" : from)
-      : e.type === "TxRequestProgressed" ? d.status
-      : e.type === "TxRequestRejected" ? "rejected"
-      : e.type === "TxRequestFailed" ? "failed"
-      : e.type === "TxRequestMined" ? (d.withErrors ? "mined-with-errors" : "mined")
-      : "success"
+      e.type === "TxRequestCreated"
+        ? d.approvalLevels === 0
+          ? "created"
+          : "await-approval"
+        : e.type === "TxRequestApproved"
+          ? d.level === 1 && levels.get(d.requestId) === 2
+            ? "await-approval-l2"
+            : from
+          : e.type === "TxRequestProgressed"
+            ? d.status
+            : e.type === "TxRequestRejected"
+              ? "rejected"
+              : e.type === "TxRequestFailed"
+                ? "failed"
+                : e.type === "TxRequestMined"
+                  ? d.withErrors
+                    ? "mined-with-errors"
+                    : "mined"
+                  : "success"
     if (e.type === "TxRequestCreated") expect(d.approvalLevels, `${d.requestId}: approval levels`).toBe(levels.get(d.requestId))
     if (to === undefined || to === from) continue
-    expect(from === undefined ? INITIAL.has(to) : LEGAL[from].includes(to), `${d.requestId}: ${from ?? "(new)"} → ${to} (${e.type} at ${e.position})`).toBe(true)
+    expect(
+      from === undefined ? INITIAL.has(to) : LEGAL[from].includes(to),
+      `${d.requestId}: ${from ?? "(new)"} → ${to} (${e.type} at ${e.position})`,
+    ).toBe(true)
     o.statuses.set(d.requestId, to)
   }
 }
@@ -101,22 +120,33 @@ const readBalances = async (m: Model, r: Real): Promise<Map<string, Array<Row>>>
   const v = r.vaultId
   const byAsset = new Map<string, Array<Row>>()
   for (const a of TEST_ASSETS) {
-    const res = await r.client.call<{ item: { addresses: Array<Record<string, string>> } }>("GET", `/assets/${a.assetId}/vaults/${v}/${a.blockchain}/${a.network}/addresses`)
+    const res = await r.client.call<{ item: { addresses: Array<Record<string, string>> } }>(
+      "GET",
+      `/assets/${a.assetId}/vaults/${v}/${a.blockchain}/${a.network}/addresses`,
+    )
     expect(res.status).toBe(200)
     const rows = res.body.data.item.addresses.map((x) => rowOf(a, x, x.address!))
     for (const row of rows) expectSound(`${a.symbol} at ${row.address}`, row)
     byAsset.set(a.assetId, rows)
   }
   for (const address of m.addresses) {
-    const res = await r.client.call<{ item: { assets: Array<{ symbol: string; assetData: Record<string, string> }> } }>("GET", `/vaults/${v}/${address.chain.split("/")[0]}/addresses/${address.address}/assets`)
+    const res = await r.client.call<{ item: { assets: Array<{ symbol: string; assetData: Record<string, string> }> } }>(
+      "GET",
+      `/vaults/${v}/${address.chain.split("/")[0]}/addresses/${address.address}/assets`,
+    )
     expect(res.status).toBe(200)
     expect(res.body.data.item.assets.map((x) => x.symbol).sort(), `assets held by ${address.address}`).toEqual([...address.assets].sort())
     for (const x of res.body.data.item.assets) {
       const a = TEST_ASSETS.find((t) => t.symbol === x.symbol && chainKey(t) === address.chain)!
-      expect(rowOf(a, x.assetData, address.address), `#8 against #9 for ${a.symbol} at ${address.address}`).toEqual(byAsset.get(a.assetId)!.find((b) => b.address === address.address))
+      expect(rowOf(a, x.assetData, address.address), `#8 against #9 for ${a.symbol} at ${address.address}`).toEqual(
+        byAsset.get(a.assetId)!.find((b) => b.address === address.address),
+      )
     }
   }
-  const vault = await r.client.call<{ item: { assets: Array<{ assetId: string; assetData: Record<string, string> }> } }>("GET", `/vaults/${v}/assets`)
+  const vault = await r.client.call<{ item: { assets: Array<{ assetId: string; assetData: Record<string, string> }> } }>(
+    "GET",
+    `/vaults/${v}/assets`,
+  )
   for (const a of TEST_ASSETS) {
     const x = vault.body.data.item.assets.find((y) => y.assetId === a.assetId)
     const rows = byAsset.get(a.assetId)!
@@ -125,7 +155,13 @@ const readBalances = async (m: Model, r: Real): Promise<Map<string, Array<Row>>>
       continue
     }
     const sum = (k: keyof Omit<Row, "address">) => rows.reduce((s, b) => s + b[k], 0n)
-    expect(rowOf(a, x.assetData, "vault"), `#11 sums #9 for ${a.symbol}`).toEqual({ address: "vault", total: sum("total"), available: sum("available"), blocked: sum("blocked"), allocated: sum("allocated") })
+    expect(rowOf(a, x.assetData, "vault"), `#11 sums #9 for ${a.symbol}`).toEqual({
+      address: "vault",
+      total: sum("total"),
+      available: sum("available"),
+      blocked: sum("blocked"),
+      allocated: sum("allocated"),
+    })
   }
   return byAsset
 }
@@ -140,16 +176,29 @@ const checkConservation = (m: Model, r: Real, balances: Map<string, Array<Row>>)
   for (const [txid, c] of o.credited) {
     const d = m.deposits.find((x) => x.transactionId === txid)
     expect(d, `credited ${txid} is a deposit the model made`).toBeDefined()
-    expect({ address: c.address, assetId: c.assetId, amount: c.amount }).toEqual({ address: d!.address, assetId: d!.asset.assetId, amount: d!.amount })
-    expect(m.addresses.find((x) => x.address === d!.address)?.assets.has(d!.asset.symbol), `${txid} credited to an address holding ${d!.asset.symbol}`).toBe(true)
+    expect({ address: c.address, assetId: c.assetId, amount: c.amount }).toEqual({
+      address: d!.address,
+      assetId: d!.asset.assetId,
+      amount: d!.amount,
+    })
+    expect(
+      m.addresses.find((x) => x.address === d!.address)?.assets.has(d!.asset.symbol),
+      `${txid} credited to an address holding ${d!.asset.symbol}`,
+    ).toBe(true)
   }
   for (const a of TEST_ASSETS) {
     const credited = [...o.credited.values()].filter((c) => c.assetId === a.assetId).reduce((s, c) => s + c.amount, 0n)
     const held = balances.get(a.assetId)!.reduce((s, b) => s + b.total, 0n)
     const sent = m.requests.filter((q) => o.mined.get(q.id)?.withErrors === false).reduce((s, q) => s + sends(q, a), 0n)
     const native = TEST_ASSETS.find((x) => chainKey(x) === chainKey(a) && x.type === "COIN")!
-    const fees = a !== native ? 0n : m.requests.filter((q) => chainKey(q.asset) === chainKey(a)).reduce((s, q) => s + (o.mined.get(q.id)?.fee ?? 0n), 0n)
-    expect({ asset: a.symbol, credited }, `money of ${a.symbol}: held ${held} + sent ${sent} + fees ${fees}`).toEqual({ asset: a.symbol, credited: held + sent + fees })
+    const fees =
+      a !== native
+        ? 0n
+        : m.requests.filter((q) => chainKey(q.asset) === chainKey(a)).reduce((s, q) => s + (o.mined.get(q.id)?.fee ?? 0n), 0n)
+    expect({ asset: a.symbol, credited }, `money of ${a.symbol}: held ${held} + sent ${sent} + fees ${fees}`).toEqual({
+      asset: a.symbol,
+      credited: held + sent + fees,
+    })
   }
 }
 
@@ -198,8 +247,15 @@ const checkChains = async (m: Model, r: Real) => {
       return at !== undefined && c.height - at + 1 >= required
     }
     for (const d of m.deposits)
-      if (chainKey(d.asset) === key && m.addresses.find((x) => x.address === d.address)?.assets.has(d.asset.symbol) && confirmed(d.transactionId))
-        expect(r.observed.credited.has(d.transactionId), `deposit ${d.transactionId} has ${required} confirmations on ${key}: credited`).toBe(true)
+      if (
+        chainKey(d.asset) === key &&
+        m.addresses.find((x) => x.address === d.address)?.assets.has(d.asset.symbol) &&
+        confirmed(d.transactionId)
+      )
+        expect(
+          r.observed.credited.has(d.transactionId),
+          `deposit ${d.transactionId} has ${required} confirmations on ${key}: credited`,
+        ).toBe(true)
     for (const q of m.requests) {
       const mined = r.observed.mined.get(q.id)
       if (chainKey(q.asset) === key && mined !== undefined && !mined.withErrors && confirmed(mined.transactionId))
@@ -213,7 +269,10 @@ const checkFeesShown = async (m: Model, r: Real) => {
   for (const q of m.requests) {
     const mined = r.observed.mined.get(q.id)
     if (mined === undefined) continue
-    const res = await r.client.call<{ item: { transactionFee: { amount: string } } }>("GET", `/vaults/${r.vaultId}/${q.asset.blockchain}/transactions/${mined.transactionId}`)
+    const res = await r.client.call<{ item: { transactionFee: { amount: string } } }>(
+      "GET",
+      `/vaults/${r.vaultId}/${q.asset.blockchain}/transactions/${mined.transactionId}`,
+    )
     const native = TEST_ASSETS.find((x) => chainKey(x) === chainKey(q.asset) && x.type === "COIN")!
     expect(units(res.body.data.item.transactionFee.amount, native.decimals), `#14 fee of ${q.id} (${q.kind})`).toBe(mined.fee)
   }

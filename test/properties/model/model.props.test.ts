@@ -12,10 +12,14 @@ import type { Model } from "./world.js"
 const AUTO: Model["policy"] = { mode: "auto", levels: 1 }
 
 describe("the simulator against a simple model", () => {
-  it("conserves money, never overdraws, moves statuses legally, and answers like a rebuild from its log", async () => {
-    await fc.assert(
-      fc.asyncProperty(commandSequences(), custody.approvalPolicy, (cmds, policy) => runModel(cmds, policy)),
-      { numRuns: runs(0.3), examples: REGRESSIONS.map((r): [Iterable<ModelCommand>, Model["policy"]] => [r.commands, r.policy ?? AUTO]) },
-    )
-  }, PROPERTY_TIMEOUT_MS)
+  it(
+    "conserves money, never overdraws, moves statuses legally, and answers like a rebuild from its log",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(commandSequences(), custody.approvalPolicy, (cmds, policy) => runModel(cmds, policy)),
+        { numRuns: runs(0.3), examples: REGRESSIONS.map((r): [Iterable<ModelCommand>, Model["policy"]] => [r.commands, r.policy ?? AUTO]) },
+      )
+    },
+    PROPERTY_TIMEOUT_MS,
+  )
 })

@@ -36,24 +36,36 @@ export const startReplica = async (credentials: Credentials | undefined): Promis
 export const appendToReplica = async (replica: Replica, events: ReadonlyArray<LoggedEvent>) => {
   const store = replica.sim.sim.store
   for (const e of events)
-    await Effect.runPromise(store.append(e.stream, [{ id: e.id, type: e.type, data: e.data, metadata: e.metadata }], e.revision === 0 ? "no_stream" : BigInt(e.revision - 1)))
+    await Effect.runPromise(
+      store.append(
+        e.stream,
+        [{ id: e.id, type: e.type, data: e.data, metadata: e.metadata }],
+        e.revision === 0 ? "no_stream" : BigInt(e.revision - 1),
+      ),
+    )
   await replica.sim.sim.run(replica.sim.sim.runner.pull)
 }
 
 /** Every read endpoint of the spec over what the model knows: vaults, assets, addresses, transactions, requests. */
 export const readPaths = (m: Model, r: Real): Array<string> => {
   const v = r.vaultId
-  const txids = [...m.deposits.map((d) => [d.asset.blockchain, d.transactionId] as const), ...m.requests.flatMap((q) => {
-    const t = r.observed.mined.get(q.id)?.transactionId
-    return t === undefined ? [] : [[q.asset.blockchain, t] as const]
-  })]
+  const txids = [
+    ...m.deposits.map((d) => [d.asset.blockchain, d.transactionId] as const),
+    ...m.requests.flatMap((q) => {
+      const t = r.observed.mined.get(q.id)?.transactionId
+      return t === undefined ? [] : [[q.asset.blockchain, t] as const]
+    }),
+  ]
   return [
     "/vaults",
     "/vaults/test",
     "/assets/test",
     `/vaults/${v}/assets`,
     `/vaults/${v}/transactions?limit=500`,
-    ...TEST_ASSETS.flatMap((a) => [`/assets/${a.assetId}/${a.blockchain}/vaults/test`, `/assets/${a.assetId}/vaults/${v}/${a.blockchain}/${a.network}/addresses`]),
+    ...TEST_ASSETS.flatMap((a) => [
+      `/assets/${a.assetId}/${a.blockchain}/vaults/test`,
+      `/assets/${a.assetId}/vaults/${v}/${a.blockchain}/${a.network}/addresses`,
+    ]),
     ...m.addresses.map((a) => `/vaults/${v}/${a.chain.split("/")[0]}/addresses/${a.address}/assets`),
     ...txids.map(([blockchain, txid]) => `/vaults/${v}/${blockchain}/transactions/${txid}`),
     ...m.requests.map((q) => `/transactionRequests/${q.id}`),
@@ -83,7 +95,10 @@ export const compareReads = async (m: Model, r: Real, events: ReadonlyArray<Logg
 export const compareFreshRebuild = async (m: Model, r: Real) => {
   const all: Array<LoggedEvent> = []
   for (let from = 0; ; ) {
-    const page = await r.sim.admin<{ events: Array<LoggedEvent>; nextPosition?: number }>("GET", `/_sim/events?fromPosition=${from}&limit=10000`)
+    const page = await r.sim.admin<{ events: Array<LoggedEvent>; nextPosition?: number }>(
+      "GET",
+      `/_sim/events?fromPosition=${from}&limit=10000`,
+    )
     all.push(...page.body.events)
     if (page.body.nextPosition === undefined) break
     from = page.body.nextPosition
@@ -91,7 +106,8 @@ export const compareFreshRebuild = async (m: Model, r: Real) => {
   const fresh = await startReplica(r.sim.credentials)
   try {
     await appendToReplica(fresh, all)
-    for (const path of readPaths(m, r)) expect(await answer(fresh.client, path), `GET ${path} after a full rebuild`).toEqual(await answer(r.client, path))
+    for (const path of readPaths(m, r))
+      expect(await answer(fresh.client, path), `GET ${path} after a full rebuild`).toEqual(await answer(r.client, path))
   } finally {
     await fresh.close()
   }

@@ -33,11 +33,19 @@ export const REGRESSIONS: ReadonlyArray<Regression> = [
   },
   {
     found: "seed 42, path 90:3:4:3:5:5:5:6:5: a deposit's block gave a mined withdrawal its confirmations, it stayed mined",
-    commands: [new SetMiningCommand("bitcoin/testnet", { mode: "auto", confirmations: 2 }), new UtxoRequestCommand([1n], "slow", undefined), new DepositCommand(findTestAsset("BTC"), 0, 1_000n)],
+    commands: [
+      new SetMiningCommand("bitcoin/testnet", { mode: "auto", confirmations: 2 }),
+      new UtxoRequestCommand([1n], "slow", undefined),
+      new DepositCommand(findTestAsset("BTC"), 0, 1_000n),
+    ],
   },
   {
     found: "by hand, the other way round: a withdrawal's block gave a deposit its confirmations, it stayed uncredited",
-    commands: [new SetMiningCommand("ethereum/sepolia", { mode: "auto", confirmations: 2 }), new DepositCommand(findTestAsset("ETH"), 0, 10n ** 13n), new EvmCoinRequestCommand(0, 1n, "slow")],
+    commands: [
+      new SetMiningCommand("ethereum/sepolia", { mode: "auto", confirmations: 2 }),
+      new DepositCommand(findTestAsset("ETH"), 0, 10n ** 13n),
+      new EvmCoinRequestCommand(0, 1n, "slow"),
+    ],
   },
   {
     found: "seed 42, path 1:1:0: #14 showed a tron transfer's maximum fee, 0.268 TRX, where free bandwidth paid it",
@@ -67,9 +75,25 @@ export const REGRESSIONS: ReadonlyArray<Regression> = [
       new CreateAccountCommand(),
       new AddAssetCommand(1, findTestAsset("ETH")),
       new DepositCommand(findTestAsset("ETH"), 1, 4n * 10n ** 14n),
-      new BatchCommand([{ asset: findTestAsset("USDC", "ethereum"), amount: 60_000_000n }, { asset: findTestAsset("ETH"), amount: 10n ** 13n }], 0, 0, "slow"),
+      new BatchCommand(
+        [
+          { asset: findTestAsset("USDC", "ethereum"), amount: 60_000_000n },
+          { asset: findTestAsset("ETH"), amount: 10n ** 13n },
+        ],
+        0,
+        0,
+        "slow",
+      ),
       new GasSponsoredCommand(findTestAsset("USDC", "ethereum"), 0, 0, 50_000_000n, "slow"),
-      new BatchCommand([{ asset: findTestAsset("USDC", "ethereum"), amount: 20_000_000n }, { asset: findTestAsset("USDC", "ethereum"), amount: 30_000_000n }], 0, 0, "slow"),
+      new BatchCommand(
+        [
+          { asset: findTestAsset("USDC", "ethereum"), amount: 20_000_000n },
+          { asset: findTestAsset("USDC", "ethereum"), amount: 30_000_000n },
+        ],
+        0,
+        0,
+        "slow",
+      ),
       new InjectFaultCommand("ethereum/sepolia", "execution-failure"),
       new ApproveCommand(0),
       new BatchCommand([{ asset: findTestAsset("USDC", "ethereum"), amount: 1n }], 0, 0, "fast"),

@@ -56,7 +56,22 @@ export const submitRequest = async (m: Model, r: Real, kind: RequestKind, asset:
   }
   expect(res.body.data.item.transactionRequestStatus).toBe("created")
   const levels = m.policy.mode === "auto" ? 0 : m.policy.levels
-  const q: ModelRequest = { id: res.body.data.item.transactionRequestId, kind, asset, sender: s.sender, ...(s.feePayer !== undefined ? { feePayer: s.feePayer } : {}), ...(s.calls !== undefined ? { calls: s.calls } : {}), amount: s.amountOf !== undefined ? s.amountOf(res.body.data.item as unknown as Record<string, unknown>) : s.amount, levels, expectFailure: false, expectErrors: s.outOfEnergy === true, rejected: false, status: "created", ...(s.stake !== undefined ? { stake: s.stake } : {}), ...(s.contract !== undefined ? { contract: s.contract } : {}) }
+  const q: ModelRequest = {
+    id: res.body.data.item.transactionRequestId,
+    kind,
+    asset,
+    sender: s.sender,
+    ...(s.feePayer !== undefined ? { feePayer: s.feePayer } : {}),
+    ...(s.calls !== undefined ? { calls: s.calls } : {}),
+    amount: s.amountOf !== undefined ? s.amountOf(res.body.data.item as unknown as Record<string, unknown>) : s.amount,
+    levels,
+    expectFailure: false,
+    expectErrors: s.outOfEnergy === true,
+    rejected: false,
+    status: "created",
+    ...(s.stake !== undefined ? { stake: s.stake } : {}),
+    ...(s.contract !== undefined ? { contract: s.contract } : {}),
+  }
   m.requests.push(q)
   if (levels === 0) broadcastTakesFault(m, q)
   await checkInvariants(m, r)

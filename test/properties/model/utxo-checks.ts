@@ -38,7 +38,11 @@ export const checkUtxos = async (client: CustodyClient, vaultId: string, log: Re
   const closed = new Set<string>()
   for (const e of log) {
     const d = e.data as Record<string, any>
-    if (e.type === "TxRequestCreated") inputs.set(d.requestId, (d.inputs as Array<{ transactionId: string; vout: number }>).map((i) => `${i.transactionId}:${i.vout}`))
+    if (e.type === "TxRequestCreated")
+      inputs.set(
+        d.requestId,
+        (d.inputs as Array<{ transactionId: string; vout: number }>).map((i) => `${i.transactionId}:${i.vout}`),
+      )
     if (e.type === "TxRequestRejected" || e.type === "TxRequestFailed" || e.type === "TxRequestMined") closed.add(d.requestId)
     if (e.type === "TxRequestMined" && !d.withErrors)
       for (const id of inputs.get(d.requestId) ?? []) {
@@ -56,10 +60,14 @@ export const checkUtxos = async (client: CustodyClient, vaultId: string, log: Re
       }
   const unspent = await listAll(client, vaultId, false)
   const spent = await listAll(client, vaultId, true)
-  expect(Object.fromEntries(spent.map((u) => [u.utxoId, u.spentInTransactionId])), "the spent outputs listed are those mined requests spent").toEqual(Object.fromEntries(spentBy))
+  expect(
+    Object.fromEntries(spent.map((u) => [u.utxoId, u.spentInTransactionId])),
+    "the spent outputs listed are those mined requests spent",
+  ).toEqual(Object.fromEntries(spentBy))
   expect(
     Object.fromEntries(unspent.filter((u) => u.isReserved).map((u) => [u.utxoId, u.reservedByTransactionRequestId])),
     "the reserved outputs listed are those open requests hold",
   ).toEqual(Object.fromEntries(heldBy))
-  for (const u of [...unspent, ...spent]) expect(u.isSpent === spentBy.has(u.utxoId) && (u.isReserved === heldBy.has(u.utxoId)), `${u.utxoId} flags`).toBe(true)
+  for (const u of [...unspent, ...spent])
+    expect(u.isSpent === spentBy.has(u.utxoId) && u.isReserved === heldBy.has(u.utxoId), `${u.utxoId} flags`).toBe(true)
 }

@@ -26,7 +26,19 @@ export interface ModelDeposit {
   readonly amount: bigint
 }
 
-export type RequestKind = "single-transfer" | "utxo" | "evm-coin" | "evm-token" | "tron-coin" | "tron-token" | "gas-sponsored" | "utxo-transfer" | "multiple-transfer" | "batch" | "tron-resource" | "contract-interaction"
+export type RequestKind =
+  | "single-transfer"
+  | "utxo"
+  | "evm-coin"
+  | "evm-token"
+  | "tron-coin"
+  | "tron-token"
+  | "gas-sponsored"
+  | "utxo-transfer"
+  | "multiple-transfer"
+  | "batch"
+  | "tron-resource"
+  | "contract-interaction"
 
 export interface ModelRequest {
   readonly id: string
@@ -94,8 +106,23 @@ export interface Real {
 export const ALL_CHAINS: ReadonlySet<ChainKey> = new Set(TEST_CHAINS.map(chainKey))
 
 export const startWorld = async (policy: Model["policy"] = { mode: "auto", levels: 1 }): Promise<{ model: Model; real: Real }> => {
-  const sim = await startInProcess({ seed: "model", webhooks: false, fixture: { vaults: [{ name: "Model vault", type: "test" }], apiKeys: [{ name: "model", apiVersion: "2024-05-09", rateLimit: { perSecond: 1e9, burst: 1e9 } }] } })
-  const model: Model = { accounts: [], addresses: [], deposits: [], requests: [], policy: { mode: "auto", levels: 1 }, mining: new Map(), faults: new Map() }
+  const sim = await startInProcess({
+    seed: "model",
+    webhooks: false,
+    fixture: {
+      vaults: [{ name: "Model vault", type: "test" }],
+      apiKeys: [{ name: "model", apiVersion: "2024-05-09", rateLimit: { perSecond: 1e9, burst: 1e9 } }],
+    },
+  })
+  const model: Model = {
+    accounts: [],
+    addresses: [],
+    deposits: [],
+    requests: [],
+    policy: { mode: "auto", levels: 1 },
+    mining: new Map(),
+    faults: new Map(),
+  }
   // Chains start on the README's defaults (interval mining on real block times); the model starts them mining
   // a block per transaction, so that deposits are spendable at once and set-mining varies it from there.
   for (const c of TEST_CHAINS) {
@@ -108,16 +135,28 @@ export const startWorld = async (policy: Model["policy"] = { mode: "auto", level
   // Given one account with an address on every chain holding its assets, each funded by one deposit (mined and
   // credited at once): requests can be afforded from the first command.
   const client = sim.client()
-  const account = await client.call<{ item: { vaultAccountId: string } }>("POST", `/vaults/${sim.testVaultId}/vault-account`, { item: { name: "given", color: "#000000", isHiddenInDashboard: false } })
+  const account = await client.call<{ item: { vaultAccountId: string } }>("POST", `/vaults/${sim.testVaultId}/vault-account`, {
+    item: { name: "given", color: "#000000", isHiddenInDashboard: false },
+  })
   model.accounts.push(account.body.data.item.vaultAccountId)
   for (const a of TEST_ASSETS) {
-    const r = await client.call<{ item: { address: string } }>("PUT", `/vaults/${sim.testVaultId}/vault-accounts/${model.accounts[0]}/add-asset`, { item: { assetId: a.assetId, label: a.symbol } })
+    const r = await client.call<{ item: { address: string } }>(
+      "PUT",
+      `/vaults/${sim.testVaultId}/vault-accounts/${model.accounts[0]}/add-asset`,
+      { item: { assetId: a.assetId, label: a.symbol } },
+    )
     if (r.status !== 200) throw new Error(`add-asset setup: ${JSON.stringify(r.body)}`)
     const address = r.body.data.item.address
     const known = model.addresses.find((x) => x.address === address)
     if (known !== undefined) known.assets.add(a.symbol)
     else model.addresses.push({ chain: chainKey(a), address, account: model.accounts[0]!, assets: new Set([a.symbol]) })
-    const d = await sim.admin<{ transactionId: string }>("POST", "/_sim/deposits", { blockchain: a.blockchain, network: a.network, address, assetId: a.assetId, amount: formatAmount(a.deposit.max, a.decimals) })
+    const d = await sim.admin<{ transactionId: string }>("POST", "/_sim/deposits", {
+      blockchain: a.blockchain,
+      network: a.network,
+      address,
+      assetId: a.assetId,
+      amount: formatAmount(a.deposit.max, a.decimals),
+    })
     if (d.status !== 201) throw new Error(`deposit setup: ${JSON.stringify(d.body)}`)
     model.deposits.push({ transactionId: d.body.transactionId, asset: a, address, amount: a.deposit.max })
   }
@@ -128,7 +167,15 @@ export const startWorld = async (policy: Model["policy"] = { mode: "auto", level
     sim,
     client,
     vaultId: sim.testVaultId,
-    observed: { position: -1, heights: new Map(), statuses: new Map(), credited: new Map(), minedAt: new Map(), mined: new Map(), requestEvents: [] },
+    observed: {
+      position: -1,
+      heights: new Map(),
+      statuses: new Map(),
+      credited: new Map(),
+      minedAt: new Map(),
+      mined: new Map(),
+      requestEvents: [],
+    },
   }
   return { model, real }
 }

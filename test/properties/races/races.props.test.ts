@@ -38,7 +38,13 @@ const perform = async (w: RaceWorld, a: Action): Promise<Answer> => {
       return { status: r.status, code: r.body.error?.code, id: r.body.data?.item.transactionRequestId }
     }
     case "deposit": {
-      const r = await w.sim.admin<any>("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address: w.address, assetId: ETH.assetId, amount: formatAmount(a.amount, ETH.decimals) })
+      const r = await w.sim.admin<any>("POST", "/_sim/deposits", {
+        blockchain: "ethereum",
+        network: "sepolia",
+        address: w.address,
+        assetId: ETH.assetId,
+        amount: formatAmount(a.amount, ETH.decimals),
+      })
       return { status: r.status, code: r.body.error?.code, id: r.body.transactionId }
     }
     case "approve":
@@ -71,34 +77,47 @@ const ALLOWED: { readonly [K in Action["kind"]]: ReadonlyArray<string> } = {
 }
 
 describe("concurrent calls over the same funds", () => {
-  it("lose no event, duplicate none, and never overdraw, in any interleaving of their store calls", async () => {
-    let conflicts = 0
-    await fc.assert(
-      fc.asyncProperty(fc.scheduler(), fc.array(action, { minLength: 2, maxLength: 6 }), fc.constantFrom("auto" as const, "manual" as const), async (s, actions, policy) => {
-        const w = await startRace(s, 2, policy)
-        try {
-          w.scheduled.scheduling = true
-          const answers = await s.waitFor(Promise.all(actions.map((a) => perform(w, a))))
-          answers.forEach((answer, i) => {
-            const a = actions[i]!
-            expect(ALLOWED[a.kind], `${a.kind}: ${answer.status} ${answer.code ?? ""}`).toContain(answer.code === undefined ? String(answer.status) : `${answer.status} ${answer.code}`)
-          })
-          for (const [i, id] of w.waiting.entries()) {
-            const decided = actions.flatMap((a, j) => ((a.kind === "approve" || a.kind === "reject") && a.request === i && answers[j]!.status === 200 ? [a.kind] : []))
-            expect(decided.length, `request ${id} decided once: ${decided.join(", ")}`).toBeLessThanOrEqual(1)
-          }
-          conflicts += w.scheduled.conflicts
-          await checkAfterRace(w, {
-            requests: answers.flatMap((x, i) => (actions[i]!.kind === "withdraw" && x.status === 201 ? [x.id!] : [])),
-            deposits: answers.flatMap((x, i) => (actions[i]!.kind === "deposit" && x.status === 201 ? [x.id!] : [])),
-          })
-        } finally {
-          await w.sim.close()
-        }
-      }),
-      { numRuns: runs(0.5) },
-    )
-    // The point is to interleave handlers between their read and their append: some runs must have made one retry.
-    if (runs(0.5) >= 10) expect(conflicts, "interleavings that made a handler retry").toBeGreaterThan(0)
-  }, PROPERTY_TIMEOUT_MS)
+  it(
+    "lose no event, duplicate none, and never overdraw, in any interleaving of their store calls",
+    async () => {
+      let conflicts = 0
+      await fc.assert(
+        fc.asyncProperty(
+          fc.scheduler(),
+          fc.array(action, { minLength: 2, maxLength: 6 }),
+          fc.constantFrom("auto" as const, "manual" as const),
+          async (s, actions, policy) => {
+            const w = await startRace(s, 2, policy)
+            try {
+              w.scheduled.scheduling = true
+              const answers = await s.waitFor(Promise.all(actions.map((a) => perform(w, a))))
+              answers.forEach((answer, i) => {
+                const a = actions[i]!
+                expect(ALLOWED[a.kind], `${a.kind}: ${answer.status} ${answer.code ?? ""}`).toContain(
+                  answer.code === undefined ? String(answer.status) : `${answer.status} ${answer.code}`,
+                )
+              })
+              for (const [i, id] of w.waiting.entries()) {
+                const decided = actions.flatMap((a, j) =>
+                  (a.kind === "approve" || a.kind === "reject") && a.request === i && answers[j]!.status === 200 ? [a.kind] : [],
+                )
+                expect(decided.length, `request ${id} decided once: ${decided.join(", ")}`).toBeLessThanOrEqual(1)
+              }
+              conflicts += w.scheduled.conflicts
+              await checkAfterRace(w, {
+                requests: answers.flatMap((x, i) => (actions[i]!.kind === "withdraw" && x.status === 201 ? [x.id!] : [])),
+                deposits: answers.flatMap((x, i) => (actions[i]!.kind === "deposit" && x.status === 201 ? [x.id!] : [])),
+              })
+            } finally {
+              await w.sim.close()
+            }
+          },
+        ),
+        { numRuns: runs(0.5) },
+      )
+      // The point is to interleave handlers between their read and their append: some runs must have made one retry.
+      if (runs(0.5) >= 10) expect(conflicts, "interleavings that made a handler retry").toBeGreaterThan(0)
+    },
+    PROPERTY_TIMEOUT_MS,
+  )
 })

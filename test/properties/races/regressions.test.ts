@@ -22,14 +22,18 @@ describe("races over one withdrawal", () => {
     const { s, w } = await onInterval([1, 3, 2, 5, 4, 6, 7, 8])
     try {
       w.scheduled.scheduling = true
-      const [approved, advanced] = await s.waitFor(Promise.all([w.sim.admin<any>("POST", `/_sim/transaction-requests/${w.waiting[0]}/approve`, {}), advance(w)]))
+      const [approved, advanced] = await s.waitFor(
+        Promise.all([w.sim.admin<any>("POST", `/_sim/transaction-requests/${w.waiting[0]}/approve`, {}), advance(w)]),
+      )
       expect([approved.status, advanced.status]).toEqual([200, 200])
       const submissions = s.report().filter((t) => String(t.label).startsWith("append ChainTxSubmitted"))
       expect(submissions.length, "both broadcasts reached the chain").toBe(2)
       w.scheduled.scheduling = false
       expect((await advance(w)).status).toBe(200)
       await checkAfterRace(w, { requests: [], deposits: [] })
-      expect((await w.sim.client().call<any>("GET", `/transactionRequests/${w.waiting[0]}`)).body.data.item.transactionRequestStatus).toBe("success")
+      expect((await w.sim.client().call<any>("GET", `/transactionRequests/${w.waiting[0]}`)).body.data.item.transactionRequestStatus).toBe(
+        "success",
+      )
     } finally {
       await w.sim.close()
     }
@@ -47,7 +51,9 @@ describe("races over one withdrawal", () => {
       const successes = s.report().filter((t) => String(t.label).startsWith("append TxRequestSucceeded"))
       expect(successes.length, "both settlements tried to record the success").toBe(2)
       await checkAfterRace(w, { requests: [], deposits: [] })
-      expect((await w.sim.client().call<any>("GET", `/transactionRequests/${w.waiting[0]}`)).body.data.item.transactionRequestStatus).toBe("success")
+      expect((await w.sim.client().call<any>("GET", `/transactionRequests/${w.waiting[0]}`)).body.data.item.transactionRequestStatus).toBe(
+        "success",
+      )
     } finally {
       await w.sim.close()
     }

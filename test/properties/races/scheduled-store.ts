@@ -15,7 +15,8 @@ export interface ScheduledStore {
 
 export const scheduledStore = (s: fc.Scheduler): ScheduledStore => {
   const inner = makeMemoryStore()
-  const gate = (label: string) => Effect.promise(() => (handle.scheduling ? s.schedule(Promise.resolve(label), label) : Promise.resolve(label)))
+  const gate = (label: string) =>
+    Effect.promise(() => (handle.scheduling ? s.schedule(Promise.resolve(label), label) : Promise.resolve(label)))
   const handle: ScheduledStore = {
     scheduling: false,
     conflicts: 0,
@@ -24,7 +25,9 @@ export const scheduledStore = (s: fc.Scheduler): ScheduledStore => {
       readStream: (stream, options) => Effect.flatMap(gate(`read ${stream}`), () => inner.readStream(stream, options)),
       append: (stream, events, expected) =>
         Effect.flatMap(gate(`append ${events.map((e) => e.type).join("+")} to ${stream} at ${expected}`), () =>
-          inner.append(stream, events, expected).pipe(Effect.tapError((e) => Effect.sync(() => void (e._tag === "WrongExpectedVersion" && handle.conflicts++)))),
+          inner
+            .append(stream, events, expected)
+            .pipe(Effect.tapError((e) => Effect.sync(() => void (e._tag === "WrongExpectedVersion" && handle.conflicts++)))),
         ),
     },
   }

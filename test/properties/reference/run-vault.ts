@@ -22,8 +22,14 @@ const view = (s: VaultState) =>
     : {
         policy: s.policy,
         accounts: sorted(s.accounts.accounts.keys()),
-        addresses: sorted([...s.accounts.addresses.values()].map((a) => `${a.blockchain}|${a.network}|${a.address}|${a.vaultAccountId}|${sorted(a.assets)}`)),
-        holdings: sorted([...s.ledger.holdings].filter(([, h]) => h.total !== 0n || h.blocked !== 0n).map(([k, h]) => `${k}=${h.total}/${h.blocked}`)),
+        addresses: sorted(
+          [...s.accounts.addresses.values()].map(
+            (a) => `${a.blockchain}|${a.network}|${a.address}|${a.vaultAccountId}|${sorted(a.assets)}`,
+          ),
+        ),
+        holdings: sorted(
+          [...s.ledger.holdings].filter(([, h]) => h.total !== 0n || h.blocked !== 0n).map(([k, h]) => `${k}=${h.total}/${h.blocked}`),
+        ),
         credited: sorted(s.ledger.credited),
         utxos: sorted([...s.ledger.utxos].map(([k, u]) => `${k}|${u.address}|${u.amount}`)),
         reserved: sorted(s.ledger.reservedOutputs),
@@ -36,8 +42,14 @@ const referenceView = (r: VaultReference) =>
     : {
         policy: r.policy,
         accounts: sorted(r.accounts),
-        addresses: sorted([...r.addresses.values()].map((a) => `${a.network.blockchain}|${a.network.network}|${a.address}|${a.account}|${sorted(a.assets)}`)),
-        holdings: sorted([...r.holdings].filter(([, h]) => h.total !== 0n || h.blocked !== 0n).map(([k, h]) => `${k}=${h.total}/${h.blocked}`)),
+        addresses: sorted(
+          [...r.addresses.values()].map(
+            (a) => `${a.network.blockchain}|${a.network.network}|${a.address}|${a.account}|${sorted(a.assets)}`,
+          ),
+        ),
+        holdings: sorted(
+          [...r.holdings].filter(([, h]) => h.total !== 0n || h.blocked !== 0n).map(([k, h]) => `${k}=${h.total}/${h.blocked}`),
+        ),
         credited: sorted(r.credited),
         utxos: sorted([...r.utxos].map(([k, u]) => `${k}|${u.address}|${u.amount}`)),
         reserved: sorted(r.reserved),
@@ -55,7 +67,8 @@ const expectLedgerInvariants = (s: Active) => {
   for (const [key, h] of s.ledger.holdings) {
     expect(h.total >= 0n && h.blocked >= 0n && h.blocked <= h.total, `${key}: total ${h.total}, blocked ${h.blocked}`).toBe(true)
     expect(h.blocked, `${key}: blocked vs open reservations`).toBe(held.get(key) ?? 0n)
-    if (key.startsWith("xrp|") && key.endsWith(`|${ASSETS[3].id}`) && h.blocked > 0n) expect(h.total - h.blocked >= XRP_RESERVE, `${key}: reserve spent`).toBe(true)
+    if (key.startsWith("xrp|") && key.endsWith(`|${ASSETS[3].id}`) && h.blocked > 0n)
+      expect(h.total - h.blocked >= XRP_RESERVE, `${key}: reserve spent`).toBe(true)
   }
   for (const key of s.ledger.reservedOutputs) expect(s.ledger.utxos.has(key), `reserved output ${key} is unspent`).toBe(true)
   const outputs = new Map<string, bigint>()
@@ -76,7 +89,11 @@ const expectTerminalRefusals = (s: Active) => {
   const before = snapshot(s)
   for (const [id, r] of s.requests)
     if (TERMINAL.has(wireOf[r.status]))
-      for (const c of requestCommands(id)) expect(vaultDecider.decide(c, s), `${c.type} on ${r.status}`).toMatchObject({ _tag: "Rejected", error: { _tag: "IllegalTxTransition" } })
+      for (const c of requestCommands(id))
+        expect(vaultDecider.decide(c, s), `${c.type} on ${r.status}`).toMatchObject({
+          _tag: "Rejected",
+          error: { _tag: "IllegalTxTransition" },
+        })
   expect(snapshot(s)).toBe(before)
 }
 

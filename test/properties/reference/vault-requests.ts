@@ -31,7 +31,8 @@ export const spendingOf = (r: RefRequest, fee: bigint, withErrors: boolean) => {
   if (d.inputs.length > 0) {
     for (const i of d.inputs) debits.push({ address: i.address, assetId: native, amount: i.amount })
     if (d.change !== null) credits.push({ address: d.change.address, assetId: native, amount: d.change.amount, vout: d.recipients.length })
-  } else if (d.assetId === native) debits.push({ address: d.sender!, assetId: native, amount: ((withErrors ? 0n : total) + fee).toString() })
+  } else if (d.assetId === native)
+    debits.push({ address: d.sender!, assetId: native, amount: ((withErrors ? 0n : total) + fee).toString() })
   else {
     if (!withErrors) debits.push({ address: d.sender!, assetId: d.assetId, amount: total.toString() })
     if (fee > 0n) debits.push({ address: d.sender!, assetId: native, amount: fee.toString() })
@@ -39,17 +40,26 @@ export const spendingOf = (r: RefRequest, fee: bigint, withErrors: boolean) => {
   return { debits: debits.filter((x) => BigInt(x.amount) > 0n), credits }
 }
 
-export const requestCommand = (ref: VaultReference, kind: RequestCommandKind, intent: Intent): { readonly command: VaultAggregateCommand; readonly expected: Expected } => {
+export const requestCommand = (
+  ref: VaultReference,
+  kind: RequestCommandKind,
+  intent: Intent,
+): { readonly command: VaultAggregateCommand; readonly expected: Expected } => {
   const all = [...ref.requests.values()]
   const r = all.length === 0 ? undefined : all[intent.request % all.length]!
   const requestId = r?.draft.requestId ?? "req-missing"
-  const illegal: Expected = r === undefined ? { accept: false, error: "TxRequestNotFound" } : { accept: false, error: "IllegalTxTransition" }
-  const move = (ok: boolean, apply: (r: RefRequest) => void): Expected => (r !== undefined && ok ? { accept: true, apply: () => apply(r) } : illegal)
+  const illegal: Expected =
+    r === undefined ? { accept: false, error: "TxRequestNotFound" } : { accept: false, error: "IllegalTxTransition" }
+  const move = (ok: boolean, apply: (r: RefRequest) => void): Expected =>
+    r !== undefined && ok ? { accept: true, apply: () => apply(r) } : illegal
   switch (kind) {
     case "approve":
       return {
         command: { type: "ApproveTxRequest", requestId, now },
-        expected: move(r !== undefined && AWAITING.includes(r.status), (x) => (x.status = x.status === "AwaitingApproval" && x.levels === 2 ? "AwaitingApprovalL2" : "Broadcasted")),
+        expected: move(
+          r !== undefined && AWAITING.includes(r.status),
+          (x) => (x.status = x.status === "AwaitingApproval" && x.levels === 2 ? "AwaitingApprovalL2" : "Broadcasted"),
+        ),
       }
     case "reject":
       return {
@@ -68,7 +78,10 @@ export const requestCommand = (ref: VaultReference, kind: RequestCommandKind, in
         }),
       }
     case "succeed":
-      return { command: { type: "RecordTxSucceeded", requestId, confirmations: 1, now }, expected: move(r?.status === "Mined", (x) => (x.status = "Success")) }
+      return {
+        command: { type: "RecordTxSucceeded", requestId, confirmations: 1, now },
+        expected: move(r?.status === "Mined", (x) => (x.status = "Success")),
+      }
     case "mine": {
       const { withErrors, fee: wanted } = intent as Extract<Intent, { kind: "mine" }>
       const utxo = r !== undefined && r.draft.inputs.length > 0
@@ -78,14 +91,24 @@ export const requestCommand = (ref: VaultReference, kind: RequestCommandKind, in
       const paid = utxo ? maxFee : fee
       const spent = r === undefined ? { debits: [], credits: [] } : spendingOf(r, paid, withErrors)
       return {
-        command: { type: "RecordTxMined", requestId, blockHeight: 2, blockHash: "0xmined", fee: paid.toString(), withErrors, ...spent, now },
+        command: {
+          type: "RecordTxMined",
+          requestId,
+          blockHeight: 2,
+          blockHash: "0xmined",
+          fee: paid.toString(),
+          withErrors,
+          ...spent,
+          now,
+        },
         expected: move(r?.status === "Broadcasted" && !(utxo && withErrors), (x) => {
           x.status = withErrors ? "MinedWithErrors" : "Mined"
           const n = release(ref, x)
           for (const p of spent.debits) ref.holding(n, p.address, p.assetId).total -= BigInt(p.amount)
           for (const p of spent.credits) ref.holding(n, p.address, p.assetId).total += BigInt(p.amount)
           if (!withErrors) for (const i of x.draft.inputs) ref.utxos.delete(`${i.transactionId}:${i.vout}`)
-          for (const c of spent.credits) ref.utxos.set(`${x.draft.transactionId}:${c.vout}`, { address: c.address, amount: BigInt(c.amount) })
+          for (const c of spent.credits)
+            ref.utxos.set(`${x.draft.transactionId}:${c.vout}`, { address: c.address, amount: BigInt(c.amount) })
         }),
       }
     }

@@ -29,7 +29,8 @@ export type Expected = { readonly accept: true; readonly apply: () => void } | {
 const accept = (apply: () => void = () => {}): Expected => ({ accept: true, apply })
 const refuse = (error: string): Expected => ({ accept: false, error })
 
-export const holdingKey = (n: { blockchain: string; network: string }, address: string, assetId: string) => `${n.blockchain}|${n.network}|${address}|${assetId}`
+export const holdingKey = (n: { blockchain: string; network: string }, address: string, assetId: string) =>
+  `${n.blockchain}|${n.network}|${address}|${assetId}`
 
 export class VaultReference {
   exists = false
@@ -83,11 +84,18 @@ export class VaultReference {
     switch (intent.kind) {
       case "create-vault":
         return {
-          command: { type: "CreateVault", profile: { vaultId: VAULT_ID, name: "props", type: "test", color: "#000000", backuped: false }, now },
+          command: {
+            type: "CreateVault",
+            profile: { vaultId: VAULT_ID, name: "props", type: "test", color: "#000000", backuped: false },
+            now,
+          },
           expected: this.exists ? refuse("VaultAlreadyExists") : accept(() => (this.exists = true)),
         }
       case "set-policy":
-        return { command: { type: "SetApprovalPolicy", mode: intent.mode, levels: intent.levels, now }, expected: accept(() => (this.policy = { mode: intent.mode, levels: intent.levels })) }
+        return {
+          command: { type: "SetApprovalPolicy", mode: intent.mode, levels: intent.levels, now },
+          expected: accept(() => (this.policy = { mode: intent.mode, levels: intent.levels })),
+        }
       case "create-account": {
         const id = ACCOUNT_IDS[intent.account]!
         return {
@@ -99,9 +107,19 @@ export class VaultReference {
         const n = NETWORKS[intent.network]!
         const account = intent.account === null ? null : ACCOUNT_IDS[intent.account]!
         const address = this.nextAddress(n)
-        const command: VaultAggregateCommand = { type: "GenerateAddress", vaultAccountId: account as VaultAccountId | null, network: n, label: "g", derived: { address, derivationPath: "m/0", index: this.derived }, now }
+        const command: VaultAggregateCommand = {
+          type: "GenerateAddress",
+          vaultAccountId: account as VaultAccountId | null,
+          network: n,
+          label: "g",
+          derived: { address, derivationPath: "m/0", index: this.derived },
+          now,
+        }
         if (account !== null && !this.accounts.has(account)) return { command, expected: refuse("VaultAccountNotFound") }
-        return { command, expected: accept(() => this.addAddress(n, address, account, n.utxo || account === null ? [n.nativeAssetId] : [])) }
+        return {
+          command,
+          expected: accept(() => this.addAddress(n, address, account, n.utxo || account === null ? [n.nativeAssetId] : [])),
+        }
       }
       case "add-asset":
         return this.addAsset(intent)
@@ -122,7 +140,14 @@ export class VaultReference {
     if (intent.target._tag === "Address") {
       const all = this.addressesOn(n)
       const target = all[intent.target.pick % (all.length + 1)]?.address ?? "foreign"
-      const command: VaultAggregateCommand = { type: "AddAsset", vaultAccountId: account as VaultAccountId, asset, nativeAssetId: n.nativeAssetId, target: { _tag: "Address", address: target }, now }
+      const command: VaultAggregateCommand = {
+        type: "AddAsset",
+        vaultAccountId: account as VaultAccountId,
+        asset,
+        nativeAssetId: n.nativeAssetId,
+        target: { _tag: "Address", address: target },
+        now,
+      }
       const record = held.find((a) => a.address === target)
       if (!this.accounts.has(account)) return { command, expected: refuse("VaultAccountNotFound") }
       if (record === undefined) return { command, expected: refuse("AddressNotHeld") }
@@ -209,7 +234,12 @@ export class VaultReference {
         const o = outputs[p % (outputs.length + 1)]
         const key = o?.[0] ?? "0xmissing:0"
         const [transactionId, vout] = key.split(":") as [string, string]
-        chosen.set(key, { transactionId, vout: Number(vout), address: o?.[1].address ?? "tb1qmissing", amount: (o?.[1].amount ?? 1_000n).toString() })
+        chosen.set(key, {
+          transactionId,
+          vout: Number(vout),
+          address: o?.[1].address ?? "tb1qmissing",
+          amount: (o?.[1].amount ?? 1_000n).toString(),
+        })
       }
       inputs = [...chosen.values()]
       const total = inputs.reduce((s, i) => s + BigInt(i.amount), 0n)
@@ -220,7 +250,20 @@ export class VaultReference {
         change = { address, amount: back.toString() }
         changeAddress = {
           type: "AddressDerived",
-          data: { vaultId: VAULT_ID, vaultAccountId: null, blockchain: n.blockchain, network: n.network, address, derivationPath: "m/c", change: 1, index: this.derived, label: "change", addressType: "change", assetIds: [native], at: now },
+          data: {
+            vaultId: VAULT_ID,
+            vaultAccountId: null,
+            blockchain: n.blockchain,
+            network: n.network,
+            address,
+            derivationPath: "m/c",
+            change: 1,
+            index: this.derived,
+            label: "change",
+            addressType: "change",
+            assetIds: [native],
+            at: now,
+          },
         }
       }
       recipients = [{ address: "tb1qexternal", amount: (total - maxFee - back).toString() }]
@@ -234,7 +277,10 @@ export class VaultReference {
       recipients = [{ address: "external", amount: intent.amount.toString() }]
       reservations = asset.native
         ? [{ address: sender, assetId: native, amount: (intent.amount + maxFee).toString() }]
-        : [{ address: sender, assetId: asset.id, amount: intent.amount.toString() }, ...(maxFee > 0n ? [{ address: sender, assetId: native, amount: maxFee.toString() }] : [])]
+        : [
+            { address: sender, assetId: asset.id, amount: intent.amount.toString() },
+            ...(maxFee > 0n ? [{ address: sender, assetId: native, amount: maxFee.toString() }] : []),
+          ]
     }
     const draft: Omit<TxRequestDraft, "approvalLevels"> = {
       ...ids,
@@ -256,15 +302,22 @@ export class VaultReference {
       change,
       reservations,
     }
-    const command: VaultAggregateCommand = { type: "CreateTxRequest", draft, ...(changeAddress !== undefined ? { changeAddress } : {}), now }
+    const command: VaultAggregateCommand = {
+      type: "CreateTxRequest",
+      draft,
+      ...(changeAddress !== undefined ? { changeAddress } : {}),
+      now,
+    }
     if (precheck !== undefined) return { command, expected: refuse(precheck) }
     const needed = new Map<string, bigint>()
-    for (const p of reservations) needed.set(`${p.address}|${p.assetId}`, (needed.get(`${p.address}|${p.assetId}`) ?? 0n) + BigInt(p.amount))
+    for (const p of reservations)
+      needed.set(`${p.address}|${p.assetId}`, (needed.get(`${p.address}|${p.assetId}`) ?? 0n) + BigInt(p.amount))
     for (const [key, amount] of needed) {
       const [address, assetId] = key.split("|") as [string, string]
       if (this.available(n, address, assetId) < amount) return { command, expected: refuse("InsufficientFunds") }
     }
-    if (inputs.some((i) => this.reserved.has(`${i.transactionId}:${i.vout}`) || !this.utxos.has(`${i.transactionId}:${i.vout}`))) return { command, expected: refuse("InsufficientFunds") }
+    if (inputs.some((i) => this.reserved.has(`${i.transactionId}:${i.vout}`) || !this.utxos.has(`${i.transactionId}:${i.vout}`)))
+      return { command, expected: refuse("InsufficientFunds") }
     return {
       command,
       expected: accept(() => {

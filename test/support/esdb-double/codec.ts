@@ -14,8 +14,7 @@ interface ProposedMessage {
   getCustomMetadata_asU8(): Uint8Array
 }
 
-export const streamName = (id: StreamIdentifier | undefined): string =>
-  id === undefined ? "" : decoder.decode(id.getStreamName_asU8())
+export const streamName = (id: StreamIdentifier | undefined): string => (id === undefined ? "" : decoder.decode(id.getStreamName_asU8()))
 
 export const streamIdentifier = (name: string): StreamIdentifier => {
   const id = new StreamIdentifier()
@@ -28,8 +27,9 @@ export const uuidText = (uuid: UUID | undefined): string | undefined => {
   if (uuid === undefined) return undefined
   if (uuid.hasStructured()) {
     const s = uuid.getStructured()!
-    const hex = BigInt.asUintN(64, BigInt(s.getMostSignificantBits())).toString(16).padStart(16, "0")
-      + BigInt.asUintN(64, BigInt(s.getLeastSignificantBits())).toString(16).padStart(16, "0")
+    const hex =
+      BigInt.asUintN(64, BigInt(s.getMostSignificantBits())).toString(16).padStart(16, "0") +
+      BigInt.asUintN(64, BigInt(s.getLeastSignificantBits())).toString(16).padStart(16, "0")
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
   }
   const text = uuid.getString().toLowerCase()
@@ -47,7 +47,11 @@ export const uuidMessage = (text: string, structured: boolean): UUID => {
 }
 
 export class BadRequest extends Error {
-  constructor(message: string, readonly exception?: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    message: string,
+    readonly exception?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message)
   }
 }
@@ -95,7 +99,10 @@ const recordedEvent = (e: StoredEvent, structuredIds: boolean) => {
 const LINK = /^(\d+)@(.+)$/s
 
 /** One event of a read or subscription; with `resolveLinks`, a `$>` link carries its target as the event. */
-export const readEventResponse = (e: StoredEvent, options: { structuredIds: boolean; resolve?: (stream: string, revision: bigint) => StoredEvent | undefined }): ReadResp => {
+export const readEventResponse = (
+  e: StoredEvent,
+  options: { structuredIds: boolean; resolve?: (stream: string, revision: bigint) => StoredEvent | undefined },
+): ReadResp => {
   const event = new ReadResp.ReadEvent()
   const link = e.type === "$>" && options.resolve !== undefined ? LINK.exec(decoder.decode(e.data)) : null
   const target = link === null ? undefined : options.resolve?.(link[2]!, BigInt(link[1]!))

@@ -138,7 +138,10 @@ export class PersistentGroup {
     const at = this.consumers.indexOf(c)
     if (at < 0) return
     this.consumers.splice(at, 1)
-    const lost = [...this.#outstanding.values()].filter((o) => o.consumer === c).map((o) => o.message).sort((a, b) => a.seq - b.seq)
+    const lost = [...this.#outstanding.values()]
+      .filter((o) => o.consumer === c)
+      .map((o) => o.message)
+      .sort((a, b) => a.seq - b.seq)
     for (const m of lost) this.#retryMessage(m)
     this.pump()
   }
@@ -260,7 +263,12 @@ export class PersistentGroup {
   }
 
   #park(m: Message): void {
-    this.state.writeSystemEvent(this.parkedStream, "$>", new TextEncoder().encode(`${m.event.revision}@${m.event.stream}`), "application/octet-stream")
+    this.state.writeSystemEvent(
+      this.parkedStream,
+      "$>",
+      new TextEncoder().encode(`${m.event.revision}@${m.event.stream}`),
+      "application/octet-stream",
+    )
     this.parked++
     this.#finish(m)
   }
@@ -276,9 +284,13 @@ export class PersistentGroup {
 
   /** The server's clock tick: timed-out messages are retried (or parked), and a due checkpoint is written. */
   tick(now = Date.now()): void {
-    const expired = [...this.#outstanding.values()].filter((o) => o.expires <= now).map((o) => o.message).sort((a, b) => a.seq - b.seq)
+    const expired = [...this.#outstanding.values()]
+      .filter((o) => o.expires <= now)
+      .map((o) => o.message)
+      .sort((a, b) => a.seq - b.seq)
     for (const m of expired) this.#retryMessage(m)
-    if (this.#sinceCheckpoint >= this.settings.minCheckPointCount && now - this.#checkpointedAt >= this.settings.checkPointAfterMs) this.#writeCheckpoint()
+    if (this.#sinceCheckpoint >= this.settings.minCheckPointCount && now - this.#checkpointedAt >= this.settings.checkPointAfterMs)
+      this.#writeCheckpoint()
     this.pump()
   }
 

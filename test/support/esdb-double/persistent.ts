@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto"
 import { status } from "@grpc/grpc-js"
 import type { ServerDuplexStream, ServerUnaryCall, sendUnaryData } from "@grpc/grpc-js"
 import { grpcError, readEventResponse, streamName, uuidText } from "./codec.js"
-import { PsCreateReq, PsCreateResp, PsDeleteResp, PsGetInfoResp, PsReadReq, PsReadResp, PsSubscriptionInfo, ReadResp } from "./proto.js"
+import { PsCreateReq, PsCreateResp, PsDeleteResp, PsGetInfoResp, PsReadResp, PsSubscriptionInfo, type ReadResp } from "./proto.js"
 import type { PsCreateReqT, PsDeleteReqT, PsGetInfoReqT, PsReadReqT, PsReadRespT } from "./proto.js"
 import { PersistentGroup, type Consumer, type ConsumerStrategy, type GroupSettings, type GroupSource } from "./persistent-group.js"
 import type { EsdbDoubleState, StoredEvent } from "./state.js"
@@ -15,7 +15,13 @@ const psError = (code: status, exception: string, message: string, source: strin
   grpcError(code, message, exception, { "stream-name": source, "group-name": group })
 
 const notFound = (source: string, group: string) =>
-  psError(status.NOT_FOUND, "persistent-subscription-does-not-exist", `Subscription group '${group}' on stream '${source}' does not exist.`, source, group)
+  psError(
+    status.NOT_FOUND,
+    "persistent-subscription-does-not-exist",
+    `Subscription group '${group}' on stream '${source}' does not exist.`,
+    source,
+    group,
+  )
 
 const strategies: Record<number, ConsumerStrategy> = {
   [PsCreateReq.ConsumerStrategy.DISPATCHTOSINGLE]: "DispatchToSingle",
@@ -30,7 +36,10 @@ const settingsOf = (s: InstanceType<typeof PsCreateReq.Settings>): GroupSettings
     messageTimeoutMs: s.hasMessageTimeoutMs() ? s.getMessageTimeoutMs() : Number(BigInt(s.getMessageTimeoutTicks() || "0") / 10_000n),
     maxRetryCount: s.getMaxRetryCount(),
     maxSubscriberCount: s.getMaxSubscriberCount(),
-    strategy: named === "DispatchToSingle" || named === "Pinned" || named === "RoundRobin" ? named : (strategies[s.getNamedConsumerStrategy()] ?? "RoundRobin"),
+    strategy:
+      named === "DispatchToSingle" || named === "Pinned" || named === "RoundRobin"
+        ? named
+        : (strategies[s.getNamedConsumerStrategy()] ?? "RoundRobin"),
     checkPointAfterMs: s.hasCheckpointAfterMs() ? s.getCheckpointAfterMs() : Number(BigInt(s.getCheckpointAfterTicks() || "0") / 10_000n),
     minCheckPointCount: s.getMinCheckpointCount(),
     maxCheckPointCount: s.getMaxCheckpointCount(),
@@ -71,7 +80,15 @@ export const create = (state: EsdbDoubleState) => (call: ServerUnaryCall<PsCreat
   const name = options.getGroupName()
   const sourceName = source._tag === "All" ? "$all" : source.stream
   if (state.persistentGroups.has(key(sourceName, name))) {
-    return callback(psError(status.ALREADY_EXISTS, "persistent-subscription-exists", `Subscription group ${name} on stream ${sourceName} already exists.`, sourceName, name))
+    return callback(
+      psError(
+        status.ALREADY_EXISTS,
+        "persistent-subscription-exists",
+        `Subscription group ${name} on stream ${sourceName} already exists.`,
+        sourceName,
+        name,
+      ),
+    )
   }
   const settings = settingsOf(options.getSettings()!)
   const createdAt = { logLength: state.log.length, streamLength: source._tag === "Stream" ? (state.stream(source.stream)?.length ?? 0) : 0 }
@@ -89,7 +106,8 @@ export const remove = (state: EsdbDoubleState) => (call: ServerUnaryCall<PsDelet
   const group = state.persistentGroups.get(key(source, name))
   if (group === undefined) return callback(notFound(source, name))
   state.persistentGroups.delete(key(source, name))
-  for (const c of [...group.consumers]) c.drop("persistent-subscription-dropped", `Persistent subscription group ${name} on ${source} was deleted.`)
+  for (const c of [...group.consumers])
+    c.drop("persistent-subscription-dropped", `Persistent subscription group ${name} on ${source} was deleted.`)
   callback(null, new PsDeleteResp())
 }
 
@@ -113,9 +131,21 @@ export const getInfo = (state: EsdbDoubleState) => (call: ServerUnaryCall<PsGetI
     .setTotalInFlightMessages(g.outstandingCount)
     .setOutstandingMessagesCount(g.outstandingCount)
     .setParkedMessageCount(g.parked.toString())
-    .setLastCheckpointedEventPosition(checkpoint === undefined ? "" : source === "$all" ? `C:${checkpoint.position}/P:${checkpoint.position}` : checkpoint.revision.toString())
-    .setConnectionsList(g.consumers.map((c) => new PsSubscriptionInfo.ConnectionInfo()
-      .setConnectionName(c.connectionName).setAvailableSlots(c.capacity - c.inFlight.size).setInFlightMessages(c.inFlight.size)))
+    .setLastCheckpointedEventPosition(
+      checkpoint === undefined
+        ? ""
+        : source === "$all"
+          ? `C:${checkpoint.position}/P:${checkpoint.position}`
+          : checkpoint.revision.toString(),
+    )
+    .setConnectionsList(
+      g.consumers.map((c) =>
+        new PsSubscriptionInfo.ConnectionInfo()
+          .setConnectionName(c.connectionName)
+          .setAvailableSlots(c.capacity - c.inFlight.size)
+          .setInFlightMessages(c.inFlight.size),
+      ),
+    )
   callback(null, new PsGetInfoResp().setSubscriptionInfo(info))
 }
 
@@ -145,7 +175,10 @@ export const read = (state: EsdbDoubleState) => (call: ServerDuplexStream<PsRead
         capacity: Math.max(1, options.getBufferSize()),
         inFlight: new Set(),
         push: (m) => {
-          const event = readEventResponse(m.event, { structuredIds: structured, resolve: g.settings.resolveLinks ? (s, r) => state.stream(s)?.[Number(r)] : undefined }).getEvent()!
+          const event = readEventResponse(m.event, {
+            structuredIds: structured,
+            resolve: g.settings.resolveLinks ? (s, r) => state.stream(s)?.[Number(r)] : undefined,
+          }).getEvent()!
           const out = new PsReadResp.ReadEvent().setEvent(toPs(event.getEvent()!)).setCommitPosition(m.event.position.toString())
           if (event.hasLink()) out.setLink(toPs(event.getLink()!))
           out.setRetryCount(m.retryCount)
@@ -156,18 +189,34 @@ export const read = (state: EsdbDoubleState) => (call: ServerDuplexStream<PsRead
           call.emit("error", psError(status.CANCELLED, exception, reason, g.sourceName, g.name))
         },
       }
-      call.write(new PsReadResp().setSubscriptionConfirmation(new PsReadResp.SubscriptionConfirmation().setSubscriptionId(`${g.sourceName}::${g.name}`)))
+      call.write(
+        new PsReadResp().setSubscriptionConfirmation(
+          new PsReadResp.SubscriptionConfirmation().setSubscriptionId(`${g.sourceName}::${g.name}`),
+        ),
+      )
       if (g.addConsumer(c) === "full") {
-        return void call.emit("error", psError(status.FAILED_PRECONDITION, "maximum-subscribers-reached", "Maximum subscriptions reached.", g.sourceName, g.name))
+        return void call.emit(
+          "error",
+          psError(status.FAILED_PRECONDITION, "maximum-subscribers-reached", "Maximum subscriptions reached.", g.sourceName, g.name),
+        )
       }
       consumer = c
       return
     }
     if (group === undefined || consumer === undefined) return
-    if (req.hasAck()) group.ack(req.getAck()!.getIdsList().flatMap((id) => uuidText(id) ?? []))
+    if (req.hasAck())
+      group.ack(
+        req
+          .getAck()!
+          .getIdsList()
+          .flatMap((id) => uuidText(id) ?? []),
+      )
     else if (req.hasNack()) {
       const nack = req.getNack()!
-      group.nack(nack.getIdsList().flatMap((id) => uuidText(id) ?? []), nackActions[nack.getAction()] ?? "unknown")
+      group.nack(
+        nack.getIdsList().flatMap((id) => uuidText(id) ?? []),
+        nackActions[nack.getAction()] ?? "unknown",
+      )
     }
   })
   call.on("error", () => leave())

@@ -33,8 +33,15 @@ export type { IServerFeaturesServer } from "@eventstore/db-client/generated/serv
 // The persistent subscriptions contract; its messages share names with the Streams service's, hence the prefix.
 export const { PersistentSubscriptionsService } = persistentGrpc
 export const {
-  ReadReq: PsReadReq, ReadResp: PsReadResp, CreateReq: PsCreateReq, CreateResp: PsCreateResp, DeleteReq: PsDeleteReq,
-  DeleteResp: PsDeleteResp, GetInfoReq: PsGetInfoReq, GetInfoResp: PsGetInfoResp, SubscriptionInfo: PsSubscriptionInfo,
+  ReadReq: PsReadReq,
+  ReadResp: PsReadResp,
+  CreateReq: PsCreateReq,
+  CreateResp: PsCreateResp,
+  DeleteReq: PsDeleteReq,
+  DeleteResp: PsDeleteResp,
+  GetInfoReq: PsGetInfoReq,
+  GetInfoResp: PsGetInfoResp,
+  SubscriptionInfo: PsSubscriptionInfo,
 } = persistentPb
 export type PsReadReqT = InstanceType<typeof PsReadReq>
 export type PsReadRespT = InstanceType<typeof PsReadResp>

@@ -51,7 +51,10 @@ const eventFilter = (options: ReadOptions): EventFilter | undefined => {
 }
 
 /** The requested $all position, or an INVALID_ARGUMENT error when it points inside a record, as ESDB answers. */
-export const allPosition = (state: EsdbDoubleState, all: InstanceType<typeof ReadReq.Options.AllOptions>): AllPosition | "start" | "end" => {
+export const allPosition = (
+  state: EsdbDoubleState,
+  all: InstanceType<typeof ReadReq.Options.AllOptions>,
+): AllPosition | "start" | "end" => {
   if (all.hasStart()) return "start"
   if (all.hasEnd()) return "end"
   const p = all.getPosition()
@@ -82,4 +85,3 @@ export const send = async (call: ReadCall, resp: ReadResp): Promise<boolean> => 
     call.once("close", gone)
   })
 }
-

@@ -20,9 +20,18 @@ const methods: ReadonlyArray<readonly [service: string, method: string, features
   [PERSISTENT, "getinfo", ["stream", "all"]],
 ]
 
-export const getSupportedMethods = (_call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<InstanceType<typeof SupportedMethods>>) => {
+export const getSupportedMethods = (
+  _call: ServerUnaryCall<unknown, unknown>,
+  callback: sendUnaryData<InstanceType<typeof SupportedMethods>>,
+) => {
   const supported = new SupportedMethods().setEventStoreServerVersion(SERVER_VERSION)
-  supported.setMethodsList(methods.map(([service, method, features]) =>
-    new SupportedMethod().setServiceName(service).setMethodName(method).setFeaturesList([...features])))
+  supported.setMethodsList(
+    methods.map(([service, method, features]) =>
+      new SupportedMethod()
+        .setServiceName(service)
+        .setMethodName(method)
+        .setFeaturesList([...features]),
+    ),
+  )
   callback(null, supported)
 }

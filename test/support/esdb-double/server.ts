@@ -53,7 +53,9 @@ export async function startEsdbDouble(options: EsdbDoubleOptions = {}): Promise<
   if (options.serverFeatures ?? true) server.addService(ServerFeaturesService, { getSupportedMethods })
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`127.0.0.1:${options.port ?? 0}`, ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound)))
+      error ? reject(error) : resolve(bound),
+    ),
+  )
   return {
     port,
     connectionString: `esdb://127.0.0.1:${port}?tls=false`,

@@ -50,15 +50,25 @@ export class EsdbDoubleState {
   constructor(options: EsdbDoubleStateOptions = {}) {
     this.#random = mulberry32(options.seed ?? 20_260_101)
     this.#systemEventEvery = options.systemEventEvery ?? 3
-    this.writeSystemEvent("$epochs", "$epoch-information", { epochNumber: 0, epochPosition: 0, leaderInstanceId: "00000000-0000-0000-0000-000000000001" })
+    this.writeSystemEvent("$epochs", "$epoch-information", {
+      epochNumber: 0,
+      epochPosition: 0,
+      leaderInstanceId: "00000000-0000-0000-0000-000000000001",
+    })
     this.writeSystemEvent("$$$scavenges", "$metadata", { $maxAge: 2_592_000 })
     this.writeSystemEvent("$projections-$all", "$ProjectionsInitialized", {})
   }
 
-  get log(): ReadonlyArray<StoredEvent> { return this.#log }
+  get log(): ReadonlyArray<StoredEvent> {
+    return this.#log
+  }
   /** Where the next record will be written: a valid position to read or subscribe from. */
-  get endPosition(): bigint { return this.#end }
-  stream(name: string): ReadonlyArray<StoredEvent> | undefined { return this.#streams.get(name) }
+  get endPosition(): bigint {
+    return this.#end
+  }
+  stream(name: string): ReadonlyArray<StoredEvent> | undefined {
+    return this.#streams.get(name)
+  }
 
   /** Index of the first record at or after `position` in the log. */
   indexAtOrAfter(position: bigint): number {
@@ -107,8 +117,13 @@ export class EsdbDoubleState {
 
   // Mirrors ESDB's commit check: a repeat of already-written ids succeeds without writing (Idempotent), a
   // partial repeat is "corrupted idempotency", which the server reports as a wrong expected version.
-  #check(stream: string, existing: ReadonlyArray<StoredEvent> | undefined, current: bigint | "no_stream",
-    expected: ExpectedState, events: ReadonlyArray<ProposedEvent>): AppendOutcome | undefined {
+  #check(
+    stream: string,
+    existing: ReadonlyArray<StoredEvent> | undefined,
+    current: bigint | "no_stream",
+    expected: ExpectedState,
+    events: ReadonlyArray<ProposedEvent>,
+  ): AppendOutcome | undefined {
     const wrong = { _tag: "WrongExpectedVersion", current } as const
     if (expected === "stream_exists" && existing === undefined) return wrong
     if (expected === "any" || expected === "stream_exists") {
@@ -141,7 +156,13 @@ export class EsdbDoubleState {
       events = []
       this.#streams.set(stream, events)
     }
-    const stored: StoredEvent = { ...e, stream, revision: BigInt(events.length), position: this.#end, created: BigInt(Date.now()) * 10_000n }
+    const stored: StoredEvent = {
+      ...e,
+      stream,
+      revision: BigInt(events.length),
+      position: this.#end,
+      created: BigInt(Date.now()) * 10_000n,
+    }
     // A record's length is its header plus payload; the jitter keeps positions from being guessable.
     const length = 96 + stream.length + e.type.length + e.data.length + e.metadata.length + Math.floor(this.#random() * 128)
     this.#end += BigInt(length)

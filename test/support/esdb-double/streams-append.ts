@@ -1,9 +1,7 @@
 // Streams.Append (options, then proposed messages) and Streams.BatchAppend (correlated batches on one bidi call).
 import { status } from "@grpc/grpc-js"
 import type { ServerDuplexStream, ServerReadableStream, sendUnaryData } from "@grpc/grpc-js"
-import {
-  AllStreamPosition, Any, AppendResp, BatchAppendResp, Empty, GoogleEmpty, Status, Timeout, WrongExpectedVersion,
-} from "./proto.js"
+import { AllStreamPosition, Any, AppendResp, BatchAppendResp, Empty, GoogleEmpty, Status, Timeout, WrongExpectedVersion } from "./proto.js"
 import type { AppendReq, BatchAppendReq } from "./proto.js"
 import { BadRequest, badRequestError, proposedEvent, streamIdentifier, streamName, uuidMessage, uuidText } from "./codec.js"
 import type { AppendOutcome, EsdbDoubleState, ExpectedState, ProposedEvent } from "./state.js"
@@ -23,8 +21,8 @@ const expectedState = (options: ExpectedOptions, revision: () => string | undefi
   return BigInt(r)
 }
 
-export const append = (state: EsdbDoubleState) =>
-  (call: ServerReadableStream<AppendReq, AppendResp>, callback: sendUnaryData<AppendResp>) => {
+export const append =
+  (state: EsdbDoubleState) => (call: ServerReadableStream<AppendReq, AppendResp>, callback: sendUnaryData<AppendResp>) => {
     let target: { stream: string; expected: ExpectedState } | undefined
     const proposed: ProposedEvent[] = []
     let failure: unknown
@@ -70,7 +68,10 @@ const appendResponse = (outcome: AppendOutcome, expected: ExpectedState): Append
   if (outcome.revision === "no_stream") success.setNoStream(new Empty())
   else success.setCurrentRevision(outcome.revision.toString())
   if (outcome.position === undefined) success.setNoPosition(new Empty())
-  else success.setPosition(new AppendResp.Position().setCommitPosition(outcome.position.toString()).setPreparePosition(outcome.position.toString()))
+  else
+    success.setPosition(
+      new AppendResp.Position().setCommitPosition(outcome.position.toString()).setPreparePosition(outcome.position.toString()),
+    )
   return resp.setSuccess(success)
 }
 
@@ -131,18 +132,26 @@ const batchResponse = (state: EsdbDoubleState, correlation: string, batch: Pendi
     else if (batch.expected === "no_stream") wrong.setExpectedNoStream(new GoogleEmpty())
     else if (batch.expected === "stream_exists") wrong.setExpectedStreamExists(new GoogleEmpty())
     else wrong.setExpectedStreamPosition(batch.expected.toString())
-    return resp.setError(errorStatus(status.FAILED_PRECONDITION, "WrongExpectedVersion", wrong.serializeBinary(), "event_store.client.WrongExpectedVersion"))
+    return resp.setError(
+      errorStatus(status.FAILED_PRECONDITION, "WrongExpectedVersion", wrong.serializeBinary(), "event_store.client.WrongExpectedVersion"),
+    )
   }
   const success = new BatchAppendResp.Success()
   if (outcome.revision === "no_stream") success.setNoStream(new GoogleEmpty())
   else success.setCurrentRevision(outcome.revision.toString())
   if (outcome.position === undefined) success.setNoPosition(new GoogleEmpty())
-  else success.setPosition(new AllStreamPosition().setCommitPosition(outcome.position.toString()).setPreparePosition(outcome.position.toString()))
+  else
+    success.setPosition(
+      new AllStreamPosition().setCommitPosition(outcome.position.toString()).setPreparePosition(outcome.position.toString()),
+    )
   return resp.setSuccess(success)
 }
 
 const errorStatus = (code: status, message: string, details: Uint8Array, typeName: string) => {
   const any = new Any()
   any.pack(details, typeName)
-  return new Status().setCode(code as number).setMessage(message).setDetails(any)
+  return new Status()
+    .setCode(code as number)
+    .setMessage(message)
+    .setDetails(any)
 }

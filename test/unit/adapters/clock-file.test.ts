@@ -13,7 +13,12 @@ describe("resumeClock", () => {
     const d = dir()
     const first = resumeClock({ frozenAt: T, dataDir: d })
     first.advance(3_600_000)
-    expect(JSON.parse(readFileSync(join(d, "clock.json"), "utf8"))).toEqual({ format: "custody-sim/clock@1", mode: "frozen", at: T + 3_600_000, offset: 0 })
+    expect(JSON.parse(readFileSync(join(d, "clock.json"), "utf8"))).toEqual({
+      format: "custody-sim/clock@1",
+      mode: "frozen",
+      at: T + 3_600_000,
+      offset: 0,
+    })
     const again = resumeClock({ dataDir: d })
     expect([again.now(), again.isFrozen()]).toEqual([T + 3_600_000, true])
     expect(resumeClock({ frozenAt: T, dataDir: d }).now()).toBe(T + 3_600_000)

@@ -44,10 +44,12 @@ describe("request schemas", () => {
       for (const [path, methods] of Object.entries<any>(doc.paths))
         for (const [method, op] of Object.entries<any>(methods)) {
           const item = op.requestBody?.content["application/json"].schema.properties.data.properties.item
-          for (const [name, schema] of Object.entries<any>(item?.properties ?? {})) expect([version, method, path, name, Object.keys(schema).length > 0]).toEqual([version, method, path, name, true])
+          for (const [name, schema] of Object.entries<any>(item?.properties ?? {}))
+            expect([version, method, path, name, Object.keys(schema).length > 0]).toEqual([version, method, path, name, true])
         }
     }
-    const create = (openApiDocument(defaultOperations, "2026-03-20") as any).paths["/vaults/{vaultId}/vault-account"].post.requestBody.content["application/json"].schema.properties.data.properties.item
+    const create = (openApiDocument(defaultOperations, "2026-03-20") as any).paths["/vaults/{vaultId}/vault-account"].post.requestBody
+      .content["application/json"].schema.properties.data.properties.item
     expect(create.properties).toEqual({
       name: { type: "string", maxLength: 100, minLength: 1 },
       color: { type: "string", pattern: "^#[0-9A-Fa-f]{6}$" },
@@ -60,7 +62,9 @@ describe("request schemas", () => {
     const is = new Map(unique.map((d) => [d.check, Schema.is(d.check.schema as Schema.Top & Schema.Codec<unknown, unknown, never, never>)]))
     fc.assert(
       fc.property(candidates, (value) => {
-        for (const d of unique) if (d.check(value) === undefined && !is.get(d.check)!(value)) throw new Error(`${d.operation}.${d.attribute} accepts ${JSON.stringify(value)}, its schema does not`)
+        for (const d of unique)
+          if (d.check(value) === undefined && !is.get(d.check)!(value))
+            throw new Error(`${d.operation}.${d.attribute} accepts ${JSON.stringify(value)}, its schema does not`)
       }),
       { numRuns: 2_000 },
     )
@@ -78,7 +82,10 @@ describe("request schemas", () => {
     ]
     fc.assert(
       fc.property(candidates, (value) => {
-        for (const check of generic) expect(check(value) === undefined).toBe(Schema.is(check.schema as Schema.Top & Schema.Codec<unknown, unknown, never, never>)(value))
+        for (const check of generic)
+          expect(check(value) === undefined).toBe(
+            Schema.is(check.schema as Schema.Top & Schema.Codec<unknown, unknown, never, never>)(value),
+          )
       }),
       { numRuns: 2_000 },
     )

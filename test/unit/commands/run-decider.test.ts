@@ -54,7 +54,12 @@ describe("runDecider's cached state, shared by fibers", () => {
       readStream: (name, options) =>
         Effect.flatMap(inner.readStream(name, options), (read) => {
           const held = gates.shift()
-          return held === undefined ? Effect.succeed(read) : Effect.as(Effect.promise(() => held), read)
+          return held === undefined
+            ? Effect.succeed(read)
+            : Effect.as(
+                Effect.promise(() => held),
+                read,
+              )
         }),
     }
     const layer = Layer.mergeAll(

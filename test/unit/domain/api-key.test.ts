@@ -7,8 +7,18 @@ import { deciderSpec } from "../../support/decider-spec.js"
 const spec = deciderSpec(apiKeyDecider)
 const now = simInstant(1_000)
 const grant: ApiKeyGrant = {
-  key: "k1", name: "default", secret: "c2VjcmV0", passphraseSalt: "aa", passphraseHash: "bb", scopes: ["read"], vaultIds: null,
-  networkTypes: ["test"], ipAllowlist: null, plan: { mainnets: false, endpoints: "all" }, apiVersion: "2024-05-09", activeFrom: null,
+  key: "k1",
+  name: "default",
+  secret: "c2VjcmV0",
+  passphraseSalt: "aa",
+  passphraseHash: "bb",
+  scopes: ["read"],
+  vaultIds: null,
+  networkTypes: ["test"],
+  ipAllowlist: null,
+  plan: { mainnets: false, endpoints: "all" },
+  apiVersion: "2024-05-09",
+  activeFrom: null,
   rateLimit: { perSecond: 10, burst: 20 },
 }
 const created: ApiKeyEvent = { type: "ApiKeyCreated", data: { ...grant, at: now } }

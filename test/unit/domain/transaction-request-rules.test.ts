@@ -15,24 +15,54 @@ const btc = network("bitcoin", "testnet")
 const eth = network("ethereum", "sepolia")
 const tron = network("tron", "nile")
 const input = (over: Partial<CreateRequestInput> = {}): CreateRequestInput => ({
-  vaultId: "v" as VaultId, endpoint: "utxo", network: btc, asset: findAsset(assetId("bitcoin", "testnet", "BTC"))!, sender: null,
-  recipients: [{ address: "tb1qout", amount: 30_000n }], feePriority: "standard", feeLimit: null, note: null, prepareStrategy: "minimize-dust", ...over,
+  vaultId: "v" as VaultId,
+  endpoint: "utxo",
+  network: btc,
+  asset: findAsset(assetId("bitcoin", "testnet", "BTC"))!,
+  sender: null,
+  recipients: [{ address: "tb1qout", amount: 30_000n }],
+  feePriority: "standard",
+  feeLimit: null,
+  note: null,
+  prepareStrategy: "minimize-dust",
+  ...over,
 })
 const ledgerWith = (...amounts: ReadonlyArray<bigint>) => {
   const l = new Ledger()
-  amounts.forEach((amount, i) => l.utxos.set(`u${i}:0`, { transactionId: `u${i}`, vout: 0, address: "tb1qa", blockchain: "bitcoin", network: "testnet", amount }))
+  amounts.forEach((amount, i) => {
+    l.utxos.set(`u${i}:0`, { transactionId: `u${i}`, vout: 0, address: "tb1qa", blockchain: "bitcoin", network: "testnet", amount })
+  })
   return l
 }
 const draft = (over: Partial<TxRequestDraft>): TxRequestDraft => ({
-  requestId: "r1", transactionId: "0xr1", vaultId: "v" as VaultId, vaultAccountId: null, endpoint: "coin", blockchain: "ethereum", network: "sepolia",
-  assetId: assetId("ethereum", "sepolia", "ETH") as AssetId, feeAssetId: assetId("ethereum", "sepolia", "ETH") as AssetId, sender: "0xs",
-  recipients: [{ address: "0xr", amount: "100" }], feePriority: "standard", maxFee: "21", feeLimit: null, note: null, prepareStrategy: null,
-  inputs: [], change: null, reservations: [], approvalLevels: 0, ...over,
+  requestId: "r1",
+  transactionId: "0xr1",
+  vaultId: "v" as VaultId,
+  vaultAccountId: null,
+  endpoint: "coin",
+  blockchain: "ethereum",
+  network: "sepolia",
+  assetId: assetId("ethereum", "sepolia", "ETH") as AssetId,
+  feeAssetId: assetId("ethereum", "sepolia", "ETH") as AssetId,
+  sender: "0xs",
+  recipients: [{ address: "0xr", amount: "100" }],
+  feePriority: "standard",
+  maxFee: "21",
+  feeLimit: null,
+  note: null,
+  prepareStrategy: null,
+  inputs: [],
+  change: null,
+  reservations: [],
+  approvalLevels: 0,
+  ...over,
 })
 
 describe("fee cap", () => {
   it("on an account chain is the transfer fee at the priority", () => {
-    expect(maxFeeOf(eth, findAsset(assetId("ethereum", "sepolia", "ETH"))!, "fast", null)).toBeGreaterThan(maxFeeOf(eth, findAsset(assetId("ethereum", "sepolia", "ETH"))!, "slow", null))
+    expect(maxFeeOf(eth, findAsset(assetId("ethereum", "sepolia", "ETH"))!, "fast", null)).toBeGreaterThan(
+      maxFeeOf(eth, findAsset(assetId("ethereum", "sepolia", "ETH"))!, "slow", null),
+    )
   })
   it("on tron is the most it can burn, or the fee limit when lower", () => {
     const trx = findAsset(assetId("tron", "nile", "TRX"))!
@@ -61,7 +91,12 @@ describe("coin selection", () => {
 
 describe("spending of a mined request", () => {
   it("a coin transfer debits amount plus the fee from the sender", () => {
-    expect(spending(eth, draft({}), false, 0)).toEqual({ fee: 21n, withErrors: false, debits: [{ address: "0xs", assetId: draft({}).assetId, amount: "121" }], credits: [] })
+    expect(spending(eth, draft({}), false, 0)).toEqual({
+      fee: 21n,
+      withErrors: false,
+      debits: [{ address: "0xs", assetId: draft({}).assetId, amount: "121" }],
+      credits: [],
+    })
   })
   it("a token transfer debits the token and the fee in the native coin", () => {
     const usdc = assetId("ethereum", "sepolia", "USDC") as AssetId
@@ -75,9 +110,21 @@ describe("spending of a mined request", () => {
   })
   it("a UTXO transfer spends its inputs and credits its change as a new output", () => {
     const native = assetId("bitcoin", "testnet", "BTC") as AssetId
-    const d = draft({ blockchain: "bitcoin", network: "testnet", assetId: native, feeAssetId: native, sender: null, maxFee: "500", inputs: [{ transactionId: "u0", vout: 0, address: "tb1qa", amount: "1000" }], change: { address: "tb1qc", amount: "400" } })
+    const d = draft({
+      blockchain: "bitcoin",
+      network: "testnet",
+      assetId: native,
+      feeAssetId: native,
+      sender: null,
+      maxFee: "500",
+      inputs: [{ transactionId: "u0", vout: 0, address: "tb1qa", amount: "1000" }],
+      change: { address: "tb1qc", amount: "400" },
+    })
     expect(spending(btc, d, false, 0)).toEqual({
-      fee: 500n, withErrors: false, debits: [{ address: "tb1qa", assetId: native, amount: "1000" }], credits: [{ address: "tb1qc", assetId: native, amount: "400", vout: 1 }],
+      fee: 500n,
+      withErrors: false,
+      debits: [{ address: "tb1qa", assetId: native, amount: "1000" }],
+      credits: [{ address: "tb1qc", assetId: native, amount: "400", vout: 1 }],
     })
   })
 })

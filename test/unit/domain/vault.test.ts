@@ -22,9 +22,10 @@ describe("vault decider", () => {
   })
   describe("SetApprovalPolicy", () => {
     it("sets the policy of an existing vault", () => {
-      spec.given([created]).when({ type: "SetApprovalPolicy", mode: "manual", levels: 2, now }).then([
-        { type: "VaultApprovalPolicySet", data: { vaultId, mode: "manual", levels: 2, at: now } },
-      ])
+      spec
+        .given([created])
+        .when({ type: "SetApprovalPolicy", mode: "manual", levels: 2, now })
+        .then([{ type: "VaultApprovalPolicySet", data: { vaultId, mode: "manual", levels: 2, at: now } }])
     })
     it("sets it again, even to the same value (the last one holds)", () => {
       const set: VaultAggregateEvent = { type: "VaultApprovalPolicySet", data: { vaultId, mode: "auto", levels: 1, at: now } }

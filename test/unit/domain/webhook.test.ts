@@ -1,17 +1,39 @@
 // Webhook subscription decider: created once, verified before it is operational, deleted at most once.
 import { describe, it } from "vitest"
-import { webhookDecider, type HttpOutcome, type WebhookCommand, type WebhookConfig, type WebhookEvent } from "../../../src/domain/webhook/index.js"
+import {
+  webhookDecider,
+  type HttpOutcome,
+  type WebhookCommand,
+  type WebhookConfig,
+  type WebhookEvent,
+} from "../../../src/domain/webhook/index.js"
 import { simInstant } from "../../../src/domain/shared/sim-time.js"
 import { deciderSpec } from "../../support/decider-spec.js"
 
 const spec = deciderSpec(webhookDecider)
 const now = simInstant(1_000)
-const config: WebhookConfig = { webhookId: "w1", url: "http://127.0.0.1/x", secret: "s", events: ["*"], vaultIds: null, signatureEncoding: "base64", verification: "request", retrySchedule: null }
+const config: WebhookConfig = {
+  webhookId: "w1",
+  url: "http://127.0.0.1/x",
+  secret: "s",
+  events: ["*"],
+  vaultIds: null,
+  signatureEncoding: "base64",
+  verification: "request",
+  retrySchedule: null,
+}
 const subscribed: WebhookEvent = { type: "WebhookSubscribed", data: { ...config, at: now } }
 const outcome = { statusCode: 200, error: null, durationMs: 1 }
 const verified: WebhookEvent = { type: "WebhookVerified", data: { webhookId: "w1", method: "request", outcome, at: now } }
 const deleted: WebhookEvent = { type: "WebhookDeleted", data: { webhookId: "w1", at: now } }
-const verify = (ok: boolean, o: HttpOutcome | null = outcome): WebhookCommand => ({ type: "RecordVerification", method: "request", ok, reason: ok ? "" : "no echo", outcome: o, now })
+const verify = (ok: boolean, o: HttpOutcome | null = outcome): WebhookCommand => ({
+  type: "RecordVerification",
+  method: "request",
+  ok,
+  reason: ok ? "" : "no echo",
+  outcome: o,
+  now,
+})
 
 describe("webhook decider", () => {
   describe("CreateWebhook", () => {
@@ -27,14 +49,21 @@ describe("webhook decider", () => {
       spec.given([subscribed]).when(verify(true)).then([verified])
     })
     it("a failed check is recorded with its outcome, and the subscription stays pending", () => {
-      spec.given([subscribed]).when(verify(false)).then([
-        { type: "WebhookVerificationFailed", data: { webhookId: "w1", reason: "no echo", outcome, at: now } },
-      ])
+      spec
+        .given([subscribed])
+        .when(verify(false))
+        .then([{ type: "WebhookVerificationFailed", data: { webhookId: "w1", reason: "no echo", outcome, at: now } }])
     })
     it("a failed check without an answer records the reason as the outcome's error", () => {
-      spec.given([subscribed]).when(verify(false, null)).then([
-        { type: "WebhookVerificationFailed", data: { webhookId: "w1", reason: "no echo", outcome: { statusCode: null, error: "no echo", durationMs: 0 }, at: now } },
-      ])
+      spec
+        .given([subscribed])
+        .when(verify(false, null))
+        .then([
+          {
+            type: "WebhookVerificationFailed",
+            data: { webhookId: "w1", reason: "no echo", outcome: { statusCode: null, error: "no echo", durationMs: 0 }, at: now },
+          },
+        ])
     })
     it("verifying an operational subscription again changes nothing", () => {
       spec.given([subscribed, verified]).when(verify(true)).then([])

@@ -15,16 +15,35 @@ const types = Object.keys(eventDataSchemas) as Array<keyof typeof eventDataSchem
 
 /** A value of another JSON kind than `v`, which no field declared as `v`'s kind accepts. */
 const wrongKind = (v: unknown): unknown =>
-  typeof v === "string" ? 12345 : typeof v === "number" ? "12345" : typeof v === "boolean" ? "yes" : Array.isArray(v) ? "a list" : v === null ? { not: "null" } : 42
+  typeof v === "string"
+    ? 12345
+    : typeof v === "number"
+      ? "12345"
+      : typeof v === "boolean"
+        ? "yes"
+        : Array.isArray(v)
+          ? "a list"
+          : v === null
+            ? { not: "null" }
+            : 42
 
 /** What the types cannot say and the import also checks (check.ts's refinements): made to hold in the samples. */
 const refinedSamples: Partial<Record<keyof typeof eventDataSchemas, (d: Record<string, unknown>) => Record<string, unknown>>> = {
-  ApiKeyCreated: (d) => ({ ...d, key: "key-1", secret: "c2VjcmV0LXNlY3JldC1zZWNyZXQ=", passphraseSalt: "salt", passphraseHash: "hash", rateLimit: { perSecond: 5, burst: 10 } }),
+  ApiKeyCreated: (d) => ({
+    ...d,
+    key: "key-1",
+    secret: "c2VjcmV0LXNlY3JldC1zZWNyZXQ=",
+    passphraseSalt: "salt",
+    passphraseHash: "hash",
+    rateLimit: { perSecond: 5, burst: 10 },
+  }),
   ApiKeyRevoked: (d) => ({ ...d, key: "key-1" }),
 }
 
 const samples = (type: keyof typeof eventDataSchemas, n: number) =>
-  Effect.runPromise(Arbitrary.sampleEffect(Arbitrary.schema(eventDataSchemas[type]), { count: n, seed: 20_261_127 })) as Promise<ReadonlyArray<Record<string, unknown>>>
+  Effect.runPromise(Arbitrary.sampleEffect(Arbitrary.schema(eventDataSchemas[type]), { count: n, seed: 20_261_127 })) as Promise<
+    ReadonlyArray<Record<string, unknown>>
+  >
 
 describe("import schemas", () => {
   it("are those the event type declarations give (npm run event-schemas writes them)", { timeout: 180_000 }, () => {

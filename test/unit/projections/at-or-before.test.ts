@@ -39,7 +39,9 @@ describe("the timeline and the creation order", () => {
     fc.assert(
       fc.property(sorted, fc.integer({ min: -2, max: 130 }), (times, t) => {
         const timeline = new Timeline()
-        times.forEach((at, i) => timeline.record(BigInt(i + 1), at))
+        times.forEach((at, i) => {
+          timeline.record(BigInt(i + 1), at)
+        })
         const before = times.filter((at) => at <= t).length
         expect(timeline.positionAtTime(t)).toBe(before === 0 ? -1n : BigInt(before))
         for (let p = 1; p <= times.length; p++) expect(timeline.timeAt(BigInt(p))).toBe(times[p - 1])
@@ -52,7 +54,9 @@ describe("the timeline and the creation order", () => {
     fc.assert(
       fc.property(sorted, fc.integer({ min: -2, max: 130 }), (positions, p) => {
         const order = new CreationOrder<number>()
-        positions.forEach((q, i) => order.push(BigInt(q), i))
+        positions.forEach((q, i) => {
+          order.push(BigInt(q), i)
+        })
         expect(order.upTo(BigInt(p))).toEqual(positions.flatMap((q, i) => (q <= p ? [i] : [])))
         expect(order.upTo(undefined)).toEqual(positions.map((_, i) => i))
       }),

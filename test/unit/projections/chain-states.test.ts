@@ -18,7 +18,10 @@ describe("a chain's states", () => {
     expect(s.at(9n)).toBeUndefined()
     expect(s.at(10n)).toEqual({ schedule, height: 0 })
     expect(s.at(25n)).toEqual({ schedule: { ...schedule, anchorHeight: 2, anchorAt: 13_000 }, height: 2 })
-    expect(s.at(40n)).toEqual({ schedule: { mode: "manual", intervalSeconds: 12, confirmations: 6, anchorHeight: 5, anchorAt: 50_000 }, height: 5 })
+    expect(s.at(40n)).toEqual({
+      schedule: { mode: "manual", intervalSeconds: 12, confirmations: 6, anchorHeight: 5, anchorAt: 50_000 },
+      height: 5,
+    })
     expect(s.latest()).toEqual(s.at(undefined))
     expect(s.latest()).toEqual(s.at(40n))
     expect(s.latestHeight()).toBe(5)

@@ -7,7 +7,22 @@ import { ReadModels } from "../../../src/projections/read-models.js"
 import { startHarness } from "../../support/harness.js"
 import { runScenario, scenarioFixture } from "../../support/scenario.js"
 
-const covered = ["keys", "timeline", "workspace", "holdings", "settings", "chains", "txRequests", "transactions", "outbox", "utxos", "tron", "settledDeposits", "lastSeq", "lastEpoch"]
+const covered = [
+  "keys",
+  "timeline",
+  "workspace",
+  "holdings",
+  "settings",
+  "chains",
+  "txRequests",
+  "transactions",
+  "outbox",
+  "utxos",
+  "tron",
+  "settledDeposits",
+  "lastSeq",
+  "lastEpoch",
+]
 
 const bytesOf = (models: ReadModels) => {
   const e = models.encode()
@@ -20,7 +35,9 @@ describe("read-model checkpoints cover", () => {
     expect(Object.keys(new ReadModels().parts()).sort()).toEqual([...covered].sort())
   })
 
-  it("each model of a scenario's world (every read model populated): decoded, it encodes to the same bytes, with the same classes", { timeout: 300_000 }, async () => {
+  it("each model of a scenario's world (every read model populated): decoded, it encodes to the same bytes, with the same classes", {
+    timeout: 300_000,
+  }, async () => {
     const h = await startHarness({ fixture: scenarioFixture })
     try {
       await runScenario(h)

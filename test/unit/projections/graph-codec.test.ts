@@ -32,7 +32,10 @@ describe("graph codec", () => {
       b: shared,
       p,
       h,
-      map: new Map<unknown, unknown>([["k", shared], [7, new Set([1n, "x"])]]),
+      map: new Map<unknown, unknown>([
+        ["k", shared],
+        [7, new Set([1n, "x"])],
+      ]),
       numbers: [0, -0, 1.5, NaN, Infinity, -Infinity, Number.MAX_SAFE_INTEGER, -1, 2 ** 32 - 1, 2 ** 32, -(2 ** 31)],
       bigints: [0n, -5n, 2n ** 80n, -(2n ** 70n)],
       misc: [true, false, null, undefined, "", "ünïcødé ✓"],
@@ -71,7 +74,19 @@ describe("graph codec", () => {
   })
 
   it("gives back bigints past the safe integers as they were: in two words up to 64 bits signed, as text beyond", () => {
-    const amounts = [2n ** 53n, -(2n ** 53n), 10n ** 18n + 7n, -(10n ** 18n) - 7n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 63n, -(2n ** 63n) - 1n, 2n ** 64n, 2n ** 32n, 2n ** 32n - 1n + 2n ** 60n]
+    const amounts = [
+      2n ** 53n,
+      -(2n ** 53n),
+      10n ** 18n + 7n,
+      -(10n ** 18n) - 7n,
+      2n ** 63n - 1n,
+      -(2n ** 63n),
+      2n ** 63n,
+      -(2n ** 63n) - 1n,
+      2n ** 64n,
+      2n ** 32n,
+      2n ** 32n - 1n + 2n ** 60n,
+    ]
     const root = { amounts, again: amounts.map((a) => ({ a })) }
     const encoded = encodeGraph(root, registry)
     const back = decodeGraph(encoded, registry) as typeof root
@@ -83,13 +98,26 @@ describe("graph codec", () => {
     expect(Buffer.from(encodeGraph(back, registry).values.buffer)).toEqual(Buffer.from(encoded.values.buffer))
     // The low half without its high half is a damaged encoding.
     const lone = encodeGraph({ a: 10n ** 18n }, registry)
-    expect(() => decodeGraph({ ...lone, tags: lone.tags.subarray(0, lone.tags.length - 1), values: lone.values.subarray(0, lone.values.length - 1) }, registry)).toThrow(/without its high word/)
+    expect(() =>
+      decodeGraph(
+        { ...lone, tags: lone.tags.subarray(0, lone.tags.length - 1), values: lone.values.subarray(0, lone.values.length - 1) },
+        registry,
+      ),
+    ).toThrow(/without its high word/)
   })
 
   it("keeps typed arrays of numbers (the models' columns) as whole buffers, each its own copy, and refuses other kinds", () => {
     const floats = new Float64Array([1.5, NaN, -0, 2 ** 60])
     const backing = new Int32Array([9, -1, 2 ** 31 - 1, 4])
-    const root = { floats, ints: backing.subarray(1, 3), again: backing.subarray(1, 3), words: new Uint32Array([2 ** 32 - 1]), chars: new Uint16Array([104, 105]), bytes: new Uint8Array([255, 0, 7]), none: new Float64Array(0) }
+    const root = {
+      floats,
+      ints: backing.subarray(1, 3),
+      again: backing.subarray(1, 3),
+      words: new Uint32Array([2 ** 32 - 1]),
+      chars: new Uint16Array([104, 105]),
+      bytes: new Uint8Array([255, 0, 7]),
+      none: new Float64Array(0),
+    }
     const encoded = encodeGraph(root, registry)
     const back = decodeGraph(encoded, registry) as typeof root
     expect(back.floats).toBeInstanceOf(Float64Array)
@@ -105,7 +133,10 @@ describe("graph codec", () => {
     expect(back.none).toEqual(new Float64Array(0))
     expect(encodeGraph(back, registry).blobs.byteLength).toBe(encoded.blobs.byteLength)
     // Blobs read from a file are a Buffer at some offset of a larger one: each column is still its own copy of its bytes.
-    const fromFile = decodeGraph({ ...encoded, blobs: Buffer.concat([Buffer.from("header"), encoded.blobs]).subarray(6) }, registry) as typeof root
+    const fromFile = decodeGraph(
+      { ...encoded, blobs: Buffer.concat([Buffer.from("header"), encoded.blobs]).subarray(6) },
+      registry,
+    ) as typeof root
     expect(Array.from(fromFile.floats)).toEqual(Array.from(floats))
     expect(fromFile.words).toEqual(new Uint32Array([2 ** 32 - 1]))
     expect(() => encodeGraph({ big: new BigUint64Array(1) }, registry)).toThrow(/object big: a BigUint64Array cannot be saved/)
@@ -122,7 +153,16 @@ describe("graph codec", () => {
 
   it("refuses a damaged encoding: values cut short, values left over, an unknown class", () => {
     const encoded = encodeGraph({ p: new Point(1, undefined), list: [1, 2, 3] }, registry)
-    expect(() => decodeGraph({ ...encoded, tags: encoded.tags.subarray(0, encoded.tags.length - 1), values: encoded.values.subarray(0, encoded.values.length - 1) }, registry)).toThrow(CorruptGraph)
+    expect(() =>
+      decodeGraph(
+        {
+          ...encoded,
+          tags: encoded.tags.subarray(0, encoded.tags.length - 1),
+          values: encoded.values.subarray(0, encoded.values.length - 1),
+        },
+        registry,
+      ),
+    ).toThrow(CorruptGraph)
     const longer = new Uint8Array(encoded.tags.length + 1)
     longer.set(encoded.tags)
     const more = new Uint32Array(encoded.values.length + 1)

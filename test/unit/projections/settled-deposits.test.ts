@@ -11,12 +11,19 @@ const expectSettled = (models: ReadModels, credited: ReadonlySet<string>) => {
     const through = models.settledDeposits.through(chain)
     expect(through, chain).toBeLessThanOrEqual(view.minedDeposits.length)
     for (let i = 0; i < through; i++) expect(credited.has(view.minedDeposits.at(i).transfer.transactionId), `${chain} #${i}`).toBe(true)
-    if (through < view.minedDeposits.length) expect(credited.has(view.minedDeposits.at(through).transfer.transactionId), `${chain} #${through}`).toBe(false)
+    if (through < view.minedDeposits.length)
+      expect(credited.has(view.minedDeposits.at(through).transfer.transactionId), `${chain} #${through}`).toBe(false)
   }
 }
 
-const creditedIn = async (h: { sim: { store: { readAll: () => Effect.Effect<ReadonlyArray<{ type: string; data: unknown }>, unknown> } } }) =>
-  new Set((await Effect.runPromise(h.sim.store.readAll())).filter((e) => e.type === "DepositCredited").map((e) => (e.data as { transactionId: string }).transactionId))
+const creditedIn = async (h: {
+  sim: { store: { readAll: () => Effect.Effect<ReadonlyArray<{ type: string; data: unknown }>, unknown> } }
+}) =>
+  new Set(
+    (await Effect.runPromise(h.sim.store.readAll()))
+      .filter((e) => e.type === "DepositCredited")
+      .map((e) => (e.data as { transactionId: string }).transactionId),
+  )
 
 describe("settled deposits", () => {
   it("count, per chain, the mined deposits credited from the first: one held for its asset stops the count until the asset is added", async () => {
@@ -28,14 +35,28 @@ describe("settled deposits", () => {
       const sepolia = "ethereum.sepolia"
       const before = h.sim.models.settledDeposits.through(sepolia)
       const eth = assetId("ethereum", "sepolia", "ETH")
-      const call = async (method: "POST" | "PUT", path: string, item: unknown) => (await h.client.call<any>(method, path, { item })).body.data.item
-      const account = (await call("POST", `/vaults/${ids.testVaultId}/vault-account`, { name: "gamma", color: "#0A0A0A", isHiddenInDashboard: false })).vaultAccountId as string
-      const address = (await call("PUT", `/vaults/${ids.testVaultId}/vault-accounts/${account}/add-asset`, { assetId: eth, label: "eth only" })).address as string
+      const call = async (method: "POST" | "PUT", path: string, item: unknown) =>
+        (await h.client.call<any>(method, path, { item })).body.data.item
+      const account = (
+        await call("POST", `/vaults/${ids.testVaultId}/vault-account`, { name: "gamma", color: "#0A0A0A", isHiddenInDashboard: false })
+      ).vaultAccountId as string
+      const address = (
+        await call("PUT", `/vaults/${ids.testVaultId}/vault-accounts/${account}/add-asset`, { assetId: eth, label: "eth only" })
+      ).address as string
       const usdc = assetId("ethereum", "sepolia", "USDC")
-      const held = (await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: usdc, amount: "3" })).body.transactionId as string
+      const held = (
+        await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address, assetId: usdc, amount: "3" })
+      ).body.transactionId as string
       await h.admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 2 })
-      const paid = (await h.admin("POST", "/_sim/deposits", { blockchain: "ethereum", network: "sepolia", address: ids.ethAddress, assetId: eth, amount: "1" })).body
-        .transactionId as string
+      const paid = (
+        await h.admin("POST", "/_sim/deposits", {
+          blockchain: "ethereum",
+          network: "sepolia",
+          address: ids.ethAddress,
+          assetId: eth,
+          amount: "1",
+        })
+      ).body.transactionId as string
       await h.admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 2 })
       const credited = await creditedIn(h)
       expect(credited.has(held)).toBe(false)

@@ -7,14 +7,30 @@ import { ChainsModel } from "../../../src/projections/chains.js"
 import { transferFields } from "../../../src/projections/chains-transfers.js"
 
 const submitted = (model: ChainsModel, data: ChainTransfer, at: number, position: bigint) =>
-  model.apply({ position, stream: "chain-ethereum.sepolia", revision: 0n, id: `e${position}`, type: "ChainTxSubmitted", data: { ...data, chain: "ethereum.sepolia", at }, metadata: {} } as unknown as Parameters<ChainsModel["apply"]>[0])
+  model.apply({
+    position,
+    stream: "chain-ethereum.sepolia",
+    revision: 0n,
+    id: `e${position}`,
+    type: "ChainTxSubmitted",
+    data: { ...data, chain: "ethereum.sepolia", at },
+    metadata: {},
+  } as unknown as Parameters<ChainsModel["apply"]>[0])
 
 describe("a transfer's view", () => {
   it("reads back every field of the transfer it was made from", () => {
     // A distinct value per field: a field not kept reads undefined, one read from the wrong column differs.
     const values: Record<string, unknown> = Object.fromEntries(Object.keys(transferFields).map((k, i) => [k, `${k}-${i}`]))
     // A string with a character beyond U+00FF is kept whole, the others a byte per character: both read back.
-    Object.assign(values, { from: "frøm ✓", to: "tø", kind: "withdrawal", vout: 3, failsInExecution: true, calls: [{ to: "c", assetId: "ETH_TEST5", amount: "2" }], operation: { type: "stake" } })
+    Object.assign(values, {
+      from: "frøm ✓",
+      to: "tø",
+      kind: "withdrawal",
+      vout: 3,
+      failsInExecution: true,
+      calls: [{ to: "c", assetId: "ETH_TEST5", amount: "2" }],
+      operation: { type: "stake" },
+    })
     const data = values as unknown as ChainTransfer
     const model = new ChainsModel(new AddressKeys())
     submitted(model, data, 1_000, 42n)
@@ -27,7 +43,17 @@ describe("a transfer's view", () => {
   })
 
   it("reads a field the event's data lacks as undefined", () => {
-    const data: ChainTransfer = { transactionId: "t", recordId: "r", kind: "deposit", assetId: "ETH_TEST5", from: "a", to: "b", amount: "1", fee: "0", vout: null }
+    const data: ChainTransfer = {
+      transactionId: "t",
+      recordId: "r",
+      kind: "deposit",
+      assetId: "ETH_TEST5",
+      from: "a",
+      to: "b",
+      amount: "1",
+      fee: "0",
+      vout: null,
+    }
     const model = new ChainsModel(new AddressKeys())
     submitted(model, data, 0, 1n)
     const t = model.transfers.get("t")!.transfer

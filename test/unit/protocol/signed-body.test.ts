@@ -38,7 +38,7 @@ describe("signedBody", () => {
     expect(signedBody(inside)).toBe(inside)
     expect(signedBody(String.raw`{ "a" : " x\" \\ " , "b":"\u0020 \n" , "c" : "\\" }`)).toBe(inside)
     // number text as sent
-    expect(signedBody("{ \"n\" : 1.50e+2 }")).toBe('{"n":1.50e+2}')
+    expect(signedBody('{ "n" : 1.50e+2 }')).toBe('{"n":1.50e+2}')
   })
 
   it("drops a leading byte order mark, and only a leading one", () => {
@@ -52,7 +52,9 @@ describe("signedBody", () => {
   })
 
   it("is what the signed message holds, and a body of whitespace alone is signed as none", () => {
-    expect(signatureMessage({ timestamp: "1", method: "post", path: "/p", body: '{ "a" : " b " }', query: "{}" })).toBe('1POST/p{"a":" b "}{}')
+    expect(signatureMessage({ timestamp: "1", method: "post", path: "/p", body: '{ "a" : " b " }', query: "{}" })).toBe(
+      '1POST/p{"a":" b "}{}',
+    )
     expect(signatureMessage({ timestamp: "1", method: "GET", path: "/p", body: " \r\n", query: "{}" })).toBe("1GET/p{}{}")
   })
 })

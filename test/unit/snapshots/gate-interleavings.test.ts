@@ -9,10 +9,19 @@ import { makeGate } from "../../../src/snapshots/gate.js"
 
 type Inside = "sync" | "throws" | "async" | "rejects" | "slow"
 type Body = "none" | "whole" | "cut-off" | "slow"
-type Step = { readonly kind: "request"; readonly body: Body; readonly inside: Inside } | { readonly kind: "replace"; readonly fails: boolean; readonly steps: number }
+type Step =
+  | { readonly kind: "request"; readonly body: Body; readonly inside: Inside }
+  | { readonly kind: "replace"; readonly fails: boolean; readonly steps: number }
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("request" as const), body: fc.constantFrom<Body>("none", "whole", "cut-off", "slow"), inside: fc.constantFrom<Inside>("sync", "throws", "async", "rejects", "slow") }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("request" as const),
+      body: fc.constantFrom<Body>("none", "whole", "cut-off", "slow"),
+      inside: fc.constantFrom<Inside>("sync", "throws", "async", "rejects", "slow"),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("replace" as const), fails: fc.boolean(), steps: fc.nat({ max: 3 }) }) },
 )
 
@@ -39,7 +48,9 @@ describe("the gate under random interleavings", () => {
           const run = (): unknown => {
             if (replacing > 0) violations.push(`request ${i} ran beside a world-replacing call`)
             const started = ++clock
-            for (const r of replaces) if (r.queued < arrived && (r.ended === 0 || r.ended > started)) violations.push(`request ${i} overtook a world-replacing call queued before it`)
+            for (const r of replaces)
+              if (r.queued < arrived && (r.ended === 0 || r.ended > started))
+                violations.push(`request ${i} overtook a world-replacing call queued before it`)
             inside++
             const leave = () => void inside--
             if (kind === "sync") return void leave()
@@ -68,8 +79,10 @@ describe("the gate under random interleavings", () => {
           const order = replaces.length
           await gate
             .exclusive(async () => {
-              if (inside > 0 || replacing > 0) violations.push(`world-replacing call ${order} ran beside ${inside} requests and ${replacing} calls`)
-              if (replaces.slice(0, order - 1).some((r) => r.ended === 0)) violations.push(`world-replacing call ${order} overtook an earlier one`)
+              if (inside > 0 || replacing > 0)
+                violations.push(`world-replacing call ${order} ran beside ${inside} requests and ${replacing} calls`)
+              if (replaces.slice(0, order - 1).some((r) => r.ended === 0))
+                violations.push(`world-replacing call ${order} overtook an earlier one`)
               replacing++
               for (let k = 0; k < n; k++) await tick()
               replacing--

@@ -25,7 +25,11 @@ describe("the request gate", () => {
 
   it("lets the next task in after a synchronous task throws", async () => {
     const gate = makeGate()
-    expect(() => gate.shared(() => { throw new Error("boom") })).toThrow("boom")
+    expect(() =>
+      gate.shared(() => {
+        throw new Error("boom")
+      }),
+    ).toThrow("boom")
     await gate.exclusive(async () => {})
     expect(gate.shared(() => "after")).toBe("after")
   })

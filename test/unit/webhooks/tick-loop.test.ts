@@ -8,7 +8,11 @@ describe("TickLoop", () => {
   it("runs one step when woken, rests, and runs again only when woken again", async () => {
     let steps = 0
     let rests = 0
-    const loop = new TickLoop(async () => (steps++, "rested"), 1, () => rests++)
+    const loop = new TickLoop(
+      async () => (steps++, "rested"),
+      1,
+      () => rests++,
+    )
     expect(loop.idle).toBe(true)
     loop.wake()
     loop.wake()
@@ -72,7 +76,11 @@ describe("TickLoop", () => {
 
   it("a wake already scheduled when stop comes runs no step", async () => {
     let steps = 0
-    const loop = new TickLoop(async () => (steps++, "rested"), 1, () => {})
+    const loop = new TickLoop(
+      async () => (steps++, "rested"),
+      1,
+      () => {},
+    )
     loop.wake()
     await loop.stop()
     await turn()

@@ -61,7 +61,13 @@ class Slip10Branch extends Slip10Key {
   }
 }
 const slip10Branch = (node: Slip10Key): Slip10Branch =>
-  new Slip10Branch({ chainCode: node.chainCode, privateKey: node.privateKey, depth: node.depth, index: node.index, parentFingerprint: node.parentFingerprint })
+  new Slip10Branch({
+    chainCode: node.chainCode,
+    privateKey: node.privateKey,
+    depth: node.depth,
+    index: node.index,
+    parentFingerprint: node.parentFingerprint,
+  })
 
 /** A small LRU over a Map (whose iteration order is insertion order). */
 const lruCache = <V>(capacity: number) => {

@@ -26,18 +26,30 @@ const evmAccount = (publicKey: Uint8Array): Uint8Array => hexToBytes(addr.fromPu
  * `publicKey` is the 33-byte compressed secp256k1 key; `keyHash` its HASH160 (RIPEMD160 ∘ SHA256),
  * which BIP32 nodes already carry as their identifier.
  */
-export const encodeSecp256k1 = (encoding: Encoding, publicKey: Uint8Array, keyHashOf: Uint8Array | (() => Uint8Array), uncompressed?: Uint8Array): string => {
+export const encodeSecp256k1 = (
+  encoding: Encoding,
+  publicKey: Uint8Array,
+  keyHashOf: Uint8Array | (() => Uint8Array),
+  uncompressed?: Uint8Array,
+): string => {
   const keyHash = () => (typeof keyHashOf === "function" ? keyHashOf() : keyHashOf)
   switch (encoding._tag) {
-    case "P2wpkh": return bech32.encode(encoding.hrp, [0, ...bech32.toWords(keyHash())])
-    case "P2pkh": return base58check.encode(prefixed(encoding.version, keyHash()))
+    case "P2wpkh":
+      return bech32.encode(encoding.hrp, [0, ...bech32.toWords(keyHash())])
+    case "P2pkh":
+      return base58check.encode(prefixed(encoding.version, keyHash()))
     // Shown with its prefix ("bitcoincash:q…"), the canonical form; validation accepts it without.
-    case "CashAddr": return encodeCashAddress(encoding.prefix, "p2pkh", keyHash())
+    case "CashAddr":
+      return encodeCashAddress(encoding.prefix, "p2pkh", keyHash())
     // The uncompressed key, when the caller has it, spares decompressing the point again.
-    case "Evm": return addr.fromPublicKey(uncompressed ?? publicKey)
-    case "Tron": return base58check.encode(prefixed([TRON_PREFIX], evmAccount(uncompressed ?? publicKey)))
-    case "Xrp": return encodeAccountID(keyHash())
-    default: return absurd(encoding)
+    case "Evm":
+      return addr.fromPublicKey(uncompressed ?? publicKey)
+    case "Tron":
+      return base58check.encode(prefixed([TRON_PREFIX], evmAccount(uncompressed ?? publicKey)))
+    case "Xrp":
+      return encodeAccountID(keyHash())
+    default:
+      return absurd(encoding)
   }
 }
 

@@ -38,8 +38,20 @@ export const UTXO_FORMATS: Readonly<Partial<Record<`${Blockchain}/${NetworkName}
   "dogecoin/testnet": { base58: [[0x71], [0xc4]] },
   "dash/mainnet": { base58: [[0x4c], [0x10]] },
   "dash/testnet": { base58: [[0x8c], [0x13]] },
-  "zcash/mainnet": { base58: [[0x1c, 0xb8], [0x1c, 0xbd]], texHrp: "tex" },
-  "zcash/testnet": { base58: [[0x1d, 0x25], [0x1c, 0xba]], texHrp: "textest" },
+  "zcash/mainnet": {
+    base58: [
+      [0x1c, 0xb8],
+      [0x1c, 0xbd],
+    ],
+    texHrp: "tex",
+  },
+  "zcash/testnet": {
+    base58: [
+      [0x1d, 0x25],
+      [0x1c, 0xba],
+    ],
+    texHrp: "textest",
+  },
 }
 
 export type Scheme =
@@ -48,9 +60,23 @@ export type Scheme =
   | { readonly _tag: "Ed25519"; readonly coinType: number }
 
 const MAIN_COIN_TYPE: { readonly [B in Blockchain]: number } = {
-  bitcoin: 0, litecoin: 2, dogecoin: 3, dash: 5, zcash: 133, "bitcoin-cash": 145,
-  ethereum: 60, "binance-smart-chain": 60, polygon: 60, avalanche: 60, arbitrum: 60, optimism: 60, base: 60,
-  "ethereum-classic": 61, xrp: 144, tron: 195, solana: 501,
+  bitcoin: 0,
+  litecoin: 2,
+  dogecoin: 3,
+  dash: 5,
+  zcash: 133,
+  "bitcoin-cash": 145,
+  ethereum: 60,
+  "binance-smart-chain": 60,
+  polygon: 60,
+  avalanche: 60,
+  arbitrum: 60,
+  optimism: 60,
+  base: 60,
+  "ethereum-classic": 61,
+  xrp: 144,
+  tron: 195,
+  solana: 501,
 }
 
 const secp = (purpose: 44 | 84, coinType: number, encoding: Encoding): Scheme => ({ _tag: "Secp256k1", purpose, coinType, encoding })
@@ -75,9 +101,13 @@ export const schemeOf = (blockchain: Blockchain, network: NetworkName): Scheme |
       const version = UTXO_FORMATS[`${blockchain}/${network}`]?.base58[0]
       return version === undefined ? undefined : secp(44, utxoCoin, { _tag: "P2pkh", version })
     }
-    case "tron": return secp(44, MAIN_COIN_TYPE.tron, { _tag: "Tron" })
-    case "xrp": return secp(44, MAIN_COIN_TYPE.xrp, { _tag: "Xrp" })
-    case "solana": return { _tag: "Ed25519", coinType: MAIN_COIN_TYPE.solana }
-    default: return secp(44, MAIN_COIN_TYPE[blockchain], { _tag: "Evm" })
+    case "tron":
+      return secp(44, MAIN_COIN_TYPE.tron, { _tag: "Tron" })
+    case "xrp":
+      return secp(44, MAIN_COIN_TYPE.xrp, { _tag: "Xrp" })
+    case "solana":
+      return { _tag: "Ed25519", coinType: MAIN_COIN_TYPE.solana }
+    default:
+      return secp(44, MAIN_COIN_TYPE[blockchain], { _tag: "Evm" })
   }
 }

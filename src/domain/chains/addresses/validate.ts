@@ -23,7 +23,10 @@ const attempt = <A>(f: () => A): A | undefined => {
 
 /** BIP173/BIP350: v0 is bech32 with a 20- or 32-byte program; v1..16 are bech32m with 2..40 bytes. */
 const isSegwit = (hrp: string, address: string): boolean => {
-  for (const [codec, modern] of [[bech32, false], [bech32m, true]] as const) {
+  for (const [codec, modern] of [
+    [bech32, false],
+    [bech32m, true],
+  ] as const) {
     const decoded = codec.decodeUnsafe(address)
     if (decoded === undefined || decoded.prefix !== hrp) continue
     const [version, ...words] = decoded.words
@@ -56,8 +59,7 @@ const startsWith = (bytes: Uint8Array, version: Version) => version.every((b, i)
 
 const isBase58Check = (versions: ReadonlyArray<Version>, address: string): boolean => {
   const bytes = attempt(() => base58check.decode(address))
-  return bytes !== undefined &&
-    versions.some((v) => bytes.length === v.length + HASH160_BYTES && startsWith(bytes, v))
+  return bytes !== undefined && versions.some((v) => bytes.length === v.length + HASH160_BYTES && startsWith(bytes, v))
 }
 
 const isUtxoAddress = (format: UtxoFormat, address: string): boolean =>
@@ -135,9 +137,13 @@ const checkAddress = (blockchain: Blockchain, network: NetworkName, address: str
       const format = UTXO_FORMATS[`${blockchain}/${network}`]
       return format !== undefined && isUtxoAddress(format, address)
     }
-    case "evm": return isEvmAddress(address)
-    case "tron": return isTronAddress(address)
-    case "solana": return isSolanaAddress(address)
-    case "xrp": return isXrpAddress(network, address)
+    case "evm":
+      return isEvmAddress(address)
+    case "tron":
+      return isTronAddress(address)
+    case "solana":
+      return isSolanaAddress(address)
+    case "xrp":
+      return isXrpAddress(network, address)
   }
 }

@@ -2,8 +2,19 @@
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import {
-  allAssets, allNetworks, assetsOf, BLOCKCHAINS, DEFAULT_EXCHANGE_RATES, exchangeRateOf, findAsset, findAssetByContract,
-  findNetwork, isUtxo, nativeAsset, networksOf, validateAddress,
+  allAssets,
+  allNetworks,
+  assetsOf,
+  BLOCKCHAINS,
+  DEFAULT_EXCHANGE_RATES,
+  exchangeRateOf,
+  findAsset,
+  findAssetByContract,
+  findNetwork,
+  isUtxo,
+  nativeAsset,
+  networksOf,
+  validateAddress,
 } from "../../../../src/domain/chains/index.js"
 
 const idOf = (blockchain: string, network: string, symbol: string) =>
@@ -19,8 +30,20 @@ describe("networks", () => {
 
   it("names the networks as the spec and the brief do", () => {
     const names = allNetworks().map((n) => `${n.blockchain}/${n.network}`)
-    for (const expected of ["bitcoin/testnet", "ethereum/sepolia", "ethereum-classic/mordor", "binance-smart-chain/testnet",
-      "polygon/amoy", "avalanche/fuji", "arbitrum/sepolia", "optimism/sepolia", "base/sepolia", "tron/nile", "solana/devnet", "xrp/testnet"])
+    for (const expected of [
+      "bitcoin/testnet",
+      "ethereum/sepolia",
+      "ethereum-classic/mordor",
+      "binance-smart-chain/testnet",
+      "polygon/amoy",
+      "avalanche/fuji",
+      "arbitrum/sepolia",
+      "optimism/sepolia",
+      "base/sepolia",
+      "tron/nile",
+      "solana/devnet",
+      "xrp/testnet",
+    ])
       expect(names).toContain(expected)
     expect(findNetwork("ethereum", "testnet")).toBeUndefined()
     expect(findNetwork("bitcoin", "sepolia")).toBeUndefined()
@@ -33,7 +56,13 @@ describe("networks", () => {
   })
 
   it("has positive confirmations and block times and a fee model matching the family", () => {
-    const feeTag = { utxo: ["UtxoFeeRate", "Zip317"], evm: ["EvmGas"], tron: ["TronResources"], solana: ["SolanaSignature"], xrp: ["XrpDrops"] }
+    const feeTag = {
+      utxo: ["UtxoFeeRate", "Zip317"],
+      evm: ["EvmGas"],
+      tron: ["TronResources"],
+      solana: ["SolanaSignature"],
+      xrp: ["XrpDrops"],
+    }
     for (const n of allNetworks()) {
       expect(Number.isInteger(n.confirmations) && n.confirmations >= 1).toBe(true)
       expect(Number.isInteger(n.blockTimeSeconds) && n.blockTimeSeconds >= 1).toBe(true)
@@ -47,7 +76,8 @@ describe("networks", () => {
   it("fee tiers never decrease from slow to fast", () => {
     for (const n of allNetworks()) {
       const f = n.fees
-      const tiers = f._tag === "UtxoFeeRate" ? f.perVbyte : f._tag === "EvmGas" ? f.gasPriceWei : f._tag === "XrpDrops" ? f.drops : undefined
+      const tiers =
+        f._tag === "UtxoFeeRate" ? f.perVbyte : f._tag === "EvmGas" ? f.gasPriceWei : f._tag === "XrpDrops" ? f.drops : undefined
       if (tiers === undefined) continue
       expect(tiers.slow > 0n && tiers.slow <= tiers.standard && tiers.standard <= tiers.fast, `${n.blockchain}/${n.network}`).toBe(true)
     }
@@ -94,8 +124,14 @@ describe("assets", () => {
 
   it("native coins carry their real decimals and symbols", () => {
     const decimals = (b: string) => nativeAsset(b, "mainnet")?.decimals
-    expect([decimals("bitcoin"), decimals("ethereum"), decimals("tron"), decimals("solana"), decimals("xrp"), decimals("dogecoin")])
-      .toEqual([8, 18, 6, 9, 6, 8])
+    expect([
+      decimals("bitcoin"),
+      decimals("ethereum"),
+      decimals("tron"),
+      decimals("solana"),
+      decimals("xrp"),
+      decimals("dogecoin"),
+    ]).toEqual([8, 18, 6, 9, 6, 8])
     expect(nativeAsset("polygon", "amoy")?.symbol).toBe("POL")
     expect(["arbitrum", "optimism", "base"].map((b) => nativeAsset(b, "mainnet")?.symbol)).toEqual(["ETH", "ETH", "ETH"])
   })
@@ -115,9 +151,21 @@ describe("assets", () => {
   })
 
   it("has the real stablecoin contracts and decimals", () => {
-    expect(findAssetByContract("tron", "mainnet", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t")).toMatchObject({ symbol: "USDT", decimals: 6, standard: "TRC-20" })
-    expect(findAssetByContract("solana", "mainnet", "EPjFWdd5AufqZSqeM2qpai3Pk3c2X2ry3HC3Ek2LbkcH")).toMatchObject({ symbol: "USDC", decimals: 6, standard: "SPL" })
-    expect(findAssetByContract("binance-smart-chain", "mainnet", "0x55d398326f99059fF775485246999027B3197955")).toMatchObject({ symbol: "USDT", decimals: 18, standard: "BEP-20" })
+    expect(findAssetByContract("tron", "mainnet", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t")).toMatchObject({
+      symbol: "USDT",
+      decimals: 6,
+      standard: "TRC-20",
+    })
+    expect(findAssetByContract("solana", "mainnet", "EPjFWdd5AufqZSqeM2qpai3Pk3c2X2ry3HC3Ek2LbkcH")).toMatchObject({
+      symbol: "USDC",
+      decimals: 6,
+      standard: "SPL",
+    })
+    expect(findAssetByContract("binance-smart-chain", "mainnet", "0x55d398326f99059fF775485246999027B3197955")).toMatchObject({
+      symbol: "USDT",
+      decimals: 18,
+      standard: "BEP-20",
+    })
   })
 
   it("finds EVM contracts whatever the hex case, base58 contracts only exactly", () => {
@@ -131,7 +179,11 @@ describe("assets", () => {
 
   it("test networks have tokens for test vaults to exercise", () => {
     const testTokens = assetsOf({ networkType: "test" }).filter((a) => a.type === "TOKEN")
-    for (const b of ["ethereum", "binance-smart-chain", "tron", "solana"]) expect(testTokens.some((t) => t.blockchain === b), b).toBe(true)
+    for (const b of ["ethereum", "binance-smart-chain", "tron", "solana"])
+      expect(
+        testTokens.some((t) => t.blockchain === b),
+        b,
+      ).toBe(true)
   })
 
   it("filters by blockchain, network, network type and symbol (case-insensitive)", () => {

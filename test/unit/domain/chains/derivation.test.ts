@@ -4,7 +4,12 @@ import { sha512 } from "@noble/hashes/sha2.js"
 import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js"
 import { describe, expect, it } from "vitest"
 import {
-  allNetworks, createAddressDeriver, derivationPathOf, deriveAddress, type Blockchain, type NetworkName,
+  allNetworks,
+  createAddressDeriver,
+  derivationPathOf,
+  deriveAddress,
+  type Blockchain,
+  type NetworkName,
 } from "../../../../src/domain/chains/index.js"
 
 const MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
@@ -66,12 +71,21 @@ describe("paths and encodings", () => {
 
   it("encodes each network in its own format", () => {
     const shapes: ReadonlyArray<[Blockchain, NetworkName, RegExp]> = [
-      ["bitcoin", "mainnet", /^bc1q[a-z0-9]{38}$/], ["bitcoin", "testnet", /^tb1q[a-z0-9]{38}$/],
-      ["litecoin", "mainnet", /^ltc1q/], ["litecoin", "testnet", /^tltc1q/],
-      ["bitcoin-cash", "mainnet", /^bitcoincash:q/], ["bitcoin-cash", "testnet", /^bchtest:q/],
-      ["dogecoin", "mainnet", /^D/], ["dogecoin", "testnet", /^n/], ["dash", "mainnet", /^X/], ["dash", "testnet", /^y/],
-      ["zcash", "mainnet", /^t1/], ["zcash", "testnet", /^tm/], ["tron", "nile", /^T[1-9A-HJ-NP-Za-km-z]{33}$/],
-      ["xrp", "testnet", /^r/], ["base", "sepolia", /^0x[0-9a-fA-F]{40}$/],
+      ["bitcoin", "mainnet", /^bc1q[a-z0-9]{38}$/],
+      ["bitcoin", "testnet", /^tb1q[a-z0-9]{38}$/],
+      ["litecoin", "mainnet", /^ltc1q/],
+      ["litecoin", "testnet", /^tltc1q/],
+      ["bitcoin-cash", "mainnet", /^bitcoincash:q/],
+      ["bitcoin-cash", "testnet", /^bchtest:q/],
+      ["dogecoin", "mainnet", /^D/],
+      ["dogecoin", "testnet", /^n/],
+      ["dash", "mainnet", /^X/],
+      ["dash", "testnet", /^y/],
+      ["zcash", "mainnet", /^t1/],
+      ["zcash", "testnet", /^tm/],
+      ["tron", "nile", /^T[1-9A-HJ-NP-Za-km-z]{33}$/],
+      ["xrp", "testnet", /^r/],
+      ["base", "sepolia", /^0x[0-9a-fA-F]{40}$/],
     ]
     for (const [b, n, shape] of shapes) expect(derive(b, n).address, `${b}/${n}`).toMatch(shape)
   })
@@ -90,8 +104,19 @@ describe("paths and encodings", () => {
 
   it("a deriver with a tiny cache gives the same addresses as a throwaway one", () => {
     const small = createAddressDeriver(SEED, { cacheSize: 1 })
-    for (const [account, index] of [[0, 0], [1, 0], [0, 1], [2, 5], [0, 2], [1, 1]] as const)
-      for (const [b, n] of [["bitcoin", "mainnet"], ["solana", "mainnet"], ["ethereum", "mainnet"]] as const)
+    for (const [account, index] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [2, 5],
+      [0, 2],
+      [1, 1],
+    ] as const)
+      for (const [b, n] of [
+        ["bitcoin", "mainnet"],
+        ["solana", "mainnet"],
+        ["ethereum", "mainnet"],
+      ] as const)
         expect(small.derive(b, n, at(account, 0, index))).toEqual(deriveAddress(SEED, b, n, at(account, 0, index)))
   })
 

@@ -10,15 +10,22 @@ const ORDER = secp256k1.Point.Fn.ORDER
 
 const agreesWithScure = (runs: number) =>
   fc.assert(
-    fc.property(fc.uint8Array({ minLength: 16, maxLength: 64 }), fc.nat({ max: 2 ** 31 - 1 }), fc.nat({ max: 2 ** 31 - 1 }), (seed, account, index) => {
-      const branch = HDKey.fromMasterSeed(seed).derive(`m/44'/60'/${account}'/0`)
-      const expected = branch.deriveChild(index)
-      const child = publicChild(publicBranchOf(branch), index)
-      expect(child).toBeDefined()
-      expect(Buffer.from(child!.publicKey).toString("hex")).toBe(Buffer.from(expected.publicKey!).toString("hex"))
-      expect(Buffer.from(child!.keyHash()).toString("hex")).toBe(Buffer.from(expected.pubKeyHash!).toString("hex"))
-      expect(Buffer.from(child!.uncompressed).toString("hex")).toBe(Buffer.from(secp256k1.Point.fromBytes(expected.publicKey!).toBytes(false)).toString("hex"))
-    }),
+    fc.property(
+      fc.uint8Array({ minLength: 16, maxLength: 64 }),
+      fc.nat({ max: 2 ** 31 - 1 }),
+      fc.nat({ max: 2 ** 31 - 1 }),
+      (seed, account, index) => {
+        const branch = HDKey.fromMasterSeed(seed).derive(`m/44'/60'/${account}'/0`)
+        const expected = branch.deriveChild(index)
+        const child = publicChild(publicBranchOf(branch), index)
+        expect(child).toBeDefined()
+        expect(Buffer.from(child!.publicKey).toString("hex")).toBe(Buffer.from(expected.publicKey!).toString("hex"))
+        expect(Buffer.from(child!.keyHash()).toString("hex")).toBe(Buffer.from(expected.pubKeyHash!).toString("hex"))
+        expect(Buffer.from(child!.uncompressed).toString("hex")).toBe(
+          Buffer.from(secp256k1.Point.fromBytes(expected.publicKey!).toBytes(false)).toString("hex"),
+        )
+      },
+    ),
     { numRuns: runs },
   )
 

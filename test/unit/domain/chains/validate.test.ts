@@ -81,8 +81,12 @@ describe("real addresses", () => {
 })
 
 describe("solana (no checksum)", () => {
-  const REAL_SOL = ["EPjFWdd5AufqZSqeM2qpai3Pk3c2X2ry3HC3Ek2LbkcH", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
-    "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA", "11111111111111111111111111111111"]
+  const REAL_SOL = [
+    "EPjFWdd5AufqZSqeM2qpai3Pk3c2X2ry3HC3Ek2LbkcH",
+    "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
+    "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
+    "11111111111111111111111111111111",
+  ]
 
   it.each(REAL_SOL)("accepts %s on both networks", (address) => {
     expect(validateAddress("solana", "mainnet", address)).toBe(true)
@@ -157,8 +161,15 @@ describe("networks and chains", () => {
 
   it("never throws and rejects junk", () => {
     for (const junk of ["", " ", "bitcoincash:", ":", "x".repeat(10_000), "bc1", "0x", "r", "T", "💥", "tex1"])
-      for (const [b, n] of [["bitcoin", "mainnet"], ["bitcoin-cash", "mainnet"], ["ethereum", "mainnet"], ["tron", "mainnet"],
-        ["solana", "mainnet"], ["xrp", "mainnet"], ["zcash", "mainnet"]] as const)
+      for (const [b, n] of [
+        ["bitcoin", "mainnet"],
+        ["bitcoin-cash", "mainnet"],
+        ["ethereum", "mainnet"],
+        ["tron", "mainnet"],
+        ["solana", "mainnet"],
+        ["xrp", "mainnet"],
+        ["zcash", "mainnet"],
+      ] as const)
         expect(validateAddress(b, n, junk)).toBe(false)
     expect(validateAddress("ethereum", "testnet", "0xde0B295669a9FD93d5F28D9Ec85E40f4cb697BAe")).toBe(false)
   })
