@@ -1,12 +1,6 @@
-// Time never runs backwards across a restart of `custody-sim serve` on a data directory: after a clean stop or a
-// SIGKILL, the simulated clock and every chain's height resume at or after where they stood, with a wall clock
-// (which keeps its offset: the time stopped passed for the world too) and with a frozen one (which resumes frozen,
-// exactly where it stood).
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { startSimProcess, type SimProcess } from "../support/sim-process.js"
+import { tempDir } from "../support/temp-dir.js"
 
 const T = 1_767_225_600 // 2026-01-01, UNIX seconds
 const START = { timeoutMs: 120_000 }
@@ -20,7 +14,7 @@ const standing = async (p: SimProcess) => {
 
 /** Starts a world, configures a chain that mines every minute, advances an hour with no event due, and stops it. */
 const advancedThenStopped = async (args: ReadonlyArray<string>, stop: "stop" | "kill") => {
-  const dir = mkdtempSync(join(tmpdir(), "custody-sim-clock-"))
+  const dir = tempDir("custody-sim-clock-")
   const first = await startSimProcess(["--data-dir", dir, "--seed", "clock-restart", ...args], START)
   let before: Awaited<ReturnType<typeof standing>>
   try {

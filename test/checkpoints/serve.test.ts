@@ -1,13 +1,13 @@
 // `custody-sim serve` on a SQLite data dir: a clean stop writes a checkpoint, the next start loads it (and says so)
 // and answers as before; --checkpoint-every 0 writes none; a bad value is a usage error.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { listCheckpoints } from "../../src/checkpoints/directory.js"
 import { startSimProcess } from "../support/sim-process.js"
+import { tempDir } from "../support/temp-dir.js"
 
-const dir = () => mkdtempSync(join(tmpdir(), "custody-sim-ckpt-serve-"))
+const dir = () => tempDir("custody-sim-ckpt-serve-")
 
 describe("serve with checkpoints", () => {
   it("writes one at a clean stop, and the next start loads it and answers the same", { timeout: 300_000 }, async () => {

@@ -1,6 +1,3 @@
-// Simulators on a SQLite data directory with read-model checkpoints, and everything a user can read of one.
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createApp } from "../../src/api/app.js"
 import { digestOf } from "../../src/api/digest/digest.js"
@@ -9,10 +6,11 @@ import { makeSqliteStore } from "../../src/store/sqlite.js"
 import { T0 } from "../support/harness.js"
 import { scenarioFixture } from "../support/scenario.js"
 import { worldReads } from "../support/world-reads.js"
+import { tempDir } from "../support/temp-dir.js"
 
 export const SEED = "harness"
 
-export const dataDir = (): string => mkdtempSync(join(tmpdir(), "custody-sim-ckpt-"))
+export const dataDir = (): string => tempDir("custody-sim-ckpt-")
 
 /** Opens the data directory again: with its checkpoints (lines it logs collected), or rebuilding every model from the log. */
 export const reopen = async (dir: string, options: { checkpoints: boolean; every?: number; lines?: Array<string> }): Promise<Simulator> =>

@@ -1,12 +1,12 @@
 // Where the clock stood, kept in clock.json: what a start resumes from it (the wall clock is a variable here).
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { resumeClock } from "../../../src/adapters/clock-file.js"
+import { tempDir } from "../../support/temp-dir.js"
 
 const T = Date.UTC(2026, 0, 1)
-const dir = () => mkdtempSync(join(tmpdir(), "custody-sim-clock-file-"))
+const dir = () => tempDir("custody-sim-clock-file-")
 
 describe("resumeClock", () => {
   it("a frozen clock resumes frozen where it stood; an earlier frozenAt does not take it back, a later one moves it on", () => {
