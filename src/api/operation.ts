@@ -18,6 +18,7 @@ import { envelopeWith, makeReadCache, makeResponder } from "./respond.js"
 import type { Present, Shape } from "./wire/shape.js"
 import { mapAssetIds } from "../domain/chains/index.js"
 import { absentAt } from "./version-paths.js"
+import { answerObserver, type Observed } from "./answer-observer.js"
 
 export interface OperationContext {
   readonly params: Readonly<Record<string, string>>
@@ -135,21 +136,10 @@ interface RequestState {
 
 type Header = (name: string) => string | undefined
 
-export interface ObservedAnswer {
-  readonly operation: Operation
-  readonly status: number
-  readonly body: string
-}
+/** An answer the contract hook sees (answer-observer.ts). */
+export type ObservedAnswer = Observed<Operation>
 
-let observer: ((answer: ObservedAnswer) => void) | undefined
-
-/**
- * A hook that sees every answer of the spec's operations (the contract test validates them against the OpenAPI
- * documents). Read when an operation is mounted: apps created without an observer pay nothing per request.
- */
-export const observeAnswers = (fn: ((answer: ObservedAnswer) => void) | undefined): void => {
-  observer = fn
-}
+export { observeAnswers } from "./answer-observer.js"
 
 /** The body an operation takes at a version. */
 export const bodyAt = (op: Operation, version: ApiVersion): BodySpec | undefined => {
@@ -186,7 +176,7 @@ export const mount = (app: Hono, deps: ApiDeps, op: Operation, operations: Reado
   const pathParams = hasParams ? makePathParams() : undefined
   const reads = op.method === "GET" ? makeReadCache(deps) : undefined
   const responder = makeResponder(deps, { flagPosition: op.path.startsWith("/_sim") })
-  const observe = observer
+  const observe = answerObserver<Operation>()
   const answer: typeof responder =
     observe === undefined
       ? responder

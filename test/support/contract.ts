@@ -1,11 +1,24 @@
 // The contract check: every answer of an operation, in every test file, validates against the OpenAPI document
 // of the version that shaped it (ajv, draft 2020-12 as OpenAPI 3.1 uses); a field the document lacks fails.
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
+// The set-up imports only the hook (answer-observer.ts imports nothing): the app, the documents and ajv load after a
+// file's tests, and only in a file whose tests got answers (where the app is loaded already).
+import type { ValidateFunction } from "ajv/dist/2020.js"
 import { afterAll } from "vitest"
-import { defaultOperations } from "../../src/api/app.js"
-import { errorEnvelopeSchema, jsonSchema, openApiDocument, successStatus } from "../../src/api/openapi.js"
-import { observeAnswers, type ObservedAnswer, type Operation } from "../../src/api/operation.js"
-import { isApiVersion, type ApiVersion } from "../../src/domain/api-key/index.js"
+import { observeAnswers } from "../../src/api/answer-observer.js"
+import type { ObservedAnswer, Operation } from "../../src/api/operation.js"
+import type { ApiVersion } from "../../src/domain/api-key/index.js"
+
+/** What the check needs, loaded once it has answers to check. */
+const load = async () => {
+  const [{ Ajv2020 }, { defaultOperations }, openapi, { isApiVersion }] = await Promise.all([
+    import("ajv/dist/2020.js"),
+    import("../../src/api/app.js"),
+    import("../../src/api/openapi.js"),
+    import("../../src/domain/api-key/index.js"),
+  ])
+  return { ajv: new Ajv2020({ strict: false, allErrors: true }), defaultOperations, ...openapi, isApiVersion }
+}
+type Loaded = Awaited<ReturnType<typeof load>>
 
 interface Violation {
   readonly operation: string
@@ -14,16 +27,18 @@ interface Violation {
   readonly body: string
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: true })
 const documents = new Map<ApiVersion, any>()
 const validators = new Map<string, ValidateFunction>()
-const violations: Array<Violation> = []
 let errorValidator: ValidateFunction | undefined
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")
 
 /** The success schema in the served document (an operation an app adds on its own is documented the same way). */
-const successValidator = (op: Operation, version: ApiVersion): ValidateFunction | undefined => {
+const successValidator = (
+  { ajv, defaultOperations, openApiDocument, successStatus }: Loaded,
+  op: Operation,
+  version: ApiVersion,
+): ValidateFunction | undefined => {
   const key = `${version} ${op.method} ${op.path} ${op.id}`
   let v = validators.get(key)
   if (v === undefined) {
@@ -39,7 +54,8 @@ const successValidator = (op: Operation, version: ApiVersion): ValidateFunction 
   return v
 }
 
-const check = ({ operation, status, body }: ObservedAnswer): void => {
+const check = (loaded: Loaded, violations: Array<Violation>, { operation, status, body }: ObservedAnswer): void => {
+  const { ajv, errorEnvelopeSchema, isApiVersion, jsonSchema, successStatus } = loaded
   const fail = (problem: unknown): void => {
     violations.push({ operation: operation.id, status, problem, body: body.slice(0, 2000) })
   }
@@ -53,7 +69,7 @@ const check = ({ operation, status, body }: ObservedAnswer): void => {
   if (!isApiVersion(version)) return fail(`apiVersion ${JSON.stringify(version)} is not a version`)
   if (status >= 200 && status < 300) {
     if (status !== successStatus(operation)) return fail(`success status ${status}, the document says ${successStatus(operation)}`)
-    const validate = successValidator(operation, version)
+    const validate = successValidator(loaded, operation, version)
     if (validate === undefined) return fail(`the ${version} document has no ${operation.method} ${operation.path}`)
     if (!validate(parsed)) fail(validate.errors)
     return
@@ -62,13 +78,22 @@ const check = ({ operation, status, body }: ObservedAnswer): void => {
   if (!errorValidator(parsed)) fail(errorValidator.errors)
 }
 
+/** The answers that fall outside their version's document (none: every answer is in it). */
+export const contractViolations = async (answers: ReadonlyArray<ObservedAnswer>): Promise<ReadonlyArray<Violation>> => {
+  const violations: Array<Violation> = []
+  if (answers.length === 0) return violations
+  const loaded = await load()
+  for (const a of answers) check(loaded, violations, a)
+  return violations
+}
+
 /** Answers are checked after the file's tests (kept out of their time limits), each once. */
 const seen: Array<ObservedAnswer> = []
 
 export const installContractCheck = (): void => {
-  observeAnswers((a) => seen.push(a))
-  afterAll(() => {
-    for (const a of seen.splice(0)) check(a)
+  observeAnswers<Operation>((a) => seen.push(a))
+  afterAll(async () => {
+    const violations = await contractViolations(seen.splice(0))
     if (violations.length > 0)
       throw new Error(`answers outside their OpenAPI document:\n${JSON.stringify(violations.slice(0, 5), null, 1)}`)
   })

@@ -1,0 +1,60 @@
+// The contract check itself (test/support/contract.ts, which every test file runs after its tests): a real answer
+// passes; the same answer with a field its document lacks, without a field it requires, with a success status the
+// document does not give, or an error outside the error envelope, is reported.
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { defaultOperations } from "../../src/api/app.js"
+import type { ObservedAnswer } from "../../src/api/operation.js"
+import { contractViolations } from "../support/contract.js"
+import { type Harness, startHarness } from "../support/harness.js"
+
+let h: Harness
+let listed: ObservedAnswer
+const listVaults = defaultOperations.find((o) => o.id === "listVaults")!
+
+beforeAll(async () => {
+  h = await startHarness({ apiVersion: "2026-03-20" })
+  const res = await h.raw({ method: "GET", url: "/vaults" })
+  expect(res.status).toBe(200)
+  listed = { operation: listVaults, status: 200, body: JSON.stringify(res.body) }
+})
+afterAll(() => h.close())
+
+const reshaped = (edit: (body: any) => void): ObservedAnswer => {
+  const body = JSON.parse(listed.body)
+  edit(body)
+  return { ...listed, body: JSON.stringify(body) }
+}
+
+describe("the contract check", () => {
+  it("passes a real answer of listVaults at 2026-03-20", async () => {
+    expect(JSON.parse(listed.body).data.items.length).toBeGreaterThan(0)
+    expect(await contractViolations([listed])).toEqual([])
+  })
+
+  it("reports a field the document lacks, a required field missing, and a success status it does not give", async () => {
+    const extra = reshaped((b) => {
+      b.data.items[0].colour = "blue"
+    })
+    const missing = reshaped((b) => {
+      delete b.data.items[0].id
+    })
+    const created = { ...listed, status: 201 }
+    const found = await contractViolations([extra, missing, created])
+    expect(found.map((v) => [v.operation, v.status])).toEqual([
+      ["listVaults", 200],
+      ["listVaults", 200],
+      ["listVaults", 201],
+    ])
+    expect(JSON.stringify(found[0]!.problem)).toContain("colour")
+    expect(JSON.stringify(found[1]!.problem)).toContain("id")
+    expect(found[2]!.problem).toBe("success status 201, the document says 200")
+  })
+
+  it("reports an error answer outside the error envelope, and a body that is not JSON", async () => {
+    const notEnvelope = { ...listed, status: 404, body: JSON.stringify({ apiVersion: "2026-03-20", message: "no" }) }
+    const notJson = { ...listed, status: 200, body: "<html>" }
+    const found = await contractViolations([notEnvelope, notJson])
+    expect(found.map((v) => v.status)).toEqual([404, 200])
+    expect(found[1]!.problem).toBe("not JSON")
+  })
+})
