@@ -7,8 +7,10 @@ import { listen } from "../support/server.js"
 import { startScenario } from "./scenario.js"
 
 it("answers signed GET /vaults while every delivery slot is held by a receiver that does not answer", { timeout: 60_000 }, async () => {
-  // A small bound makes the test short: 16 slots held by the silent receiver, 8 deliveries waiting for one.
-  const s = await startScenario({ webhooks: { concurrency: 16 } })
+  // A small bound makes the test short: 16 slots held by the silent receiver, 8 deliveries waiting for one. The
+  // delivery timeout is far longer than the test, so a slot is held however slowly a loaded machine runs it (with
+  // the default 5 s, a delivery gave up while the reads ran and freed its slot).
+  const s = await startScenario({ webhooks: { concurrency: 16, timeoutMs: 600_000 } })
   const server = await listen(s.h.app)
   let release = () => {}
   const released = new Promise<void>((resolve) => (release = resolve))
