@@ -116,13 +116,12 @@ const misplaced = (s: Settlement, t: Transfer, native: string, fee: bigint): Arr
     )
 }
 
-export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation => {
+/**
+ * Balances: the fold's lines, plus every (address, asset) the model holds (a held asset with no event is zero),
+ * each against the model's balance as of the fold's point; each difference is added.
+ */
+const reconcileBalances = (fold: LedgerFold, models: ReadModels, add: (d: Discrepancy) => void): Array<BalanceLine> => {
   const asOf = fold.asOf
-  const discrepancies: Array<Discrepancy> = []
-  const pending: Array<Reconciliation["pending"][number]> = []
-  const add = (d: Discrepancy) => discrepancies.push(d)
-
-  // Balances: the fold's lines, plus every (address, asset) the model holds (a held asset with no event is zero).
   const lines = new Map<string, LedgerLine | undefined>(fold.lines)
   const held = new Map<string, { blockchain: string; network: string; address: string; assetId: string }>()
   for (const a of models.holdings.addresses.values()) {
@@ -179,6 +178,82 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
         events: line?.firstNegative !== undefined ? [line.firstNegative] : refs,
       })
   }
+  return balances
+}
+
+/** What a deposit's one credit says otherwise than the chain's transfer, or did before its time. */
+const creditErrors = (s: Settlement, t: Transfer): Array<string> => {
+  const d = s.data
+  const c = s.confirmations
+  return [
+    d.amount !== t.amount.toString() ? `amount ${String(d.amount)} (the chain carried ${t.amount})` : undefined,
+    d.address !== t.to ? `address ${String(d.address)} (the chain paid ${t.to})` : undefined,
+    d.assetId !== t.assetId ? `asset ${String(d.assetId)} (the chain carried ${t.assetId})` : undefined,
+    d.blockchain !== t.blockchain || d.network !== t.network ? `chain ${String(d.blockchain)}.${String(d.network)}` : undefined,
+    t.mined === undefined || s.ref.position < t.mined.ref.position ? "credited before the transfer was mined" : undefined,
+    t.mined !== undefined && d.blockHeight !== t.mined.height
+      ? `block height ${String(d.blockHeight)} (the chain mined it at ${t.mined.height})`
+      : undefined,
+    t.mined !== undefined && s.ref.position > t.mined.ref.position && (c === undefined || c.had < c.required)
+      ? `${c?.had ?? 0} confirmations at ${String(d.at)}, before the ${c?.required ?? "required"} the chain asked for`
+      : undefined,
+  ].filter((x): x is string => x !== undefined)
+}
+
+/** What a withdrawal's one debit took otherwise than the transfer and its fee, or before it was mined. */
+const debitErrors = (s: Settlement, t: Transfer): Array<string> => {
+  const native = findNetwork(t.blockchain, t.network)?.nativeAssetId
+  const fee = typeof s.data.fee === "string" && /^[0-9]+$/.test(s.data.fee) ? BigInt(s.data.fee) : 0n
+  const expected = new Map<string, bigint>()
+  if (s.data.withErrors !== true) for (const [assetId, amount] of t.moves) expected.set(assetId, amount)
+  if (native !== undefined && fee > 0n) expected.set(native, (expected.get(native) ?? 0n) + fee)
+  const actual = outflow(s)
+  const assets = new Set([...expected.keys(), ...actual.keys()])
+  const wrong = [...assets]
+    .filter((a) => (expected.get(a) ?? 0n) !== (actual.get(a) ?? 0n))
+    .map((a) => `${a}: ${actual.get(a) ?? 0n} left the vault, expected ${expected.get(a) ?? 0n}`)
+  if (t.feePayer !== undefined && native !== undefined) wrong.push(...misplaced(s, t, native, fee))
+  if (t.mined === undefined || s.ref.position < t.mined.ref.position) wrong.push("debited before the transfer was mined")
+  return wrong
+}
+
+/**
+ * Credits and debits no transfer of their kind carried: a withdrawal's credit to an address of the workspace is
+ * counted inside it, every other one as unmatched and added.
+ */
+const unmatchedSettlements = (
+  fold: LedgerFold,
+  m: { creditsInternal: number; creditsUnmatched: number; debitsUnmatched: number },
+  add: (d: Discrepancy) => void,
+): void => {
+  for (const [kind, settlements] of [
+    ["deposit", fold.credits],
+    ["withdrawal", fold.debits],
+  ] as const)
+    for (const [txid, list] of settlements) {
+      const t = fold.transfers.get(txid)
+      if (t !== undefined && t.kind === kind) continue
+      // A withdrawal to an address of the workspace is credited there like a deposit, under the withdrawal's id.
+      if (t !== undefined && kind === "deposit" && list.every((s) => t.payees.has(String(s.data.address)))) {
+        m.creditsInternal += list.length
+        continue
+      }
+      m[kind === "deposit" ? "creditsUnmatched" : "debitsUnmatched"] += list.length
+      add({
+        kind: kind === "deposit" ? "credit-without-deposit" : "debit-without-withdrawal",
+        message: `${list[0]!.ref.type} for ${txid}, which no ${kind} on the chain carried`,
+        transactionId: txid,
+        events: list.map((s) => s.ref),
+      })
+    }
+}
+
+export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation => {
+  const discrepancies: Array<Discrepancy> = []
+  const pending: Array<Reconciliation["pending"][number]> = []
+  const add = (d: Discrepancy) => discrepancies.push(d)
+
+  const balances = reconcileBalances(fold, models, add)
 
   // Settlements against the chain: deposits credited once, withdrawals debited once, each by what moved. Every
   // transfer due at the audit point (a deposit confirmed to an address holding its asset, a mined withdrawal) or
@@ -242,59 +317,15 @@ export const reconcile = (fold: LedgerFold, models: ReadModels): Reconciliation 
     }
     const s = settled[0]!
     if (t.kind === "deposit") {
-      const d = s.data
-      const c = s.confirmations
-      const wrong = [
-        d.amount !== t.amount.toString() ? `amount ${String(d.amount)} (the chain carried ${t.amount})` : undefined,
-        d.address !== t.to ? `address ${String(d.address)} (the chain paid ${t.to})` : undefined,
-        d.assetId !== t.assetId ? `asset ${String(d.assetId)} (the chain carried ${t.assetId})` : undefined,
-        d.blockchain !== t.blockchain || d.network !== t.network ? `chain ${String(d.blockchain)}.${String(d.network)}` : undefined,
-        t.mined === undefined || s.ref.position < t.mined.ref.position ? "credited before the transfer was mined" : undefined,
-        t.mined !== undefined && d.blockHeight !== t.mined.height
-          ? `block height ${String(d.blockHeight)} (the chain mined it at ${t.mined.height})`
-          : undefined,
-        t.mined !== undefined && s.ref.position > t.mined.ref.position && (c === undefined || c.had < c.required)
-          ? `${c?.had ?? 0} confirmations at ${String(d.at)}, before the ${c?.required ?? "required"} the chain asked for`
-          : undefined,
-      ].filter((x): x is string => x !== undefined)
+      const wrong = creditErrors(s, t)
       if (wrong.length > 0)
         add({ kind: "credit-mismatch", message: `deposit ${txid} credited with ${wrong.join(", ")}`, ...base, address: t.to, events: refs })
     } else {
-      const native = findNetwork(t.blockchain, t.network)?.nativeAssetId
-      const fee = typeof s.data.fee === "string" && /^[0-9]+$/.test(s.data.fee) ? BigInt(s.data.fee) : 0n
-      const expected = new Map<string, bigint>()
-      if (s.data.withErrors !== true) for (const [assetId, amount] of t.moves) expected.set(assetId, amount)
-      if (native !== undefined && fee > 0n) expected.set(native, (expected.get(native) ?? 0n) + fee)
-      const actual = outflow(s)
-      const assets = new Set([...expected.keys(), ...actual.keys()])
-      const wrong = [...assets]
-        .filter((a) => (expected.get(a) ?? 0n) !== (actual.get(a) ?? 0n))
-        .map((a) => `${a}: ${actual.get(a) ?? 0n} left the vault, expected ${expected.get(a) ?? 0n}`)
-      if (t.feePayer !== undefined && native !== undefined) wrong.push(...misplaced(s, t, native, fee))
-      if (t.mined === undefined || s.ref.position < t.mined.ref.position) wrong.push("debited before the transfer was mined")
+      const wrong = debitErrors(s, t)
       if (wrong.length > 0) add({ kind: "debit-mismatch", message: `withdrawal ${txid}: ${wrong.join("; ")}`, ...base, events: refs })
     }
   }
-  for (const [kind, settlements] of [
-    ["deposit", fold.credits],
-    ["withdrawal", fold.debits],
-  ] as const)
-    for (const [txid, list] of settlements) {
-      const t = fold.transfers.get(txid)
-      if (t !== undefined && t.kind === kind) continue
-      // A withdrawal to an address of the workspace is credited there like a deposit, under the withdrawal's id.
-      if (t !== undefined && kind === "deposit" && list.every((s) => t.payees.has(String(s.data.address)))) {
-        m.creditsInternal += list.length
-        continue
-      }
-      m[kind === "deposit" ? "creditsUnmatched" : "debitsUnmatched"] += list.length
-      add({
-        kind: kind === "deposit" ? "credit-without-deposit" : "debit-without-withdrawal",
-        message: `${list[0]!.ref.type} for ${txid}, which no ${kind} on the chain carried`,
-        transactionId: txid,
-        events: list.map((s) => s.ref),
-      })
-    }
+  unmatchedSettlements(fold, m, add)
   const count = (m: Map<string, ReadonlyArray<unknown>>) => [...m.values()].reduce((n, l) => n + l.length, 0)
   return {
     balances,

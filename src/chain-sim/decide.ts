@@ -101,6 +101,58 @@ const networkOf = (chain: string) => {
   return findNetwork(chain.slice(0, i), chain.slice(i + 1))
 }
 
+/** What a decision has emitted so far: `emit` appends events and folds them, `run` is the state they fold to. */
+interface Emitting {
+  readonly emit: (...es: ReadonlyArray<ChainEvent>) => void
+  readonly run: () => Running
+}
+
+/**
+ * SubmitTx, after the blocks due: the transfer taken into the mempool (a block at once in auto mode), or refused by
+ * an armed fault or the contract's validation; one the chain already took or refused changes nothing.
+ */
+const submitTx = (chain: string, c: Extract<ChainCommand, { type: "SubmitTx" }>, { emit, run }: Emitting): void => {
+  emit(...dueBlocks(chain, run(), c.now, c.blockHash))
+  const id = c.transfer.transactionId
+  // A transaction the chain already took, or refused, is not taken again: a repeated broadcast changes nothing.
+  if (hasId(run().transactions, id) || run().rejected.has(id)) return
+  const fault = refusingFault(chain, run(), c)
+  if (fault !== undefined) {
+    emit({ type: "ChainTxRejected", data: { chain, transactionId: id, reason: REFUSALS[fault], fault, at: c.now } })
+    return
+  }
+  const op = c.transfer.operation
+  const invalid =
+    op === undefined
+      ? undefined
+      : refusal(run().tron ?? EMPTY_LEDGER, c.transfer.from, op, heightAt(run().schedule, run().height, c.now), c.now)
+  if (invalid !== undefined) {
+    // The node's contract validation: refused at broadcast, no fault consumed.
+    emit({
+      type: "ChainTxRejected",
+      data: { chain, transactionId: id, reason: `contract validate error: ${invalid}`, byContract: true, at: c.now },
+    })
+    return
+  }
+  const failsInExecution = c.transfer.kind === "withdrawal" && run().faults["execution-failure"] > 0
+  emit({ type: "ChainTxSubmitted", data: { ...c.transfer, ...(failsInExecution ? { failsInExecution } : {}), chain, at: c.now } })
+  if (run().schedule.mode === "auto") {
+    const h = run().height + 1
+    emit({
+      type: "ChainBlocksMined",
+      data: {
+        chain,
+        fromHeight: h,
+        toHeight: h,
+        blockHash: c.blockHash(h),
+        transactionIds: run().mempool.map((t) => t.transactionId),
+        blockAt: c.now,
+        at: c.now,
+      },
+    })
+  }
+}
+
 export const decideChain = (chain: string, c: ChainCommand, state: ChainState): Decision<ChainEvent, ChainError> => {
   const events: Array<ChainEvent> = []
   let s = state
@@ -144,48 +196,9 @@ export const decideChain = (chain: string, c: ChainCommand, state: ChainState): 
       })
       return accept(...events)
     }
-    case "SubmitTx": {
-      emit(...dueBlocks(chain, run(), c.now, c.blockHash))
-      const id = c.transfer.transactionId
-      // A transaction the chain already took, or refused, is not taken again: a repeated broadcast changes nothing.
-      if (hasId(run().transactions, id) || run().rejected.has(id)) return accept(...events)
-      const fault = refusingFault(chain, run(), c)
-      if (fault !== undefined) {
-        emit({ type: "ChainTxRejected", data: { chain, transactionId: id, reason: REFUSALS[fault], fault, at: c.now } })
-        return accept(...events)
-      }
-      const op = c.transfer.operation
-      const invalid =
-        op === undefined
-          ? undefined
-          : refusal(run().tron ?? EMPTY_LEDGER, c.transfer.from, op, heightAt(run().schedule, run().height, c.now), c.now)
-      if (invalid !== undefined) {
-        // The node's contract validation: refused at broadcast, no fault consumed.
-        emit({
-          type: "ChainTxRejected",
-          data: { chain, transactionId: id, reason: `contract validate error: ${invalid}`, byContract: true, at: c.now },
-        })
-        return accept(...events)
-      }
-      const failsInExecution = c.transfer.kind === "withdrawal" && run().faults["execution-failure"] > 0
-      emit({ type: "ChainTxSubmitted", data: { ...c.transfer, ...(failsInExecution ? { failsInExecution } : {}), chain, at: c.now } })
-      if (run().schedule.mode === "auto") {
-        const h = run().height + 1
-        emit({
-          type: "ChainBlocksMined",
-          data: {
-            chain,
-            fromHeight: h,
-            toHeight: h,
-            blockHash: c.blockHash(h),
-            transactionIds: run().mempool.map((t) => t.transactionId),
-            blockAt: c.now,
-            at: c.now,
-          },
-        })
-      }
+    case "SubmitTx":
+      submitTx(chain, c, { emit, run })
       return accept(...events)
-    }
     case "MineBlocks": {
       if (!Number.isInteger(c.blocks) || c.blocks < 1)
         return reject({ _tag: "BadMiningSchedule", reason: "blocks must be a positive integer" })

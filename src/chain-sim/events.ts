@@ -1,4 +1,5 @@
 // Events of one simulated chain (stream `chain-<blockchain>.<network>`): configuration, mempool, blocks.
+import { everyMember } from "../domain/shared/members.js"
 import type { SimInstant } from "../domain/shared/sim-time.js"
 import type { TronExecution, TronOperation } from "./tron.js"
 
@@ -88,11 +89,14 @@ export type ChainEvent =
    */
   | { readonly type: "ChainTxExecuted"; readonly data: TronExecution & { readonly chain: string; readonly at: SimInstant } }
 
-export const chainEventTypes: ReadonlySet<string> = new Set<ChainEvent["type"]>([
-  "ChainConfigured",
-  "ChainTxSubmitted",
-  "ChainBlocksMined",
-  "ChainFaultArmed",
-  "ChainTxRejected",
-  "ChainTxExecuted",
-])
+/** Every ChainEvent type; one left out of the record fails to compile. */
+export const chainEventTypes: ReadonlySet<string> = new Set(
+  everyMember<ChainEvent["type"]>({
+    ChainConfigured: true,
+    ChainTxSubmitted: true,
+    ChainBlocksMined: true,
+    ChainFaultArmed: true,
+    ChainTxRejected: true,
+    ChainTxExecuted: true,
+  }),
+)

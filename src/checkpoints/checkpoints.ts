@@ -5,9 +5,10 @@
 import { Worker } from "node:worker_threads"
 import { Effect } from "effect"
 import type { ReadModels } from "../projections/read-models.js"
-import type { EventStoreShape, RecordedEvent } from "../store/event-store.js"
+import type { EventStoreShape } from "../store/event-store.js"
 import { chooseCheckpoint, dropCheckpointsAfter, dropInterruptedWrites } from "./directory.js"
 import type { FromThread, ThreadConfig, ToThread } from "./writer-thread.js"
+import { handOverPage, Pages, type HandoverStats } from "./handover.js"
 import { modelCodeFingerprint } from "./model-code.js"
 
 export interface CheckpointOptions {
@@ -66,26 +67,6 @@ export interface Checkpointer {
   readonly handovers: () => HandoverStats
 }
 
-export interface HandoverStats {
-  /** Pages that handed events over (a look at a log with nothing new is not counted). */
-  readonly pages: number
-  readonly events: number
-  /** Over the last 4,096 pages, in milliseconds. */
-  readonly p50Ms: number
-  readonly p99Ms: number
-  /** Over every page. */
-  readonly maxMs: number
-}
-
-/**
- * Events handed over per turn of the event loop: reading a page from the log and posting it (a structured clone)
- * holds the loop, so a page is sized to take about TURN_MS — halved when one took longer, doubled when one took
- * far less — between MIN_PAGE and MAX_PAGE events.
- */
-const TURN_MS = 2
-const MIN_PAGE = 16
-const MAX_PAGE = 1_000
-const KEPT = 4_096
 const threadModule = new URL(import.meta.url.endsWith(".ts") ? "./writer-thread.ts" : "./writer-thread.js", import.meta.url)
 
 const startThread = (config: ThreadConfig): Worker => {
@@ -94,6 +75,48 @@ const startThread = (config: ThreadConfig): Worker => {
   // From sources (tsx, vitest), through tsx's loader.
   const code = `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(threadModule.href)}, ${JSON.stringify(import.meta.url)}))`
   return new Worker(code, { eval: true, workerData })
+}
+
+/** The questions put to the thread (save, truncate), each answered once, by its id. */
+class Answers {
+  private nextId = 0
+  private readonly waiting = new Map<number, (m: FromThread) => void>()
+
+  /** Posts `to` the question `m` makes of its id; answered at once with the reason when the thread has `stopped`. */
+  ask(to: Worker, stopped: string | undefined, m: (id: number) => ToThread): Promise<FromThread> {
+    return new Promise((resolve) => {
+      const id = ++this.nextId
+      if (stopped !== undefined) return resolve({ type: "failed", reason: stopped })
+      this.waiting.set(id, resolve)
+      to.postMessage(m(id))
+    })
+  }
+
+  answer(id: number, m: FromThread): void {
+    this.waiting.get(id)?.(m)
+    this.waiting.delete(id)
+  }
+
+  /** The thread is gone: every question still waiting is answered with its failure. */
+  failAll(reason: string): void {
+    for (const [, answer] of this.waiting) answer({ type: "failed", reason })
+    this.waiting.clear()
+  }
+}
+
+/** A writer thread started from `config`: its answers go to `answers`, its failures (a reason, or a crash) to `fail`. */
+const startWriter = (config: ThreadConfig, answers: Answers, fail: (reason: string) => void): Worker => {
+  const started = startThread(config)
+  started.unref()
+  started.on("message", (m: FromThread) => {
+    if (m.type === "failed") fail(m.reason)
+    else if (m.type === "saved" || m.type === "truncated") answers.answer(m.id, m)
+  })
+  started.on("error", (e) => {
+    fail(e.message)
+    answers.failAll(e.message)
+  })
+  return started
 }
 
 export const startCheckpointer = async (
@@ -113,48 +136,22 @@ export const startCheckpointer = async (
   /** Position of the last event handed over (or, before the thread starts, of the checkpoint it starts from). */
   let sent = loaded?.position ?? -1n
   let stopped: string | undefined
-  let nextId = 0
-  const waiting = new Map<number, (m: FromThread) => void>()
+  const answers = new Answers()
   let stale = false
-
-  const open = (): Worker => {
-    const started = startThread({ dir: options.dir, code, every, keep: options.keep ?? 2, load: from?.file })
-    thread = started
-    started.unref()
-    started.on("message", (m: FromThread) => {
-      if (m.type === "failed") {
-        if (stopped === undefined) log(`checkpoints stopped: ${m.reason}`)
-        stopped = m.reason
-      } else if (m.type === "saved" || m.type === "truncated") {
-        waiting.get(m.id)?.(m)
-        waiting.delete(m.id)
-      }
-    })
-    started.on("error", (e) => {
-      if (stopped === undefined) log(`checkpoints stopped: ${e.message}`)
-      stopped = e.message
-      for (const [, answer] of waiting) answer({ type: "failed", reason: e.message })
-      waiting.clear()
-    })
-    return started
+  const fail = (reason: string) => {
+    if (stopped === undefined) log(`checkpoints stopped: ${reason}`)
+    stopped = reason
   }
-  const ask = (to: Worker, m: (id: number) => ToThread): Promise<FromThread> =>
-    new Promise((resolve) => {
-      const id = ++nextId
-      if (stopped !== undefined) return resolve({ type: "failed", reason: stopped })
-      waiting.set(id, resolve)
-      to.postMessage(m(id))
-    })
+
+  const open = (): Worker =>
+    (thread = startWriter({ dir: options.dir, code, every, keep: options.keep ?? 2, load: from?.file }, answers, fail))
+  const ask = (to: Worker, m: (id: number) => ToThread): Promise<FromThread> => answers.ask(to, stopped, m)
   const head = () => Effect.runPromise(store.headPosition)
 
   // Hands over what the log holds beyond `sent`, a page per turn of the event loop.
   let pumping: Promise<void> | undefined
   let paused = false
-  let size = 256
-  const took = new Float64Array(KEPT)
-  let pages = 0
-  let events = 0
-  let maxMs = 0
+  const pages = new Pages()
   const pumpOnce = async (force: boolean): Promise<void> => {
     if (thread === undefined) {
       if (!force && (await head()) - sent < BigInt(every)) return
@@ -162,33 +159,11 @@ export const startCheckpointer = async (
     }
     for (;;) {
       if (paused || stopped !== undefined) return
-      const after = sent
-      const asked = size
-      const t0 = performance.now()
-      const page: ReadonlyArray<RecordedEvent> = await Effect.runPromise(
-        store.readAll(after < 0n ? { maxCount: asked } : { fromPosition: after, maxCount: asked + 1 }),
-      )
-      const fresh = page.filter((e) => e.position > after)
-      if (fresh.length > 0) {
-        thread!.postMessage({ type: "events", events: fresh } satisfies ToThread)
-        sent = fresh[fresh.length - 1]!.position
-      }
-      const ms = performance.now() - t0
-      if (fresh.length > 0) {
-        took[pages++ % KEPT] = ms
-        events += fresh.length
-        if (ms > maxMs) maxMs = ms
-      }
-      if (ms > TURN_MS) size = Math.max(MIN_PAGE, size >>> 1)
-      else if (ms < TURN_MS / 4 && page.length >= asked) size = Math.min(MAX_PAGE, size * 2)
-      if (page.length < (after < 0n ? asked : asked + 1)) return
+      const handed = await handOverPage(store, thread!, sent, pages)
+      sent = handed.sent
+      if (!handed.more) return
       await new Promise((r) => setImmediate(r))
     }
-  }
-  const handovers = (): HandoverStats => {
-    const last = Array.from(took.subarray(0, Math.min(pages, KEPT))).sort((a, b) => a - b)
-    const at = (q: number) => (last.length === 0 ? 0 : last[Math.min(last.length - 1, Math.floor(q * last.length))]!)
-    return { pages, events, p50Ms: at(0.5), p99Ms: at(0.99), maxMs }
   }
   const pump = (force = false): Promise<void> => (pumping ??= pumpOnce(force).finally(() => (pumping = undefined)))
   const timer = setInterval(() => {
@@ -226,7 +201,7 @@ export const startCheckpointer = async (
       paused = false
     },
     save,
-    handovers,
+    handovers: () => pages.stats(),
     close: async () => {
       clearInterval(timer)
       if (options.atClose !== false) await save()

@@ -64,41 +64,11 @@ const guarded =
       }
     }
 
-export const buildProgram = (): Command => {
-  const program = new Command("custody-sim")
-    .description("A local, deterministic, event-sourced simulator of an MPC custody REST service")
-    .version(version(), "-v, --version")
-    .showSuggestionAfterError(true)
-    .allowExcessArguments(false)
-    .configureOutput({ outputError: (message, write) => write(`${onOneLine(message)}\n`) })
-    .exitOverride((e: CommanderError) => {
-      // Help and version exit 0; every usage mistake 2, as the commands' own usage errors.
-      process.exit(e.exitCode === 0 ? 0 : 2)
-    })
-    .addHelpText(
-      "after",
-      `
-Every option can also come from an environment variable (shown in each command's --help) or from a JSON
-config file (--config, CUSTODY_SIM_CONFIG, or ./${DEFAULT_CONFIG_FILE} when present) keyed by option name,
-e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which wins over the file.`,
-    )
+/** Makes a subcommand of the program, with the options every command takes (--config). */
+type Define = (name: string) => Command
 
-  const allOptionNames = new Set<string>()
-  const command = (name: string) => {
-    const c = program
-      .command(name)
-      .addOption(opt("--config <file>", `JSON settings keyed by option name (default: ./${DEFAULT_CONFIG_FILE} when present)`, "CONFIG"))
-    c.hook("preAction", (self) => {
-      try {
-        applyConfigFile(self, allOptionNames)
-      } catch (e) {
-        report(e, name)
-        process.exit(process.exitCode ?? 2)
-      }
-    })
-    return c
-  }
-
+/** `serve`: the simulator, its store, workspace, hosts and request log. */
+const serveCommand = (command: Define): void => {
   command("serve")
     .description("run the simulator: the custody REST API and the /_sim control plane")
     .addOption(opt("--host <host>", "interface to listen on", "HOST").default("127.0.0.1"))
@@ -148,7 +118,10 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
     .addOption(opt("--log-format <format>", "request log lines on stdout", "LOG_FORMAT").choices(["text", "json"]).default("text"))
     .addOption(opt("--quiet", "no request log", "QUIET"))
     .action(guarded("serve", async (o) => (await import("./serve.js")).serve(o), true))
+}
 
+/** The commands that read credentials.json and sign requests to a running server: `call`, `sign`, `credentials`. */
+const requestCommands = (command: Define): void => {
   credentialOptions(
     command("call")
       .description("sign a request with the data dir's credentials, send it and print the answer")
@@ -181,7 +154,10 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
     .addOption(dataDir())
     .addOption(opt("--json", "print credentials.json as is"))
     .action(guarded("credentials", async (o) => (await import("./call.js")).credentials(o)))
+}
 
+/** The commands over an event log: `export`, `replay`, `audit`. */
+const logCommands = (command: Define): void => {
   const storeOptions = (c: Command, stores: ReadonlyArray<string>) =>
     c
       .addOption(opt("--store <kind>", "event store", "STORE").choices(stores))
@@ -228,6 +204,46 @@ e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which win
     .addOption(opt("--html <file>", "also write the HTML report"))
     .addOption(opt("--json", "print the report as JSON"))
     .action(guarded("audit", async (file, o) => (await import("./audit.js")).run(file, o)))
+}
+
+export const buildProgram = (): Command => {
+  const program = new Command("custody-sim")
+    .description("A local, deterministic, event-sourced simulator of an MPC custody REST service")
+    .version(version(), "-v, --version")
+    .showSuggestionAfterError(true)
+    .allowExcessArguments(false)
+    .configureOutput({ outputError: (message, write) => write(`${onOneLine(message)}\n`) })
+    .exitOverride((e: CommanderError) => {
+      // Help and version exit 0; every usage mistake 2, as the commands' own usage errors.
+      process.exit(e.exitCode === 0 ? 0 : 2)
+    })
+    .addHelpText(
+      "after",
+      `
+Every option can also come from an environment variable (shown in each command's --help) or from a JSON
+config file (--config, CUSTODY_SIM_CONFIG, or ./${DEFAULT_CONFIG_FILE} when present) keyed by option name,
+e.g. {"port": 8081, "dataDir": ".sim"}. A flag wins over its variable, which wins over the file.`,
+    )
+
+  const allOptionNames = new Set<string>()
+  const command = (name: string) => {
+    const c = program
+      .command(name)
+      .addOption(opt("--config <file>", `JSON settings keyed by option name (default: ./${DEFAULT_CONFIG_FILE} when present)`, "CONFIG"))
+    c.hook("preAction", (self) => {
+      try {
+        applyConfigFile(self, allOptionNames)
+      } catch (e) {
+        report(e, name)
+        process.exit(process.exitCode ?? 2)
+      }
+    })
+    return c
+  }
+
+  serveCommand(command)
+  requestCommands(command)
+  logCommands(command)
 
   for (const c of program.commands) for (const o of c.options) allOptionNames.add(o.attributeName())
   return program

@@ -109,7 +109,8 @@ const credentialsAfterStart = (sim: Simulator, url: string, saved: CredentialsFi
 
 const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
 
-export const serve = async (o: ServeOptions): Promise<void> => {
+/** The options checked before anything is bound or opened (a usage error exits 2), as the start needs them. */
+const checkedOptions = (o: ServeOptions) => {
   const swallowed = npmSwallowedFlags()
   if (swallowed !== undefined) throw swallowed
   if (!isLoopback(o.host) && o.allowRemote !== true)
@@ -132,6 +133,93 @@ export const serve = async (o: ServeOptions): Promise<void> => {
     throw new UsageError(`--auth-failure-limit must be <per second>/<burst> (say 1/10) or off, not ${o.authFailureLimit}`)
   if (o.store === "esdb" && o.esdb === undefined) throw new UsageError("--store esdb needs --esdb <connection string>")
   const fixture = o.fixture !== undefined ? readFixture(o.fixture) : undefined
+  return { port, checkpointEvery, authFailureLimit, fixture }
+}
+
+/** What a start prints: the credentials, where they are saved, the vaults, the store, and how to begin. */
+const startLines = (
+  o: ServeOptions,
+  sim: Simulator,
+  credentials: CredentialsFile,
+  { url, nodeId, savedTo }: { readonly url: string; readonly nodeId: string; readonly savedTo: string | undefined },
+): Array<string> => {
+  const lines = [`admin token: ${sim.adminToken}`]
+  for (const c of credentials.apiKeys) {
+    lines.push(`api key: ${c.key}`, `api secret: ${c.secret}`, `api passphrase: ${c.passphrase}`)
+    const version = sim.models.workspace.apiKeys.get(c.key)?.grant.apiVersion
+    if (version !== undefined) lines.push(`api version: ${version}`)
+  }
+  if (credentials.apiKeys.length > 0)
+    lines.push(
+      `(a key keeps its version; another: a fixture key's "apiVersion" on a new data dir, or x-api-version on a request, ${commandName()} call --api-version)`,
+    )
+  if (savedTo !== undefined)
+    lines.push(
+      `credentials ${sim.createdCredentials.length > 0 ? "saved to" : "from"} ${savedTo} (${commandName()} credentials prints them)`,
+    )
+  for (const v of sim.models.workspace.vaultList(undefined)) lines.push(`vault ${v.profile.type}: ${v.profile.vaultId} (${v.profile.name})`)
+  lines.push(
+    `store: ${o.store}, events: ${sim.models.timeline.count}${sim.restoredFrom !== undefined ? ` (read models from the checkpoint at position ${sim.restoredFrom})` : ""}`,
+  )
+  if (o.store === "esdb" || nodeId !== "") lines.push(`node id: ${JSON.stringify(nodeId)}`)
+  const first = credentials.apiKeys[0]
+  if (first !== undefined) {
+    const args =
+      o.store === "sqlite"
+        ? o.dataDir === ".custody-sim"
+          ? []
+          : ["--data-dir", o.dataDir]
+        : ["--url", url, "--key", first.key, "--secret", first.secret, "--passphrase", first.passphrase]
+    lines.push(`try: ${commandName()} call GET /vaults ${args.map(quote).join(" ")}`.trimEnd())
+  }
+  lines.push(`audit report: ${url}/_sim/audit?token=${encodeURIComponent(sim.adminToken)}`)
+  lines.push(`listening on ${url}`)
+  return lines
+}
+
+/** What SIGINT and SIGTERM do: stop serving, release the node's slot, close the simulator, say what was saved, exit 0. */
+const stopper =
+  (
+    o: ServeOptions,
+    server: Server,
+    sim: Simulator,
+    {
+      release,
+      checkpointEvery,
+      savedTo,
+    }: { readonly release: () => Promise<void>; readonly checkpointEvery: number; readonly savedTo: string | undefined },
+  ) =>
+  (): void => {
+    let events = 0
+    const served = new Promise<void>((resolve) => server.close(() => resolve()))
+    const late = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref())
+    void Promise.race([served, late])
+      .then(release)
+      .then(() => {
+        events = sim.models.timeline.count
+        return sim.close()
+      })
+      .then(() => {
+        const checkpoints = o.store === "sqlite" && checkpointEvery > 0
+        process.stdout.write(
+          `${stoppedLine({ store: o.store, dataDir: o.dataDir, ...(o.esdb !== undefined ? { esdb: o.esdb } : {}), events, checkpoints, ...(savedTo !== undefined ? { credentials: savedTo } : {}) })}\n`,
+        )
+      })
+      .finally(() => process.exit(0))
+  }
+
+/** After a failed start: the server closed (its connections too), then the simulator, or the store it did not get, and the node's slot. */
+const closeAll = async (server: Server, sim: Simulator | undefined, store: OpenedStore | undefined, release: () => Promise<void>) => {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  server.closeAllConnections()
+  await closed
+  if (sim !== undefined) await sim.close().catch(() => {})
+  else await store?.close?.()
+  await release()
+}
+
+export const serve = async (o: ServeOptions): Promise<void> => {
+  const { port, checkpointEvery, authFailureLimit, fixture } = checkedOptions(o)
 
   const server = o.quiet === true ? createServer() : createServer({ ServerResponse: loggedResponse({ format: o.logFormat }) })
   const early = holdEarlyRequests(server)
@@ -213,70 +301,17 @@ export const serve = async (o: ServeOptions): Promise<void> => {
     // Nothing may hold the port or the process after a failed start: the requests held are answered 503, the
     // server, the simulator (its webhook thread, its checkpoints) and the store are closed, and the command exits.
     early.failed()
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-    server.closeAllConnections()
-    await closed
-    if (sim !== undefined) await sim.close().catch(() => {})
-    else await store?.close?.()
-    await release()
+    await closeAll(server, sim, store, release)
     throw e
   }
   sim.startTicker()
   if (!isLoopback(o.host))
     process.stderr.write(`warning: listening on ${o.host}, beyond this machine: anyone who can reach it can use the simulator\n`)
 
-  const lines = [`admin token: ${sim.adminToken}`]
-  for (const c of credentials.apiKeys) {
-    lines.push(`api key: ${c.key}`, `api secret: ${c.secret}`, `api passphrase: ${c.passphrase}`)
-    const version = sim.models.workspace.apiKeys.get(c.key)?.grant.apiVersion
-    if (version !== undefined) lines.push(`api version: ${version}`)
-  }
-  if (credentials.apiKeys.length > 0)
-    lines.push(
-      `(a key keeps its version; another: a fixture key's "apiVersion" on a new data dir, or x-api-version on a request, ${commandName()} call --api-version)`,
-    )
-  if (savedTo !== undefined)
-    lines.push(
-      `credentials ${sim.createdCredentials.length > 0 ? "saved to" : "from"} ${savedTo} (${commandName()} credentials prints them)`,
-    )
-  for (const v of sim.models.workspace.vaultList(undefined)) lines.push(`vault ${v.profile.type}: ${v.profile.vaultId} (${v.profile.name})`)
-  lines.push(
-    `store: ${o.store}, events: ${sim.models.timeline.count}${sim.restoredFrom !== undefined ? ` (read models from the checkpoint at position ${sim.restoredFrom})` : ""}`,
-  )
-  if (o.store === "esdb" || nodeId !== "") lines.push(`node id: ${JSON.stringify(nodeId)}`)
-  const first = credentials.apiKeys[0]
-  if (first !== undefined) {
-    const args =
-      o.store === "sqlite"
-        ? o.dataDir === ".custody-sim"
-          ? []
-          : ["--data-dir", o.dataDir]
-        : ["--url", url, "--key", first.key, "--secret", first.secret, "--passphrase", first.passphrase]
-    lines.push(`try: ${commandName()} call GET /vaults ${args.map(quote).join(" ")}`.trimEnd())
-  }
-  lines.push(`audit report: ${url}/_sim/audit?token=${encodeURIComponent(sim.adminToken)}`)
-  lines.push(`listening on ${url}`)
-  process.stdout.write(`${lines.join("\n")}\n`)
+  process.stdout.write(`${startLines(o, sim, credentials, { url, nodeId, savedTo }).join("\n")}\n`)
 
   // Connections still open after 3 s are not waited for; closing the simulator (its last checkpoint) is.
-  let events = 0
-  const stop = () => {
-    const served = new Promise<void>((resolve) => server.close(() => resolve()))
-    const late = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref())
-    void Promise.race([served, late])
-      .then(release)
-      .then(() => {
-        events = sim!.models.timeline.count
-        return sim!.close()
-      })
-      .then(() => {
-        const checkpoints = o.store === "sqlite" && checkpointEvery > 0
-        process.stdout.write(
-          `${stoppedLine({ store: o.store, dataDir: o.dataDir, ...(o.esdb !== undefined ? { esdb: o.esdb } : {}), events, checkpoints, ...(savedTo !== undefined ? { credentials: savedTo } : {}) })}\n`,
-        )
-      })
-      .finally(() => process.exit(0))
-  }
+  const stop = stopper(o, server, sim, { release, checkpointEvery, savedTo })
   process.once("SIGINT", stop)
   process.once("SIGTERM", stop)
 }

@@ -5,6 +5,7 @@
 // the caller was answered for: it is logged and retried, then left to the clock's settlement pass.
 import { Cause, Context, Effect } from "effect"
 import type { AddressDerivation, Ids, SimClock } from "../commands/services.js"
+import { absurd } from "../domain/shared/decider.js"
 import { storedAs } from "../events/stored-event.js"
 import type { EventStore } from "../store/event-store.js"
 import { broadcast } from "./broadcast.js"
@@ -94,6 +95,9 @@ export const followUpsOf = (events: ReadonlyArray<AppendedEvent>) => {
         break
       case undefined:
         break
+      default:
+        // A type in followedTypes with no case here fails to compile.
+        absurd(e)
     }
   }
   for (const chain of chains) out.push({ name: `settle ${chain}`, run: settle(chain) })

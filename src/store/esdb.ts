@@ -90,6 +90,11 @@ interface Cancellable<A> extends AsyncIterable<A> {
   cancel(): Promise<void>
 }
 
+/**
+ * The store over one EventStoreDB client. Over 100 lines because it is one closure over the client and its
+ * deadline, which every operation (append, the reads, the subscription, the consumer groups) uses: each is a named
+ * function of its own within it.
+ */
 export const makeEsdbStore = (connectionString: string): EventStoreShape & { close(): Promise<void>; consumerGroups: ConsumerGroups } => {
   const client = EventStoreDBClient.connectionString(connectionString)
   const deadline = deadlineOf(connectionString)

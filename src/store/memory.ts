@@ -37,6 +37,22 @@ class MemoryStream implements StreamIds {
 const absent: StreamIds = { idsAfter: () => [], revisionOf: () => undefined }
 const noStream: ReadStreamResult = { events: [], revision: "no_stream" }
 
+/** A stream's events as readStream answers them: forwards from a revision, or backwards, at most `maxCount`. */
+const streamEvents = (stream: MemoryStream | undefined, options?: ReadStreamOptions): ReadStreamResult => {
+  if (stream === undefined) return noStream
+  const all = stream.events
+  const revision = all[all.length - 1]!.revision
+  const maxCount = options?.maxCount ?? Number.MAX_SAFE_INTEGER
+  if (options?.direction === "backwards") {
+    const from = options.fromRevision === undefined ? all.length - 1 : Math.min(Number(options.fromRevision), all.length - 1)
+    const events: Array<RecordedEvent> = []
+    for (let i = from; i >= 0 && events.length < maxCount; i--) events.push(all[i]!)
+    return { events, revision }
+  }
+  const from = Math.max(0, Number(options?.fromRevision ?? 0n))
+  return { events: all.slice(from, from + maxCount), revision }
+}
+
 export const makeMemoryStore = (): EventStoreShape => {
   const log: Array<RecordedEvent> = []
   const streams = new Map<StreamName, MemoryStream>()
@@ -88,22 +104,7 @@ export const makeMemoryStore = (): EventStoreShape => {
       return Effect.succeed<AppendResult>({ nextExpectedRevision: repeated.revision, position: repeated.position })
     })
 
-  const readStream = (name: StreamName, options?: ReadStreamOptions) =>
-    Effect.sync((): ReadStreamResult => {
-      const stream = streams.get(name)
-      if (stream === undefined) return noStream
-      const all = stream.events
-      const revision = all[all.length - 1]!.revision
-      const maxCount = options?.maxCount ?? Number.MAX_SAFE_INTEGER
-      if (options?.direction === "backwards") {
-        const from = options.fromRevision === undefined ? all.length - 1 : Math.min(Number(options.fromRevision), all.length - 1)
-        const events: Array<RecordedEvent> = []
-        for (let i = from; i >= 0 && events.length < maxCount; i--) events.push(all[i]!)
-        return { events, revision }
-      }
-      const from = Math.max(0, Number(options?.fromRevision ?? 0n))
-      return { events: all.slice(from, from + maxCount), revision }
-    })
+  const readStream = (name: StreamName, options?: ReadStreamOptions) => Effect.sync(() => streamEvents(streams.get(name), options))
 
   const readAll = (options?: ReadAllOptions) =>
     Effect.sync((): ReadonlyArray<RecordedEvent> => {

@@ -1,14 +1,13 @@
-// SQLite adapter (better-sqlite3, WAL): the default durable store; one process owns the file.
-import { mkdirSync } from "node:fs"
-import { dirname } from "node:path"
-import Database from "better-sqlite3"
+// SQLite adapter (better-sqlite3, WAL): the default durable store; one process owns the file (sqlite-file.ts).
+import type Database from "better-sqlite3"
 import { Effect, Layer } from "effect"
 import { catchUpThenLive, makeAppendSignal } from "./catch-up.js"
 import { checkCommit, type StreamIds } from "./commit-check.js"
 import { makeFoldRead } from "./sqlite-fold-read.js"
+import { attempt, failed, limit, open, unavailable, type LogRow, type SqliteStoreOptions, type StreamRow } from "./sqlite-file.js"
 import {
   EventStore,
-  StoreUnavailable,
+  type StoreUnavailable,
   WrongExpectedVersion,
   type AppendOptions,
   type AppendResult,
@@ -25,55 +24,9 @@ import {
   type TruncateOptions,
 } from "./event-store.js"
 
-export interface SqliteStoreOptions {
-  readonly file: string
-  /** "normal" survives a killed process, "full" also a power loss (an fsync per append). */
-  readonly durability?: "normal" | "full"
-}
-
 export type SqliteStore = EventStoreShape & { readonly close: () => void }
 
-// Only the rowid and one index: each extra index costs another page write per single-event commit. Rows are
-// deleted only from the end of the log (a revert), so the rowid (max + 1) is the position the log continues at:
-// without AUTOINCREMENT, a revert's next event takes the position the first removed one had.
-const schema = `
-  CREATE TABLE IF NOT EXISTS events (
-    position INTEGER PRIMARY KEY,
-    stream TEXT NOT NULL,
-    revision INTEGER NOT NULL,
-    id TEXT NOT NULL,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL,
-    metadata TEXT NOT NULL
-  );
-  CREATE UNIQUE INDEX IF NOT EXISTS events_by_stream ON events (stream, revision);
-  CREATE TABLE IF NOT EXISTS marks (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
-`
-
-type StreamRow = [position: number, revision: number, id: string, type: string, data: string, metadata: string]
-type LogRow = [position: number, stream: string, revision: number, id: string, type: string, data: string, metadata: string]
 const streamColumns = "position, revision, id, type, data, metadata"
-
-const open = (options: SqliteStoreOptions) => {
-  mkdirSync(dirname(options.file), { recursive: true })
-  // No waiting for a lock (better-sqlite3 waits 5 s by default, on each statement): the file is locked only by
-  // another process that owns it for as long as it runs, so a data dir in use is refused at once.
-  const db = new Database(options.file, { timeout: 100 })
-  try {
-    // One owner: an exclusive lock spares the lock calls of every transaction and the shared-memory index (it
-    // must precede WAL mode), and makes a second process fail to open the file rather than write under our cache.
-    db.pragma("locking_mode = EXCLUSIVE")
-    db.pragma("journal_mode = WAL")
-    db.pragma(`synchronous = ${options.durability === "full" ? "FULL" : "NORMAL"}`)
-    // Fewer checkpoints: a hot index page is written back once per 10,000 frames rather than per 1,000.
-    db.pragma("wal_autocheckpoint = 10000")
-    db.exec(schema)
-    return db
-  } catch (cause) {
-    db.close()
-    throw cause
-  }
-}
 
 const statements = (db: Database.Database) => ({
   begin: db.prepare("BEGIN"),
@@ -111,30 +64,16 @@ const statements = (db: Database.Database) => ({
     .raw(),
 })
 
-// SQLite reads a negative LIMIT as "no limit".
-const limit = (maxCount: number | undefined) => (maxCount === undefined ? -1 : Math.max(0, maxCount))
-
-const unavailable = (cause: unknown) =>
-  new StoreUnavailable({ reason: `sqlite: ${cause instanceof Error ? cause.message : String(cause)}`, cause })
-
-// I/O, locking and corruption errors mean the store cannot serve; a broken constraint or a closed handle is a bug.
-const failed = (cause: unknown): Effect.Effect<never, StoreUnavailable> =>
-  cause instanceof Database.SqliteError && !cause.code.startsWith("SQLITE_CONSTRAINT") ? Effect.fail(unavailable(cause)) : Effect.die(cause)
-
-const attempt = <A>(read: () => A): Effect.Effect<A, StoreUnavailable> =>
-  Effect.suspend(() => {
-    try {
-      return Effect.succeed(read())
-    } catch (cause) {
-      return failed(cause)
-    }
-  })
-
 const noStream: ReadStreamResult = { events: [], revision: "no_stream" }
 
 /** Rows kept in memory after they are written (at least this many, at most twice as many). */
 const TAIL = 1_024
 
+/**
+ * The store over one file. Over 100 lines because it is one closure over the connection's state, which the store's
+ * operations share: the group commit's open batch, the head, the tail and the cached streams. Each operation and
+ * each step of the group commit is a named function of its own within it, a few lines each.
+ */
 export const makeSqliteStore = (options: SqliteStoreOptions): SqliteStore => {
   const db = open(options)
   const sql = statements(db)

@@ -3,6 +3,7 @@ import { OLDEST_API_VERSION, type ApiVersion } from "../domain/api-key/versions.
 import { findAsset, mapAssetIds } from "../domain/chains/index.js"
 import { formatAmount } from "../domain/shared/money.js"
 import type { NotificationKind } from "../domain/ledger/events.js"
+import { membersMarked } from "../domain/shared/members.js"
 import type { DeliveryView, Notification } from "../projections/outbox.js"
 import type { RequestView, TxRequestsModel } from "../projections/transaction-requests.js"
 
@@ -12,16 +13,29 @@ const BLOCK = ["minedInBlockHeight", "minedInBlockHash", "currentConfirmations",
 /**
  * Kinds about the vault's own transaction requests: they also carry the request's id, as `transactionRequestId`
  * (the spec's correlation, and the REST answers' name) and as `requestId` (the documentation's webhook items).
+ * Every kind is marked, so a new kind must say whether it is about a request.
  */
-const REQUEST_KINDS: ReadonlySet<NotificationKind> = new Set([
-  "TRANSACTION_REQUEST",
-  "TRANSACTION_APPROVED",
-  "TRANSACTION_REJECTED",
-  "OUTGOING_MINED",
-  "OUTGOING_FAILED",
-])
-/** Kinds whose documented item tells the request's approval state (spec 2026 §5.4). */
-const APPROVAL_KINDS: ReadonlySet<NotificationKind> = new Set(["TRANSACTION_APPROVED", "TRANSACTION_REJECTED"])
+const REQUEST_KINDS: ReadonlySet<NotificationKind> = membersMarked<NotificationKind>({
+  INCOMING_CONFIRMED_COIN_TX: false,
+  INCOMING_CONFIRMED_TOKEN_TX: false,
+  INCOMING_MINED_TX: false,
+  TRANSACTION_REQUEST: true,
+  TRANSACTION_APPROVED: true,
+  TRANSACTION_REJECTED: true,
+  OUTGOING_MINED: true,
+  OUTGOING_FAILED: true,
+})
+/** Kinds whose documented item tells the request's approval state (spec 2026 §5.4); every kind marked. */
+const APPROVAL_KINDS: ReadonlySet<NotificationKind> = membersMarked<NotificationKind>({
+  INCOMING_CONFIRMED_COIN_TX: false,
+  INCOMING_CONFIRMED_TOKEN_TX: false,
+  INCOMING_MINED_TX: false,
+  TRANSACTION_REQUEST: false,
+  TRANSACTION_APPROVED: true,
+  TRANSACTION_REJECTED: true,
+  OUTGOING_MINED: false,
+  OUTGOING_FAILED: false,
+})
 
 /** 2026-03-20 names the unit of an amount `amountUnit`, as its REST answers do. */
 const renamedAt = (version: ApiVersion): Readonly<Record<string, string>> => (version === "2026-03-20" ? { unit: "amountUnit" } : {})

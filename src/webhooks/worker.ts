@@ -84,6 +84,11 @@ interface Finished {
 // append batch and starts what is due.
 const TICK_MS = 10
 
+/**
+ * Over 100 lines because it is one closure over the worker's state (the lanes, the deliveries in flight and
+ * finished, the pacer, the tick loop), which its steps share: each step (start what is due, attempt one, record
+ * what finished, arm the timer) is a named function of its own within it, a few lines each.
+ */
 export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWorkerOptions = {}): WebhookWorker => {
   const concurrency = options.concurrency ?? 64
   const timeoutMs = options.timeoutMs ?? 5_000

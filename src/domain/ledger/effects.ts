@@ -1,5 +1,6 @@
 // What each ledger or transaction request event does to balances: the one definition the vault fold, the
 // balance projection and the audit all read, so they cannot disagree.
+import { absurd } from "../shared/decider.js"
 import type { TxRequestEvent } from "../transaction-request/events.js"
 import type { LedgerEvent } from "./events.js"
 
@@ -72,6 +73,8 @@ export const visitBalanceEffects = (e: LedgerEvent | TxRequestEvent, visit: Bala
     case "TxRequestProgressed":
     case "TxRequestSucceeded":
       return
+    default:
+      return absurd(e)
   }
 }
 

@@ -1,5 +1,6 @@
 // Ledger events of a vault: what changes balances. Amounts are base units as integer strings (JSON has no bigint).
 import type { AssetId, VaultId } from "../shared/ids.js"
+import { everyMember } from "../shared/members.js"
 import type { SimInstant } from "../shared/sim-time.js"
 
 export interface DepositFacts {
@@ -43,4 +44,7 @@ export type LedgerEvent =
       }
     }
 
-export const ledgerEventTypes: ReadonlySet<string> = new Set<LedgerEvent["type"]>(["DepositCredited", "NotificationRaised"])
+/** Every LedgerEvent type; one left out of the record fails to compile. */
+export const ledgerEventTypes: ReadonlySet<string> = new Set(
+  everyMember<LedgerEvent["type"]>({ DepositCredited: true, NotificationRaised: true }),
+)

@@ -28,55 +28,62 @@ const progress = (v: VaultView, requestId: string, transactionId: string, at: Si
     data: { requestId, vaultId: v.vaultId, status, transactionId: status === "broadcasted" ? transactionId : null, at },
   }))
 
-export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
-  if (c.type === "CreateTxRequest") {
-    const d = c.draft
-    if (d.sender !== null) {
-      const a = v.accounts.address(d.blockchain, d.network, d.sender)
-      if (a === undefined) return reject({ _tag: "SenderNotInVault", address: d.sender })
-      for (const assetId of sentAssets(d))
-        if (!a.assets.has(assetId)) return reject({ _tag: "AssetNotHeldBySender", address: d.sender, assetId })
-    }
-    if (d.feePayer !== undefined) {
-      // Any address of this vault (any of its accounts) on the request's chain may pay the fee, if it holds the fee asset.
-      const p = v.accounts.address(d.blockchain, d.network, d.feePayer)
-      if (p === undefined) return reject({ _tag: "FeePayerNotInVault", address: d.feePayer })
-      if (!p.assets.has(d.feeAssetId)) return reject({ _tag: "FeeAssetNotHeldByFeePayer", address: d.feePayer, assetId: d.feeAssetId })
-    }
-    if (d.feeCeiling !== undefined) {
-      const n = findNetwork(d.blockchain, d.network)
-      const fee =
-        n === undefined
-          ? 0n
-          : feeOfDraft(n, d, { freeBandwidthUsed: c.freeBandwidthUsed ?? 0, ...(c.staked !== undefined ? { staked: c.staked } : {}) })
-      if (fee > BigInt(d.feeCeiling))
-        return reject({ _tag: "MaxFeeExceeded", fee: fee.toString(), maxFee: d.feeCeiling, assetId: d.feeAssetId })
-    }
-    // Each reservation must fit in what is available now (reservations of other open requests excluded).
-    const needed = new Map<string, { address: string; assetId: string; amount: bigint }>()
-    for (const r of d.reservations) {
-      const k = `${r.address}|${r.assetId}`
-      needed.set(k, { address: r.address, assetId: r.assetId, amount: (needed.get(k)?.amount ?? 0n) + BigInt(r.amount) })
-    }
-    for (const n of needed.values()) {
-      const available = availableOf(v.ledger, d.blockchain, d.network, n.address, n.assetId)
-      if (available < n.amount)
-        return reject({
-          _tag: "InsufficientFunds",
-          assetId: n.assetId,
-          address: n.address,
-          needed: n.amount.toString(),
-          available: available.toString(),
-          ...(d.feePayer !== undefined && n.address === d.feePayer && n.address !== d.sender ? { feePayer: true as const } : {}),
-        })
-    }
-    for (const i of d.inputs)
-      if (v.ledger.reservedOutputs.has(`${i.transactionId}:${i.vout}`) || !v.ledger.utxos.has(`${i.transactionId}:${i.vout}`))
-        return reject({ _tag: "InsufficientFunds", assetId: d.assetId, address: null, needed: i.amount, available: "0" })
-    const approvalLevels = v.policy.mode === "auto" ? 0 : v.policy.levels
-    const created: TxRequestEvent = { type: "TxRequestCreated", data: { ...d, approvalLevels, at: c.now } }
-    return accept(created, ...(approvalLevels === 0 ? progress(v, d.requestId, d.transactionId, c.now) : []))
+/**
+ * A new request: its sender and fee payer are the vault's and hold what they pay, its fee within its ceiling, its
+ * reservations within what is available and its named inputs unspent and unheld; then created, and walked to
+ * broadcasted under the auto policy.
+ */
+const createTxRequest = (c: Extract<TxRequestCommand, { type: "CreateTxRequest" }>, v: VaultView): Result => {
+  const d = c.draft
+  if (d.sender !== null) {
+    const a = v.accounts.address(d.blockchain, d.network, d.sender)
+    if (a === undefined) return reject({ _tag: "SenderNotInVault", address: d.sender })
+    for (const assetId of sentAssets(d))
+      if (!a.assets.has(assetId)) return reject({ _tag: "AssetNotHeldBySender", address: d.sender, assetId })
   }
+  if (d.feePayer !== undefined) {
+    // Any address of this vault (any of its accounts) on the request's chain may pay the fee, if it holds the fee asset.
+    const p = v.accounts.address(d.blockchain, d.network, d.feePayer)
+    if (p === undefined) return reject({ _tag: "FeePayerNotInVault", address: d.feePayer })
+    if (!p.assets.has(d.feeAssetId)) return reject({ _tag: "FeeAssetNotHeldByFeePayer", address: d.feePayer, assetId: d.feeAssetId })
+  }
+  if (d.feeCeiling !== undefined) {
+    const n = findNetwork(d.blockchain, d.network)
+    const fee =
+      n === undefined
+        ? 0n
+        : feeOfDraft(n, d, { freeBandwidthUsed: c.freeBandwidthUsed ?? 0, ...(c.staked !== undefined ? { staked: c.staked } : {}) })
+    if (fee > BigInt(d.feeCeiling))
+      return reject({ _tag: "MaxFeeExceeded", fee: fee.toString(), maxFee: d.feeCeiling, assetId: d.feeAssetId })
+  }
+  // Each reservation must fit in what is available now (reservations of other open requests excluded).
+  const needed = new Map<string, { address: string; assetId: string; amount: bigint }>()
+  for (const r of d.reservations) {
+    const k = `${r.address}|${r.assetId}`
+    needed.set(k, { address: r.address, assetId: r.assetId, amount: (needed.get(k)?.amount ?? 0n) + BigInt(r.amount) })
+  }
+  for (const n of needed.values()) {
+    const available = availableOf(v.ledger, d.blockchain, d.network, n.address, n.assetId)
+    if (available < n.amount)
+      return reject({
+        _tag: "InsufficientFunds",
+        assetId: n.assetId,
+        address: n.address,
+        needed: n.amount.toString(),
+        available: available.toString(),
+        ...(d.feePayer !== undefined && n.address === d.feePayer && n.address !== d.sender ? { feePayer: true as const } : {}),
+      })
+  }
+  for (const i of d.inputs)
+    if (v.ledger.reservedOutputs.has(`${i.transactionId}:${i.vout}`) || !v.ledger.utxos.has(`${i.transactionId}:${i.vout}`))
+      return reject({ _tag: "InsufficientFunds", assetId: d.assetId, address: null, needed: i.amount, available: "0" })
+  const approvalLevels = v.policy.mode === "auto" ? 0 : v.policy.levels
+  const created: TxRequestEvent = { type: "TxRequestCreated", data: { ...d, approvalLevels, at: c.now } }
+  return accept(created, ...(approvalLevels === 0 ? progress(v, d.requestId, d.transactionId, c.now) : []))
+}
+
+export const decideTxRequest = (c: TxRequestCommand, v: VaultView): Result => {
+  if (c.type === "CreateTxRequest") return createTxRequest(c, v)
   if (c.type === "CreateUtxoTransfer") {
     // The inputs are checked and the fee computed against this revision of the vault: two requests naming one output cannot both pass.
     const plan = planUtxoTransfer(v, c.request, c.changeAddress?.data.address ?? null)

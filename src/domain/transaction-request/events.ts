@@ -1,5 +1,6 @@
 // Transaction request events (written to the owning vault's stream, next to the balances they reserve).
 import type { AssetId, VaultId } from "../shared/ids.js"
+import { everyMember } from "../shared/members.js"
 import type { SimInstant } from "../shared/sim-time.js"
 import type { TronOperation } from "../chains/tron-operation.js"
 
@@ -143,12 +144,15 @@ export type TxRequestEvent =
       readonly data: { readonly requestId: string; readonly vaultId: VaultId; readonly confirmations: number; readonly at: SimInstant }
     }
 
-export const txRequestEventTypes: ReadonlySet<string> = new Set<TxRequestEvent["type"]>([
-  "TxRequestCreated",
-  "TxRequestApproved",
-  "TxRequestRejected",
-  "TxRequestProgressed",
-  "TxRequestFailed",
-  "TxRequestMined",
-  "TxRequestSucceeded",
-])
+/** Every TxRequestEvent type; one left out of the record fails to compile. */
+export const txRequestEventTypes: ReadonlySet<string> = new Set(
+  everyMember<TxRequestEvent["type"]>({
+    TxRequestCreated: true,
+    TxRequestApproved: true,
+    TxRequestRejected: true,
+    TxRequestProgressed: true,
+    TxRequestFailed: true,
+    TxRequestMined: true,
+    TxRequestSucceeded: true,
+  }),
+)

@@ -1,6 +1,6 @@
 // Notification facts raised with transaction request events (webhook kinds; README "Webhooks").
-import type { NotificationKind } from "../ledger/events.js"
-import type { LedgerEvent } from "../ledger/events.js"
+import type { LedgerEvent, NotificationKind } from "../ledger/events.js"
+import { absurd } from "../shared/decider.js"
 import type { TxRequestEvent } from "./events.js"
 import type { TxRequestState } from "./state.js"
 
@@ -57,8 +57,12 @@ export const notificationsFor = (
           ...(e.data.withErrors ? { reason: "mined with errors (execution failed)" } : {}),
         })
         break
-      default:
+      // Every event type is named, so a new one must say whether it raises a notification.
+      case "TxRequestApproved":
+      case "TxRequestSucceeded":
         break
+      default:
+        absurd(e)
     }
   }
   return out

@@ -1,5 +1,6 @@
 // Events of vault accounts, their addresses and assets; written to the owning vault's stream.
 import type { AssetId, VaultAccountId, VaultId } from "../shared/ids.js"
+import { everyMember } from "../shared/members.js"
 import type { SimInstant } from "../shared/sim-time.js"
 
 export type AddressType = "deposit" | "change"
@@ -60,9 +61,12 @@ export interface VaultAccountChanges {
   readonly isFavoriteInDashboard?: boolean
 }
 
-export const vaultAccountEventTypes: ReadonlySet<string> = new Set<VaultAccountEvent["type"]>([
-  "VaultAccountCreated",
-  "AddressDerived",
-  "AssetAdded",
-  "VaultAccountEdited",
-])
+/** Every VaultAccountEvent type; one left out of the record fails to compile. */
+export const vaultAccountEventTypes: ReadonlySet<string> = new Set(
+  everyMember<VaultAccountEvent["type"]>({
+    VaultAccountCreated: true,
+    AddressDerived: true,
+    AssetAdded: true,
+    VaultAccountEdited: true,
+  }),
+)

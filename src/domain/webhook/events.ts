@@ -1,6 +1,7 @@
 // Webhook events: subscriptions (stream `webhook-<id>`) and delivery attempts (stream `webhookDelivery-<id>`).
 import type { ApiVersion } from "../api-key/versions.js"
 import type { NotificationKind } from "../ledger/events.js"
+import { everyMember } from "../shared/members.js"
 import type { SimInstant } from "../shared/sim-time.js"
 
 export type SignatureEncoding = "base64" | "hex"
@@ -12,16 +13,17 @@ export type SignatureEncoding = "base64" | "hex"
  */
 export type VerificationMode = "dashboard" | "request" | "manual"
 
-export const notificationKinds: ReadonlyArray<NotificationKind> = [
-  "INCOMING_CONFIRMED_COIN_TX",
-  "INCOMING_CONFIRMED_TOKEN_TX",
-  "INCOMING_MINED_TX",
-  "TRANSACTION_REQUEST",
-  "TRANSACTION_APPROVED",
-  "TRANSACTION_REJECTED",
-  "OUTGOING_MINED",
-  "OUTGOING_FAILED",
-]
+/** Every kind a subscription may name, in the order an error message lists them; a kind left out fails to compile. */
+export const notificationKinds: ReadonlyArray<NotificationKind> = everyMember<NotificationKind>({
+  INCOMING_CONFIRMED_COIN_TX: true,
+  INCOMING_CONFIRMED_TOKEN_TX: true,
+  INCOMING_MINED_TX: true,
+  TRANSACTION_REQUEST: true,
+  TRANSACTION_APPROVED: true,
+  TRANSACTION_REJECTED: true,
+  OUTGOING_MINED: true,
+  OUTGOING_FAILED: true,
+})
 
 export interface WebhookConfig {
   readonly webhookId: string

@@ -33,8 +33,36 @@ const approvalsGiven = (r: RequestRow) => {
   return `${given} of ${r.approvalLevels}${rejected ? ", rejected" : ""}`
 }
 
-export const RequestsView = () => {
+/** Approve and reject, for a request awaiting approval; not while the dashboard shows an earlier point. */
+const Decide = ({ requestId }: { readonly requestId: string }) => {
   const { act, asOf } = useShared()
+  return (
+    <span class="inline">
+      <button
+        type="button"
+        disabled={asOf !== null}
+        onClick={() => void act("approve", () => send("POST", `/_sim/transaction-requests/${requestId}/approve`, {}))}
+      >
+        approve
+      </button>
+      <button
+        type="button"
+        disabled={asOf !== null}
+        onClick={() =>
+          void act("reject", () =>
+            send("POST", `/_sim/transaction-requests/${requestId}/reject`, {
+              reason: "rejected in the dashboard",
+            }),
+          )
+        }
+      >
+        reject
+      </button>
+    </span>
+  )
+}
+
+export const RequestsView = () => {
   const [status, setStatus] = useState("")
   const pager = usePager(20)
   const { data, error } = useData<Page<RequestRow>>(`/_sim/transaction-requests?${status !== "" ? `status=${status}&` : ""}${pager.query}`)
@@ -89,34 +117,7 @@ export const RequestsView = () => {
                 </td>
                 <td data-testid="request-status">{r.transactionRequestStatus}</td>
                 <td>{approvalsGiven(r)}</td>
-                <td>
-                  {WAITING.has(r.transactionRequestStatus) ? (
-                    <span class="inline">
-                      <button
-                        type="button"
-                        disabled={asOf !== null}
-                        onClick={() =>
-                          void act("approve", () => send("POST", `/_sim/transaction-requests/${r.transactionRequestId}/approve`, {}))
-                        }
-                      >
-                        approve
-                      </button>
-                      <button
-                        type="button"
-                        disabled={asOf !== null}
-                        onClick={() =>
-                          void act("reject", () =>
-                            send("POST", `/_sim/transaction-requests/${r.transactionRequestId}/reject`, {
-                              reason: "rejected in the dashboard",
-                            }),
-                          )
-                        }
-                      >
-                        reject
-                      </button>
-                    </span>
-                  ) : null}
-                </td>
+                <td>{WAITING.has(r.transactionRequestStatus) ? <Decide requestId={r.transactionRequestId} /> : null}</td>
               </tr>
               <DetailRow open={open === r.transactionRequestId} span={6}>
                 <ol class="history">
