@@ -172,11 +172,27 @@ module.exports = {
     {
       name: "core-does-not-import-the-composition-root",
       severity: "error",
-      comment: "simulator.ts and cli.ts assemble the layers; nothing below the edges imports them.",
+      comment:
+        "simulator.ts and cli.ts assemble the layers; nothing below them imports them. The API and the log's tools are handed a simulator through runtime/'s interface.",
       from: {
-        path: "^src/(domain|chain-sim|commands|projections|process-managers|store|webhooks|client|protocol|adapters|checkpoints|snapshots|workspace)/",
+        path: "^src/(domain|chain-sim|commands|events|projections|process-managers|store|webhooks|client|protocol|adapters|checkpoints|snapshots|workspace|runtime|api|event-log)/",
       },
       to: { path: "^src/(simulator|cli)\\.ts$|^src/cli/" },
+    },
+    {
+      name: "runtime-is-the-simulators-interface",
+      severity: "error",
+      comment:
+        "runtime/ states what a running simulator offers (types only): it runs no code of the layers it names, and names nothing above it.",
+      from: { path: "^src/runtime/" },
+      to: { path: "^src/(?!runtime/)", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "runtime-sits-below-its-users",
+      severity: "error",
+      comment: "The API, the log's tools and the testing helper import runtime/; it imports none of them.",
+      from: { path: "^src/runtime/" },
+      to: { path: "^src/(api|event-log|audit|testing|cli|ui)/|^src/(testing|index)\\.ts$" },
     },
   ],
   options: {
