@@ -68,6 +68,14 @@ module.exports = {
       to: { path: outside("projections/", "domain/", "chain-sim/(?!use-cases/)", "events/", "store/event-store\\.ts$") },
     },
     {
+      name: "projection-storage-knows-no-fold",
+      severity: "error",
+      comment:
+        "How the read models are kept (columns, string tables, histories, the graph codec and copy) is storage: the folds import it, it imports no fold nor what they fold.",
+      from: { path: "^src/projections/storage/" },
+      to: { path: outside("projections/storage/") },
+    },
+    {
       name: "process-managers-below-the-edges",
       severity: "error",
       comment: "Process managers issue commands on what the read models say; nothing at the edges.",

@@ -38,6 +38,7 @@ const backImports: ReadonlyArray<readonly [rule: string, from: string, imports: 
   ["chain-decider-knows-the-shared-kernel-only", "src/chain-sim/decide.ts", "../domain/vault/decide.js"],
   ["commands-sit-on-domain-and-chain-decider", "src/commands/vaults.ts", "../projections/balances.js"],
   ["projections-fold-events", "src/projections/balances/histories.ts", "../../commands/vaults.js"],
+  ["projection-storage-knows-no-fold", "src/projections/storage/columns.ts", "../chains.js"],
   ["events-are-the-logs-vocabulary", "src/events/stored-event.ts", "../projections/balances.js"],
   ["store-knows-no-domain", "src/store/event-store.ts", "../domain/shared/money.js"],
   ["no-process-manager-started-by-hand", "src/api/routes/withdraw.ts", "../../process-managers/broadcast.js"],
