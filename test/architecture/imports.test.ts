@@ -36,6 +36,8 @@ const cruise = async (cwd: string): Promise<Summary> => {
 const backImports: ReadonlyArray<readonly [rule: string, from: string, imports: string]> = [
   ["domain-is-pure", "src/domain/vault/decide.ts", "../../store/event-store.js"],
   ["chain-decider-knows-the-shared-kernel-only", "src/chain-sim/decide.ts", "../domain/vault/decide.js"],
+  ["chain-decider-knows-the-shared-kernel-only", "src/chain-sim/formats.ts", "../commands/chain-mining.js"],
+  ["chain-use-cases-run-on-the-command-kernel", "src/commands/chain-mining.ts", "../domain/vault/decide.js"],
   ["commands-sit-on-domain-and-chain-decider", "src/commands/vaults.ts", "../projections/balances.js"],
   ["projections-fold-events", "src/projections/balances/histories.ts", "../../commands/vaults.js"],
   ["projection-storage-knows-no-fold", "src/projections/storage/columns.ts", "../chains.js"],
