@@ -202,7 +202,8 @@ module.exports = {
     {
       name: "runtime-sits-below-its-users",
       severity: "error",
-      comment: "The API, the log's tools and the testing helper import runtime/; it imports none of them.",
+      comment:
+        "The API imports runtime/ to be handed a simulator; runtime/ imports nothing of the layers above it (the API, the log's tools, the testing helper, the CLI).",
       from: { path: "^src/runtime/" },
       to: { path: "^src/(api|event-log|audit|testing|cli|ui)/|^src/(testing|index)\\.ts$" },
     },
