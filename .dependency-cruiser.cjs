@@ -1,10 +1,11 @@
 // The architecture as import rules (checked by `npm test`, test/architecture/imports.test.ts). Layers, from the
-// bottom: domain (pure deciders; shared kernel in domain/shared and domain/chains) · chain-sim (the chain's
-// decider, and its use cases in chain-sim/use-cases) · store (the port and its adapters) · events (the log's
-// vocabulary: every stored event as one typed union, decoded in one place) · commands (use cases
-// of the other aggregates) · projections (read models) · process-managers (what reacts to appends) · api,
-// webhooks, audit, event-log (export, load, replay), checkpoints, snapshots, workspace (start-up), adapters (the
-// services' implementations on the machine) · the composition root (simulator.ts, cli). client and api share protocol/.
+// bottom: domain (pure deciders; shared kernel in domain/shared and domain/chains) and chain-sim (the chain's
+// decider, beside the domain) · store (the port and its adapters) · events (the log's vocabulary: every stored
+// event as one typed union, decoded in one place) · commands (use cases of the aggregates, and of the chains in
+// commands/chain-*.ts) · projections (read models: folds over projections/storage) · process-managers (what reacts
+// to appends) · webhooks, checkpoints, snapshots, workspace (start-up), adapters (the services' implementations on
+// the machine, HD derivation included) · runtime (the simulator's interface, types only) · api, audit, event-log
+// (export, load, replay) · the composition root (simulator.ts, cli). client and api share protocol/.
 const outside = (...allowed) => `^src/(?!${allowed.join("|")})`
 
 module.exports = {
@@ -27,18 +28,21 @@ module.exports = {
     {
       name: "chain-decider-knows-the-shared-kernel-only",
       severity: "error",
-      comment: "The chain's decider knows nothing of vaults, ledgers or transaction requests, nor of its own use cases.",
-      from: { path: "^src/chain-sim/(?!use-cases/)" },
-      to: { path: outside("chain-sim/(?!use-cases/)", "domain/shared/", "domain/chains/") },
+      comment:
+        "chain-sim/ is the chain's decider, on the domain's layer: it knows nothing of vaults, ledgers or transaction requests, nor of the commands that run it.",
+      from: { path: "^src/chain-sim/" },
+      to: { path: outside("chain-sim/", "domain/shared/", "domain/chains/") },
     },
     {
       name: "chain-use-cases-run-on-the-command-kernel",
       severity: "error",
-      comment: "Chain use cases append chain events through the command runner; settling is a process manager's.",
-      from: { path: "^src/chain-sim/use-cases/" },
+      comment:
+        "The chain's use cases (commands/chain-*.ts) append chain events through the command runner and know no other aggregate; settling is a process manager's.",
+      from: { path: "^src/commands/chain-[^/]+\\.ts$" },
       to: {
         path: outside(
           "chain-sim/",
+          "commands/chain-[^/]+\\.ts$",
           "domain/shared/",
           "domain/chains/",
           "commands/(run-decider|services|retry|aggregate-cache)\\.ts$",
@@ -51,21 +55,29 @@ module.exports = {
       severity: "error",
       comment: "Command handlers: read, fold, decide, append. They start no process manager and read no read model.",
       from: { path: "^src/commands/" },
-      to: { path: outside("commands/", "domain/", "chain-sim/(?!use-cases/)", "events/", "store/event-store\\.ts$") },
+      to: { path: outside("commands/", "domain/", "chain-sim/", "events/", "store/event-store\\.ts$") },
     },
     {
       name: "events-are-the-logs-vocabulary",
       severity: "error",
       comment: "The stored-event union is made of the aggregates' and the chains' event types over the store's envelope; it runs nothing.",
       from: { path: "^src/events/" },
-      to: { path: outside("events/", "domain/", "chain-sim/(?!use-cases/)", "store/event-store\\.ts$") },
+      to: { path: outside("events/", "domain/", "chain-sim/", "store/event-store\\.ts$") },
     },
     {
       name: "projections-fold-events",
       severity: "error",
       comment: "Read models fold the domain's and the chains' events; they run no command.",
       from: { path: "^src/projections/" },
-      to: { path: outside("projections/", "domain/", "chain-sim/(?!use-cases/)", "events/", "store/event-store\\.ts$") },
+      to: { path: outside("projections/", "domain/", "chain-sim/", "events/", "store/event-store\\.ts$") },
+    },
+    {
+      name: "projection-storage-knows-no-fold",
+      severity: "error",
+      comment:
+        "How the read models are kept (columns, string tables, histories, the graph codec and copy) is storage: the folds import it, it imports no fold nor what they fold.",
+      from: { path: "^src/projections/storage/" },
+      to: { path: outside("projections/storage/") },
     },
     {
       name: "process-managers-below-the-edges",
@@ -172,11 +184,28 @@ module.exports = {
     {
       name: "core-does-not-import-the-composition-root",
       severity: "error",
-      comment: "simulator.ts and cli.ts assemble the layers; nothing below the edges imports them.",
+      comment:
+        "simulator.ts and cli.ts assemble the layers; nothing below them imports them. The API and the log's tools are handed a simulator through runtime/'s interface.",
       from: {
-        path: "^src/(domain|chain-sim|commands|projections|process-managers|store|webhooks|client|protocol|adapters|checkpoints|snapshots|workspace)/",
+        path: "^src/(domain|chain-sim|commands|events|projections|process-managers|store|webhooks|client|protocol|adapters|checkpoints|snapshots|workspace|runtime|api|event-log)/",
       },
       to: { path: "^src/(simulator|cli)\\.ts$|^src/cli/" },
+    },
+    {
+      name: "runtime-is-the-simulators-interface",
+      severity: "error",
+      comment:
+        "runtime/ states what a running simulator offers (types only): it runs no code of the layers it names, and names nothing above it.",
+      from: { path: "^src/runtime/" },
+      to: { path: "^src/(?!runtime/)", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "runtime-sits-below-its-users",
+      severity: "error",
+      comment:
+        "The API imports runtime/ to be handed a simulator; runtime/ imports nothing of the layers above it (the API, the log's tools, the testing helper, the CLI).",
+      from: { path: "^src/runtime/" },
+      to: { path: "^src/(api|event-log|audit|testing|cli|ui)/|^src/(testing|index)\\.ts$" },
     },
   ],
   options: {

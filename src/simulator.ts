@@ -1,32 +1,27 @@
 // Composition root of one simulator: store, clock, ids, read models, runtime. Used by the CLI, tests and users.
 import { Cause, Effect, Exit, Layer, ManagedRuntime, References } from "effect"
 import { CommandMeta, IdSequence, type CommandMetaShape } from "./commands/run-decider.js"
-import type { CommandServices } from "./commands/services.js"
 import { derivationLayer, makeDerivation } from "./adapters/derivation.js"
 import { AggregateCache, makeAggregateCache } from "./commands/aggregate-cache.js"
 import { ReadModels } from "./projections/read-models.js"
-import { haltMessage, makeProjectionRunner, type ProjectionRunner } from "./projections/runner.js"
-import { clockLayer, type ControllableClock } from "./adapters/clock.js"
+import { haltMessage, makeProjectionRunner } from "./projections/runner.js"
+import { clockLayer } from "./adapters/clock.js"
 import { resumeClock, writeClockFile, type ClockOptions } from "./adapters/clock-file.js"
-import { idsLayer, makeIds, type SeededIds } from "./adapters/ids.js"
+import { idsLayer, makeIds } from "./adapters/ids.js"
 import { createStartupWorkspace, type CreatedCredentials, type Fixture } from "./workspace/bootstrap.js"
-import type { ChainError } from "./chain-sim/index.js"
 import { settleAll } from "./process-managers/clock.js"
 import { Models } from "./process-managers/read-models.js"
 import { requestLookup } from "./webhooks/payload.js"
-import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from "./webhooks/worker.js"
-import type { VaultAggregateError } from "./domain/vault/index.js"
-import { EventStore, type EventStoreShape, type StoreUnavailable, type WrongExpectedVersion } from "./store/event-store.js"
-import { makeGate, type Gate } from "./snapshots/gate.js"
-import { makeAssetIds, type AssetIds } from "./domain/chains/index.js"
+import { startWebhookWorker, type WebhookWorkerOptions } from "./webhooks/worker.js"
+import { EventStore, type EventStoreShape } from "./store/event-store.js"
+import { makeGate } from "./snapshots/gate.js"
+import { makeAssetIds } from "./domain/chains/index.js"
 import { NEWEST_API_VERSION } from "./domain/api-key/index.js"
-import { makeSnapshots, type SnapshotInfo } from "./snapshots/snapshots.js"
+import { makeSnapshots } from "./snapshots/snapshots.js"
 import { loadCheckpoint, startCheckpointer, type Checkpointer, type CheckpointOptions } from "./checkpoints/checkpoints.js"
+import type { AppFailure, Simulator, SimServices } from "./runtime/simulator.js"
 
-export type { CreatedCredentials, Fixture }
-export type SimServices = CommandServices | Models
-/** Failures a subsystem hook may report; the API's error table maps each. */
-export type AppFailure = StoreUnavailable | WrongExpectedVersion | VaultAggregateError | ChainError
+export type { CreatedCredentials, Fixture, Simulator }
 
 export interface SimulatorOptions {
   readonly store: EventStoreShape & { close?: () => void | Promise<void> }
@@ -57,47 +52,6 @@ export interface SimulatorOptions {
    * `follow` on a store that offers consumer groups (EventStoreDB), each delivery is attempted by one node (`shared`).
    */
   readonly webhooks?: boolean | WebhookWorkerOptions
-}
-
-export interface Simulator {
-  readonly store: EventStoreShape
-  readonly clock: ControllableClock
-  readonly ids: SeededIds
-  readonly seed: string
-  readonly adminToken: string
-  /** The fixture's asset ids (`assets`): the API maps requests' and answers' asset ids at its edge. */
-  readonly assetIds: AssetIds
-  readonly models: ReadModels
-  readonly runner: ProjectionRunner
-  /** Runs a command or query with the simulator's services; the exit carries typed failures. */
-  readonly run: <A, E>(effect: Effect.Effect<A, E, SimServices>, meta?: CommandMetaShape) => Promise<Exit.Exit<A, E>>
-  /** Work the passage of simulated time triggers (interval mining, due webhook retries); hooks are added by subsystems. */
-  readonly afterClockAdvance: () => Effect.Effect<void, AppFailure, SimServices>
-  readonly onClockAdvance: (hook: () => Effect.Effect<void, AppFailure, SimServices>) => void
-  /** Runs the clock hooks every `everyMs` of wall time while the clock follows wall time (the CLI starts it). */
-  readonly startTicker: (everyMs?: number) => void
-  /** Credentials created at start (default workspace or fixture keys with generated parts). */
-  readonly createdCredentials: ReadonlyArray<CreatedCredentials>
-  /** The webhook delivery worker; undefined when created with `webhooks: false`. A revert starts a new one. */
-  readonly webhooks: WebhookWorker | undefined
-  /** Requests run through it (the app does), so that a revert never lands in the middle of one. */
-  readonly gate: Gate
-  /** Records the world as it is now (after the requests in flight) and returns its id, position and time. */
-  readonly snapshot: () => Promise<SnapshotInfo>
-  readonly snapshots: () => ReadonlyArray<SnapshotInfo>
-  /**
-   * Puts the world back as it was at the snapshot: the log is cut back to its position, the read models, id
-   * sequence and clock are as they were then; snapshots taken after it are dropped. Throws SnapshotNotFound, or
-   * RevertNotSupported on a store whose log only grows.
-   */
-  readonly revert: (id: string) => Promise<SnapshotInfo>
-  /** Back to the world right after start-up (the fixture's or default workspace): same ids and credentials. */
-  readonly reset: () => Promise<SnapshotInfo>
-  /** Position of the checkpoint the read models were loaded from at start (only the events after it were folded). */
-  readonly restoredFrom: bigint | undefined
-  /** Writes a read-model checkpoint of the log now (with `checkpoints`); its position, or null when none was written. */
-  readonly checkpoint: () => Promise<bigint | null>
-  readonly close: () => Promise<void>
 }
 
 /** Simulators open on each store object in this process: a revert refuses a store that others read too. */
@@ -263,6 +217,10 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     },
   }
 }
+
+/** A simulator over a replayed store (event-log/replay.ts's loadLog): every read model rebuilt from the log, its clock at the log's last time. */
+export const openReplayed = (store: EventStoreShape & { close?: () => void | Promise<void> }, seed: string | null): Promise<Simulator> =>
+  createSimulator({ store, ...(seed !== null ? { seed } : {}), clock: { frozenAt: 0 }, defaultWorkspace: false })
 
 const defaultFixture: Fixture = {
   vaults: [

@@ -2,8 +2,9 @@
 import { sha256 } from "@noble/hashes/sha2.js"
 import { utf8ToBytes } from "@noble/hashes/utils.js"
 import { pathToFileURL } from "node:url"
-import { WIDE_TABLE_AFTER } from "../../src/domain/chains/addresses/public-child.js"
-import { createAddressDeriver, type Blockchain, type ChainFamily, type NetworkName } from "../../src/domain/chains/index.js"
+import { WIDE_TABLE_AFTER } from "../../src/adapters/hd/public-child.js"
+import { createAddressDeriver } from "../../src/adapters/hd/deriver.js"
+import type { Blockchain, ChainFamily, NetworkName } from "../../src/domain/chains/index.js"
 
 const COUNT = 2_000
 const SEED = sha256(utf8ToBytes("custody-sim address-derivation bench"))

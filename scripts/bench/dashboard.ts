@@ -3,7 +3,7 @@
 // from the same page; and signed GET /vaults req/s with the dashboard mounted vs without (it must cost nothing).
 // Run alone: `npm run bench -- dashboard`.
 import { createApp } from "../../src/api/app.js"
-import { openReplayed } from "../../src/event-log/replay.js"
+import { openReplayed } from "../../src/simulator.js"
 import { makeMemoryStore } from "../../src/store/memory.js"
 import { buildUi } from "../build-ui.js"
 import { launchChromium } from "../chromium.js"

@@ -35,7 +35,7 @@ interface HeapNode {
 const child = async () => {
   const { createApp } = await import("../../src/api/app.js")
   const { signRequest } = await import("../../src/client/signing.js")
-  const { openReplayed } = await import("../../src/event-log/replay.js")
+  const { openReplayed } = await import("../../src/simulator.js")
   const { makeMemoryStore } = await import("../../src/store/memory.js")
   const { planLedgerLog, writeLedgerLog } = await import("./lib/ledger-log.js")
   const { fullGc } = await import("./lib/stats.js")

@@ -51,7 +51,7 @@ if (values.folds && fromSqlite) {
 }
 
 const child = async () => {
-  const { openReplayed } = await import("../../src/event-log/replay.js")
+  const { openReplayed } = await import("../../src/simulator.js")
   const { makeMemoryStore } = await import("../../src/store/memory.js")
   const { makeSqliteStore } = await import("../../src/store/sqlite.js")
   const { LOG_SEED, planLedgerLog, writeLedgerLog } = await import("./lib/ledger-log.js")

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import Database from "better-sqlite3"
-import { openReplayed } from "../../src/event-log/replay.js"
+import { openReplayed } from "../../src/simulator.js"
 import type { EventStoreShape } from "../../src/store/event-store.js"
 import { makeMemoryStore } from "../../src/store/memory.js"
 import { makeSqliteStore } from "../../src/store/sqlite.js"
@@ -90,7 +90,7 @@ const jsonBytes = (file: string): number => {
 
 /**
  * V8's used heap and the memory outside it. The read models' grown columns are SharedArrayBuffers, which V8 leaves out
- * of `external` (projections/columns.ts says why) and Node counts in `arrayBuffers` with every other ArrayBuffer; the
+ * of `external` (projections/storage/columns.ts says why) and Node counts in `arrayBuffers` with every other ArrayBuffer; the
  * larger of the two stands for the memory outside the heap (each leaves out only the other's small part).
  */
 const heapNow = (): number => {

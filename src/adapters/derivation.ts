@@ -2,7 +2,8 @@
 import { createHmac } from "node:crypto"
 import { Layer } from "effect"
 import { AddressDerivation } from "../commands/services.js"
-import { createAddressDeriver, type AddressDeriver, type Blockchain, type NetworkName } from "../domain/chains/index.js"
+import type { Blockchain, NetworkName } from "../domain/chains/index.js"
+import { createAddressDeriver, type AddressDeriver } from "./hd/deriver.js"
 
 export const makeDerivation = (workspaceSeed: Uint8Array, maxVaults = 256) => {
   const derivers = new Map<string, AddressDeriver>()

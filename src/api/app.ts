@@ -1,6 +1,6 @@
 // The Hono app: the spec's REST surface and the /_sim control plane over one simulator.
 import { Context, Hono } from "hono"
-import type { Simulator } from "../simulator.js"
+import type { Simulator } from "../runtime/simulator.js"
 import { makeRateLimiter } from "./auth/rate-limit.js"
 import { makeReplayGuard } from "./auth/authenticate.js"
 import { DEFAULT_FAILURE_LIMIT, makeFailureLimiter, type FailureLimit } from "./auth/failure-limit.js"

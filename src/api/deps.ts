@@ -1,6 +1,6 @@
 // What route modules receive from the app: the simulator and the edge services (auth, ids, logging).
 import type { Context } from "hono"
-import type { Simulator } from "../simulator.js"
+import type { Simulator } from "../runtime/simulator.js"
 import type { AuthOptions } from "./auth/authenticate.js"
 import type { makeAuthorizer } from "./auth/authorize.js"
 import type { ApiError } from "./errors.js"

@@ -4,7 +4,7 @@
 // answer only once the read models include its events.
 import { Effect } from "effect"
 import { FollowUpLog, withFollowUps, type AppendedEvent } from "../process-managers/after-append.js"
-import type { SimServices } from "../simulator.js"
+import type { SimServices } from "../runtime/simulator.js"
 import type { ApiDeps } from "./deps.js"
 import { exitToResult, type AppError } from "./error-table.js"
 import { isApiError, type ApiError } from "./errors.js"

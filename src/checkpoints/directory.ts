@@ -3,7 +3,7 @@
 import { closeSync, openSync, readdirSync, readSync, unlinkSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
-import type { LoadedGraph } from "../projections/graph-codec.js"
+import type { LoadedGraph } from "../projections/storage/graph-codec.js"
 import type { EventStoreShape } from "../store/event-store.js"
 import { CheckpointRefused, eventDigest, HEADER_BYTES, readCheckpointFile, readCheckpointHeader, type CheckpointHeader } from "./file.js"
 

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto"
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs"
 import { dirname } from "node:path"
 import { crc32 } from "node:zlib"
-import { typedColumnsOf, type EncodedGraph, type LoadedGraph, type TypedColumn } from "../projections/graph-codec.js"
+import { typedColumnsOf, type EncodedGraph, type LoadedGraph, type TypedColumn } from "../projections/storage/graph-codec.js"
 import type { RecordedEvent } from "../store/event-store.js"
 
 const MAGIC = "custody-sim read-model checkpoint 8\n"

@@ -1,6 +1,6 @@
-// Replaying a scenario file into a fresh store: check every line, append in order, then open a simulator on it.
+// Replaying a scenario file into a fresh store: check every line, append in order (simulator.ts's openReplayed
+// then opens a simulator on it).
 import { Effect, Result } from "effect"
-import { createSimulator, type Simulator } from "../simulator.js"
 import type { EventStoreShape } from "../store/event-store.js"
 import { EventChecker } from "./check.js"
 import { LogReader, LogRejected, type LogHeader, type LoggedEvent } from "./format.js"
@@ -81,9 +81,5 @@ export const loadLog = async (
   for (const event of held) await loader.add(event)
   return { header: header.success, events: await loader.flush(), filled: secrets.filled }
 }
-
-/** A simulator over a replayed store: every read model rebuilt from the log, its clock at the log's last time. */
-export const openReplayed = (store: EventStoreShape & { close?: () => void | Promise<void> }, seed: string | null): Promise<Simulator> =>
-  createSimulator({ store, ...(seed !== null ? { seed } : {}), clock: { frozenAt: 0 }, defaultWorkspace: false })
 
 export { LogRejected }

@@ -1,7 +1,7 @@
 // What the passage of simulated time does: every chain the log knows records its due interval blocks and is
 // settled (confirmations grow with time even without new blocks), and broadcasts left unsent are sent again.
 import { Effect } from "effect"
-import { networkOfChain, tickChain } from "../chain-sim/use-cases/mining.js"
+import { networkOfChain, tickChain } from "../commands/chain-mining.js"
 import { resumeBroadcasts } from "./broadcast.js"
 import { Models, sync } from "./read-models.js"
 import { settle } from "./settle.js"

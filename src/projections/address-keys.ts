@@ -1,7 +1,7 @@
 // addressKey for the folds, remembered per address as written in the log: a million-event rebuild meets the same
 // few addresses over and over, and a lookup is cheaper than canonicalising and concatenating each time.
 import { addressKey } from "../domain/vault-account/state.js"
-import { keepAside } from "./not-state.js"
+import { keepAside } from "./storage/not-state.js"
 
 /** The last address asked for and its key: not state (a non-enumerable property, neither saved nor copied). */
 interface Last {

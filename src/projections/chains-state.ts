@@ -2,8 +2,8 @@
 // in columns, not an object per block. A million-event log mines tens of thousands of blocks; as objects, their
 // records and the copies of the schedule they held were most of the objects a restart from a checkpoint made.
 import type { ChainSchedule, MiningMode } from "../chain-sim/index.js"
-import { countAtOrBefore, keyOfArray } from "./at-or-before.js"
-import { compactColumns, IntColumn, NumberColumn } from "./columns.js"
+import { countAtOrBefore, keyOfArray } from "./storage/at-or-before.js"
+import { compactColumns, IntColumn, NumberColumn } from "./storage/columns.js"
 
 /** The chain's state as of a change: made when read, from the row. */
 export interface ChainStateAt {

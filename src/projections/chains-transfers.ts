@@ -1,7 +1,7 @@
 // The chains model's transfers: a row each in columns (TransferRows), how a submitted transfer is written into a row
 // and read back out of it, and the views the other models and the API read a transfer through.
 import type { ChainTransfer } from "../chain-sim/index.js"
-import { IntColumn, NumberColumn, type StringTable } from "./columns.js"
+import { IntColumn, NumberColumn, type StringTable } from "./storage/columns.js"
 
 /** Wire statuses of transactions (the spec gives examples, not the list; the README documents these). */
 export type TxStatus = "pending" | "confirmed" | "broadcasted" | "mined" | "completed" | "failed"

@@ -3,7 +3,7 @@
 import { heightAt, type ChainEvent } from "../chain-sim/index.js"
 import type { StoredOf } from "../events/stored-event.js"
 import type { AddressKeys } from "./address-keys.js"
-import { compactColumns, RowByString, StringTable } from "./columns.js"
+import { compactColumns, RowByString, StringTable } from "./storage/columns.js"
 import {
   isDepositRow,
   pushTransfer,
@@ -18,7 +18,7 @@ import {
 } from "./chains-transfers.js"
 import { ChainStates } from "./chains-state.js"
 import type { AsOf } from "./projection.js"
-import { keepAside } from "./not-state.js"
+import { keepAside } from "./storage/not-state.js"
 
 export interface ChainView {
   readonly chain: string

@@ -1,7 +1,7 @@
 // Webhook subscriptions and deliveries as they stood at an earlier log position, from the changes the outbox
 // records with their positions (the dashboard's timeline, `asOf` on the control plane's webhook reads).
 import type { AsOf } from "./projection.js"
-import { countAtOrBefore } from "./at-or-before.js"
+import { countAtOrBefore } from "./storage/at-or-before.js"
 import type { DeliveryView, SubscriptionView } from "./outbox.js"
 
 const changePosition = (changes: ReadonlyArray<{ readonly position: bigint }>, i: number): bigint => changes[i]!.position

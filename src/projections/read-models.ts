@@ -15,14 +15,14 @@ import { Timeline } from "./timeline.js"
 import { TronModel, tronFoldTypes } from "./tron.js"
 import { SettledDeposits, settledDepositsFoldTypes } from "./settled-deposits.js"
 import { WorkspaceModel, workspaceFoldTypes } from "./workspace.js"
-import { cloneGraph } from "./clone-graph.js"
+import { cloneGraph } from "./storage/clone-graph.js"
 import { BalanceHistory } from "./balances/histories.js"
 import { TransferList, TransferRows } from "./chains-transfers.js"
 import { ChainStates } from "./chains-state.js"
-import { IntColumn, NumberColumn, RowByString, StringTable } from "./columns.js"
-import { CreationOrder, History, Once } from "./history.js"
+import { IntColumn, NumberColumn, RowByString, StringTable } from "./storage/columns.js"
+import { CreationOrder, History, Once } from "./storage/history.js"
 import { RecordRows } from "./transactions.js"
-import { classRegistry, CorruptGraph, decodeGraph, encodeGraph, type EncodedGraph, type LoadedGraph } from "./graph-codec.js"
+import { classRegistry, CorruptGraph, decodeGraph, encodeGraph, type EncodedGraph, type LoadedGraph } from "./storage/graph-codec.js"
 
 type Fold = (event: RecordedEvent) => void
 

@@ -2,7 +2,7 @@
 import { DEFAULT_EXCHANGE_RATES } from "../domain/chains/index.js"
 import type { SettingsEvent } from "../domain/settings/index.js"
 import type { StoredOf } from "../events/stored-event.js"
-import { History } from "./history.js"
+import { History } from "./storage/history.js"
 import type { AsOf } from "./projection.js"
 
 export const settingsFoldTypes = ["ExchangeRatesSet"] as const satisfies ReadonlyArray<SettingsEvent["type"]>

@@ -5,7 +5,7 @@
 // address does not hold, or to an address outside the workspace) keeps the count at it until it is credited.
 import type { StoredOf } from "../events/stored-event.js"
 import type { ChainsModel } from "./chains.js"
-import { keepAside } from "./not-state.js"
+import { keepAside } from "./storage/not-state.js"
 
 export const settledDepositsFoldTypes = ["ChainBlocksMined", "DepositCredited"] as const
 

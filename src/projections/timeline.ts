@@ -1,5 +1,5 @@
 // Timeline: the simulated time of every position, to turn "as of time t" into a position.
-import { countAtOrBefore, keyOfArray } from "./at-or-before.js"
+import { countAtOrBefore, keyOfArray } from "./storage/at-or-before.js"
 
 export class Timeline {
   private readonly positions: Array<bigint> = []

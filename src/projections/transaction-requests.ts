@@ -2,7 +2,7 @@
 import type { TxRequestDraft, TxRequestEvent } from "../domain/transaction-request/index.js"
 import type { TxRequestStatus } from "../domain/transaction-request/index.js"
 import type { StoredOf } from "../events/stored-event.js"
-import { History } from "./history.js"
+import { History } from "./storage/history.js"
 import type { AsOf } from "./projection.js"
 
 export interface RequestView {

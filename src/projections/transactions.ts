@@ -7,7 +7,7 @@ import type { StoredOf } from "../events/stored-event.js"
 import type { TxRequestsModel } from "./transaction-requests.js"
 import type { ChainsModel } from "./chains.js"
 import { Slot, type Status, type TransferView, type TxRecord, type TxStatus } from "./chains-transfers.js"
-import { compactColumns, IntColumn, NumberColumn, RowByString } from "./columns.js"
+import { compactColumns, IntColumn, NumberColumn, RowByString } from "./storage/columns.js"
 import type { HoldingsModel } from "./balances/holdings.js"
 import type { AsOf } from "./projection.js"
 

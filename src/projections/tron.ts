@@ -5,7 +5,7 @@ import type { ChainEvent } from "../chain-sim/events.js"
 import { applyExecution, EMPTY_LEDGER, type TronExecution, type TronLedger } from "../chain-sim/tron.js"
 import type { StoredOf } from "../events/stored-event.js"
 import { splitChain } from "./chains.js"
-import { History } from "./history.js"
+import { History } from "./storage/history.js"
 import type { AsOf } from "./projection.js"
 
 export const tronFoldTypes = ["ChainTxExecuted"] as const satisfies ReadonlyArray<ChainEvent["type"]>

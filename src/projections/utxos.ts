@@ -3,7 +3,7 @@
 import type { LedgerEvent } from "../domain/ledger/index.js"
 import type { TxRequestEvent } from "../domain/transaction-request/index.js"
 import type { StoredOf } from "../events/stored-event.js"
-import { CreationOrder, History, Once } from "./history.js"
+import { CreationOrder, History, Once } from "./storage/history.js"
 import type { AsOf } from "./projection.js"
 
 /** `transactionId:vout`, the outpoint as wallets write it: the listing's cursor and the input name of utxo-transfer. */

@@ -4,7 +4,7 @@ import type { VaultId } from "../domain/shared/ids.js"
 import type { ApprovalPolicy } from "../domain/vault/index.js"
 import type { VaultEvent, VaultProfile } from "../domain/vault/index.js"
 import type { StoredOf } from "../events/stored-event.js"
-import { CreationOrder, History } from "./history.js"
+import { CreationOrder, History } from "./storage/history.js"
 import type { AsOf } from "./projection.js"
 
 export interface VaultCounters {

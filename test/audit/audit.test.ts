@@ -1,7 +1,8 @@
 // The audit: a clean scenario reconciles; corrupted logs and a corrupted read model are reported with their events.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runAudit } from "../support/audit.js"
-import { loadLog, openReplayed } from "../../src/event-log/replay.js"
+import { loadLog } from "../../src/event-log/replay.js"
+import { openReplayed } from "../../src/simulator.js"
 import type { Simulator } from "../../src/simulator.js"
 import { makeMemoryStore } from "../../src/store/memory.js"
 import { startHarness, type Harness } from "../support/harness.js"

@@ -1,7 +1,8 @@
 // The audit checks every credit: deposits confirmed by the blocks an interval schedule implies with time (a clock
 // advance with no later mine) are counted and checked like those a recorded block confirmed, and the counts add up.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { loadLog, openReplayed } from "../../src/event-log/replay.js"
+import { loadLog } from "../../src/event-log/replay.js"
+import { openReplayed } from "../../src/simulator.js"
 import type { AuditReport } from "../../src/audit/audit.js"
 import { makeMemoryStore } from "../../src/store/memory.js"
 import { runAudit } from "../support/audit.js"

@@ -5,8 +5,8 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { CheckpointRefused, readCheckpointFile, writeCheckpointFile, type CheckpointHeader } from "../../src/checkpoints/file.js"
-import { IntColumn, NumberColumn } from "../../src/projections/columns.js"
-import { classRegistry, decodeGraph, encodeGraph, type EncodedGraph } from "../../src/projections/graph-codec.js"
+import { IntColumn, NumberColumn } from "../../src/projections/storage/columns.js"
+import { classRegistry, decodeGraph, encodeGraph, type EncodedGraph } from "../../src/projections/storage/graph-codec.js"
 import { dataDir } from "./support.js"
 
 const registry = classRegistry([IntColumn, NumberColumn])

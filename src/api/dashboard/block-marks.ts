@@ -1,7 +1,7 @@
 // Where each chain's height changed along the log, for the timeline: the height the chain view answers as of a
 // position, so that the timeline's "marked block" and the chain's height agree at every position and now.
 import { chainKey, heightAt } from "../../chain-sim/index.js"
-import { countAtOrBefore } from "../../projections/at-or-before.js"
+import { countAtOrBefore } from "../../projections/storage/at-or-before.js"
 import type { ApiDeps } from "../deps.js"
 
 export interface BlockMark {

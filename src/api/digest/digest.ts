@@ -9,7 +9,7 @@ import { pagedAt, type Operation, type OperationResult } from "../operation.js"
 import { allScopes, OLDEST_API_VERSION, type ApiKeyGrant } from "../../domain/api-key/index.js"
 import type { AsOf } from "../../projections/projection.js"
 import type { ApiKeyRecord } from "../../projections/workspace.js"
-import type { Simulator } from "../../simulator.js"
+import type { Simulator } from "../../runtime/simulator.js"
 import { canonicalJson, sha256Hex } from "./canonical.js"
 import { readProbes, type Probe } from "./probes.js"
 

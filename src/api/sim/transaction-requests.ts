@@ -2,7 +2,7 @@
 import type { VaultId } from "../../domain/shared/ids.js"
 import { findNetwork } from "../../domain/chains/index.js"
 import { approveTxRequest, rejectTxRequest } from "../../commands/transaction-requests.js"
-import { armFault } from "../../chain-sim/use-cases/mining.js"
+import { armFault } from "../../commands/chain-mining.js"
 import { checkAttributes, checks } from "../body.js"
 import { errors, isApiError } from "../errors.js"
 import { requestJson } from "../routes/transaction-requests.js"

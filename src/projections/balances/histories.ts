@@ -1,5 +1,5 @@
 // Balance histories per (address, asset): columns of (position, total, blocked), the rest derived on read.
-import { countAtOrBefore, keyOfArray } from "../at-or-before.js"
+import { countAtOrBefore, keyOfArray } from "../storage/at-or-before.js"
 
 export interface Balance {
   readonly total: bigint

@@ -5,7 +5,7 @@ import { reserveOf } from "../../domain/ledger/index.js"
 import type { StoredOf } from "../../events/stored-event.js"
 import type { AddressKeys } from "../address-keys.js"
 import { BalanceHistory, ZERO_BALANCE, type Balance } from "./histories.js"
-import { CreationOrder, History } from "../history.js"
+import { CreationOrder, History } from "../storage/history.js"
 import type { AsOf } from "../projection.js"
 import type { WorkspaceModel } from "../workspace.js"
 

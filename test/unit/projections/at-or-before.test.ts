@@ -2,8 +2,8 @@
 // the timeline and the creation order read through it answer as a scan of their entries does.
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { countAtOrBefore, keyOfArray } from "../../../src/projections/at-or-before.js"
-import { CreationOrder } from "../../../src/projections/history.js"
+import { countAtOrBefore, keyOfArray } from "../../../src/projections/storage/at-or-before.js"
+import { CreationOrder } from "../../../src/projections/storage/history.js"
 import { Timeline } from "../../../src/projections/timeline.js"
 
 /** Keys that never decrease, with repeats. */

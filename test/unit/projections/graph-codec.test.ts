@@ -1,8 +1,8 @@
 // The graph codec: what goes in comes out — shared references, cycles, prototypes, frozen objects, every kind of
 // value — and what cannot be saved or was damaged is refused with the reason.
 import { describe, expect, it } from "vitest"
-import { classRegistry, CorruptGraph, decodeGraph, encodeGraph, UnsupportedValue } from "../../../src/projections/graph-codec.js"
-import { History, Once } from "../../../src/projections/history.js"
+import { classRegistry, CorruptGraph, decodeGraph, encodeGraph, UnsupportedValue } from "../../../src/projections/storage/graph-codec.js"
+import { History, Once } from "../../../src/projections/storage/history.js"
 
 class Point {
   constructor(

@@ -2,7 +2,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { BalanceHistory, balanceOf } from "../../../src/projections/balances/histories.js"
-import { History } from "../../../src/projections/history.js"
+import { History } from "../../../src/projections/storage/history.js"
 
 /** Ascending positions with repeats (several changes by one event), each with a value. */
 const changes = fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: -50, max: 50 })), { maxLength: 40 }).map((steps) => {

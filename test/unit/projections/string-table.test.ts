@@ -1,9 +1,9 @@
 // The read models' string tables: a string reads back the same, and is found by the same reference, whether it was
 // added since the last checkpoint (kept as given), packed into bytes for one, or decoded from one.
 import { describe, expect, it } from "vitest"
-import { StringTable } from "../../../src/projections/columns.js"
-import { cloneGraph } from "../../../src/projections/clone-graph.js"
-import { classRegistry, decodeGraph, encodeGraph } from "../../../src/projections/graph-codec.js"
+import { StringTable } from "../../../src/projections/storage/columns.js"
+import { cloneGraph } from "../../../src/projections/storage/clone-graph.js"
+import { classRegistry, decodeGraph, encodeGraph } from "../../../src/projections/storage/graph-codec.js"
 
 const registry = classRegistry([StringTable])
 const roundTrip = (t: StringTable): StringTable => decodeGraph(encodeGraph(t, registry), registry) as StringTable

@@ -1,4 +1,2 @@
-// Public surface of address derivation and validation.
-export { createAddressDeriver, deriveAddress, derivationPathOf } from "./deriver.js"
-export type { AddressDeriver } from "./deriver.js"
+// Public surface of address validation (HD derivation, which keeps caches, is an adapter: adapters/hd/).
 export { canonicalExternalAddress, validateAddress } from "./validate.js"

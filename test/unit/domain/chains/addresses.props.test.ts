@@ -1,7 +1,8 @@
 // Properties of derivation: valid exactly where the format says, deterministic, distinct across accounts and indexes.
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { allNetworks, createAddressDeriver, deriveAddress, validateAddress, type NetworkInfo } from "../../../../src/domain/chains/index.js"
+import { createAddressDeriver, deriveAddress } from "../../../../src/adapters/hd/deriver.js"
+import { allNetworks, validateAddress, type NetworkInfo } from "../../../../src/domain/chains/index.js"
 
 const NETWORKS = allNetworks()
 const seed = fc.uint8Array({ minLength: 16, maxLength: 64 })

@@ -1,7 +1,7 @@
 // Solana addresses' public keys come from Node's crypto; they must be noble's, byte for byte.
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { ed25519PublicKey, nativePublicKey, noblePublicKey } from "../../../../src/domain/chains/addresses/ed25519-key.js"
+import { ed25519PublicKey, nativePublicKey, noblePublicKey } from "../../../../src/adapters/hd/ed25519-key.js"
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex")
 

@@ -4,7 +4,7 @@ import fc from "fast-check"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { HDKey } from "@scure/bip32"
 import { describe, expect, it } from "vitest"
-import { baseTimes, publicBranchOf, publicChild, WIDE_TABLE_AFTER } from "../../../../src/domain/chains/addresses/public-child.js"
+import { baseTimes, publicBranchOf, publicChild, WIDE_TABLE_AFTER } from "../../../../src/adapters/hd/public-child.js"
 
 const ORDER = secp256k1.Point.Fn.ORDER
 

@@ -3,14 +3,8 @@ import { pbkdf2 } from "@noble/hashes/pbkdf2.js"
 import { sha512 } from "@noble/hashes/sha2.js"
 import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js"
 import { describe, expect, it } from "vitest"
-import {
-  allNetworks,
-  createAddressDeriver,
-  derivationPathOf,
-  deriveAddress,
-  type Blockchain,
-  type NetworkName,
-} from "../../../../src/domain/chains/index.js"
+import { createAddressDeriver, derivationPathOf, deriveAddress } from "../../../../src/adapters/hd/deriver.js"
+import { allNetworks, type Blockchain, type NetworkName } from "../../../../src/domain/chains/index.js"
 
 const MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
 /** The BIP39 seed of MNEMONIC with an empty passphrase (BIP84 spec's test vector). */

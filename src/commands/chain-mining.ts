@@ -1,10 +1,10 @@
 // Use cases of the simulated chains: configure mining, submit a transfer, mine blocks, arm faults, tick an
 // interval schedule. They append chain events only; settling what the blocks confirm is a process manager's.
 import { Effect } from "effect"
-import { findNetwork, type NetworkInfo } from "../../domain/chains/index.js"
-import { runDeciderWith } from "../../commands/run-decider.js"
-import { Ids, SimClock } from "../../commands/services.js"
-import type { SimInstant } from "../../domain/shared/sim-time.js"
+import { findNetwork, type NetworkInfo } from "../domain/chains/index.js"
+import { runDeciderWith } from "./run-decider.js"
+import { Ids, SimClock } from "./services.js"
+import type { SimInstant } from "../domain/shared/sim-time.js"
 import {
   chainDecider,
   chainKey,
@@ -13,8 +13,8 @@ import {
   type ChainDefaults,
   type ChainTransfer,
   type MiningMode,
-} from "../index.js"
-import { formatBlockHash } from "../formats.js"
+} from "../chain-sim/index.js"
+import { formatBlockHash } from "../chain-sim/formats.js"
 
 /** New chains mine on an interval of their real block time, on the simulated clock (README: "Mining"). */
 export const chainDefaults = (n: NetworkInfo): ChainDefaults => ({
@@ -47,7 +47,7 @@ export const submitTransfer = (n: NetworkInfo, transfer: ChainTransfer) =>
 export const mineBlocks = (n: NetworkInfo, blocks: number) =>
   runChain(n, (blockHash, now) => ({ type: "MineBlocks", defaults: chainDefaults(n), blocks, blockHash, now }))
 
-export const armFault = (n: NetworkInfo, kind: import("../events.js").FaultKind, count: number) =>
+export const armFault = (n: NetworkInfo, kind: import("../chain-sim/events.js").FaultKind, count: number) =>
   runChain(n, (_h, now) => ({ type: "ArmFault", defaults: chainDefaults(n), kind, count, now }))
 
 export const tickChain = (n: NetworkInfo) => runChain(n, (blockHash, now) => ({ type: "Tick", defaults: chainDefaults(n), blockHash, now }))

@@ -1,12 +1,12 @@
 // HD derivation of deposit addresses from a workspace seed: BIP32/44/84 (secp256k1) and SLIP-10 (ed25519).
 import { HARDENED_OFFSET, HDKey } from "@scure/bip32"
 import { HDKey as Slip10Key } from "micro-key-producer/slip10.js"
-import { findNetwork } from "../catalogue.js"
-import type { Blockchain, NetworkName } from "../types.js"
+import { findNetwork } from "../../domain/chains/catalogue.js"
+import type { Blockchain, NetworkName } from "../../domain/chains/types.js"
 import { ed25519PublicKey } from "./ed25519-key.js"
-import { encodeEd25519, encodeSecp256k1 } from "./encode.js"
+import { encodeEd25519, encodeSecp256k1 } from "../../domain/chains/addresses/encode.js"
 import { publicBranchOf, publicChild, type PublicBranch } from "./public-child.js"
-import { schemeOf, type Scheme } from "./formats.js"
+import { schemeOf, type Scheme } from "../../domain/chains/addresses/formats.js"
 
 export interface DerivationPath {
   readonly account: number

@@ -1,11 +1,11 @@
 // Use case of the simulated chains: an external deposit enters the mempool (mined at once in auto mode).
 import { Effect } from "effect"
-import { findAsset, type NetworkInfo } from "../../domain/chains/index.js"
-import type { BaseUnits } from "../../domain/shared/money.js"
-import { AddressDerivation, Ids } from "../../commands/services.js"
-import { formatTxId } from "../formats.js"
-import { transferFee } from "../../domain/chains/fees.js"
-import { submitTransfer } from "./mining.js"
+import { findAsset, type NetworkInfo } from "../domain/chains/index.js"
+import type { BaseUnits } from "../domain/shared/money.js"
+import { AddressDerivation, Ids } from "./services.js"
+import { formatTxId } from "../chain-sim/formats.js"
+import { transferFee } from "../domain/chains/fees.js"
+import { submitTransfer } from "./chain-mining.js"
 
 export interface DepositInput {
   readonly network: NetworkInfo
