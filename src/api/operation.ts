@@ -139,8 +139,6 @@ type Header = (name: string) => string | undefined
 /** An answer the contract hook sees (answer-observer.ts). */
 export type ObservedAnswer = Observed<Operation>
 
-export { observeAnswers } from "./answer-observer.js"
-
 /** The body an operation takes at a version. */
 export const bodyAt = (op: Operation, version: ApiVersion): BodySpec | undefined => {
   let body = op.body

@@ -10,13 +10,15 @@ import type { ApiVersion } from "../../src/domain/api-key/index.js"
 
 /** What the check needs, loaded once it has answers to check. */
 const load = async () => {
-  const [{ Ajv2020 }, { defaultOperations }, openapi, { isApiVersion }] = await Promise.all([
-    import("ajv/dist/2020.js"),
-    import("../../src/api/app.js"),
-    import("../../src/api/openapi.js"),
-    import("../../src/domain/api-key/index.js"),
-  ])
-  return { ajv: new Ajv2020({ strict: false, allErrors: true }), defaultOperations, ...openapi, isApiVersion }
+  const [{ Ajv2020 }, { defaultOperations }, { errorEnvelopeSchema, jsonSchema, openApiDocument, successStatus }, { isApiVersion }] =
+    await Promise.all([
+      import("ajv/dist/2020.js"),
+      import("../../src/api/app.js"),
+      import("../../src/api/openapi.js"),
+      import("../../src/domain/api-key/index.js"),
+    ])
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  return { ajv, defaultOperations, errorEnvelopeSchema, jsonSchema, openApiDocument, successStatus, isApiVersion }
 }
 type Loaded = Awaited<ReturnType<typeof load>>
 
