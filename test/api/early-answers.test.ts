@@ -1,9 +1,10 @@
 // An answer that goes out before the request's body has all arrived (a 413 on the Content-Length or part-way through
-// a chunked body, a 415 decided on the headers) reaches a client that reads only once it has sent its whole body, as
-// many simple clients do: the server reads and drops the rest instead of closing under the client's feet, which
-// made the client's kernel throw the answer away on the reset. Bounded: a body that stops, or goes on past the
-// bounds, ends the connection in stages, the answer first. The pauses only spread a body over more than the half
-// second after which the connection used to be closed; the time bounds only bound a hang.
+// a chunked body, a 415 decided on the headers, an import's 409 before its log is read) reaches a client that reads
+// only once it has sent its whole body, as many simple clients do: the server reads and drops the rest instead of
+// closing under the client's feet, which made the client's kernel throw the answer away on the reset. Bounded: a
+// body that stops, or goes on past the bounds, ends the connection in stages, the answer first. The pauses only
+// spread a body over more than the half second after which the connection used to be closed; the time bounds only
+// bound a hang.
 import { connect } from "node:net"
 import { Readable } from "node:stream"
 import { setTimeout as sleep } from "node:timers/promises"
@@ -118,6 +119,16 @@ describe("an answer before the body has all arrived", () => {
     const head = requestHead("POST", accountPath(), { "content-type": "text/plain", "content-length": String(6 * PIECE), "x-api-key": "k" })
     const o = await sendThenRead(server.url, head, spaces, 6, 150)
     expect([o.status, o.error]).toEqual([415, undefined])
+  })
+
+  it("a 409 for an import into a simulator that is not empty reaches a client still sending a 4 MiB log", async () => {
+    const head = requestHead("POST", "/_sim/import", {
+      authorization: `Bearer ${h.sim.adminToken}`,
+      "content-type": "application/x-ndjson",
+      "content-length": String(32 * PIECE),
+    })
+    const o = await sendThenRead(server.url, head, () => Buffer.alloc(PIECE, 0x0a), 32, 60)
+    expect([o.status, errorCode(o.body), o.error]).toEqual([409, "store_not_empty", undefined])
   })
 
   it("undici, sending an oversized body slowly, gets the 413", async () => {
