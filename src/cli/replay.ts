@@ -6,7 +6,7 @@ import { createInterface } from "node:readline"
 import { digestOf } from "../api/digest/digest.js"
 import { openStore, type OpenedStore } from "../adapters/stores.js"
 import { LogRejected } from "../event-log/format.js"
-import { loadLog, type LoadResult } from "../event-log/replay.js"
+import { appendChecked, checkLog, type CheckedLog, type LoadResult } from "../event-log/replay.js"
 import { openReplayed } from "../simulator.js"
 import { SuppliedSecrets } from "../event-log/redaction.js"
 import { Result, Schema } from "effect"
@@ -18,7 +18,10 @@ import { shownDigest } from "../audit/digest-format.js"
 export const fileLines = (file: string): AsyncIterable<string> =>
   createInterface({ input: file === "-" ? process.stdin : createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity })
 
-/** Loads `file` into a fresh store and opens a simulator over it; the caller closes it. Exits with the line on a bad file. */
+/**
+ * Loads `file` into a fresh store and opens a simulator over it; the caller closes it. The whole file is read and
+ * checked before the store is opened, so a bad line (the file and line named, exit 1) creates and writes nothing.
+ */
 export const replayFile = async (
   file: string,
   target: { readonly dataDir?: string | undefined; readonly until?: bigint | undefined; readonly secrets?: SuppliedSecrets | undefined },
@@ -28,23 +31,31 @@ export const replayFile = async (
   const sqliteFile = target.dataDir === undefined ? undefined : join(target.dataDir, "events.sqlite")
   if (sqliteFile !== undefined && existsSync(sqliteFile))
     throw new UsageError(`${target.dataDir} already holds an event log; replay needs a fresh data directory`)
-  const store: OpenedStore = await openStore(
-    target.dataDir === undefined ? { kind: "memory" } : { kind: "sqlite", dataDir: target.dataDir },
-  )
   const progress = makeProgress(label)
+  let checked: CheckedLog
   try {
-    const loaded = await loadLog(fileLines(file), store, {
-      onAppended: (n) => progress.update(n),
+    checked = await checkLog(fileLines(file), {
+      onChecked: (n) => progress.update(n),
+      progressEvery: 10_000,
       ...(target.until !== undefined ? { until: target.until } : {}),
       ...(target.secrets !== undefined ? { secrets: target.secrets } : {}),
     })
+  } catch (e) {
+    progress.done()
+    if (e instanceof LogRejected) throw new CliFailure(`${file}:${e.line}: ${e.reason}`)
+    throw e
+  }
+  const store: OpenedStore = await openStore(
+    target.dataDir === undefined ? { kind: "memory" } : { kind: "sqlite", dataDir: target.dataDir },
+  )
+  try {
+    const loaded = await appendChecked(checked, store, (n) => progress.update(n, checked.events.length))
     progress.done()
     return { sim: await openReplayed(store, loaded.header.seed), loaded }
   } catch (e) {
     progress.done()
     await store.close?.()
     if (sqliteFile !== undefined) for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(sqliteFile + suffix, { force: true })
-    if (e instanceof LogRejected) throw new CliFailure(`${file}:${e.line}: ${e.reason}`)
     throw e
   }
 }

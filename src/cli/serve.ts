@@ -4,11 +4,11 @@
 import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { getRequestListener } from "@hono/node-server"
 import { Effect } from "effect"
 import { createApp } from "../api/app.js"
 import { DEFAULT_FAILURE_LIMIT, parseFailureLimit } from "../api/auth/failure-limit.js"
 import { guardHosts, isLoopback } from "../api/host-guard.js"
+import { nodeListener } from "../api/node-listener.js"
 import { readCredentialsFile, writeCredentialsFile, type CredentialsFile } from "../workspace/credentials-file.js"
 import { loadFixture } from "./fixture.js"
 import { NODE_ID } from "../adapters/ids.js"
@@ -296,7 +296,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
       bound: o.host,
       allowed: o.allowHost ?? [],
     })
-    early.ready(getRequestListener(fetch, { hostname: o.host }))
+    early.ready(nodeListener(fetch, { hostname: o.host }))
   } catch (e) {
     // Nothing may hold the port or the process after a failed start: the requests held are answered 503, the
     // server, the simulator (its webhook thread, its checkpoints) and the store are closed, and the command exits.

@@ -2,12 +2,12 @@
 // second request on the same connection, gets its answer and so does the second, and the connection stays open —
 // whether the body comes with the head or after it, is small or large, and whether the first answer is written at
 // once (401), by a cached read or after a wait (x-sim-min-position), both as the tests serve and as `serve` does
-// (node:http with the request log's response class).
+// (node:http with the request log's response class), with chunk extensions, trailers and a body in pauses.
 import { createServer, type Server } from "node:http"
 import net, { type AddressInfo } from "node:net"
-import { getRequestListener } from "@hono/node-server"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createApp } from "../../src/api/app.js"
+import { nodeListener } from "../../src/api/node-listener.js"
 import type { Credentials } from "../../src/client/index.js"
 import { signRequest } from "../../src/client/signing.js"
 import { loggedResponse } from "../../src/cli/request-log.js"
@@ -26,10 +26,7 @@ beforeAll(async () => {
   const plain = await listen(app)
   closers.push(plain.close)
   ports.plain = Number(new URL(plain.url).port)
-  const logged: Server = createServer(
-    { ServerResponse: loggedResponse({ format: "text", write: () => {} }) },
-    getRequestListener(app.fetch),
-  )
+  const logged: Server = createServer({ ServerResponse: loggedResponse({ format: "text", write: () => {} }) }, nodeListener(app.fetch))
   await new Promise<void>((resolve) => logged.listen(0, "127.0.0.1", resolve))
   closers.push(() => new Promise<void>((resolve) => logged.close(() => resolve())))
   ports.logged = (logged.address() as AddressInfo).port
@@ -92,6 +89,26 @@ const cases: ReadonlyArray<[string, () => ReadonlyArray<string>, number]> = [
   ],
   ["a signed read, a 100 kB body", () => [signedHead("/vaults") + chunked("x".repeat(100_000)) + second()], 200],
   ["a read waiting on x-sim-min-position", () => [signedHead("/vaults", "x-sim-min-position: 1\r\n") + chunked("{}") + second()], 200],
+  [
+    "a signed read, a chunk extension",
+    () => [signedHead("/vaults") + "Transfer-Encoding: chunked\r\n\r\n2;ext=1\r\n{}\r\n0\r\n\r\n" + second()],
+    200,
+  ],
+  [
+    "a signed read, a trailer",
+    () => [signedHead("/vaults") + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Trailer: 1\r\n\r\n" + second()],
+    200,
+  ],
+  [
+    "a signed read, 600 kB in two chunks, the second after a pause",
+    () => [
+      signedHead("/vaults") + "Transfer-Encoding: chunked\r\n\r\n",
+      `${(300_000).toString(16)}\r\n${"x".repeat(300_000)}\r\n`,
+      "pause",
+      `${(300_000).toString(16)}\r\n${"x".repeat(300_000)}\r\n0\r\n\r\n` + second(),
+    ],
+    200,
+  ],
   [
     "an unsigned request answered at once",
     () => ["GET /vaults HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n" + chunked("hello") + second()],

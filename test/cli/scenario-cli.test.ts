@@ -1,6 +1,6 @@
 // custody-sim export / replay / audit as processes: digests, exit codes, the HTML report, refusals.
 import { execFile } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -87,9 +87,26 @@ describe("custody-sim replay", () => {
       const r = await cli(["replay", bad, "--data-dir", data])
       expect(r.code).toBe(1)
       expect(r.stderr).toContain(`${bad}:7: unknown event type "Nonsense"`)
-      expect(existsSync(join(data, "events.sqlite"))).toBe(false)
+      // The whole file is checked before the store is opened: not even the data directory is made.
+      expect(existsSync(data)).toBe(false)
       expect((await cli(["replay"])).code).toBe(2)
       expect((await cli(["replay", join(dir, "missing.jsonl")])).code).toBe(2)
+    },
+    CLI_TIMEOUT_MS,
+  )
+  it(
+    "a bad last line: nothing of the good lines before it is written, an existing data directory stays as it was",
+    async () => {
+      const bad = join(dir, "bad-last.jsonl")
+      const lines = text.trimEnd().split("\n")
+      lines[lines.length - 1] = lines[lines.length - 1]!.replace(/"type":"[A-Za-z]+"/, '"type":"Nonsense"')
+      writeFileSync(bad, lines.join("\n"))
+      const data = join(dir, "bad-last-data")
+      mkdirSync(data)
+      writeFileSync(join(data, "notes.txt"), "kept")
+      const r = await cli(["replay", bad, "--data-dir", data])
+      expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`${bad}:${lines.length}: unknown event type "Nonsense"`)])
+      expect(readdirSync(data)).toEqual(["notes.txt"])
     },
     CLI_TIMEOUT_MS,
   )

@@ -22,6 +22,11 @@ export interface SimRoute {
    * itself, so it never runs inside it. Decided by the route that runs, whatever spelling of its path reached it.
    */
   readonly replacesWorld?: boolean
+  /**
+   * It streams its body (rawBody) and enters the simulator's gate itself once it has all of it: a body that stalls
+   * holds back no snapshot, revert or reset.
+   */
+  readonly entersGateItself?: boolean
   /** A page a browser opens from a link: the admin token may also come as `?token=` (never logged: see request-log.ts). */
   readonly tokenInQuery?: boolean
   readonly handle: (
@@ -102,7 +107,8 @@ export const mountSim = (app: Hono, deps: ApiDeps, route: SimRoute): void => {
       const query = Object.fromEntries(new URL(c.req.url).searchParams) as Record<string, string>
       const req = { params: c.req.param() as Record<string, string>, query, body, c }
       // Inside the simulator's gate, with everything the client had to send in hand.
-      const result = await (route.replacesWorld === true ? route.handle(req, deps) : deps.sim.gate.shared(() => route.handle(req, deps)))
+      const gated = route.replacesWorld !== true && route.entersGateItself !== true
+      const result = await (gated ? deps.sim.gate.shared(() => route.handle(req, deps)) : route.handle(req, deps))
       if (isApiError(result)) return simError(c, result)
       if ("response" in result) return result.response
       return c.json(result.body as object, result.status as 200)

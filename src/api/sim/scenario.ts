@@ -5,7 +5,7 @@ import { Effect } from "effect"
 import { digestOf } from "../digest/digest.js"
 import { exportLines } from "../../event-log/export.js"
 import { LogRejected } from "../../event-log/format.js"
-import { HeaderRefused, loadLog, StoreNotFresh } from "../../event-log/replay.js"
+import { appendChecked, checkLog, HeaderRefused, StoreNotFresh } from "../../event-log/replay.js"
 import type { Simulator } from "../../runtime/simulator.js"
 import { ApiError, errors } from "../errors.js"
 import type { SimRoute } from "./common.js"
@@ -63,6 +63,7 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
     method: "POST",
     path: "/_sim/import",
     rawBody: true,
+    entersGateItself: true,
     handle: async ({ c, query }, deps) => {
       const sim = deps.sim
       const until = query.until
@@ -73,14 +74,15 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
       if (head >= 0n || sim.models.position >= 0n) return notFresh(head >= 0n ? head : sim.models.position)
       importing.add(sim)
       try {
-        // Read as a stream of lines: a log has no size limit (the control plane's body limit skips this route).
+        // Read as a stream of lines: a log has no size limit (the control plane's body limit skips this route). The
+        // whole log is read and checked outside the simulator's gate (a body still arriving holds nothing back), then
+        // written inside it.
         const body = c.req.raw.body
         const lines = createInterface({
           input: body === null ? Readable.from([]) : Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>),
           crlfDelay: Infinity,
         })
-        const loaded = await loadLog(lines, sim.store, {
-          checkFirst: true,
+        const checked = await checkLog(lines, {
           onChecked: (n) => deps.log.info(`import: ${n.toLocaleString("en-US")} events checked`),
           ...(until !== undefined ? { until: BigInt(until) } : {}),
           acceptHeader: (h) =>
@@ -88,22 +90,27 @@ export const scenarioRoutes: ReadonlyArray<SimRoute> = [
               ? `the log was recorded with seed ${JSON.stringify(h.seed)}, this simulator has ${JSON.stringify(sim.seed)}: start it with --seed ${JSON.stringify(h.seed)}`
               : undefined,
         })
-        await sim.run(sim.runner.pull)
-        sim.ids.restore(sim.models.lastSeq)
-        // The imported log may hold events of later epochs (reverts in the world it was exported from): go on in its last.
-        sim.ids.reachEpoch(sim.models.lastEpoch)
-        const lag = sim.models.timeline.headTime - sim.clock.now()
-        if (lag > 0) sim.clock.advance(lag)
-        const filled = loaded.filled.apiKeys.length + loaded.filled.webhooks.length > 0 ? { secrets: loaded.filled } : {}
-        return {
-          status: 200,
-          body: {
-            events: loaded.events,
-            position: Number(sim.models.position),
-            digest: shownDigest(await digestOf(sim, undefined)),
-            ...filled,
-          },
-        }
+        return await sim.gate.shared(async () => {
+          // Written meanwhile (a control-plane write while the log arrived)? Then it is not fresh any more.
+          if (sim.models.position >= 0n) return notFresh(sim.models.position)
+          const loaded = await appendChecked(checked, sim.store)
+          await sim.run(sim.runner.pull)
+          sim.ids.restore(sim.models.lastSeq)
+          // The imported log may hold events of later epochs (reverts in the world it was exported from): go on in its last.
+          sim.ids.reachEpoch(sim.models.lastEpoch)
+          const lag = sim.models.timeline.headTime - sim.clock.now()
+          if (lag > 0) sim.clock.advance(lag)
+          const filled = loaded.filled.apiKeys.length + loaded.filled.webhooks.length > 0 ? { secrets: loaded.filled } : {}
+          return {
+            status: 200,
+            body: {
+              events: loaded.events,
+              position: Number(sim.models.position),
+              digest: shownDigest(await digestOf(sim, undefined)),
+              ...filled,
+            },
+          }
+        })
       } catch (e) {
         if (e instanceof LogRejected)
           return new ApiError(400, "invalid_event_log", e.message, [{ attribute: `line ${e.line}`, message: e.reason }])
