@@ -20,7 +20,7 @@ import { amountFields } from "../wire/common.js"
 import { array, field, struct } from "../wire/shape.js"
 import { vaultAssetEntry } from "./assets.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
-import { hasAccount } from "./vault-account-views.js"
+import { hasAccount } from "../inputs/parties.js"
 
 // 2026-03-20 derives addresses for a vault account (required there) and names it in the answer.
 const GeneratedAddress = struct({

@@ -21,15 +21,18 @@ import { previewMultipleTransferFee } from "../../commands/fee-estimates.js"
 import { checks, shapes, typed, type FieldCheck, type JsonObject } from "../body.js"
 import { exitToResult } from "../error-table.js"
 import type { ApiDeps } from "../deps.js"
-import { ApiError, errors, isApiError } from "../errors.js"
+import { type ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { ApproximateFee } from "../wire/approximate-fee.js"
-import { priorityOptional } from "./single-transfer.js"
-import { amountCheck, bad, checkAddress, feeStateFor, parseAmount, priority } from "./transaction-requests.js"
+import { addressOn } from "../inputs/address.js"
+import { amountCheck, amountIn } from "../inputs/amount.js"
+import { invalidField } from "../inputs/invalid.js"
+import { shortNote } from "../inputs/note.js"
+import { hasAccount, unknownVault, vaultOn } from "../inputs/parties.js"
+import { priority, priorityOptional } from "../inputs/priority.js"
+import { feeStateFor } from "./transaction-requests.js"
 import { parties, SPONSORED_CHAINS } from "./sponsored-transfers.js"
 import { MAX_RECIPIENTS, parseRecipients, recipientsCheck as utxoRecipients, utxoNetworkOf } from "./utxo-transfers.js"
-import { unknownVault } from "./vault-account-reads.js"
-import { hasAccount } from "./vault-account-views.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
 
 const TYPES = ["single", "multiple", "batch"] as const
@@ -89,23 +92,19 @@ const single = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVe
   const asset = findAsset(item.assetId as string)
   if (asset === undefined) return errors.resourceNotFound("asset")
   if (isUtxo(asset.blockchain))
-    return bad("assetId", "a single transfer is for account-based chains; estimate a UTXO transfer with transactionType multiple")
+    return invalidField("assetId", "a single transfer is for account-based chains; estimate a UTXO transfer with transactionType multiple")
   const n = findNetwork(asset.blockchain, asset.network)!
   const needed = [
     ...(item.feePriority === undefined && !priorityOptional(n) ? ["feePriority"] : []),
     ...(item.toAddress === undefined && n.family === "evm" ? ["toAddress"] : []),
   ]
   if (needed.length > 0) return errors.missingRequiredAttributes(needed)
-  const vault = deps.sim.models.workspace.vaultsById.get(vaultId)
-  if (vault === undefined) return unknownVault(version)
-  if (vault.profile.type !== n.networkType)
-    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.blockchain}/${n.network}.`, [
-      { attribute: "assetId", message: "is on a network of the other type" },
-    ])
-  const amount = parseAmount(item.amount, asset)
+  const vault = vaultOn(deps, vaultId, n, "assetId", unknownVault(version))
+  if (isApiError(vault)) return vault
+  const amount = amountIn(item.amount, asset)
   if (isApiError(amount)) return amount
   if (item.toAddress !== undefined) {
-    const badTo = checkAddress(n, item.toAddress, "toAddress")
+    const badTo = addressOn(n, item.toAddress, "toAddress")
     if (badTo !== undefined) return badTo
   }
   const sponsored = item.feePayer !== undefined
@@ -156,23 +155,23 @@ const batch = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVer
   if (gas === undefined) return errors.resourceNotFound("asset")
   const n = findNetwork(gas.blockchain, gas.network)!
   if (!SPONSORED_CHAINS.includes(n.blockchain))
-    return bad("feePayerAssetId", `batches are for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
+    return invalidField("feePayerAssetId", `batches are for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
   if (gas.id !== n.nativeAssetId)
-    return bad(
+    return invalidField(
       "feePayerAssetId",
       `must be the chain's gas asset (${nativeAsset(n.blockchain, n.network)!.unit} on ${n.blockchain}/${n.network})`,
     )
   const recipients: Array<{ address: string; amount: bigint; asset: AssetInfo }> = []
   for (const [i, r] of (item.recipients as Array<JsonObject>).entries()) {
     if (typeof r.address !== "string" || typeof r.amount !== "string" || typeof r.assetId !== "string")
-      return bad(`recipients[${i}]`, "must be { address, amount, assetId } with string values")
+      return invalidField(`recipients[${i}]`, "must be { address, amount, assetId } with string values")
     const asset = findAsset(r.assetId)
     if (asset === undefined) return errors.resourceNotFound(`asset of recipients[${i}]`)
     if (asset.blockchain !== n.blockchain || asset.network !== n.network)
-      return bad(`recipients[${i}].assetId`, `is not an asset of ${n.blockchain}/${n.network}, the fee payer's chain`)
-    const amount = parseAmount(r.amount, asset, `recipients[${i}].amount`)
+      return invalidField(`recipients[${i}].assetId`, `is not an asset of ${n.blockchain}/${n.network}, the fee payer's chain`)
+    const amount = amountIn(r.amount, asset, `recipients[${i}].amount`)
     if (isApiError(amount)) return amount
-    const badTo = checkAddress(n, r.address, `recipients[${i}].address`)
+    const badTo = addressOn(n, r.address, `recipients[${i}].address`)
     if (badTo !== undefined) return badTo
     recipients.push({ address: r.address, amount, asset })
   }
@@ -223,7 +222,7 @@ const multiple = async (deps: ApiDeps, vaultId: string, item: JsonObject, versio
   if (isApiError(n)) return n
   if (!hasAccount(deps, vaultId, item.vaultAccountId as string, undefined)) return errors.resourceNotFound("vault account")
   const shape = utxoRecipients(MAX_RECIPIENTS)(item.recipients)
-  if (shape !== undefined) return bad("recipients", shape)
+  if (shape !== undefined) return invalidField("recipients", shape)
   const recipients = parseRecipients(n, item.recipients as Array<{ address: string; amount: string }>)
   if (isApiError(recipients)) return recipients
   const prepareStrategy = ((item.prepareStrategy as string | undefined) ?? "minimize-dust").replace("_", "-") as PrepareStrategy
@@ -281,7 +280,7 @@ export const approximateFeeOperations: ReadonlyArray<Operation> = [
         prepareStrategy: checks.oneOf(["minimize_dust", "optimize_size", "minimize-dust", "optimize-size"]),
         recipients: recipientsCheck,
         // The create call's own fields, accepted so that one body serves both calls.
-        note: checks.string({ max: 250 }),
+        note: shortNote,
         maxFee: amountCheck,
       },
     },

@@ -3,7 +3,7 @@
 // fee the fee payer pays; the allowance is the simulated chain's, so a transferFrom beyond it fails on chain.
 import { Schema } from "effect"
 import { since } from "../../domain/api-key/index.js"
-import { findAsset, findNetwork, validateAddress, type NetworkName } from "../../domain/chains/index.js"
+import { findAsset, findNetwork } from "../../domain/chains/index.js"
 import type { TronOperation } from "../../domain/chains/tron-operation.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
@@ -14,10 +14,13 @@ import { errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { optional, struct } from "../wire/shape.js"
-import { unknownVault } from "./vault-account-reads.js"
+import { addressOn } from "../inputs/address.js"
+import { amountIn } from "../inputs/amount.js"
+import { invalidField } from "../inputs/invalid.js"
+import { shortNote } from "../inputs/note.js"
+import { unknownVault } from "../inputs/parties.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
 
-const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
 const METHODS: Readonly<Record<string, "approve" | "transfer-from">> = {
   approve: "approve",
   "transfer-from": "transfer-from",
@@ -66,7 +69,7 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
         assetId: checks.string({ min: 1, max: 100 }),
         feePayer: checks.string({ min: 1, max: 200 }),
         fromAddress: checks.string({ min: 1, max: 200 }),
-        note: checks.string({ max: 250 }),
+        note: shortNote,
       },
       optional: {
         toAddress: checks.string({ min: 1, max: 200 }),
@@ -77,11 +80,11 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
     },
     handle: async ({ params, item, requestId, apiVersion }, deps): Promise<OperationResult> => {
       const method = METHODS[String(item.method).toLowerCase()]
-      if (method === undefined) return bad("method", "must be approve or transfer-from")
+      if (method === undefined) return invalidField("method", "must be approve or transfer-from")
       const asset = findAsset(item.assetId as string)
       if (asset === undefined) return errors.resourceNotFound("asset")
       if (asset.blockchain !== "tron" || asset.type !== "TOKEN")
-        return bad("assetId", "must be a TRC-20 token (native TRX is not a contract)")
+        return invalidField("assetId", "must be a TRC-20 token (native TRX is not a contract)")
       const n = findNetwork(asset.blockchain, asset.network)!
       if (method === "transfer-from" && item.toAddress === undefined) return errors.missingRequiredAttributes(["toAddress"])
       if (method === "transfer-from" && item.amount === undefined) return errors.missingRequiredAttributes(["amount"])
@@ -89,23 +92,23 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
       // always grants the fee payer the unlimited allowance) and not echoed.
       let amount = 0n
       if (item.amount !== undefined) {
-        const parsed = parsePositiveAmount(item.amount as string, asset.decimals)
-        if (!parsed.ok) return bad("amount", `must be a positive decimal string with at most ${asset.decimals} decimals`)
-        amount = parsed.value
+        const parsed = amountIn(item.amount, asset)
+        if (isApiError(parsed)) return parsed
+        amount = parsed
       }
-      if (item.toAddress !== undefined && !validateAddress("tron", n.network as NetworkName, item.toAddress as string))
-        return bad("toAddress", `is not a valid tron/${n.network} address`)
+      const badTo = item.toAddress !== undefined ? addressOn(n, item.toAddress, "toAddress") : undefined
+      if (badTo !== undefined) return badTo
       let maxFee: bigint | null = null
       if (item.maxFee !== undefined) {
         const parsed = parsePositiveAmount(item.maxFee as string, 6)
-        if (!parsed.ok) return bad("maxFee", "must be a positive TRX amount with at most 6 decimals")
+        if (!parsed.ok) return invalidField("maxFee", "must be a positive TRX amount with at most 6 decimals")
         maxFee = parsed.value
       }
       const m = deps.sim.models
       const vault = m.workspace.vaultsById.get(params.vaultId!)
       if (vault === undefined) return unknownVault(apiVersion)
       if (vault.profile.type !== n.networkType)
-        return bad("assetId", `is an asset of ${n.network}, which a ${vault.profile.type} vault does not use`)
+        return invalidField("assetId", `is an asset of ${n.network}, which a ${vault.profile.type} vault does not use`)
       const from = m.holdings.address(n.blockchain, n.network, item.fromAddress as string, undefined)
       if (from === undefined || from.facts.vaultId !== params.vaultId) return errors.resourceNotFound("fromAddress in this vault")
       if (item.vaultAccountId !== undefined && accountIdOf(from.facts) !== item.vaultAccountId)
@@ -114,7 +117,7 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
       if (payer === undefined || payer.facts.vaultId !== params.vaultId)
         return errors.resourceNotFound(`fee payer address ${String(item.feePayer)} in this vault`)
       if (payer.facts.address === from.facts.address)
-        return bad("feePayer", "must be another address than fromAddress (it is the spender the holder approves)")
+        return invalidField("feePayer", "must be another address than fromAddress (it is the spender the holder approves)")
       const spender = payer.facts.address
       const operation: TronOperation =
         method === "approve"

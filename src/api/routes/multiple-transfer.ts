@@ -10,8 +10,12 @@ import { errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { MultipleTransferRequest } from "../wire/utxos.js"
-import { hasAccount } from "./vault-account-views.js"
-import { MAX_RECIPIENTS, note, parseMaxFee, parseRecipients, priority, recipientsCheck, utxoNetworkOf } from "./utxo-transfers.js"
+import { amountCheck } from "../inputs/amount.js"
+import { maxFeeOf } from "../inputs/max-fee.js"
+import { shortNote as note } from "../inputs/note.js"
+import { hasAccount } from "../inputs/parties.js"
+import { priority } from "../inputs/priority.js"
+import { MAX_RECIPIENTS, parseRecipients, recipientsCheck, utxoNetworkOf } from "./utxo-transfers.js"
 
 /** Both spellings the service's documents use. */
 const STRATEGIES = ["minimize_dust", "optimize_size", "minimize-dust", "optimize-size"]
@@ -33,7 +37,7 @@ export const multipleTransferOperations: ReadonlyArray<Operation> = [
         recipients: recipientsCheck(MAX_RECIPIENTS),
         vaultAccountId: checks.string({ min: 1, max: 64 }),
       },
-      optional: { gross: checks.boolean(), maxFee: checks.string({ min: 1, max: 100 }) },
+      optional: { gross: checks.boolean(), maxFee: amountCheck },
     },
     answer: MultipleTransferRequest,
     handle: async ({ params, item, requestId, apiVersion }, deps): Promise<OperationResult> => {
@@ -43,7 +47,7 @@ export const multipleTransferOperations: ReadonlyArray<Operation> = [
       if (!hasAccount(deps, vaultId, item.vaultAccountId as string, undefined)) return errors.resourceNotFound("vault account")
       const recipients = parseRecipients(n, item.recipients as Array<{ address: string; amount: string }>)
       if (isApiError(recipients)) return recipients
-      const maxFee = parseMaxFee(n, item.maxFee)
+      const maxFee = maxFeeOf(item.maxFee, n)
       if (isApiError(maxFee)) return maxFee
       const request = {
         vaultId: vaultId as VaultId,

@@ -3,41 +3,23 @@
 // except on tron and solana (spec 2026 §3.4.1); 2024-05-09 answers as it always did.
 import { findAsset, findNetwork, isUtxo, nativeAsset, type AssetInfo, type NetworkInfo } from "../../domain/chains/index.js"
 import type { ApiVersion } from "../../domain/api-key/index.js"
-import { formatAmount, parseAmount as parseDecimal } from "../../domain/shared/money.js"
+import { formatAmount } from "../../domain/shared/money.js"
 import { checks, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
-import { ApiError, errors, isApiError } from "../errors.js"
+import { type ApiError, errors, isApiError } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { SingleTransferCreated } from "../wire/transaction-requests.js"
-import {
-  amountCheck,
-  bad,
-  checkAddress,
-  create,
-  fmt,
-  parseAmount,
-  priority,
-  requiredNote,
-  withNote,
-  type Built,
-} from "./transaction-requests.js"
-import { unknownVault } from "./vault-account-reads.js"
+import { addressCheck, addressOn } from "../inputs/address.js"
+import { amountCheck, amountIn } from "../inputs/amount.js"
+import { invalidField } from "../inputs/invalid.js"
+import { maxFeeOf } from "../inputs/max-fee.js"
+import { note, requiredNote } from "../inputs/note.js"
+import { hasAccount, unknownVault, vaultOn } from "../inputs/parties.js"
+import { priority, priorityOptional } from "../inputs/priority.js"
+import { create, fmt, withNote, type Built } from "./transaction-requests.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
-import { hasAccount } from "./vault-account-views.js"
 
-const addressCheck = checks.string({ min: 1, max: 200 })
 const idCheck = checks.string({ min: 1 })
-
-/** Chains whose fee does not depend on a priority: the 2026 pages make `feePriority` optional there. */
-export const priorityOptional = (n: NetworkInfo): boolean => n.family === "tron" || n.family === "solana"
-
-/** `maxFee` in the chain's native coin; 0 is a ceiling too (a tron transfer inside its free bandwidth costs nothing). */
-export const parseMaxFee = (raw: unknown, n: NetworkInfo, attribute = "maxFee"): bigint | ApiError | null => {
-  if (raw === undefined) return null
-  const native = nativeAsset(n.blockchain, n.network)!
-  const r = parseDecimal(raw as string, native.decimals)
-  return r.ok ? r.value : bad(attribute, `must be a non-negative decimal string of ${native.unit} with at most ${native.decimals} decimals`)
-}
 
 export interface SingleInput {
   readonly b: Built
@@ -58,14 +40,10 @@ export const singleInput = (deps: ApiDeps, vaultId: string, item: JsonObject, ve
   if (asset === undefined) return errors.resourceNotFound("asset")
   const n = findNetwork(asset.blockchain, asset.network)!
   if (isUtxo(asset.blockchain))
-    return bad("assetId", "single transfers are for account-based chains; use multiple-transfer or utxo-transfer for this asset")
+    return invalidField("assetId", "single transfers are for account-based chains; use multiple-transfer or utxo-transfer for this asset")
   if (item.feePriority === undefined && !priorityOptional(n)) return errors.missingRequiredAttributes(["feePriority"])
-  const vault = deps.sim.models.workspace.vaultsById.get(vaultId)
-  if (vault === undefined) return unknownVault(version)
-  if (vault.profile.type !== n.networkType)
-    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.blockchain}/${n.network}.`, [
-      { attribute: "assetId", message: "is on a network of the other type" },
-    ])
+  const vault = vaultOn(deps, vaultId, n, "assetId", unknownVault(version))
+  if (isApiError(vault)) return vault
   const from = senderIn(deps, vaultId, n, item)
   return isApiError(from) ? from : withAmounts(n, asset, item, from)
 }
@@ -91,11 +69,11 @@ const withAmounts = (
   item: JsonObject,
   who: { vaultAccountId: string; from: string },
 ): SingleInput | ApiError => {
-  const amount = parseAmount(item.amount, asset)
+  const amount = amountIn(item.amount, asset)
   if (isApiError(amount)) return amount
-  const badTo = checkAddress(n, item.toAddress, "toAddress")
+  const badTo = addressOn(n, item.toAddress, "toAddress")
   if (badTo !== undefined) return badTo
-  const ceiling = parseMaxFee(item.maxFee, n)
+  const ceiling = maxFeeOf(item.maxFee, n)
   if (isApiError(ceiling)) return ceiling
   return { b: { network: n, asset }, ...who, to: item.toAddress as string, amount, ceiling }
 }
@@ -105,7 +83,8 @@ const firstVersion = (deps: ApiDeps, vaultId: string, item: JsonObject): SingleI
   const asset = findAsset(item.assetId as string)
   if (asset === undefined) return errors.resourceNotFound("asset")
   const n = findNetwork(asset.blockchain, asset.network)!
-  if (isUtxo(asset.blockchain)) return bad("assetId", "single transfers are for account-based chains; use the UTXO endpoint for this asset")
+  if (isUtxo(asset.blockchain))
+    return invalidField("assetId", "single transfers are for account-based chains; use the UTXO endpoint for this asset")
   if (deps.sim.models.workspace.vaultsById.get(vaultId) === undefined) return errors.resourceNotFound("vault")
   const from = senderIn(deps, vaultId, n, item)
   return isApiError(from) ? from : withAmounts(n, asset, item, from)
@@ -120,7 +99,7 @@ export const singleTransferOperations: ReadonlyArray<Operation> = [
     path: "/vaults/:vaultId/transaction-requests/single-transfer",
     scope: "withdraw",
     vaultParam: "vaultId",
-    body: { required, optional: { feePriority: priority, note: checks.string({ max: 500 }) } },
+    body: { required, optional: { feePriority: priority, note } },
     bodySince: {
       "2025-09-23": { required: { ...required, note: requiredNote }, optional: { feePriority: priority, maxFee: amountCheck } },
     },

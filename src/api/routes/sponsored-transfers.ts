@@ -2,47 +2,28 @@
 // coin or token) and batch (EIP-7702: one sender, many recipients and assets, all or nothing).
 import { Schema } from "effect"
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
-import {
-  findAsset,
-  findNetwork,
-  validateAddress,
-  type AssetInfo,
-  type Blockchain,
-  type FeePriority,
-  type NetworkInfo,
-  type NetworkName,
-} from "../../domain/chains/index.js"
+import { findAsset, findNetwork, type AssetInfo, type FeePriority, type NetworkInfo } from "../../domain/chains/index.js"
 import type { VaultId } from "../../domain/shared/ids.js"
-import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
+import { formatAmount } from "../../domain/shared/money.js"
 import { createBatchRequest, createTxRequest } from "../../commands/transaction-requests.js"
 import { checks, shapes, typed, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
-import { ApiError, errors, isApiError } from "../errors.js"
+import { type ApiError, errors, isApiError } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { array, optional, struct } from "../wire/shape.js"
+import { addressCheck as address, addressOn } from "../inputs/address.js"
+import { amountCheck as decimal, amountIn } from "../inputs/amount.js"
+import { invalidField } from "../inputs/invalid.js"
+import { maxFeeOf } from "../inputs/max-fee.js"
+import { note } from "../inputs/note.js"
+import { hasAccount, unknownVault, vaultOn } from "../inputs/parties.js"
+import { priority } from "../inputs/priority.js"
 import { feeStateFor } from "./transaction-requests.js"
-import { unknownVault } from "./vault-account-reads.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
-import { hasAccount } from "./vault-account-views.js"
 
 /** The chains the spec lists for gas sponsorship and EIP-7702 batches, mainnets and their testnets. */
 export const SPONSORED_CHAINS: ReadonlyArray<string> = ["ethereum", "binance-smart-chain", "base", "optimism", "arbitrum", "polygon"]
-
-const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
-const priority = checks.oneOf(["slow", "standard", "fast"])
-const address = checks.string({ min: 1, max: 200 })
-const decimal = checks.string({ min: 1, max: 100 })
-
-const amountOf = (raw: unknown, asset: AssetInfo, attribute: string): bigint | ApiError => {
-  const r = parsePositiveAmount(raw as string, asset.decimals)
-  return r.ok ? r.value : bad(attribute, `must be a positive decimal string with at most ${asset.decimals} decimals`)
-}
-
-const checkAddress = (n: NetworkInfo, value: unknown, attribute: string) =>
-  validateAddress(n.blockchain as Blockchain, n.network as NetworkName, value as string)
-    ? undefined
-    : bad(attribute, `is not a valid ${n.blockchain}/${n.network} address`)
 
 interface Parties {
   readonly network: NetworkInfo
@@ -69,13 +50,9 @@ export const parties = (
   feePayer: string,
 ): Parties | ApiError => {
   if (!SPONSORED_CHAINS.includes(n.blockchain))
-    return bad(chainAttribute, `gas sponsorship is for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
-  const vault = deps.sim.models.workspace.vaultsById.get(vaultId)
-  if (vault === undefined) return unknownVault(version)
-  if (vault.profile.type !== n.networkType)
-    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [
-      { attribute: chainAttribute, message: "is on a network that does not match the vault's type" },
-    ])
+    return invalidField(chainAttribute, `gas sponsorship is for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
+  const vault = vaultOn(deps, vaultId, n, chainAttribute, unknownVault(version))
+  if (isApiError(vault)) return vault
   const holdings = deps.sim.models.holdings
   const from = holdings.address(n.blockchain, n.network, senderAddress, undefined)
   if (vaultAccountId !== undefined) {
@@ -87,7 +64,10 @@ export const parties = (
   if (payer === undefined || payer.facts.vaultId !== vaultId)
     return errors.resourceNotFound(`${feePayerAttribute} address in this vault on ${n.blockchain}/${n.network}`)
   if (payer.facts.address === from.facts.address)
-    return bad(feePayerAttribute, `must be another address than ${senderAttribute}: the sender paying its own fee is a single transfer`)
+    return invalidField(
+      feePayerAttribute,
+      `must be another address than ${senderAttribute}: the sender paying its own fee is a single transfer`,
+    )
   return {
     network: n,
     native: findAsset(n.nativeAssetId)!,
@@ -127,7 +107,7 @@ const gasSponsorship: Operation = {
       toAddress: address,
       amount: decimal,
       feePayer: address,
-      note: checks.string({ max: 500 }),
+      note,
     },
     optional: { feePriority: priority, maxFee: decimal },
   },
@@ -149,12 +129,12 @@ const gasSponsorship: Operation = {
       item.feePayer as string,
     )
     if (isApiError(p)) return p
-    const amount = amountOf(item.amount, asset, "amount")
+    const amount = amountIn(item.amount, asset, "amount")
     if (isApiError(amount)) return amount
-    const badTo = checkAddress(n, item.toAddress, "toAddress")
+    const badTo = addressOn(n, item.toAddress, "toAddress")
     if (badTo !== undefined) return badTo
     const feePriority = (item.feePriority as FeePriority | undefined) ?? "standard"
-    const ceiling = ceilingOf(item, p.native)
+    const ceiling = maxFeeOf(item.maxFee, n)
     if (isApiError(ceiling)) return ceiling
     // The vault decider checks the ceiling (MAX_FEE_EXCEEDED) against the fee mining now would cost, as for single-transfer.
     const r = await runCommand(
@@ -172,9 +152,9 @@ const gasSponsorship: Operation = {
           feeLimit: null,
           note: item.note as string,
           prepareStrategy: null,
-          ...(ceiling !== undefined ? { feeCeiling: ceiling } : {}),
+          ...(ceiling !== null ? { feeCeiling: ceiling } : {}),
         },
-        ceiling !== undefined ? feeStateFor(deps, n, p.feePayer) : undefined,
+        ceiling !== null ? feeStateFor(deps, n, p.feePayer) : undefined,
       ),
       { requestId },
     )
@@ -197,13 +177,6 @@ const gasSponsorship: Operation = {
       },
     }
   },
-}
-
-/** `maxFee` in the chain's coin (undefined when not sent). */
-const ceilingOf = (item: JsonObject, native: AssetInfo): bigint | undefined | ApiError => {
-  if (item.maxFee === undefined) return undefined
-  const r = parsePositiveAmount(item.maxFee as string, native.decimals)
-  return r.ok ? r.value : bad("maxFee", `must be a positive ${native.unit} amount with at most ${native.decimals} decimals`)
 }
 
 /** One to 100 calls, as the UTXO endpoints take recipients (an EIP-7702 batch has no fixed bound; README "Decisions"). */
@@ -255,7 +228,7 @@ const batch: Operation = {
   vaultParam: "vaultId",
   versions: since("2026-03-20"),
   body: {
-    required: { feePayer: feePayerObject, feePriority: priority, note: checks.string({ max: 500 }), recipients: recipientsCheck },
+    required: { feePayer: feePayerObject, feePriority: priority, note, recipients: recipientsCheck },
     // The docs name the sender `senderAddress`; the service's own tests send `fromAddress`: either is taken.
     optional: { senderAddress: address, fromAddress: address, vaultAccountId: checks.string({ min: 1 }) },
   },
@@ -270,19 +243,22 @@ const batch: Operation = {
     if (gas === undefined) return errors.resourceNotFound("asset")
     const n = findNetwork(gas.blockchain, gas.network)!
     if (!SPONSORED_CHAINS.includes(n.blockchain))
-      return bad("feePayer.assetId", `batches are for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
+      return invalidField("feePayer.assetId", `batches are for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
     if (gas.id !== n.nativeAssetId)
-      return bad("feePayer.assetId", `must be the chain's gas asset (${findAsset(n.nativeAssetId)!.unit} on ${n.blockchain}/${n.network})`)
+      return invalidField(
+        "feePayer.assetId",
+        `must be the chain's gas asset (${findAsset(n.nativeAssetId)!.unit} on ${n.blockchain}/${n.network})`,
+      )
     const raw = item.recipients as Array<{ address: string; amount: string; assetId: string }>
     const recipients: Array<{ address: string; amount: bigint; asset: AssetInfo }> = []
     for (const [i, r] of raw.entries()) {
       const asset = findAsset(r.assetId)
       if (asset === undefined) return errors.resourceNotFound(`asset of recipients[${i}]`)
       if (asset.blockchain !== n.blockchain || asset.network !== n.network)
-        return bad(`recipients[${i}].assetId`, `is not an asset of ${n.blockchain}/${n.network}, the fee payer's chain`)
-      const amount = amountOf(r.amount, asset, `recipients[${i}].amount`)
+        return invalidField(`recipients[${i}].assetId`, `is not an asset of ${n.blockchain}/${n.network}, the fee payer's chain`)
+      const amount = amountIn(r.amount, asset, `recipients[${i}].amount`)
       if (isApiError(amount)) return amount
-      const badTo = checkAddress(n, r.address, `recipients[${i}].address`)
+      const badTo = addressOn(n, r.address, `recipients[${i}].address`)
       if (badTo !== undefined) return badTo
       recipients.push({ address: r.address, amount, asset })
     }

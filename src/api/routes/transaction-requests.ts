@@ -1,14 +1,5 @@
 // Endpoints #15–#21: transaction request detail and the seven create endpoints (withdrawals).
-import {
-  findAsset,
-  findAssetByContract,
-  findNetwork,
-  validateAddress,
-  type AssetInfo,
-  type Blockchain,
-  type FeePriority,
-  type NetworkName,
-} from "../../domain/chains/index.js"
+import { findAsset, findAssetByContract, findNetwork, type AssetInfo, type FeePriority } from "../../domain/chains/index.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
 import type { RequestEndpoint, TxRequestStatus } from "../../domain/transaction-request/index.js"
@@ -19,9 +10,15 @@ import { freeUnits } from "../../chain-sim/tron.js"
 import { until } from "../../domain/api-key/index.js"
 import { checks, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
-import { ApiError, errors, isApiError } from "../errors.js"
+import { type ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { runCommand } from "../use-case.js"
+import { addressOn } from "../inputs/address.js"
+import { amountCheck, amountIn } from "../inputs/amount.js"
+import { invalidField } from "../inputs/invalid.js"
+import { note } from "../inputs/note.js"
+import { vaultOn } from "../inputs/parties.js"
+import { priority } from "../inputs/priority.js"
 import { networkTypeOf } from "./addresses.js"
 
 /** The spec's twelve statuses, one wire string per state. */
@@ -40,13 +37,6 @@ export const wireStatus: { readonly [S in TxRequestStatus]: string } = {
   Rejected: "rejected",
 }
 
-export const priority = checks.oneOf(["slow", "standard", "fast"])
-const note = checks.string({ max: 500 })
-/** From 2025-09-23 on `note` is required; the 2026 pages that state a length say 250 characters. */
-export const requiredNote = checks.string({ min: 1, max: 250 })
-export const amountCheck = checks.string({ min: 1, max: 100 })
-export const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
-
 export interface Built {
   readonly network: NonNullable<ReturnType<typeof findNetwork>>
   readonly asset: AssetInfo
@@ -62,28 +52,13 @@ export const allowed = (
   const familyOk =
     n !== undefined && (chains === "utxo" ? n.family === "utxo" : chains === "evm" ? n.family === "evm" : chains.includes(n.blockchain))
   if (n === undefined || !familyOk || !networks.includes(n.network))
-    return bad(
+    return invalidField(
       "blockchain",
       `this endpoint takes ${Array.isArray(chains) ? chains.join(", ") : `${chains} chains`} on ${networks.join(", ")}`,
     )
-  const vault = deps.sim.models.workspace.vaultsById.get(params.vaultId ?? "")
-  if (vault === undefined) return errors.resourceNotFound("vault")
-  if (vault.profile.type !== n.networkType)
-    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [
-      { attribute: "network", message: "does not match the vault's type" },
-    ])
-  return n
+  const vault = vaultOn(deps, params.vaultId ?? "", n, "network", errors.resourceNotFound("vault"))
+  return isApiError(vault) ? vault : n
 }
-
-export const parseAmount = (raw: unknown, asset: AssetInfo, attribute = "amount") => {
-  const r = parsePositiveAmount(raw as string, asset.decimals)
-  return r.ok ? r.value : bad(attribute, `must be a positive decimal string with at most ${asset.decimals} decimals`)
-}
-
-export const checkAddress = (n: Built["network"], address: unknown, attribute: string) =>
-  validateAddress(n.blockchain as Blockchain, n.network as NetworkName, address as string)
-    ? undefined
-    : bad(attribute, `is not a valid ${n.blockchain}/${n.network} address`)
 
 /** Creates the request (under the auto policy the simulator broadcasts it by itself); the answer always says `created`. */
 export const create = async (
@@ -146,7 +121,7 @@ const accountBased = (
   if (tokenAttr === undefined) return { network: n, asset: native }
   const token = findAssetByContract(n.blockchain, n.network, item[tokenAttr] as string)
   return token === undefined
-    ? bad(tokenAttr, `is not a supported token contract on ${n.blockchain}/${n.network}`)
+    ? invalidField(tokenAttr, `is not a supported token contract on ${n.blockchain}/${n.network}`)
     : { network: n, asset: token }
 }
 
@@ -180,12 +155,12 @@ const addressCreate = (
   handle: async ({ params, item, requestId }, deps): Promise<OperationResult> => {
     const b = accountBased(deps, params, chains, networks, item, tokenAttr)
     if (isApiError(b)) return b
-    const amount = parseAmount(item.amount, b.asset)
+    const amount = amountIn(item.amount, b.asset)
     if (isApiError(amount)) return amount
-    const badTo = checkAddress(b.network, item.recipientAddress, "recipientAddress")
+    const badTo = addressOn(b.network, item.recipientAddress, "recipientAddress")
     if (badTo !== undefined) return badTo
     if (item.feeLimit !== undefined && parseAmountRaw(item.feeLimit as string, 6) === undefined)
-      return bad("feeLimit", "must be a positive TRX amount")
+      return invalidField("feeLimit", "must be a positive TRX amount")
     const sender = params.address ?? params.senderAddress ?? ""
     const recipients = [{ address: item.recipientAddress as string, amount }]
     const r = await create(deps, requestId, params.vaultId!, endpoint, b, sender, recipients, item)

@@ -2,28 +2,30 @@
 // withdrawal) and the resource overview of an address (2026-03-20).
 import { Schema } from "effect"
 import { since } from "../../domain/api-key/index.js"
-import { findAsset, findNetwork, validateAddress, type NetworkInfo } from "../../domain/chains/index.js"
+import { findAsset, findNetwork, type NetworkInfo } from "../../domain/chains/index.js"
 import type { TronOperation, TronResource } from "../../domain/chains/tron-operation.js"
 import type { VaultId } from "../../domain/shared/ids.js"
-import { formatAmount, parsePositiveAmount } from "../../domain/shared/money.js"
+import { formatAmount } from "../../domain/shared/money.js"
 import { chainKey } from "../../chain-sim/index.js"
 import { DEFAULT_LOCK_PERIOD, MAX_LOCK_PERIOD, refusal } from "../../chain-sim/tron.js"
 import { createTxRequest } from "../../commands/transaction-requests.js"
 import { checks, typed, type FieldCheck, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
-import { ApiError, errors, isApiError } from "../errors.js"
+import { type ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { field, optional, struct } from "../wire/shape.js"
 import type { AsOf } from "../../projections/projection.js"
 import { networkTypeOf } from "./addresses.js"
 import { overviewOf, ResourceOverview } from "./tron-overview.js"
-import { unknownVault } from "./vault-account-reads.js"
+import { addressOn } from "../inputs/address.js"
+import { amountIn } from "../inputs/amount.js"
+import { invalidField } from "../inputs/invalid.js"
+import { note } from "../inputs/note.js"
+import { unknownVault, vaultOn } from "../inputs/parties.js"
 
 const TYPES = ["freeze", "unfreeze", "withdraw_resource", "delegate", "undelegate"] as const
 type ManageType = (typeof TYPES)[number]
-
-const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
 
 const stringOrBoolean: FieldCheck = typed(Schema.Union([Schema.Boolean, Schema.Literals(["true", "false"])]), (v) =>
   typeof v === "boolean" || v === "true" || v === "false" ? undefined : "must be true or false",
@@ -42,14 +44,9 @@ export const tronTarget = (
   asOf?: AsOf,
 ): NetworkInfo | ApiError => {
   const n = findNetwork(params.blockchain ?? "", params.network ?? "")
-  if (n === undefined || n.family !== "tron") return bad("blockchain", "this endpoint takes tron on mainnet or nile")
-  const vault = deps.sim.models.workspace.vault(params.vaultId ?? "", asOf)
-  if (vault === undefined) return unknownVault(version)
-  if (vault.profile.type !== n.networkType)
-    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [
-      { attribute: "network", message: "does not match the vault's type" },
-    ])
-  return n
+  if (n === undefined || n.family !== "tron") return invalidField("blockchain", "this endpoint takes tron on mainnet or nile")
+  const vault = vaultOn(deps, params.vaultId ?? "", n, "network", unknownVault(version), asOf)
+  return isApiError(vault) ? vault : n
 }
 
 const ManageResourceAnswer = struct({
@@ -79,31 +76,31 @@ const operationOf = (
 ): { op: TronOperation; type: ManageType; resource: TronResource } | ApiError => {
   const type = String(item.type).toLowerCase().replace("-", "_") as ManageType
   if (!TYPES.includes(type))
-    return bad("type", "must be one of freeze, unfreeze, withdraw_resource (or withdraw-resource), delegate, undelegate")
+    return invalidField("type", "must be one of freeze, unfreeze, withdraw_resource (or withdraw-resource), delegate, undelegate")
   const resource = String(item.resource).toLowerCase() as TronResource
-  if (resource !== "bandwidth" && resource !== "energy") return bad("resource", "must be bandwidth or energy")
+  if (resource !== "bandwidth" && resource !== "energy") return invalidField("resource", "must be bandwidth or energy")
   const delegation = type === "delegate" || type === "undelegate"
   // 2024-05-09 marks amount required for every type; later versions only where it means something.
   if (item.amount === undefined && (type !== "withdraw_resource" || version === "2024-05-09"))
     return errors.missingRequiredAttributes(["amount"])
   if (delegation && item.toAddress === undefined) return errors.missingRequiredAttributes(["toAddress"])
-  if (!delegation && item.toAddress !== undefined) return bad("toAddress", "is only for delegate and undelegate")
+  if (!delegation && item.toAddress !== undefined) return invalidField("toAddress", "is only for delegate and undelegate")
   if (type !== "delegate" && (item.lock !== undefined || item.lockPeriod !== undefined))
-    return bad(item.lock !== undefined ? "lock" : "lockPeriod", "is only for delegate")
+    return invalidField(item.lock !== undefined ? "lock" : "lockPeriod", "is only for delegate")
   let amount = "0"
   if (type !== "withdraw_resource") {
-    const parsed = parsePositiveAmount(item.amount as string, 6)
-    if (!parsed.ok) return bad("amount", "must be a positive TRX amount with at most 6 decimals")
-    amount = parsed.value.toString()
+    const parsed = amountIn(item.amount, findAsset(n.nativeAssetId)!)
+    if (isApiError(parsed)) return parsed
+    amount = parsed.toString()
   }
   const receiver = item.toAddress as string | undefined
-  if (receiver !== undefined && !validateAddress("tron", n.network, receiver))
-    return bad("toAddress", `is not a valid tron/${n.network} address`)
-  if (receiver !== undefined && receiver === from) return bad("toAddress", "must be another address than fromAddress")
+  const badTo = receiver !== undefined ? addressOn(n, receiver, "toAddress") : undefined
+  if (badTo !== undefined) return badTo
+  if (receiver !== undefined && receiver === from) return invalidField("toAddress", "must be another address than fromAddress")
   const lock = item.lock === true || item.lock === "true"
   const period = item.lockPeriod === undefined ? 0 : Number(item.lockPeriod)
-  if (!lock && period > 0) return bad("lockPeriod", "needs lock: true")
-  if (period > MAX_LOCK_PERIOD) return bad("lockPeriod", `must be at most ${MAX_LOCK_PERIOD} blocks (28800 blocks = 1 day)`)
+  if (!lock && period > 0) return invalidField("lockPeriod", "needs lock: true")
+  if (period > MAX_LOCK_PERIOD) return invalidField("lockPeriod", `must be at most ${MAX_LOCK_PERIOD} blocks (28800 blocks = 1 day)`)
   switch (type) {
     case "freeze":
     case "unfreeze":
@@ -143,7 +140,7 @@ export const tronOperations: ReadonlyArray<Operation> = [
         toAddress: checks.string({ min: 1, max: 200 }),
         lock: stringOrBoolean,
         lockPeriod: blocks,
-        note: checks.string({ max: 500 }),
+        note,
       },
     },
     handle: async ({ params, item, requestId, apiVersion }, deps): Promise<OperationResult> => {
@@ -163,7 +160,7 @@ export const tronOperations: ReadonlyArray<Operation> = [
         deps.sim.models.chains.heightAt(chain, now),
         now,
       )
-      if (refused !== undefined) return bad(attributeOf(refused), refused)
+      if (refused !== undefined) return invalidField(attributeOf(refused), refused)
       const native = findAsset(n.nativeAssetId)!
       const r = await runCommand(
         deps,

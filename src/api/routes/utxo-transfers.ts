@@ -1,28 +1,26 @@
 // 2026-03-20's utxo-transfer (named inputs, possibly from several accounts of one vault) and its dry run, validate.
 import { Schema } from "effect"
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
-import {
-  findAsset,
-  findNetwork,
-  validateAddress,
-  type Blockchain,
-  type FeePriority,
-  type NetworkInfo,
-  type NetworkName,
-} from "../../domain/chains/index.js"
+import { findAsset, findNetwork, type FeePriority, type NetworkInfo } from "../../domain/chains/index.js"
 import { utxoVbytes } from "../../domain/chains/fees.js"
 import type { VaultId } from "../../domain/shared/ids.js"
-import { formatAmount, formatDigits, parseAmount, parsePositiveAmount } from "../../domain/shared/money.js"
+import { formatAmount, formatDigits } from "../../domain/shared/money.js"
 import type { ChangeTarget, UtxoTransferPlan, UtxoTransferRequest } from "../../domain/transaction-request/explicit-inputs.js"
 import { createUtxoTransfer, previewUtxoTransfer } from "../../commands/utxo-transfers.js"
 import { checks, shapes, typed, type FieldCheck, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { exitToResult } from "../error-table.js"
-import { ApiError, errors, isApiError } from "../errors.js"
+import { type ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { UtxoTransferPreview, UtxoTransferRequest as UtxoTransferAnswer } from "../wire/utxos.js"
-import { unknownVault } from "./vault-account-reads.js"
+import { addressOn } from "../inputs/address.js"
+import { amountCheck, amountIn } from "../inputs/amount.js"
+import { invalidField } from "../inputs/invalid.js"
+import { maxFeeOf } from "../inputs/max-fee.js"
+import { shortNote as note } from "../inputs/note.js"
+import { unknownVault, vaultOn } from "../inputs/parties.js"
+import { priority } from "../inputs/priority.js"
 
 export const MAX_RECIPIENTS = 150
 export const MAX_SENDERS = 500
@@ -71,26 +69,16 @@ const changeDataCheck: FieldCheck = typed(
   },
 )
 
-export const note = checks.string({ max: 250 })
-export const priority = checks.oneOf(["slow", "standard", "fast"])
-const bad = (attribute: string, message: string) => errors.invalidData([{ attribute, message }])
-
-const validAddress = (n: NetworkInfo, address: string) => validateAddress(n.blockchain as Blockchain, n.network as NetworkName, address)
-
 /** The UTXO network of a 2026 transfer's assetId, in a vault of the matching network type. */
 export const utxoNetworkOf = (deps: ApiDeps, vaultId: string, assetId: string, version: ApiVersion): NetworkInfo | ApiError => {
-  const vault = deps.sim.models.workspace.vaultsById.get(vaultId)
-  if (vault === undefined) return unknownVault(version)
+  if (deps.sim.models.workspace.vault(vaultId, undefined) === undefined) return unknownVault(version)
   const asset = findAsset(assetId)
   if (asset === undefined) return errors.resourceNotFound("asset")
   const n = findNetwork(asset.blockchain, asset.network)!
   if (n.family !== "utxo" || asset.id !== n.nativeAssetId)
-    return bad("assetId", "must be the coin of a UTXO chain (bitcoin, litecoin, dogecoin, bitcoin-cash, dash, zcash)")
-  if (vault.profile.type !== n.networkType)
-    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [
-      { attribute: "assetId", message: "is on a network of the other type" },
-    ])
-  return n
+    return invalidField("assetId", "must be the coin of a UTXO chain (bitcoin, litecoin, dogecoin, bitcoin-cash, dash, zcash)")
+  const vault = vaultOn(deps, vaultId, n, "assetId", unknownVault(version))
+  return isApiError(vault) ? vault : n
 }
 
 /** Recipients' amounts in base units, their addresses valid on the chain. */
@@ -98,24 +86,17 @@ export const parseRecipients = (
   n: NetworkInfo,
   raw: ReadonlyArray<{ address: string; amount: string }>,
 ): Array<{ address: string; amount: bigint }> | ApiError => {
-  const decimals = findAsset(n.nativeAssetId)!.decimals
+  const coin = findAsset(n.nativeAssetId)!
   const out: Array<{ address: string; amount: bigint }> = []
   for (let i = 0; i < raw.length; i++) {
     const r = raw[i]!
-    const amount = parsePositiveAmount(r.amount, decimals)
-    if (!amount.ok) return bad(`recipients[${i}].amount`, `must be a positive decimal string with at most ${decimals} decimals`)
-    if (!validAddress(n, r.address)) return bad(`recipients[${i}].address`, `is not a valid ${n.blockchain}/${n.network} address`)
-    out.push({ address: r.address, amount: amount.value })
+    const amount = amountIn(r.amount, coin, `recipients[${i}].amount`)
+    if (isApiError(amount)) return amount
+    const badTo = addressOn(n, r.address, `recipients[${i}].address`)
+    if (badTo !== undefined) return badTo
+    out.push({ address: r.address, amount })
   }
   return out
-}
-
-/** A fee ceiling in the coin's units ("0" allowed: nothing may be paid). */
-export const parseMaxFee = (n: NetworkInfo, raw: unknown): bigint | null | ApiError => {
-  if (raw === undefined) return null
-  const decimals = findAsset(n.nativeAssetId)!.decimals
-  const r = parseAmount(raw as string, decimals)
-  return r.ok ? r.value : bad("maxFee", `must be a decimal string with at most ${decimals} decimals`)
 }
 
 const requestOf = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): UtxoTransferRequest | ApiError => {
@@ -132,18 +113,20 @@ const requestOf = (deps: ApiDeps, vaultId: string, item: JsonObject, version: Ap
       { attribute: "feePayer", message: "excludes gross" },
     ])
   const utxoIds = (item.senders as Array<{ utxoId: string }>).map((s) => s.utxoId)
-  if (new Set(utxoIds).size !== utxoIds.length) return bad("senders", "names an output more than once")
+  if (new Set(utxoIds).size !== utxoIds.length) return invalidField("senders", "names an output more than once")
   const recipients = parseRecipients(n, item.recipients as Array<{ address: string; amount: string }>)
   if (isApiError(recipients)) return recipients
-  const maxFee = parseMaxFee(n, item.maxFee)
+  const maxFee = maxFeeOf(item.maxFee, n)
   if (isApiError(maxFee)) return maxFee
   const changeData = item.changeData as { address?: string; vaultAccountId?: string } | undefined
   let change: ChangeTarget = { kind: "default" }
   if (typeof item.feePayer === "string") {
-    if (!validAddress(n, item.feePayer)) return bad("feePayer", `is not a valid ${n.blockchain}/${n.network} address`)
+    const badPayer = addressOn(n, item.feePayer, "feePayer")
+    if (badPayer !== undefined) return badPayer
     change = { kind: "feePayer", address: item.feePayer }
   } else if (changeData?.address !== undefined) {
-    if (!validAddress(n, changeData.address)) return bad("changeData.address", `is not a valid ${n.blockchain}/${n.network} address`)
+    const badChange = addressOn(n, changeData.address, "changeData.address")
+    if (badChange !== undefined) return badChange
     change = { kind: "address", address: changeData.address }
   } else if (changeData?.vaultAccountId !== undefined) change = { kind: "account", vaultAccountId: changeData.vaultAccountId }
   return {
@@ -204,7 +187,7 @@ const body = {
     changeData: changeDataCheck,
     feePayer: checks.string({ min: 1, max: 200 }),
     gross: checks.boolean(),
-    maxFee: checks.string({ min: 1, max: 100 }),
+    maxFee: amountCheck,
   },
 }
 

@@ -12,8 +12,7 @@ import { errors } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { paginate } from "../pagination.js"
 import { UtxoItem } from "../wire/utxos.js"
-import { unknownVault } from "./vault-account-reads.js"
-import { hasAccount } from "./vault-account-views.js"
+import { hasAccount, unknownVault } from "../inputs/parties.js"
 
 const booleanQuery = checks.booleanText()
 

@@ -7,7 +7,8 @@ import type { AsOf } from "../../projections/projection.js"
 import { editVaultAccount } from "../../commands/vault-accounts.js"
 import { checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
-import { errors, isApiError, type ApiError } from "../errors.js"
+import { unknownVault } from "../inputs/parties.js"
+import { errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { paginate } from "../pagination.js"
 import { runCommand } from "../use-case.js"
@@ -16,9 +17,6 @@ import { accountHoldings, accountValue, addressId, findAccount, vaultAccountsOf,
 import { transactionListItem, TransactionListItem } from "./transactions.js"
 
 const NEW = since("2026-03-20")
-
-/** From 2026-03-20 on, a vault the key cannot see (unknown ones included) is 403 on vault-scoped routes. */
-export const unknownVault = (version: ApiVersion): ApiError => errors.unknownVault(version)
 
 const booleanQuery = checks.booleanText()
 

@@ -85,12 +85,6 @@ export const vaultAccountsOf = (deps: ApiDeps, vaultId: string, asOf: AsOf): Vau
   }
 }
 
-/** Whether the vault has that account at `asOf` (its default account included): a lookup, whatever its size. */
-export const hasAccount = (deps: ApiDeps, vaultId: string, vaultAccountId: string, asOf: AsOf): boolean =>
-  accountKey(vaultId, vaultAccountId) === null
-    ? deps.sim.models.workspace.vault(vaultId, asOf) !== undefined
-    : deps.sim.models.holdings.account(vaultAccountId, asOf)?.vaultId === vaultId
-
 /** One account of the vault at `asOf`, looked up directly; its addresses are the vault's that name it. */
 export const findAccount = (deps: ApiDeps, vaultId: string, vaultAccountId: string, asOf: AsOf): AccountRef | undefined => {
   const vault = deps.sim.models.workspace.vault(vaultId, asOf)

@@ -15,8 +15,7 @@ import { AssetType, NetworkType } from "../wire/common.js"
 import { field, optional, struct } from "../wire/shape.js"
 import { vaultAccountShape } from "../wire/vault-accounts.js"
 import { accountValue, findAccount } from "./vault-account-views.js"
-import { unknownVault } from "./vault-account-reads.js"
-import { hasAccount } from "./vault-account-views.js"
+import { hasAccount, unknownVault } from "../inputs/parties.js"
 
 const vaultExists = (deps: Parameters<Operation["handle"]>[1], vaultId: string) => deps.sim.models.workspace.vaultsById.has(vaultId)
 

@@ -4,24 +4,18 @@ import { formatAmount } from "../../domain/shared/money.js"
 import type { RequestEndpoint } from "../../domain/transaction-request/index.js"
 import { checks, shapes, typed, type FieldCheck, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
-import { ApiError, errors, isApiError } from "../errors.js"
+import { type ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { VaultTokenTransferCreated, VaultTransferCreated } from "../wire/transaction-requests.js"
 import { networkTypeOf } from "./addresses.js"
-import { parseMaxFee, priorityOptional } from "./single-transfer.js"
-import {
-  allowed,
-  amountCheck,
-  bad,
-  checkAddress,
-  create,
-  fmt,
-  parseAmount,
-  priority,
-  requiredNote,
-  withNote,
-  type Built,
-} from "./transaction-requests.js"
+import { addressCheck, addressOn } from "../inputs/address.js"
+import { amountCheck, amountIn } from "../inputs/amount.js"
+import { invalidField } from "../inputs/invalid.js"
+import { maxFeeOf } from "../inputs/max-fee.js"
+import { note, requiredNote } from "../inputs/note.js"
+import { vaultOn } from "../inputs/parties.js"
+import { priority, priorityOptional } from "../inputs/priority.js"
+import { allowed, create, fmt, withNote, type Built } from "./transaction-requests.js"
 
 const strategy = checks.oneOf(["minimize-dust", "optimize-size", "minimize_dust", "optimize_size"])
 const objects = (max: number, keys: ReadonlyArray<string>, what: string): FieldCheck =>
@@ -38,7 +32,6 @@ const objects = (max: number, keys: ReadonlyArray<string>, what: string): FieldC
   )
 const recipients = objects(100, ["address", "amount"], "{ address, amount }")
 const senders = objects(1, ["address"], "{ address }")
-const addressCheck = checks.string({ min: 1, max: 200 })
 
 /** The 2025-09-23 chains of the vault-level paths: EVM, UTXO (coins only), tron, solana; the vault's network type. */
 const chainOf = (
@@ -47,14 +40,10 @@ const chainOf = (
   families: ReadonlyArray<NetworkInfo["family"]>,
 ): NetworkInfo | ApiError => {
   const n = findNetwork(params.blockchain ?? "", params.network ?? "")
-  if (n === undefined || !families.includes(n.family)) return bad("blockchain", `this endpoint takes ${families.join(", ")} chains`)
-  const vault = deps.sim.models.workspace.vaultsById.get(params.vaultId ?? "")
-  if (vault === undefined) return errors.resourceNotFound("vault")
-  if (vault.profile.type !== n.networkType)
-    return new ApiError(400, "network_not_allowed_for_vault", `A ${vault.profile.type} vault cannot use ${n.network}.`, [
-      { attribute: "network", message: "does not match the vault's type" },
-    ])
-  return n
+  if (n === undefined || !families.includes(n.family))
+    return invalidField("blockchain", `this endpoint takes ${families.join(", ")} chains`)
+  const vault = vaultOn(deps, params.vaultId ?? "", n, "network", errors.resourceNotFound("vault"))
+  return isApiError(vault) ? vault : n
 }
 
 const priorityRule = (n: NetworkInfo, item: JsonObject): ApiError | undefined =>
@@ -63,9 +52,9 @@ const priorityRule = (n: NetworkInfo, item: JsonObject): ApiError | undefined =>
 const parsedRecipients = (b: Built, item: JsonObject): Array<{ address: string; amount: bigint }> | ApiError => {
   const out: Array<{ address: string; amount: bigint }> = []
   for (const [i, r] of (item.recipients as Array<{ address: string; amount: string }>).entries()) {
-    const amount = parseAmount(r.amount, b.asset, `recipients[${i}].amount`)
+    const amount = amountIn(r.amount, b.asset, `recipients[${i}].amount`)
     if (isApiError(amount)) return amount
-    const badTo = checkAddress(b.network, r.address, `recipients[${i}].address`)
+    const badTo = addressOn(b.network, r.address, `recipients[${i}].address`)
     if (badTo !== undefined) return badTo
     out.push({ address: r.address, amount })
   }
@@ -98,17 +87,17 @@ const widened = async (
   if (isApiError(n)) return n
   const missing = priorityRule(n, item)
   if (missing !== undefined) return missing
-  const ceiling = parseMaxFee(item.maxFee, n)
+  const ceiling = maxFeeOf(item.maxFee, n)
   if (isApiError(ceiling)) return ceiling
   if (n.family === "utxo") {
     if (item.senders !== undefined)
-      return bad("senders", "a UTXO request spends from the whole vault; senders are for account-based chains")
+      return invalidField("senders", "a UTXO request spends from the whole vault; senders are for account-based chains")
     return vaultTransfer(deps, params, item, requestId, n, null, ceiling)
   }
   if (item.senders === undefined) return errors.missingRequiredAttributes(["senders"])
   if ((item.recipients as ReadonlyArray<unknown>).length !== 1)
-    return bad("recipients", "an account-based transfer has exactly one recipient")
-  if (item.prepareStrategy !== undefined) return bad("prepareStrategy", "applies to UTXO chains only")
+    return invalidField("recipients", "an account-based transfer has exactly one recipient")
+  if (item.prepareStrategy !== undefined) return invalidField("prepareStrategy", "applies to UTXO chains only")
   const sender = (item.senders as ReadonlyArray<{ address: string }>)[0]!.address
   return vaultTransfer(deps, params, item, requestId, n, sender, ceiling)
 }
@@ -150,7 +139,7 @@ const vaultTransfer = async (
 
 const firstBody = {
   required: { feePriority: priority, recipients },
-  optional: { prepareStrategy: strategy, note: checks.string({ max: 500 }) },
+  optional: { prepareStrategy: strategy, note },
 }
 const widenedBody = {
   required: { recipients, note: requiredNote },
@@ -166,13 +155,13 @@ const tokenTransfer = async (
   const missing = priorityRule(n, item)
   if (missing !== undefined) return missing
   const token = findAssetByContract(n.blockchain, n.network, item.contractAddress as string)
-  if (token === undefined) return bad("contractAddress", `is not a supported token contract on ${n.blockchain}/${n.network}`)
+  if (token === undefined) return invalidField("contractAddress", `is not a supported token contract on ${n.blockchain}/${n.network}`)
   const b = { network: n, asset: token }
-  const amount = parseAmount(item.amount, token)
+  const amount = amountIn(item.amount, token)
   if (isApiError(amount)) return amount
-  const badTo = checkAddress(n, item.recipientAddress, "recipientAddress")
+  const badTo = addressOn(n, item.recipientAddress, "recipientAddress")
   if (badTo !== undefined) return badTo
-  const ceiling = parseMaxFee(item.maxFee, n)
+  const ceiling = maxFeeOf(item.maxFee, n)
   if (isApiError(ceiling)) return ceiling
   const to = [{ address: item.recipientAddress as string, amount }]
   const r = await create(deps, requestId, params.vaultId!, "token", b, item.senderAddress as string, to, item, { ceiling })
