@@ -1,5 +1,5 @@
 // Endpoints #10 assets by network type, #11 assets of a vault, #12 vaults holding an asset.
-import { findAsset, type AssetInfo } from "../../domain/chains/index.js"
+import { findAsset } from "../../domain/chains/index.js"
 import type { Balance } from "../../projections/balances/holdings.js"
 import type { AsOf } from "../../projections/projection.js"
 import type { ApiKeyRecord } from "../../projections/workspace.js"
@@ -7,11 +7,12 @@ import type { ApiDeps } from "../deps.js"
 import { errors } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { paginate } from "../pagination.js"
-import { amounts, sumAll, tokenFields } from "./presenters.js"
 import { Schema } from "effect"
 import { amountFields, AssetType } from "../wire/common.js"
 import { assetsOf, exchangeRateField, symbolField, VaultAssetEntry } from "../wire/assets.js"
 import { array, optional, struct } from "../wire/shape.js"
+import { amounts, sumAll } from "../presenters/balances.js"
+import { vaultAssetEntry } from "../presenters/assets.js"
 
 const { allocatedAmount: _allocated, ...threeAmounts } = amountFields
 
@@ -161,13 +162,3 @@ export const assetOperations: ReadonlyArray<Operation> = [
     },
   },
 ]
-
-export const vaultAssetEntry = (deps: ApiDeps, asset: AssetInfo, b: Balance, asOf: AsOf) => ({
-  assetData: { ...amounts(b, asset.decimals), ...tokenFields(asset) },
-  exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf),
-  symbol: asset.symbol,
-  type: asset.type,
-  assetId: asset.id,
-  blockchain: asset.blockchain,
-  network: asset.network,
-})

@@ -30,10 +30,10 @@ import { invalidField } from "../inputs/invalid.js"
 import { shortNote } from "../inputs/note.js"
 import { hasAccount, unknownVault, vaultOn } from "../inputs/parties.js"
 import { priority, priorityOptional } from "../inputs/priority.js"
-import { feeStateFor } from "./transaction-requests.js"
-import { parties, SPONSORED_CHAINS } from "./sponsored-transfers.js"
-import { MAX_RECIPIENTS, parseRecipients, recipientsCheck as utxoRecipients, utxoNetworkOf } from "./utxo-transfers.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
+import { feeStateFor } from "../transfers/create.js"
+import { parties, SPONSORED_CHAINS } from "../transfers/sponsored.js"
+import { MAX_RECIPIENTS, parseRecipients, recipientsCheck as utxoRecipients, utxoNetworkOf } from "../transfers/utxo.js"
 
 const TYPES = ["single", "multiple", "batch"] as const
 type TransactionType = (typeof TYPES)[number]

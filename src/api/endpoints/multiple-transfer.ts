@@ -15,7 +15,7 @@ import { maxFeeOf } from "../inputs/max-fee.js"
 import { shortNote as note } from "../inputs/note.js"
 import { hasAccount } from "../inputs/parties.js"
 import { priority } from "../inputs/priority.js"
-import { MAX_RECIPIENTS, parseRecipients, recipientsCheck, utxoNetworkOf } from "./utxo-transfers.js"
+import { MAX_RECIPIENTS, parseRecipients, recipientsCheck, utxoNetworkOf } from "../transfers/utxo.js"
 
 /** Both spellings the service's documents use. */
 const STRATEGIES = ["minimize_dust", "optimize_size", "minimize-dust", "optimize-size"]

@@ -13,8 +13,9 @@ import type { Operation, OperationResult } from "../operation.js"
 import { paginate } from "../pagination.js"
 import { runCommand } from "../use-case.js"
 import { VaultAccountAddress, VaultAccountAsset, vaultAccountShape } from "../wire/vault-accounts.js"
-import { accountHoldings, accountValue, addressId, findAccount, vaultAccountsOf, type AccountRef } from "./vault-account-views.js"
-import { transactionListItem, TransactionListItem } from "./transactions.js"
+import { accountHoldings, accountValue, addressId, findAccount, vaultAccountsOf, type AccountRef } from "../presenters/vault-accounts.js"
+import { transactionListItem } from "../presenters/transactions.js"
+import { TransactionListItem } from "../wire/transactions.js"
 
 const NEW = since("2026-03-20")
 

@@ -7,7 +7,6 @@ import type { ApiDeps } from "../deps.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { VaultTokenTransferCreated, VaultTransferCreated } from "../wire/transaction-requests.js"
-import { networkTypeOf } from "./addresses.js"
 import { addressCheck, addressOn } from "../inputs/address.js"
 import { amountCheck, amountIn } from "../inputs/amount.js"
 import { invalidField } from "../inputs/invalid.js"
@@ -15,7 +14,8 @@ import { maxFeeOf } from "../inputs/max-fee.js"
 import { note, requiredNote } from "../inputs/note.js"
 import { vaultOn } from "../inputs/parties.js"
 import { priority, priorityOptional } from "../inputs/priority.js"
-import { allowed, create, fmt, withNote, type Built } from "./transaction-requests.js"
+import { networkTypeOf } from "../inputs/network.js"
+import { allowed, create, fmt, withNote, type Built } from "../transfers/create.js"
 
 const strategy = checks.oneOf(["minimize-dust", "optimize-size", "minimize_dust", "optimize_size"])
 const objects = (max: number, keys: ReadonlyArray<string>, what: string): FieldCheck =>

@@ -16,13 +16,13 @@ import type { Operation, OperationResult } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { field, optional, struct } from "../wire/shape.js"
 import type { AsOf } from "../../projections/projection.js"
-import { networkTypeOf } from "./addresses.js"
-import { overviewOf, ResourceOverview } from "./tron-overview.js"
 import { addressOn } from "../inputs/address.js"
 import { amountIn } from "../inputs/amount.js"
 import { invalidField } from "../inputs/invalid.js"
 import { note } from "../inputs/note.js"
 import { unknownVault, vaultOn } from "../inputs/parties.js"
+import { networkTypeOf } from "../inputs/network.js"
+import { overviewOf, ResourceOverview } from "../presenters/tron-overview.js"
 
 const TYPES = ["freeze", "unfreeze", "withdraw_resource", "delegate", "undelegate"] as const
 type ManageType = (typeof TYPES)[number]
@@ -37,7 +37,7 @@ const blocks: FieldCheck = typed(Schema.Union([Schema.Int, Schema.String.check(S
 )
 
 /** The tron network of the path, and the vault it is asked for: the checks every tron route makes first. */
-export const tronTarget = (
+const tronTarget = (
   deps: ApiDeps,
   params: Readonly<Record<string, string>>,
   version: Parameters<typeof unknownVault>[0],

@@ -5,7 +5,7 @@ import { since, until } from "../../domain/api-key/index.js"
 import { errors } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { TxRequestDetail } from "../wire/transaction-requests.js"
-import { requestJson } from "./transaction-requests.js"
+import { requestJson } from "../presenters/transaction-requests.js"
 
 const read: Operation["handle"] = ({ params, key, asOf }, deps) => {
   const r = deps.sim.models.txRequests.find(params.transactionRequestId!, asOf)

@@ -9,7 +9,7 @@ import type { AccountProfile, AddressView, Balance } from "../../projections/bal
 import type { AsOf } from "../../projections/projection.js"
 import type { VaultRecord } from "../../projections/workspace.js"
 import type { ApiDeps } from "../deps.js"
-import { sumAll } from "./presenters.js"
+import { sumAll } from "./balances.js"
 
 export interface AccountRef {
   readonly vaultId: string

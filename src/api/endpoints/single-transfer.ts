@@ -16,12 +16,12 @@ import { maxFeeOf } from "../inputs/max-fee.js"
 import { note, requiredNote } from "../inputs/note.js"
 import { hasAccount, unknownVault, vaultOn } from "../inputs/parties.js"
 import { priority, priorityOptional } from "../inputs/priority.js"
-import { create, fmt, withNote, type Built } from "./transaction-requests.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
+import { create, fmt, withNote, type Built } from "../transfers/create.js"
 
 const idCheck = checks.string({ min: 1 })
 
-export interface SingleInput {
+interface SingleInput {
   readonly b: Built
   readonly vaultAccountId: string
   readonly from: string
@@ -35,7 +35,7 @@ export interface SingleInput {
  * its chain, the vault and its network type, the sender in that vault account, the amount, the recipient, the
  * priority rule and the fee ceiling. The vault's default account (its id is the vault's) holds the vault's own addresses.
  */
-export const singleInput = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): SingleInput | ApiError => {
+const singleInput = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): SingleInput | ApiError => {
   const asset = findAsset(item.assetId as string)
   if (asset === undefined) return errors.resourceNotFound("asset")
   const n = findNetwork(asset.blockchain, asset.network)!

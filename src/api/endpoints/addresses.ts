@@ -9,7 +9,6 @@ import type { ApiDeps } from "../deps.js"
 import { errors, isApiError } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
-import { amounts, tokenFields } from "./presenters.js"
 import { Schema } from "effect"
 import type { AsOf } from "../../projections/projection.js"
 import type { AddressView } from "../../projections/balances/holdings.js"
@@ -18,9 +17,11 @@ import { paginate } from "../pagination.js"
 import { AddressAssetEntry, assetsOf, exchangeRateField, VaultAssetEntry } from "../wire/assets.js"
 import { amountFields } from "../wire/common.js"
 import { array, field, struct } from "../wire/shape.js"
-import { vaultAssetEntry } from "./assets.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
 import { hasAccount } from "../inputs/parties.js"
+import { amounts, tokenFields } from "../presenters/balances.js"
+import { vaultAssetEntry } from "../presenters/assets.js"
+import { networkTypeOf } from "../inputs/network.js"
 
 // 2026-03-20 derives addresses for a vault account (required there) and names it in the answer.
 const GeneratedAddress = struct({
@@ -79,8 +80,6 @@ const entriesOfAddress = (
   if (held.length === 0) return errors.resourceNotFound("address")
   return addressEntries(deps, held, asOf, query.assetUnit)
 }
-
-export const networkTypeOf = (p: Readonly<Record<string, string>>) => findNetwork(p.blockchain ?? "", p.network ?? "")?.networkType
 
 const unknownNetwork = () =>
   errors.invalidData([

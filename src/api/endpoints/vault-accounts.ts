@@ -3,7 +3,6 @@ import { assetsOf, findAsset, isBlockchain } from "../../domain/chains/index.js"
 import type { AssetId, VaultAccountId, VaultId } from "../../domain/shared/ids.js"
 import { since } from "../../domain/api-key/index.js"
 import { addAsset, createVaultAccount } from "../../commands/vault-accounts.js"
-import { backedUp } from "./vaults.js"
 import { checks } from "../body.js"
 import { errors } from "../errors.js"
 import type { Operation } from "../operation.js"
@@ -14,8 +13,9 @@ import { symbolField } from "../wire/assets.js"
 import { AssetType, NetworkType } from "../wire/common.js"
 import { field, optional, struct } from "../wire/shape.js"
 import { vaultAccountShape } from "../wire/vault-accounts.js"
-import { accountValue, findAccount } from "./vault-account-views.js"
 import { hasAccount, unknownVault } from "../inputs/parties.js"
+import { backedUp } from "../presenters/vaults.js"
+import { accountValue, findAccount } from "../presenters/vault-accounts.js"
 
 const vaultExists = (deps: Parameters<Operation["handle"]>[1], vaultId: string) => deps.sim.models.workspace.vaultsById.has(vaultId)
 

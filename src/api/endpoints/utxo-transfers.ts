@@ -1,7 +1,7 @@
 // 2026-03-20's utxo-transfer (named inputs, possibly from several accounts of one vault) and its dry run, validate.
 import { Schema } from "effect"
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
-import { findAsset, findNetwork, type FeePriority, type NetworkInfo } from "../../domain/chains/index.js"
+import { findAsset, type FeePriority } from "../../domain/chains/index.js"
 import { utxoVbytes } from "../../domain/chains/fees.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, formatDigits } from "../../domain/shared/money.js"
@@ -15,38 +15,21 @@ import type { Operation, OperationResult } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { UtxoTransferPreview, UtxoTransferRequest as UtxoTransferAnswer } from "../wire/utxos.js"
 import { addressOn } from "../inputs/address.js"
-import { amountCheck, amountIn } from "../inputs/amount.js"
+import { amountCheck } from "../inputs/amount.js"
 import { invalidField } from "../inputs/invalid.js"
 import { maxFeeOf } from "../inputs/max-fee.js"
 import { shortNote as note } from "../inputs/note.js"
-import { unknownVault, vaultOn } from "../inputs/parties.js"
 import { priority } from "../inputs/priority.js"
-
-export const MAX_RECIPIENTS = 150
-export const MAX_SENDERS = 500
-
-const isObject = (u: unknown): u is JsonObject => typeof u === "object" && u !== null && !Array.isArray(u)
-
-/** How many own keys an object has, at most `max + 1` counted (no array of them per object, as Object.keys makes). */
-const keyCount = (o: JsonObject, max: number): number => {
-  let n = 0
-  for (const k in o) if (Object.hasOwn(o, k) && ++n > max) break
-  return n
-}
-
-/** Each of 1 to `max` items passes `ok` (a loop: a body names up to hundreds of them). */
-const everyOf = (v: unknown, max: number, ok: (item: JsonObject) => boolean): boolean => {
-  if (!Array.isArray(v) || v.length < 1 || v.length > max) return false
-  for (const x of v) if (!isObject(x) || !ok(x)) return false
-  return true
-}
-
-export const recipientsCheck = (max: number): FieldCheck =>
-  typed(shapes.list(shapes.strings(["address", "amount"]), 1, max), (v) =>
-    everyOf(v, max, (r) => typeof r.address === "string" && typeof r.amount === "string" && keyCount(r, 2) === 2)
-      ? undefined
-      : `must be 1 to ${max} objects { address, amount } with string values`,
-  )
+import {
+  MAX_RECIPIENTS,
+  MAX_SENDERS,
+  recipientsCheck,
+  parseRecipients,
+  utxoNetworkOf,
+  isObject,
+  keyCount,
+  everyOf,
+} from "../transfers/utxo.js"
 
 const sendersCheck: FieldCheck = typed(
   shapes.list(Schema.Struct({ utxoId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)) }), 1, MAX_SENDERS),
@@ -68,36 +51,6 @@ const changeDataCheck: FieldCheck = typed(
     return typeof value === "string" && value.length > 0 && value.length <= 200 ? undefined : `${keys[0]} must be a non-empty string`
   },
 )
-
-/** The UTXO network of a 2026 transfer's assetId, in a vault of the matching network type. */
-export const utxoNetworkOf = (deps: ApiDeps, vaultId: string, assetId: string, version: ApiVersion): NetworkInfo | ApiError => {
-  if (deps.sim.models.workspace.vault(vaultId, undefined) === undefined) return unknownVault(version)
-  const asset = findAsset(assetId)
-  if (asset === undefined) return errors.resourceNotFound("asset")
-  const n = findNetwork(asset.blockchain, asset.network)!
-  if (n.family !== "utxo" || asset.id !== n.nativeAssetId)
-    return invalidField("assetId", "must be the coin of a UTXO chain (bitcoin, litecoin, dogecoin, bitcoin-cash, dash, zcash)")
-  const vault = vaultOn(deps, vaultId, n, "assetId", unknownVault(version))
-  return isApiError(vault) ? vault : n
-}
-
-/** Recipients' amounts in base units, their addresses valid on the chain. */
-export const parseRecipients = (
-  n: NetworkInfo,
-  raw: ReadonlyArray<{ address: string; amount: string }>,
-): Array<{ address: string; amount: bigint }> | ApiError => {
-  const coin = findAsset(n.nativeAssetId)!
-  const out: Array<{ address: string; amount: bigint }> = []
-  for (let i = 0; i < raw.length; i++) {
-    const r = raw[i]!
-    const amount = amountIn(r.amount, coin, `recipients[${i}].amount`)
-    if (isApiError(amount)) return amount
-    const badTo = addressOn(n, r.address, `recipients[${i}].address`)
-    if (badTo !== undefined) return badTo
-    out.push({ address: r.address, amount })
-  }
-  return out
-}
 
 const requestOf = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): UtxoTransferRequest | ApiError => {
   const n = utxoNetworkOf(deps, vaultId, item.assetId as string, version)
