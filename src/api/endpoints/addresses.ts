@@ -9,32 +9,17 @@ import type { ApiDeps } from "../deps.js"
 import { errors, isApiError } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
-import { Schema } from "effect"
 import type { AsOf } from "../../projections/projection.js"
 import type { AddressView } from "../../projections/balances/holdings.js"
 import { isBlockchain } from "../../domain/chains/index.js"
 import { paginate } from "../pagination.js"
-import { AddressAssetEntry, assetsOf, exchangeRateField, VaultAssetEntry } from "../wire/assets.js"
-import { amountFields } from "../wire/common.js"
-import { array, field, struct } from "../wire/shape.js"
+import { AddressAssetEntry, assetsOf, VaultAssetEntry } from "../wire/assets.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
 import { hasAccount } from "../inputs/parties.js"
 import { amounts, tokenFields } from "../presenters/balances.js"
 import { vaultAssetEntry } from "../presenters/assets.js"
 import { networkTypeOf } from "../inputs/network.js"
-
-// 2026-03-20 derives addresses for a vault account (required there) and names it in the answer.
-const GeneratedAddress = struct({
-  address: Schema.String,
-  createdTimestamp: Schema.String,
-  label: Schema.String,
-  vaultAccountId: field(Schema.String, { since: "2026-03-20" }),
-})
-const Validation = struct({ address: Schema.String, isValid: Schema.Boolean })
-const AssetAddresses = struct({
-  addresses: array(struct({ address: Schema.String, addressType: Schema.String, label: Schema.String, ...amountFields })),
-  exchangeRate: exchangeRateField,
-})
+import { GeneratedAddress, Validation, AssetAddresses } from "../wire/addresses.js"
 
 /** An address of the vault on every chain of the vault's network type that knows it (EVM addresses repeat across chains). */
 const vaultAddressOn = (

@@ -7,40 +7,10 @@ import type { ApiDeps } from "../deps.js"
 import { errors } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { paginate } from "../pagination.js"
-import { Schema } from "effect"
-import { amountFields, AssetType } from "../wire/common.js"
-import { assetsOf, exchangeRateField, symbolField, VaultAssetEntry } from "../wire/assets.js"
-import { array, optional, struct } from "../wire/shape.js"
+import { assetsOf, VaultAssetEntry } from "../wire/assets.js"
 import { amounts, sumAll } from "../presenters/balances.js"
 import { vaultAssetEntry } from "../presenters/assets.js"
-
-const { allocatedAmount: _allocated, ...threeAmounts } = amountFields
-
-/** #10's "Asset balance object". */
-const AssetBalance = struct({
-  id: Schema.String,
-  symbol: symbolField,
-  type: AssetType,
-  blockchain: Schema.String,
-  ...threeAmounts,
-  // Spelled so in the spec's "Asset balance object" (endpoint #10 only).
-  allocatedAmaunt: Schema.String,
-  exchangeRate: exchangeRateField,
-  tokenData: optional(struct({ contractAddress: Schema.String, contractType: Schema.String })),
-})
-
-const AssetVaults = struct({
-  exchangeRate: exchangeRateField,
-  vaults: array(
-    struct({
-      vaultId: Schema.String,
-      vaultName: Schema.String,
-      vaultColor: Schema.String,
-      vaultType: Schema.Literals(["general", "smart"]),
-      ...amountFields,
-    }),
-  ),
-})
+import { AssetBalance, AssetVaults } from "../wire/assets.js"
 
 /** Per asset, the sum of its balances over a vault's addresses. */
 const vaultHoldings = (deps: ApiDeps, vaultId: string, asOf: AsOf): Map<string, Balance> => {

@@ -1,7 +1,3 @@
-// POST /vaults/{vaultId}/transaction-requests/contract-interaction (2026-03-20, v-2): a TRC-20 approve (the fee
-// payer may then move the holder's tokens) or transferFrom (the fee payer moves them), a transaction request whose
-// fee the fee payer pays; the allowance is the simulated chain's, so a transferFrom beyond it fails on chain.
-import { Schema } from "effect"
 import { since } from "../../domain/api-key/index.js"
 import { findAsset, findNetwork } from "../../domain/chains/index.js"
 import type { TronOperation } from "../../domain/chains/tron-operation.js"
@@ -13,13 +9,13 @@ import { checks } from "../body.js"
 import { errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { runCommand } from "../use-case.js"
-import { optional, struct } from "../wire/shape.js"
 import { addressOn } from "../inputs/address.js"
 import { amountIn } from "../inputs/amount.js"
 import { invalidField } from "../inputs/invalid.js"
 import { shortNote } from "../inputs/note.js"
 import { unknownVault } from "../inputs/parties.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
+import { ContractInteractionAnswer } from "../wire/contract-interaction.js"
 
 const METHODS: Readonly<Record<string, "approve" | "transfer-from">> = {
   approve: "approve",
@@ -27,32 +23,6 @@ const METHODS: Readonly<Record<string, "approve" | "transfer-from">> = {
   transfer_from: "transfer-from",
   transferfrom: "transfer-from",
 }
-
-const ContractInteractionAnswer = struct({
-  assetUnit: Schema.String,
-  assetId: Schema.String,
-  contractInteractionDetails: struct({
-    contractAddress: Schema.String,
-    method: Schema.String,
-    functionSignature: Schema.String,
-    owner: Schema.String,
-    spender: Schema.String,
-    allowance: optional(Schema.String),
-    recipient: optional(Schema.String),
-    amount: optional(Schema.String),
-  }),
-  transactionRequestId: Schema.String,
-  transactionRequestStatus: Schema.String,
-  blockchain: Schema.String,
-  network: Schema.String,
-  vaultAccountId: Schema.String,
-  fromAddress: Schema.String,
-  feePayer: Schema.String,
-  toAddress: optional(Schema.String),
-  amount: optional(Schema.String),
-  maxFee: optional(Schema.String),
-  note: Schema.String,
-})
 
 export const contractInteractionOperations: ReadonlyArray<Operation> = [
   {

@@ -1,6 +1,3 @@
-// 2026-03-20's transfers whose gas another address of the vault pays: gas-sponsorship-transfer (one transfer of a
-// coin or token) and batch (EIP-7702: one sender, many recipients and assets, all or nothing).
-import { Schema } from "effect"
 import { since } from "../../domain/api-key/index.js"
 import { findAsset, findNetwork, type AssetInfo, type FeePriority } from "../../domain/chains/index.js"
 import type { VaultId } from "../../domain/shared/ids.js"
@@ -10,7 +7,6 @@ import { checks, shapes, typed, type JsonObject } from "../body.js"
 import { errors, isApiError } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
-import { array, optional, struct } from "../wire/shape.js"
 import { addressCheck as address, addressOn } from "../inputs/address.js"
 import { amountCheck as decimal, amountIn } from "../inputs/amount.js"
 import { invalidField } from "../inputs/invalid.js"
@@ -19,21 +15,7 @@ import { note } from "../inputs/note.js"
 import { priority } from "../inputs/priority.js"
 import { feeStateFor } from "../transfers/create.js"
 import { parties, SPONSORED_CHAINS } from "../transfers/sponsored.js"
-
-const GasSponsorshipAnswer = struct({
-  transactionRequestId: Schema.String,
-  transactionRequestStatus: Schema.String,
-  vaultAccountId: Schema.String,
-  assetId: Schema.String,
-  fromAddress: Schema.String,
-  toAddress: Schema.String,
-  amount: Schema.String,
-  amountUnit: Schema.String,
-  feePayer: Schema.String,
-  feePriority: Schema.String,
-  maxFee: optional(Schema.String),
-  note: Schema.String,
-})
+import { GasSponsorshipAnswer, BatchAnswer } from "../wire/sponsored-transfers.js"
 
 const gasSponsorship: Operation = {
   id: "createGasSponsorshipTransferRequest",
@@ -151,17 +133,6 @@ const feePayerObject = typed(shapes.strings(["address", "assetId"]), (v: unknown
     ? undefined
     : "must be an object { address, assetId } with string values",
 )
-
-const BatchAnswer = struct({
-  transactionRequestId: Schema.String,
-  transactionRequestStatus: Schema.String,
-  vaultAccountId: Schema.String,
-  senderAddress: Schema.String,
-  feePayer: struct({ address: Schema.String, assetId: Schema.String }),
-  feePriority: Schema.String,
-  note: Schema.String,
-  recipients: array(struct({ address: Schema.String, amount: Schema.String, assetId: Schema.String, amountUnit: Schema.String })),
-})
 
 const batch: Operation = {
   id: "createBatchTransactionRequest",

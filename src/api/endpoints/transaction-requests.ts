@@ -13,6 +13,7 @@ import { note } from "../inputs/note.js"
 import { priority } from "../inputs/priority.js"
 import { networkTypeOf } from "../inputs/network.js"
 import { type Built, allowed, create, fmt, parseAmountRaw, withNote } from "../transfers/create.js"
+import { CoinRequestCreated, FeelessRequestCreated, FeelessTokenRequestCreated, TokenRequestCreated } from "../wire/transaction-requests.js"
 
 const accountBased = (
   deps: ApiDeps,
@@ -49,6 +50,7 @@ const addressCreate = (
   body: Operation["body"],
   tokenAttr: string | undefined,
   shape: Shape,
+  answer: NonNullable<Operation["answer"]>,
 ): Operation => ({
   id,
   method: "POST",
@@ -59,6 +61,7 @@ const addressCreate = (
   vaultParam: "vaultId",
   networkType: networkTypeOf,
   ...(body !== undefined ? { body } : {}),
+  answer,
   handle: async ({ params, item, requestId }, deps): Promise<OperationResult> => {
     const b = accountBased(deps, params, chains, networks, item, tokenAttr)
     if (isApiError(b)) return b
@@ -102,6 +105,7 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
       transactionRequestStatus: "created",
       ...withNote(item),
     }),
+    CoinRequestCreated,
   ),
   addressCreate(
     "createTokenTransactionRequest",
@@ -128,6 +132,7 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
       transactionRequestStatus: "created",
       ...withNote(item),
     }),
+    TokenRequestCreated,
   ),
   addressCreate(
     "createFeelessTransactionRequest",
@@ -151,6 +156,7 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
       transactionRequestStatus: "created",
       ...withNote(item),
     }),
+    FeelessRequestCreated,
   ),
   addressCreate(
     "createFeelessTokenTransactionRequest",
@@ -180,5 +186,6 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
       transactionRequestStatus: "created",
       ...withNote(item),
     }),
+    FeelessTokenRequestCreated,
   ),
 ]

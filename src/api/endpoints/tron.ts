@@ -14,7 +14,6 @@ import type { ApiDeps } from "../deps.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
 import type { Operation, OperationResult } from "../operation.js"
 import { runCommand } from "../use-case.js"
-import { field, optional, struct } from "../wire/shape.js"
 import type { AsOf } from "../../projections/projection.js"
 import { addressOn } from "../inputs/address.js"
 import { amountIn } from "../inputs/amount.js"
@@ -22,7 +21,8 @@ import { invalidField } from "../inputs/invalid.js"
 import { note } from "../inputs/note.js"
 import { unknownVault, vaultOn } from "../inputs/parties.js"
 import { networkTypeOf } from "../inputs/network.js"
-import { overviewOf, ResourceOverview } from "../presenters/tron-overview.js"
+import { overviewOf } from "../presenters/tron-overview.js"
+import { ManageResourceAnswer, ResourceOverview } from "../wire/tron.js"
 
 const TYPES = ["freeze", "unfreeze", "withdraw_resource", "delegate", "undelegate"] as const
 type ManageType = (typeof TYPES)[number]
@@ -48,24 +48,6 @@ const tronTarget = (
   const vault = vaultOn(deps, params.vaultId ?? "", n, "network", unknownVault(version), asOf)
   return isApiError(vault) ? vault : n
 }
-
-const ManageResourceAnswer = struct({
-  id: Schema.String,
-  transactionRequestId: Schema.String,
-  transactionRequestStatus: Schema.String,
-  blockchain: Schema.String,
-  network: Schema.String,
-  fromAddress: Schema.String,
-  type: Schema.String,
-  resource: Schema.String,
-  amount: optional(Schema.String),
-  // 2026-03-20 renames a transaction request's `unit` to `amountUnit` (the contract's diff, row #15).
-  unit: field(Schema.String, { renamed: { "2026-03-20": "amountUnit" } }),
-  toAddress: optional(Schema.String),
-  lock: optional(Schema.Boolean),
-  lockPeriod: optional(Schema.String),
-  note: optional(Schema.String),
-})
 
 /** The operation the body asks for, or the error it earns (README "Tron resources"). */
 const operationOf = (

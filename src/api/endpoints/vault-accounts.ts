@@ -8,40 +8,13 @@ import { errors } from "../errors.js"
 import type { Operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { ApiError, isApiError } from "../errors.js"
-import { Schema } from "effect"
-import { symbolField } from "../wire/assets.js"
-import { AssetType, NetworkType } from "../wire/common.js"
-import { field, optional, struct } from "../wire/shape.js"
 import { vaultAccountShape } from "../wire/vault-accounts.js"
 import { hasAccount, unknownVault } from "../inputs/parties.js"
 import { backedUp } from "../presenters/vaults.js"
 import { accountValue, findAccount } from "../presenters/vault-accounts.js"
+import { AddedAsset, SupportedAsset } from "../wire/vault-accounts.js"
 
 const vaultExists = (deps: Parameters<Operation["handle"]>[1], vaultId: string) => deps.sim.models.workspace.vaultsById.has(vaultId)
-
-const AddedAsset = struct({
-  address: Schema.String,
-  label: Schema.String,
-  assetId: Schema.String,
-  blockchain: Schema.String,
-  network: Schema.String,
-  vaultAccountId: Schema.String,
-})
-
-/** #5's item; 2026-03-20 names the id `assetId`, the name `aassetName` (sic) and adds the USD price. */
-const SupportedAsset = struct({
-  id: field(Schema.String, { renamed: { "2026-03-20": "assetId" } }),
-  symbol: symbolField,
-  name: field(Schema.String, { renamed: { "2026-03-20": "aassetName" } }),
-  type: AssetType,
-  unit: Schema.String,
-  decimals: Schema.Int,
-  blockchain: Schema.String,
-  network: Schema.String,
-  networkType: NetworkType,
-  tokenData: optional(struct({ contractAddress: Schema.String, contractType: Schema.String })),
-  price: field(struct({ amount: Schema.String, unit: Schema.String }), { since: "2026-03-20" }),
-})
 
 export const vaultAccountOperations: ReadonlyArray<Operation> = [
   {

@@ -1,11 +1,9 @@
-// XRP address utilities: classic address and destination tag ↔ X-address (XLS-5d), with ripple-address-codec.
-import { Schema } from "effect"
 import { classicAddressToXAddress, isValidClassicAddress, isValidXAddress, xAddressToClassicAddress } from "ripple-address-codec"
 import { since } from "../../domain/api-key/index.js"
 import { findNetwork } from "../../domain/chains/index.js"
 import { errors } from "../errors.js"
 import type { Operation } from "../operation.js"
-import { struct } from "../wire/shape.js"
+import { ClassicAddress, XAddress } from "../wire/xrp.js"
 
 const xrpNetwork = (p: Readonly<Record<string, string>>) => findNetwork("xrp", p.network ?? "")
 
@@ -22,7 +20,7 @@ export const xrpUtilOperations: ReadonlyArray<Operation> = [
     scope: "read",
     versions: since("2026-03-20"),
     networkType: (p) => xrpNetwork(p)?.networkType,
-    answer: struct({ xAddress: Schema.String }),
+    answer: XAddress,
     handle: ({ params }) => {
       const network = xrpNetwork(params)
       if (network === undefined) return badNetwork()
@@ -48,7 +46,7 @@ export const xrpUtilOperations: ReadonlyArray<Operation> = [
     scope: "read",
     versions: since("2025-09-23"),
     networkType: (p) => xrpNetwork(p)?.networkType,
-    answer: struct({ classicAddress: Schema.String, tag: Schema.String }),
+    answer: ClassicAddress,
     handle: ({ params }) => {
       const network = xrpNetwork(params)
       if (network === undefined) return badNetwork()

@@ -1,48 +1,9 @@
-// The resource overview of a tron address (2026-03-20): its TRX, and per resource what it has a day (free and
-// staked), what it used in the last 24 hours and what is left, the TRX behind it; its unfreezes and delegations.
-import { Schema } from "effect"
 import { findAsset, type NetworkInfo } from "../../domain/chains/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import type { AsOf } from "../../projections/projection.js"
 import { chainKey } from "../../chain-sim/index.js"
 import { accountOf, delegationsOf, expiredAt, limitOf, usageAt, WINDOW_MS, type TronResource } from "../../chain-sim/tron.js"
 import type { ApiDeps } from "../deps.js"
-import { array, optional, struct } from "../wire/shape.js"
-
-const Int = Schema.Int
-const trx = Schema.String
-
-const Resource = struct({
-  limit: Int,
-  used: Int,
-  available: Int,
-  freeLimit: optional(Int),
-  freeUsed: optional(Int),
-  stakedLimit: Int,
-  stakedUsed: Int,
-  staked: trx,
-  delegatedToOthers: trx,
-  delegatedFromOthers: trx,
-})
-
-export const ResourceOverview = struct({
-  address: Schema.String,
-  network: Schema.String,
-  balance: struct({ total: Schema.String, available: Schema.String, staked: Schema.String, unit: Schema.String }),
-  resources: struct({ bandwidth: Resource, energy: Resource }),
-  unfreezing: array(struct({ amount: trx, withdrawableFrom: Int })),
-  withdrawable: trx,
-  delegations: array(
-    struct({
-      fromAddress: Schema.String,
-      toAddress: Schema.String,
-      resource: Schema.String,
-      amount: trx,
-      lockedAmount: trx,
-      lockedUntilBlock: Int,
-    }),
-  ),
-})
 
 export const overviewOf = (deps: ApiDeps, n: NetworkInfo, address: string, asOf: AsOf) => {
   const m = deps.sim.models
