@@ -121,6 +121,21 @@ module.exports = {
       from: { path: "^src/client/" },
       to: { path: outside("client/", "protocol/") },
     },
+    {
+      name: "endpoints-import-no-endpoint",
+      severity: "error",
+      comment:
+        "An endpoint module holds its operation records; what endpoints share is in api/inputs (request values), api/wire (shapes), api/presenters and api/transfers.",
+      from: { path: "^src/api/endpoints/" },
+      to: { path: "^src/api/endpoints/" },
+    },
+    {
+      name: "inputs-and-wire-know-no-endpoint",
+      severity: "error",
+      comment: "Request decoders, answer shapes, presenters and the transfers' shared steps sit below the endpoints that use them.",
+      from: { path: "^src/api/(inputs|wire|presenters|transfers)/" },
+      to: { path: "^src/api/endpoints/" },
+    },
     { name: "api-does-not-import-the-client", severity: "error", from: { path: "^src/api/" }, to: { path: "^src/client/" } },
     {
       name: "adapters-implement-the-ports",

@@ -8,13 +8,13 @@ import { parseAsOf } from "../as-of.js"
 import type { ApiDeps } from "../deps.js"
 import { errors, isApiError, type ApiError } from "../errors.js"
 import { paginate } from "../pagination.js"
-import { amounts } from "../routes/presenters.js"
-import { requestJson, wireStatus } from "../routes/transaction-requests.js"
-import { vaultAccountsOf, type AccountRef } from "../routes/vault-account-views.js"
-import { vaultView } from "../routes/vaults.js"
 import { defaultOperations } from "../operations.js"
 import type { SimRoute } from "../sim/common.js"
 import { runOperation } from "./operations.js"
+import { amounts } from "../presenters/balances.js"
+import { requestJson, wireStatus } from "../presenters/transaction-requests.js"
+import { vaultAccountsOf, type AccountRef } from "../presenters/vault-accounts.js"
+import { vaultView } from "../presenters/vaults.js"
 
 type Query = Record<string, string>
 

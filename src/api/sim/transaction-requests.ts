@@ -5,9 +5,9 @@ import { approveTxRequest, rejectTxRequest } from "../../commands/transaction-re
 import { armFault } from "../../commands/chain-mining.js"
 import { checkAttributes, checks } from "../body.js"
 import { errors, isApiError } from "../errors.js"
-import { requestJson } from "../routes/transaction-requests.js"
 import type { SimRoute } from "./common.js"
 import { runCommand } from "../use-case.js"
+import { requestJson } from "../presenters/transaction-requests.js"
 
 const decision = (verb: "approve" | "reject"): SimRoute => ({
   method: "POST",

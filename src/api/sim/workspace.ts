@@ -4,11 +4,11 @@ import type { VaultId } from "../../domain/shared/ids.js"
 import { createApiKey, createVault, revokeApiKey, setApprovalPolicy } from "../../commands/workspace.js"
 import { checkAttributes, checks, type FieldCheck } from "../body.js"
 import { errors } from "../errors.js"
-import { vaultView } from "../routes/vaults.js"
 import type { SimRoute } from "./common.js"
 import { runCommand } from "../use-case.js"
 import { API_VERSIONS } from "../envelope.js"
 import { isIP } from "node:net"
+import { vaultView } from "../presenters/vaults.js"
 
 const arrayOf =
   (check: FieldCheck, options: { nullable?: boolean } = {}): FieldCheck =>

@@ -18,3 +18,31 @@ export const VaultAssetEntry = struct({ ...entryFields, assetId: Schema.String, 
 
 /** `item: { assets: [...] }`. */
 export const assetsOf = (entry: Shape): Shape => struct({ assets: array(entry) })
+
+const { allocatedAmount: _allocated, ...threeAmounts } = amountFields
+
+/** #10's "Asset balance object". */
+export const AssetBalance = struct({
+  id: Schema.String,
+  symbol: symbolField,
+  type: AssetType,
+  blockchain: Schema.String,
+  ...threeAmounts,
+  // Spelled so in the spec's "Asset balance object" (endpoint #10 only).
+  allocatedAmaunt: Schema.String,
+  exchangeRate: exchangeRateField,
+  tokenData: optional(struct({ contractAddress: Schema.String, contractType: Schema.String })),
+})
+
+export const AssetVaults = struct({
+  exchangeRate: exchangeRateField,
+  vaults: array(
+    struct({
+      vaultId: Schema.String,
+      vaultName: Schema.String,
+      vaultColor: Schema.String,
+      vaultType: Schema.Literals(["general", "smart"]),
+      ...amountFields,
+    }),
+  ),
+})

@@ -62,3 +62,37 @@ export const VaultTokenTransferCreated = struct({
   note: optional(Schema.String),
   maxFee: optional(Schema.String),
 })
+
+/** The 2024-05-09 address-path creates (#18–#21): what each echoes of the request it made. */
+const created = { transactionRequestId: Schema.String, transactionRequestStatus: Schema.String, note: optional(Schema.String) }
+const recipientOf = struct({ address: Schema.String, amount: Amount })
+const unitRecipient = struct({ address: Schema.String, amount: Amount, unit: Schema.String })
+
+export const CoinRequestCreated = struct({
+  feePriority: Schema.String,
+  recipients: array(recipientOf),
+  senders: struct({ address: Schema.String }),
+  ...created,
+})
+
+export const TokenRequestCreated = struct({
+  feePriority: Schema.String,
+  recipients: array(recipientOf),
+  senders: struct({ address: Schema.String }),
+  tokenTypeSpecificData: struct({ contractAddress: Schema.String }),
+  ...created,
+})
+
+export const FeelessRequestCreated = struct({
+  recipient: array(unitRecipient),
+  sender: struct({ address: Schema.String }),
+  totalAmount: struct({ unit: Schema.String, value: Amount }),
+  ...created,
+})
+
+export const FeelessTokenRequestCreated = struct({
+  recipient: array(unitRecipient),
+  sender: struct({ address: Schema.String }),
+  tokenTypeSpecificData: struct({ contractAddress: Schema.String, feeLimit: optional(Schema.String), symbol: Schema.String }),
+  ...created,
+})

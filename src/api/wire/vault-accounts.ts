@@ -1,8 +1,8 @@
 // The vault account object of 2026-03-20 (create, list, details, edit); 2024-05-09's create answer is its first fields.
 import { Schema } from "effect"
 import { symbolField } from "./assets.js"
-import { Amount } from "./common.js"
-import { array, converted, field, struct, type Shape } from "./shape.js"
+import { Amount, AssetType, NetworkType } from "./common.js"
+import { array, converted, field, optional, struct, type Shape } from "./shape.js"
 
 const SINCE = { since: "2026-03-20" } as const
 
@@ -58,4 +58,28 @@ export const VaultAccountAddress = struct({
   network: Schema.String,
   label: Schema.String,
   balances: array(struct({ amount: Amount, assetId: Schema.String, symbol: symbolField })),
+})
+
+export const AddedAsset = struct({
+  address: Schema.String,
+  label: Schema.String,
+  assetId: Schema.String,
+  blockchain: Schema.String,
+  network: Schema.String,
+  vaultAccountId: Schema.String,
+})
+
+/** #5's item; 2026-03-20 names the id `assetId`, the name `aassetName` (sic) and adds the USD price. */
+export const SupportedAsset = struct({
+  id: field(Schema.String, { renamed: { "2026-03-20": "assetId" } }),
+  symbol: symbolField,
+  name: field(Schema.String, { renamed: { "2026-03-20": "aassetName" } }),
+  type: AssetType,
+  unit: Schema.String,
+  decimals: Schema.Int,
+  blockchain: Schema.String,
+  network: Schema.String,
+  networkType: NetworkType,
+  tokenData: optional(struct({ contractAddress: Schema.String, contractType: Schema.String })),
+  price: field(struct({ amount: Schema.String, unit: Schema.String }), { since: "2026-03-20" }),
 })

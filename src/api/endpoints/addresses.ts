@@ -1,0 +1,235 @@
+// Endpoints #6 generate deposit address, #7 validate address, #8 assets of an address, #9 addresses of an asset.
+import { findAsset, findNetwork, networksOf, validateAddress, type Blockchain, type NetworkName } from "../../domain/chains/index.js"
+import { since, until, type ApiVersion } from "../../domain/api-key/index.js"
+import type { VaultAccountId, VaultId } from "../../domain/shared/ids.js"
+import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
+import { generateAddress } from "../../commands/vault-accounts.js"
+import { checks } from "../body.js"
+import type { ApiDeps } from "../deps.js"
+import { errors, isApiError } from "../errors.js"
+import type { Operation } from "../operation.js"
+import { runCommand } from "../use-case.js"
+import type { AsOf } from "../../projections/projection.js"
+import type { AddressView } from "../../projections/balances/holdings.js"
+import { isBlockchain } from "../../domain/chains/index.js"
+import { paginate } from "../pagination.js"
+import { AddressAssetEntry, assetsOf, VaultAssetEntry } from "../wire/assets.js"
+import { accountIdOf } from "../../domain/vault-account/index.js"
+import { hasAccount } from "../inputs/parties.js"
+import { amounts, tokenFields } from "../presenters/balances.js"
+import { vaultAssetEntry } from "../presenters/assets.js"
+import { networkTypeOf } from "../inputs/network.js"
+import { GeneratedAddress, Validation, AssetAddresses } from "../wire/addresses.js"
+
+/** An address of the vault on every chain of the vault's network type that knows it (EVM addresses repeat across chains). */
+const vaultAddressOn = (
+  deps: ApiDeps,
+  vaultId: string,
+  address: string,
+  blockchain: string | undefined,
+  asOf: AsOf,
+): ReadonlyArray<AddressView> => {
+  const type = deps.sim.models.workspace.vault(vaultId, asOf)?.profile.type
+  if (type === undefined) return []
+  return networksOf(type).flatMap((n) => {
+    if (blockchain !== undefined && n.blockchain !== blockchain) return []
+    const a = deps.sim.models.holdings.address(n.blockchain, n.network, address, asOf)
+    return a !== undefined && a.facts.vaultId === vaultId ? [a] : []
+  })
+}
+
+/** Per asset held by the address (on each chain it is on), its entry in the cross-chain shape. */
+const addressEntries = (deps: ApiDeps, held: ReadonlyArray<AddressView>, asOf: AsOf, assetUnit: string | undefined) => {
+  const h = deps.sim.models.holdings
+  return held.flatMap((a) =>
+    h.heldAssets(a, asOf).flatMap((id) => {
+      const asset = findAsset(id)
+      if (asset === undefined || (assetUnit !== undefined && asset.symbol.toLowerCase() !== assetUnit.toLowerCase())) return []
+      return [vaultAssetEntry(deps, asset, h.balance(a.facts.blockchain, a.facts.network, a.facts.address, id, asOf), asOf)]
+    }),
+  )
+}
+
+/** The address's assets in the vault, on the `blockchain` of the query or on every chain it is on. */
+const entriesOfAddress = (
+  deps: ApiDeps,
+  params: Readonly<Record<string, string>>,
+  query: Readonly<Record<string, string>>,
+  asOf: AsOf,
+  version: ApiVersion,
+) => {
+  if (query.blockchain !== undefined && !isBlockchain(query.blockchain))
+    return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain" }])
+  if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.unknownVault(version)
+  const held = vaultAddressOn(deps, params.vaultId!, params.address!, query.blockchain, asOf)
+  if (held.length === 0) return errors.resourceNotFound("address")
+  return addressEntries(deps, held, asOf, query.assetUnit)
+}
+
+const unknownNetwork = () =>
+  errors.invalidData([
+    { attribute: "blockchain", message: "with network must name a supported blockchain and network" },
+    { attribute: "network", message: "is not a network of this blockchain" },
+  ])
+
+/** #8 has no network in its path: it follows the vault (a test vault uses the blockchain's test network). */
+const networkForVault = (deps: ApiDeps, vaultId: string, blockchain: string) => {
+  const type = deps.sim.models.workspace.vaultsById.get(vaultId)?.profile.type
+  return type === undefined ? undefined : networksOf(type).find((n) => n.blockchain === blockchain)
+}
+
+export const addressOperations: ReadonlyArray<Operation> = [
+  {
+    id: "generateDepositAddress",
+    method: "POST",
+    path: "/vaults/:vaultId/:blockchain/:network/addresses",
+    scope: "write",
+    vaultParam: "vaultId",
+    networkType: networkTypeOf,
+    answer: GeneratedAddress,
+    body: { required: { label: checks.string({ min: 1, max: 100 }) }, optional: { vaultAccountId: checks.string({ min: 1, max: 64 }) } },
+    bodySince: {
+      "2026-03-20": { required: { label: checks.string({ min: 1, max: 100 }), vaultAccountId: checks.string({ min: 1, max: 64 }) } },
+    },
+    handle: async ({ params, item, requestId, apiVersion }, deps) => {
+      const network = findNetwork(params.blockchain!, params.network!)
+      if (network === undefined) return unknownNetwork()
+      if (!deps.sim.models.workspace.vaultsById.has(params.vaultId!)) return errors.unknownVault(apiVersion)
+      // The vault's default account (its id is the vault's) holds the vault's own addresses.
+      const accountId = item.vaultAccountId as string | undefined
+      if (accountId !== undefined && !hasAccount(deps, params.vaultId!, accountId, undefined))
+        return errors.resourceNotFound("vault account")
+      const r = await runCommand(
+        deps,
+        generateAddress(params.vaultId as VaultId, network, item.label as string, (accountId ?? null) as VaultAccountId | null),
+        { requestId },
+      )
+      if (isApiError(r)) return r
+      const a = r.address
+      return {
+        status: 201,
+        item: {
+          address: a.address,
+          createdTimestamp: String(toUnixSeconds(a.at as SimInstant)),
+          label: a.label,
+          vaultAccountId: accountIdOf(a),
+        },
+      }
+    },
+  },
+  {
+    id: "validateAddress",
+    method: "POST",
+    path: "/info/:blockchain/:network/addresses/validate",
+    scope: "read",
+    networkType: networkTypeOf,
+    created: false,
+    answer: Validation,
+    body: { required: { address: checks.string({ max: 200 }) } },
+    handle: ({ params, item }) => {
+      if (findNetwork(params.blockchain!, params.network!) === undefined) return unknownNetwork()
+      const address = item.address as string
+      return {
+        status: 200,
+        item: { address, isValid: validateAddress(params.blockchain as Blockchain, params.network as NetworkName, address) },
+      }
+    },
+  },
+  {
+    id: "listAddressAssets",
+    method: "GET",
+    path: "/vaults/:vaultId/:blockchain/addresses/:address/assets",
+    scope: "read",
+    vaultParam: "vaultId",
+    // 2025-09-23 moved it to /vaults/{vaultId}/addresses/{address}/assets?blockchain=.
+    versions: until("2025-09-23"),
+    answer: assetsOf(AddressAssetEntry),
+    handle: ({ params, asOf }, deps) => {
+      const vault = deps.sim.models.workspace.vault(params.vaultId!, asOf)
+      if (vault === undefined) return errors.resourceNotFound("vault")
+      const network = networkForVault(deps, params.vaultId!, params.blockchain!)
+      if (network === undefined)
+        return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain for this vault" }])
+      const h = deps.sim.models.holdings
+      const a = h.address(network.blockchain, network.network, params.address!, asOf)
+      if (a === undefined || a.facts.vaultId !== params.vaultId) return errors.resourceNotFound("address")
+      const assets = h.heldAssets(a, asOf).flatMap((id) => {
+        const asset = findAsset(id)
+        if (asset === undefined) return []
+        const b = h.balance(network.blockchain, network.network, a.facts.address, id, asOf)
+        return [
+          {
+            assetData: { ...amounts(b, asset.decimals), ...tokenFields(asset) },
+            exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf),
+            symbol: asset.symbol,
+            type: asset.type,
+          },
+        ]
+      })
+      return { status: 200, item: { assets } }
+    },
+  },
+  {
+    id: "listAssetAddresses",
+    method: "GET",
+    path: "/assets/:assetId/vaults/:vaultId/:blockchain/:network/addresses",
+    scope: "read",
+    vaultParam: "vaultId",
+    // 2026-03-20 lists addresses per vault account instead (list-addresses).
+    versions: until("2026-03-20"),
+    answer: AssetAddresses,
+    networkType: networkTypeOf,
+    handle: ({ params, asOf }, deps) => {
+      if (findNetwork(params.blockchain!, params.network!) === undefined) return unknownNetwork()
+      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.resourceNotFound("vault")
+      const asset = findAsset(params.assetId!)
+      if (asset === undefined || asset.blockchain !== params.blockchain || asset.network !== params.network)
+        return errors.resourceNotFound("asset")
+      const h = deps.sim.models.holdings
+      const addresses = h
+        .vaultAddresses(params.vaultId!, asOf)
+        .filter(
+          (a) => a.facts.blockchain === asset.blockchain && a.facts.network === asset.network && h.heldAssets(a, asOf).includes(asset.id),
+        )
+        .map((a) => ({
+          address: a.facts.address,
+          addressType: a.facts.addressType,
+          label: a.facts.label,
+          ...amounts(h.balance(asset.blockchain, asset.network, a.facts.address, asset.id, asOf), asset.decimals),
+        }))
+      return { status: 200, item: { addresses, exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf) } }
+    },
+  },
+  {
+    id: "listAddressAssetsAcrossChains",
+    method: "GET",
+    path: "/vaults/:vaultId/addresses/:address/assets",
+    scope: "read",
+    vaultParam: "vaultId",
+    versions: since("2025-09-23"),
+    query: { optional: { blockchain: checks.string({ min: 1, max: 40 }) } },
+    answer: assetsOf(VaultAssetEntry),
+    handle: ({ params, query, asOf, apiVersion }, deps) => {
+      const entries = entriesOfAddress(deps, params, query, asOf, apiVersion)
+      return isApiError(entries) ? entries : { status: 200, item: { assets: entries } }
+    },
+  },
+  {
+    id: "getAddressBalance",
+    method: "GET",
+    path: "/vaults/:vaultId/addresses/:address/balance",
+    scope: "read",
+    vaultParam: "vaultId",
+    versions: since("2026-03-20"),
+    paginated: true,
+    list: true,
+    query: { optional: { blockchain: checks.string({ min: 1, max: 40 }), assetUnit: checks.string({ min: 1, max: 20 }) } },
+    answer: VaultAssetEntry,
+    handle: ({ params, query, asOf, apiVersion }, deps) => {
+      const entries = entriesOfAddress(deps, params, query, asOf, apiVersion)
+      if (isApiError(entries)) return entries
+      const page = paginate(entries, (e) => e.assetId, query)
+      return "code" in page ? page : { status: 200, page }
+    },
+  },
+]

@@ -1,0 +1,36 @@
+// #15 one transaction request: `GET /transactionRequests/{id}` up to 2025-09-23, and the v-2 path of 2026-03-20,
+// `GET /transaction-requests/{id}`, which writes `amountUnit` for `unit` and `note` for `additionalDetails`
+// (spec 2026 §3.4.10, diff row #15). As of any position; a request of a vault the key may not see is 403.
+import { since, until } from "../../domain/api-key/index.js"
+import { errors } from "../errors.js"
+import type { Operation } from "../operation.js"
+import { TxRequestDetail } from "../wire/transaction-requests.js"
+import { requestJson } from "../presenters/transaction-requests.js"
+
+const read: Operation["handle"] = ({ params, key, asOf }, deps) => {
+  const r = deps.sim.models.txRequests.find(params.transactionRequestId!, asOf)
+  if (r === undefined) return errors.resourceNotFound("transaction request")
+  if (key.grant.vaultIds !== null && !key.grant.vaultIds.includes(r.draft.vaultId)) return errors.notAllowedForWallet()
+  return { status: 200, item: requestJson(r, asOf) }
+}
+
+export const transactionRequestReadOperations: ReadonlyArray<Operation> = [
+  {
+    id: "getTransactionRequest",
+    method: "GET",
+    path: "/transactionRequests/:transactionRequestId",
+    scope: "read",
+    versions: until("2026-03-20"),
+    answer: TxRequestDetail,
+    handle: read,
+  },
+  {
+    id: "getTransactionRequestV2",
+    method: "GET",
+    path: "/transaction-requests/:transactionRequestId",
+    scope: "read",
+    versions: since("2026-03-20"),
+    answer: TxRequestDetail,
+    handle: read,
+  },
+]

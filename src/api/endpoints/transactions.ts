@@ -1,0 +1,61 @@
+import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
+import { errors } from "../errors.js"
+import type { Operation } from "../operation.js"
+import { paginate } from "../pagination.js"
+import { transactionListItem, describeTransaction } from "../presenters/transactions.js"
+import { TransactionListItem, TransactionDetail } from "../wire/transactions.js"
+
+export const transactionOperations: ReadonlyArray<Operation> = [
+  {
+    id: "listVaultTransactions",
+    method: "GET",
+    path: "/vaults/:vaultId/transactions",
+    scope: "read",
+    paginated: true,
+    list: true,
+    answer: TransactionListItem,
+    vaultParam: "vaultId",
+    handle: ({ params, query, asOf, apiVersion }, deps) => {
+      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.unknownVault(apiVersion)
+      // Newest first, as transaction histories are read.
+      const records = [...deps.sim.models.transactions.list(params.vaultId!, asOf)].reverse()
+      const page = paginate(records, (r) => r.view.transfer.recordId, query)
+      if ("code" in page) return page
+      return { status: 200, page: { ...page, items: page.items.map((r) => transactionListItem(deps, r, asOf)) } }
+    },
+  },
+  {
+    id: "getVaultTransaction",
+    method: "GET",
+    path: "/vaults/:vaultId/:blockchain/transactions/:transactionId",
+    scope: "read",
+    answer: TransactionDetail,
+    vaultParam: "vaultId",
+    handle: ({ params, asOf, apiVersion }, deps) => {
+      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.unknownVault(apiVersion)
+      const r = deps.sim.models.transactions.find(params.vaultId!, params.transactionId!, asOf)
+      if (r === undefined || r.view.blockchain !== params.blockchain) return errors.resourceNotFound("transaction")
+      const d = describeTransaction(deps, r, asOf)
+      const t = r.view.transfer
+      return {
+        status: 200,
+        item: {
+          id: t.recordId,
+          transactionId: t.transactionId,
+          blockchain: r.view.blockchain,
+          // The detail names internal transfers precisely (the list keeps incoming/outgoing, as the spec's list item).
+          direction: r.internal ?? r.direction,
+          network: r.view.network,
+          minedInBlockHeight: d.mined === undefined ? "" : String(d.mined.height),
+          ...(d.mined !== undefined ? { minedInBlockHash: d.mined.blockHash } : {}),
+          status: d.status,
+          timestamp: toUnixSeconds(r.view.submittedAt as SimInstant),
+          senders: d.senders,
+          recipients: d.recipients,
+          transactionFee: d.fee,
+          ...(d.tokensTransfers.length > 0 ? { tokensTransfers: d.tokensTransfers } : {}),
+        },
+      }
+    },
+  },
+]

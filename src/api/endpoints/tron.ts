@@ -1,0 +1,206 @@
+// Tron resources: manage-resource (freeze, unfreeze, withdraw, delegate, undelegate: a transaction request like a
+// withdrawal) and the resource overview of an address (2026-03-20).
+import { Schema } from "effect"
+import { since } from "../../domain/api-key/index.js"
+import { findAsset, findNetwork, type NetworkInfo } from "../../domain/chains/index.js"
+import type { TronOperation, TronResource } from "../../domain/chains/tron-operation.js"
+import type { VaultId } from "../../domain/shared/ids.js"
+import { formatAmount } from "../../domain/shared/money.js"
+import { chainKey } from "../../chain-sim/index.js"
+import { DEFAULT_LOCK_PERIOD, MAX_LOCK_PERIOD, refusal } from "../../chain-sim/tron.js"
+import { createTxRequest } from "../../commands/transaction-requests.js"
+import { checks, typed, type FieldCheck, type JsonObject } from "../body.js"
+import type { ApiDeps } from "../deps.js"
+import { type ApiError, errors, isApiError } from "../errors.js"
+import type { Operation, OperationResult } from "../operation.js"
+import { runCommand } from "../use-case.js"
+import type { AsOf } from "../../projections/projection.js"
+import { addressOn } from "../inputs/address.js"
+import { amountIn } from "../inputs/amount.js"
+import { invalidField } from "../inputs/invalid.js"
+import { note } from "../inputs/note.js"
+import { unknownVault, vaultOn } from "../inputs/parties.js"
+import { networkTypeOf } from "../inputs/network.js"
+import { overviewOf } from "../presenters/tron-overview.js"
+import { ManageResourceAnswer, ResourceOverview } from "../wire/tron.js"
+
+const TYPES = ["freeze", "unfreeze", "withdraw_resource", "delegate", "undelegate"] as const
+type ManageType = (typeof TYPES)[number]
+
+const stringOrBoolean: FieldCheck = typed(Schema.Union([Schema.Boolean, Schema.Literals(["true", "false"])]), (v) =>
+  typeof v === "boolean" || v === "true" || v === "false" ? undefined : "must be true or false",
+)
+const blocks: FieldCheck = typed(Schema.Union([Schema.Int, Schema.String.check(Schema.isPattern(/^[0-9]{1,7}$/u))]), (v) =>
+  (typeof v === "number" && Number.isSafeInteger(v)) || (typeof v === "string" && /^[0-9]{1,7}$/.test(v))
+    ? undefined
+    : "must be a whole number of blocks",
+)
+
+/** The tron network of the path, and the vault it is asked for: the checks every tron route makes first. */
+const tronTarget = (
+  deps: ApiDeps,
+  params: Readonly<Record<string, string>>,
+  version: Parameters<typeof unknownVault>[0],
+  asOf?: AsOf,
+): NetworkInfo | ApiError => {
+  const n = findNetwork(params.blockchain ?? "", params.network ?? "")
+  if (n === undefined || n.family !== "tron") return invalidField("blockchain", "this endpoint takes tron on mainnet or nile")
+  const vault = vaultOn(deps, params.vaultId ?? "", n, "network", unknownVault(version), asOf)
+  return isApiError(vault) ? vault : n
+}
+
+/** The operation the body asks for, or the error it earns (README "Tron resources"). */
+const operationOf = (
+  item: JsonObject,
+  from: string,
+  n: NetworkInfo,
+  version: string,
+): { op: TronOperation; type: ManageType; resource: TronResource } | ApiError => {
+  const type = String(item.type).toLowerCase().replace("-", "_") as ManageType
+  if (!TYPES.includes(type))
+    return invalidField("type", "must be one of freeze, unfreeze, withdraw_resource (or withdraw-resource), delegate, undelegate")
+  const resource = String(item.resource).toLowerCase() as TronResource
+  if (resource !== "bandwidth" && resource !== "energy") return invalidField("resource", "must be bandwidth or energy")
+  const delegation = type === "delegate" || type === "undelegate"
+  // 2024-05-09 marks amount required for every type; later versions only where it means something.
+  if (item.amount === undefined && (type !== "withdraw_resource" || version === "2024-05-09"))
+    return errors.missingRequiredAttributes(["amount"])
+  if (delegation && item.toAddress === undefined) return errors.missingRequiredAttributes(["toAddress"])
+  if (!delegation && item.toAddress !== undefined) return invalidField("toAddress", "is only for delegate and undelegate")
+  if (type !== "delegate" && (item.lock !== undefined || item.lockPeriod !== undefined))
+    return invalidField(item.lock !== undefined ? "lock" : "lockPeriod", "is only for delegate")
+  let amount = "0"
+  if (type !== "withdraw_resource") {
+    const parsed = amountIn(item.amount, findAsset(n.nativeAssetId)!)
+    if (isApiError(parsed)) return parsed
+    amount = parsed.toString()
+  }
+  const receiver = item.toAddress as string | undefined
+  const badTo = receiver !== undefined ? addressOn(n, receiver, "toAddress") : undefined
+  if (badTo !== undefined) return badTo
+  if (receiver !== undefined && receiver === from) return invalidField("toAddress", "must be another address than fromAddress")
+  const lock = item.lock === true || item.lock === "true"
+  const period = item.lockPeriod === undefined ? 0 : Number(item.lockPeriod)
+  if (!lock && period > 0) return invalidField("lockPeriod", "needs lock: true")
+  if (period > MAX_LOCK_PERIOD) return invalidField("lockPeriod", `must be at most ${MAX_LOCK_PERIOD} blocks (28800 blocks = 1 day)`)
+  switch (type) {
+    case "freeze":
+    case "unfreeze":
+      return { op: { type, resource, amount }, type, resource }
+    case "withdraw_resource":
+      return { op: { type: "withdraw" }, type, resource }
+    case "delegate":
+      return { op: { type, resource, amount, receiver: receiver!, lockPeriod: lock ? period || DEFAULT_LOCK_PERIOD : 0 }, type, resource }
+    case "undelegate":
+      return { op: { type, resource, amount, receiver: receiver! }, type, resource }
+  }
+}
+
+/** The attribute a chain refusal is about, for the error's details. */
+const attributeOf = (reason: string) =>
+  reason.includes("lockPeriod")
+    ? "lockPeriod"
+    : reason.includes("unfrozen TRX")
+      ? "type"
+      : reason.includes("delegating address")
+        ? "toAddress"
+        : "amount"
+
+export const tronOperations: ReadonlyArray<Operation> = [
+  {
+    id: "manageTronResource",
+    method: "POST",
+    path: "/vaults/:vaultId/:blockchain/:network/addresses/:fromAddress/manage-resource",
+    scope: "withdraw",
+    vaultParam: "vaultId",
+    networkType: networkTypeOf,
+    answer: ManageResourceAnswer,
+    body: {
+      required: { type: checks.string({ min: 1, max: 40 }), resource: checks.string({ min: 1, max: 40 }) },
+      optional: {
+        amount: checks.string({ min: 1, max: 100 }),
+        toAddress: checks.string({ min: 1, max: 200 }),
+        lock: stringOrBoolean,
+        lockPeriod: blocks,
+        note,
+      },
+    },
+    handle: async ({ params, item, requestId, apiVersion }, deps): Promise<OperationResult> => {
+      const n = tronTarget(deps, params, apiVersion)
+      if (isApiError(n)) return n
+      const from = deps.sim.models.holdings.address(n.blockchain, n.network, params.fromAddress!, undefined)
+      const parsed = operationOf(item, from?.facts.address ?? params.fromAddress!, n, apiVersion)
+      if (isApiError(parsed)) return parsed
+      if (from === undefined || from.facts.vaultId !== params.vaultId) return errors.resourceNotFound("fromAddress in this vault")
+      // The chain's own validation as it stands now (it runs again at broadcast: a request approved later may fail then).
+      const chain = chainKey(n.blockchain, n.network)
+      const now = deps.sim.clock.now()
+      const refused = refusal(
+        deps.sim.models.tron.ledger(chain, undefined),
+        from.facts.address,
+        parsed.op,
+        deps.sim.models.chains.heightAt(chain, now),
+        now,
+      )
+      if (refused !== undefined) return invalidField(attributeOf(refused), refused)
+      const native = findAsset(n.nativeAssetId)!
+      const r = await runCommand(
+        deps,
+        createTxRequest({
+          vaultId: params.vaultId as VaultId,
+          endpoint: "manage-resource",
+          network: n,
+          asset: native,
+          sender: from.facts.address,
+          recipients: [],
+          feePriority: null,
+          feeLimit: null,
+          note: (item.note as string | undefined) ?? null,
+          prepareStrategy: null,
+          operation: parsed.op,
+        }),
+        { requestId },
+      )
+      if (isApiError(r)) return r
+      const op = parsed.op
+      return {
+        status: 201,
+        item: {
+          id: r.requestId,
+          transactionRequestId: r.requestId,
+          transactionRequestStatus: "created",
+          blockchain: n.blockchain,
+          network: n.network,
+          fromAddress: from.facts.address,
+          type: parsed.type,
+          resource: parsed.resource,
+          ...("amount" in op ? { amount: formatAmount(BigInt(op.amount), native.decimals) } : {}),
+          unit: native.unit,
+          ...("receiver" in op ? { toAddress: op.receiver } : {}),
+          ...(op.type === "delegate"
+            ? { lock: op.lockPeriod > 0, ...(op.lockPeriod > 0 ? { lockPeriod: String(op.lockPeriod) } : {}) }
+            : {}),
+          ...(item.note !== undefined ? { note: item.note } : {}),
+        },
+      }
+    },
+  },
+  {
+    id: "getTronResourceOverview",
+    method: "GET",
+    path: "/vaults/:vaultId/:blockchain/:network/:address/overview",
+    scope: "read",
+    vaultParam: "vaultId",
+    networkType: networkTypeOf,
+    versions: since("2026-03-20"),
+    clockDependent: true,
+    answer: ResourceOverview,
+    handle: ({ params, asOf, apiVersion }, deps) => {
+      const n = tronTarget(deps, params, apiVersion, asOf)
+      if (isApiError(n)) return n
+      const a = deps.sim.models.holdings.address(n.blockchain, n.network, params.address!, asOf)
+      if (a === undefined || a.facts.vaultId !== params.vaultId) return errors.resourceNotFound("address")
+      return { status: 200, item: overviewOf(deps, n, a.facts.address, asOf) }
+    },
+  },
+]

@@ -1,0 +1,56 @@
+// 2026-03-20's GET /vaults/{vaultId}/utxos: the vault's outputs on the UTXO chains, unspent (default) or spent,
+// with the request that holds each, filtered and paged by utxoId, as of any position.
+import { since } from "../../domain/api-key/index.js"
+import { findAsset } from "../../domain/chains/index.js"
+import { canonicalAddress } from "../../domain/vault-account/state.js"
+import { checks } from "../body.js"
+import { errors } from "../errors.js"
+import type { Operation } from "../operation.js"
+import { paginate } from "../pagination.js"
+import { UtxoItem } from "../wire/utxos.js"
+import { hasAccount, unknownVault } from "../inputs/parties.js"
+import { accountOfOutput, utxoJson } from "../presenters/utxos.js"
+
+const booleanQuery = checks.booleanText()
+
+export const utxoListOperations: ReadonlyArray<Operation> = [
+  {
+    id: "listUtxos",
+    method: "GET",
+    path: "/vaults/:vaultId/utxos",
+    scope: "read",
+    vaultParam: "vaultId",
+    versions: since("2026-03-20"),
+    paginated: true,
+    list: true,
+    query: {
+      optional: {
+        address: checks.string({ min: 1, max: 200 }),
+        assetId: checks.string({ min: 1, max: 64 }),
+        isSpent: booleanQuery,
+        vaultAccountId: checks.string({ min: 1, max: 64 }),
+      },
+    },
+    answer: UtxoItem,
+    handle: ({ params, query, asOf, apiVersion }, deps) => {
+      const vaultId = params.vaultId!
+      if (deps.sim.models.workspace.vault(vaultId, asOf) === undefined) return unknownVault(apiVersion)
+      if (query.vaultAccountId !== undefined && !hasAccount(deps, vaultId, query.vaultAccountId, asOf))
+        return errors.resourceNotFound("vault account")
+      if (query.assetId !== undefined && findAsset(query.assetId) === undefined) return errors.resourceNotFound("asset")
+      const spent = query.isSpent === "true"
+      const address = query.address === undefined ? undefined : canonicalAddress(query.address)
+      const rows = deps.sim.models.utxos
+        .list(vaultId, asOf)
+        .filter(
+          (u) =>
+            (u.spent.at(asOf) !== undefined) === spent &&
+            (query.assetId === undefined || u.assetId === query.assetId) &&
+            (address === undefined || canonicalAddress(u.address) === address) &&
+            (query.vaultAccountId === undefined || accountOfOutput(deps, u, asOf) === query.vaultAccountId),
+        )
+      const page = paginate(rows, (u) => u.utxoId, query)
+      return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((u) => utxoJson(deps, u, asOf)) } }
+    },
+  },
+]

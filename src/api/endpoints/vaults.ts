@@ -1,0 +1,55 @@
+// Endpoints #1 GET /vaults and #2 GET /vaults/{networkType}: vaults the key may see, from the workspace model.
+import type { AsOf } from "../../projections/projection.js"
+import type { ApiKeyRecord } from "../../projections/workspace.js"
+import { checks } from "../body.js"
+import type { ApiDeps } from "../deps.js"
+import { errors } from "../errors.js"
+import { paginate } from "../pagination.js"
+import type { Operation } from "../operation.js"
+import { Vault } from "../wire/vaults.js"
+import { vaultJson } from "../presenters/vaults.js"
+
+const visible = (key: ApiKeyRecord, deps: ApiDeps, asOf: AsOf) =>
+  deps.sim.models.workspace
+    .vaultList(asOf)
+    .filter(
+      (v) =>
+        (key.grant.vaultIds === null || key.grant.vaultIds.includes(v.profile.vaultId)) && key.grant.networkTypes.includes(v.profile.type),
+    )
+
+const isNetworkType = (s: string | undefined): s is "main" | "test" => s === "main" || s === "test"
+
+export const vaultOperations: ReadonlyArray<Operation> = [
+  {
+    id: "listVaults",
+    method: "GET",
+    path: "/vaults",
+    scope: "read",
+    paginated: true,
+    list: true,
+    answer: Vault,
+    handle: ({ key, query, asOf }, deps) => {
+      const page = paginate(visible(key, deps, asOf), (v) => v.profile.vaultId, query)
+      return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((v) => vaultJson(v, asOf)) } }
+    },
+  },
+  {
+    id: "listVaultsByNetworkType",
+    method: "GET",
+    path: "/vaults/:networkType",
+    scope: "read",
+    // Paged from 2026-03-20 on (the service's vault list answers limit and hasMore there).
+    paginated: "2026-03-20",
+    list: true,
+    answer: Vault,
+    networkType: (p) => (isNetworkType(p.networkType) ? p.networkType : undefined),
+    handle: ({ key, params, query, asOf, paginated }, deps) => {
+      const check = checks.oneOf(["main", "test"])(params.networkType)
+      if (check !== undefined) return errors.invalidData([{ attribute: "networkType", message: check }])
+      const vaults = visible(key, deps, asOf).filter((v) => v.profile.type === params.networkType)
+      if (!paginated) return { status: 200, items: vaults.map((v) => vaultJson(v, asOf)) }
+      const page = paginate(vaults, (v) => v.profile.vaultId, query)
+      return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((v) => vaultJson(v, asOf)) } }
+    },
+  },
+]

@@ -1,0 +1,64 @@
+// The parties of a transfer whose gas another address of the vault pays (gas-sponsorship-transfer, batch, and
+// their fee estimates): the chain, the vault, the sender in its account, the fee payer.
+import type { ApiVersion } from "../../domain/api-key/index.js"
+import { findAsset, type AssetInfo, type NetworkInfo } from "../../domain/chains/index.js"
+import { accountIdOf } from "../../domain/vault-account/index.js"
+import type { ApiDeps } from "../deps.js"
+import { type ApiError, errors, isApiError } from "../errors.js"
+import { invalidField } from "../inputs/invalid.js"
+import { hasAccount, unknownVault, vaultOn } from "../inputs/parties.js"
+
+/** The chains the spec lists for gas sponsorship and EIP-7702 batches, mainnets and their testnets. */
+export const SPONSORED_CHAINS: ReadonlyArray<string> = ["ethereum", "binance-smart-chain", "base", "optimism", "arbitrum", "polygon"]
+
+interface Parties {
+  readonly network: NetworkInfo
+  readonly native: AssetInfo
+  readonly vaultAccountId: string
+  readonly sender: string
+  readonly feePayer: string
+}
+
+/**
+ * The checks both endpoints share, in the order a caller fixes them: the chain, the vault, the sender's account
+ * and address, then the fee payer (an address of the same vault on that chain, not the sender).
+ */
+export const parties = (
+  deps: ApiDeps,
+  version: ApiVersion,
+  vaultId: string,
+  n: NetworkInfo,
+  chainAttribute: string,
+  vaultAccountId: string | undefined,
+  senderAttribute: string,
+  senderAddress: string,
+  feePayerAttribute: string,
+  feePayer: string,
+): Parties | ApiError => {
+  if (!SPONSORED_CHAINS.includes(n.blockchain))
+    return invalidField(chainAttribute, `gas sponsorship is for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
+  const vault = vaultOn(deps, vaultId, n, chainAttribute, unknownVault(version))
+  if (isApiError(vault)) return vault
+  const holdings = deps.sim.models.holdings
+  const from = holdings.address(n.blockchain, n.network, senderAddress, undefined)
+  if (vaultAccountId !== undefined) {
+    if (!hasAccount(deps, vaultId, vaultAccountId, undefined)) return errors.resourceNotFound("vault account")
+    if (from === undefined || from.facts.vaultId !== vaultId || accountIdOf(from.facts) !== vaultAccountId)
+      return errors.resourceNotFound(`${senderAttribute} in this vault account`)
+  } else if (from === undefined || from.facts.vaultId !== vaultId) return errors.resourceNotFound(`${senderAttribute} in this vault`)
+  const payer = holdings.address(n.blockchain, n.network, feePayer, undefined)
+  if (payer === undefined || payer.facts.vaultId !== vaultId)
+    return errors.resourceNotFound(`${feePayerAttribute} address in this vault on ${n.blockchain}/${n.network}`)
+  if (payer.facts.address === from.facts.address)
+    return invalidField(
+      feePayerAttribute,
+      `must be another address than ${senderAttribute}: the sender paying its own fee is a single transfer`,
+    )
+  return {
+    network: n,
+    native: findAsset(n.nativeAssetId)!,
+    vaultAccountId: accountIdOf(from.facts),
+    sender: from.facts.address,
+    feePayer: payer.facts.address,
+  }
+}
