@@ -1,17 +1,19 @@
 // What an operation's pipeline works out once, when it is mounted: its checkers, caches and answering function.
 import type { Context } from "hono"
 import { API_VERSIONS, type ApiVersion } from "../../domain/api-key/index.js"
-import { attributeChecker, type JsonObject } from "../body.js"
+import type { JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { type ApiError, errors } from "../errors.js"
 import { paginationQuery } from "../pagination.js"
 import { malformedIdCheck } from "../path-ids.js"
 import { makeReadCache, makeResponder } from "../respond.js"
 import type { Present } from "../wire/shape.js"
+import { attributeDecoder } from "./decode.js"
 import { answerObserver, bodyAt, type Operation } from "./operation.js"
 import { makePathParams } from "./request.js"
 
-type Checker = (values: JsonObject) => ApiError | undefined
+/** A spec's decoder: the refusal, or the values decoded (decode.ts). */
+type Decoder = (values: JsonObject) => JsonObject | ApiError
 
 /** An operation as its steps need it; built once per operation, shared by all its requests. */
 export interface Prepared {
@@ -20,9 +22,9 @@ export interface Prepared {
   /** Every operation mounted, so that one absent at a version can name what replaces it there. */
   readonly operations: ReadonlyArray<Operation>
   readonly versions: ReadonlySet<string>
-  readonly pagedQuery: Checker
-  readonly plainQuery: Checker
-  readonly bodyCheckers: ReadonlyMap<ApiVersion, Checker | undefined>
+  readonly pagedQuery: Decoder
+  readonly plainQuery: Decoder
+  readonly bodyDecoders: ReadonlyMap<ApiVersion, Decoder | undefined>
   readonly idCheck: ReturnType<typeof malformedIdCheck>
   readonly pathParams: ((c: Context) => Readonly<Record<string, string>>) | undefined
   /** The read cache of a GET; undefined for writes. */
@@ -34,8 +36,8 @@ export interface Prepared {
   readonly assetIdKeys: ReadonlyArray<string>
 }
 
-const queryChecker = (op: Operation, paged: boolean): Checker =>
-  attributeChecker(
+const queryDecoder = (op: Operation, paged: boolean): Decoder =>
+  attributeDecoder(
     {
       required: op.query?.required ?? {},
       optional: { context: () => undefined, ...(paged ? paginationQuery : {}), ...op.query?.optional },
@@ -59,12 +61,12 @@ export const prepare = (deps: ApiDeps, op: Operation, operations: ReadonlyArray<
   deps,
   operations,
   versions: new Set(op.versions ?? API_VERSIONS),
-  pagedQuery: queryChecker(op, true),
-  plainQuery: queryChecker(op, false),
-  bodyCheckers: new Map(
+  pagedQuery: queryDecoder(op, true),
+  plainQuery: queryDecoder(op, false),
+  bodyDecoders: new Map(
     API_VERSIONS.map((v) => {
       const spec = bodyAt(op, v)
-      return [v, spec !== undefined ? attributeChecker(spec, errors.extraBodyAttributes) : undefined] as const
+      return [v, spec !== undefined ? attributeDecoder(spec, errors.extraBodyAttributes) : undefined] as const
     }),
   ),
   idCheck: malformedIdCheck(op.path),

@@ -73,7 +73,7 @@ export const versioned = (p: Prepared, r: RequestRecord): ApiError | undefined =
 
 /**
  * The body's envelope (400 unparseable, 422 another structure), the fixture's asset ids mapped to the catalogue's,
- * then the query's and the body's attributes (409 missing or unknown, 400 a bad value), the query's first.
+ * then the query's and the body's attributes decoded (409 missing or unknown, 400 a bad value), the query's first.
  */
 export const decoded = (p: Prepared, r: RequestRecord): ApiError | undefined => {
   const { op } = p
@@ -94,10 +94,17 @@ export const decoded = (p: Prepared, r: RequestRecord): ApiError | undefined => 
   }
   const paginated = pagedAt(op, r.apiVersion)
   r.paginated = paginated
-  const queryError = (paginated ? p.pagedQuery : p.plainQuery)(r.query)
-  if (queryError !== undefined) return queryError
+  const query = (paginated ? p.pagedQuery : p.plainQuery)(r.query)
+  if (isApiError(query)) return query
+  // A query's values are text (URLSearchParams), and its schemas decode text to text.
+  r.query = query as Record<string, string>
   if (paginated && op.defaultLimit !== undefined && r.query.limit === undefined) r.query = { ...r.query, limit: String(op.defaultLimit) }
-  return p.bodyCheckers.get(r.apiVersion)?.(r.item)
+  const decodeBody = p.bodyDecoders.get(r.apiVersion)
+  if (decodeBody === undefined) return undefined
+  const item = decodeBody(r.item)
+  if (isApiError(item)) return item
+  r.item = item
+  return undefined
 }
 
 /**
