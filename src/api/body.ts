@@ -7,13 +7,21 @@ import { errors, type ApiError, type ErrorDetail } from "./errors.js"
  * the OpenAPI documents give it as the attribute's type. A check accepts nothing its schema refuses (tested); it may
  * refuse more (a URL that does not parse), with the message the spec's `details` carry.
  */
-export interface FieldCheck {
+export interface FieldCheck<A = unknown> {
   (value: unknown): string | undefined
   readonly schema?: Schema.Top
+  /** The type of a value it accepts: its schema's decoded type (a type only, never set; `Decoded` reads it). */
+  readonly [decodedType]?: A
 }
 
-/** A check with its declared schema. */
-export const typed = (schema: Schema.Top, check: (value: unknown) => string | undefined): FieldCheck => Object.assign(check, { schema })
+declare const decodedType: unique symbol
+
+/** A check with its declared schema; what it accepts is typed as the schema's decoded type. */
+export const typed = <S extends Schema.Top>(schema: S, check: (value: unknown) => string | undefined): FieldCheck<S["Type"]> =>
+  Object.assign(check, { schema })
+
+/** The type of the values a check accepts. */
+export type DecodedField<C> = C extends FieldCheck<infer A> ? A : unknown
 
 export interface BodySpec {
   readonly required: Readonly<Record<string, FieldCheck>>
@@ -87,7 +95,25 @@ export const parseWrappedBody = (raw: string): ParsedBody | ApiError => {
   return { context, item: data.item }
 }
 
-type AttributeSpec = { readonly required?: Readonly<Record<string, FieldCheck>>; readonly optional?: Readonly<Record<string, FieldCheck>> }
+export type AttributeSpec = {
+  readonly required?: Readonly<Record<string, FieldCheck>>
+  readonly optional?: Readonly<Record<string, FieldCheck>>
+}
+
+/**
+ * The attributes a spec accepts, typed: a required one is its check's type, an optional one that or undefined. A
+ * spec typed only as BodySpec (its keys unknown) gives an index of unknown values.
+ */
+export type Decoded<S extends AttributeSpec> = {
+  readonly [K in keyof NonNullable<S["required"]>]: DecodedField<NonNullable<S["required"]>[K]>
+} & { readonly [K in keyof NonNullable<S["optional"]>]?: DecodedField<NonNullable<S["optional"]>[K]> }
+
+/** A spec's attributes as one Effect Schema struct (the optional ones as optional keys), from its checks' schemas. */
+export const attributesSchema = (spec: AttributeSpec) =>
+  Schema.Struct({
+    ...Object.fromEntries(Object.entries(spec.required ?? {}).map(([k, check]) => [k, check.schema ?? Schema.Unknown])),
+    ...Object.fromEntries(Object.entries(spec.optional ?? {}).map(([k, check]) => [k, Schema.optionalKey(check.schema ?? Schema.Unknown)])),
+  })
 
 /**
  * Missing required (409), then unknown (409), then values (400); each error names every offending attribute.
@@ -149,7 +175,7 @@ const stringSchema = (options: { min?: number; max?: number; pattern?: RegExp })
 const COLOR = /^#[0-9A-Fa-f]{6}$/
 
 export const checks = {
-  string: (options: { min?: number; max?: number; pattern?: RegExp; patternMessage?: string } = {}): FieldCheck =>
+  string: (options: { min?: number; max?: number; pattern?: RegExp; patternMessage?: string } = {}): FieldCheck<string> =>
     typed(stringSchema(options), (v) => {
       if (typeof v !== "string") return "must be a string"
       if (v.length < (options.min ?? 0)) return options.min === 1 ? "must not be empty" : `must have at least ${options.min} characters`
@@ -157,18 +183,18 @@ export const checks = {
       if (options.pattern !== undefined && !options.pattern.test(v)) return options.patternMessage ?? `must match ${options.pattern}`
       return undefined
     }),
-  boolean: (): FieldCheck => typed(Schema.Boolean, (v) => (typeof v === "boolean" ? undefined : "must be a boolean")),
-  oneOf: (values: ReadonlyArray<string>): FieldCheck =>
+  boolean: (): FieldCheck<boolean> => typed(Schema.Boolean, (v) => (typeof v === "boolean" ? undefined : "must be a boolean")),
+  oneOf: <const V extends string>(values: ReadonlyArray<V>): FieldCheck<V> =>
     typed(Schema.Literals(values), (v) =>
-      typeof v === "string" && values.includes(v) ? undefined : `must be one of ${values.join(", ")}`,
+      typeof v === "string" && (values as ReadonlyArray<string>).includes(v) ? undefined : `must be one of ${values.join(", ")}`,
     ),
-  color: (): FieldCheck =>
+  color: (): FieldCheck<string> =>
     typed(Schema.String.check(Schema.isPattern(unicode(COLOR))), (v) =>
       typeof v === "string" && COLOR.test(v) ? undefined : "must be a color code #RRGGBB",
     ),
-  any: (): FieldCheck => typed(Schema.Unknown, () => undefined),
+  any: (): FieldCheck<unknown> => typed(Schema.Unknown, () => undefined),
   /** A query flag: the text `true` or `false`. */
-  booleanText: (): FieldCheck =>
+  booleanText: (): FieldCheck<"true" | "false"> =>
     typed(Schema.Literals(["true", "false"]), (v) => (v === "true" || v === "false" ? undefined : "must be true or false")),
 } as const
 

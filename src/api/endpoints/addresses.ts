@@ -7,7 +7,7 @@ import { generateAddress } from "../../commands/vault-accounts.js"
 import { checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { errors, isApiError } from "../errors.js"
-import type { Operation } from "../operation.js"
+import { type Operation, operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import type { AsOf } from "../../projections/projection.js"
 import type { AddressView } from "../../projections/balances/holdings.js"
@@ -79,7 +79,7 @@ const networkForVault = (deps: ApiDeps, vaultId: string, blockchain: string) => 
 }
 
 export const addressOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "generateDepositAddress",
     method: "POST",
     path: "/vaults/:vaultId/:blockchain/:network/addresses",
@@ -92,16 +92,16 @@ export const addressOperations: ReadonlyArray<Operation> = [
       "2026-03-20": { required: { label: checks.string({ min: 1, max: 100 }), vaultAccountId: checks.string({ min: 1, max: 64 }) } },
     },
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
-      const network = findNetwork(params.blockchain!, params.network!)
+      const network = findNetwork(params.blockchain, params.network)
       if (network === undefined) return unknownNetwork()
-      if (!deps.sim.models.workspace.vaultsById.has(params.vaultId!)) return errors.unknownVault(apiVersion)
+      if (!deps.sim.models.workspace.vaultsById.has(params.vaultId)) return errors.unknownVault(apiVersion)
       // The vault's default account (its id is the vault's) holds the vault's own addresses.
-      const accountId = item.vaultAccountId as string | undefined
-      if (accountId !== undefined && !hasAccount(deps, params.vaultId!, accountId, undefined))
+      const accountId = item.vaultAccountId
+      if (accountId !== undefined && !hasAccount(deps, params.vaultId, accountId, undefined))
         return errors.resourceNotFound("vault account")
       const r = await runCommand(
         deps,
-        generateAddress(params.vaultId as VaultId, network, item.label as string, (accountId ?? null) as VaultAccountId | null),
+        generateAddress(params.vaultId as VaultId, network, item.label, (accountId ?? null) as VaultAccountId | null),
         { requestId },
       )
       if (isApiError(r)) return r
@@ -116,8 +116,8 @@ export const addressOperations: ReadonlyArray<Operation> = [
         },
       }
     },
-  },
-  {
+  }),
+  operation({
     id: "validateAddress",
     method: "POST",
     path: "/info/:blockchain/:network/addresses/validate",
@@ -127,14 +127,14 @@ export const addressOperations: ReadonlyArray<Operation> = [
     answer: Validation,
     body: { required: { address: checks.string({ max: 200 }) } },
     handle: ({ params, item }) => {
-      if (findNetwork(params.blockchain!, params.network!) === undefined) return unknownNetwork()
-      const address = item.address as string
+      if (findNetwork(params.blockchain, params.network) === undefined) return unknownNetwork()
+      const address = item.address
       return {
         status: 200,
         item: { address, isValid: validateAddress(params.blockchain as Blockchain, params.network as NetworkName, address) },
       }
     },
-  },
+  }),
   {
     id: "listAddressAssets",
     method: "GET",

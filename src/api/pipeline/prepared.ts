@@ -1,0 +1,80 @@
+// What an operation's pipeline works out once, when it is mounted: its checkers, caches and answering function.
+import type { Context } from "hono"
+import { API_VERSIONS, type ApiVersion } from "../../domain/api-key/index.js"
+import type { JsonObject } from "../body.js"
+import type { ApiDeps } from "../deps.js"
+import { type ApiError, errors } from "../errors.js"
+import { paginationQuery } from "../pagination.js"
+import { malformedIdCheck } from "../path-ids.js"
+import { makeReadCache, makeResponder } from "../respond.js"
+import type { Present } from "../wire/shape.js"
+import { attributeDecoder } from "./decode.js"
+import { answerObserver } from "../answer-observer.js"
+import { bodyAt, type Operation } from "./operation.js"
+import { makePathParams } from "./request.js"
+
+/** A spec's decoder: the refusal, or the values decoded (decode.ts). */
+type Decoder = (values: JsonObject) => JsonObject | ApiError
+
+/** An operation as its steps need it; built once per operation, shared by all its requests. */
+export interface Prepared {
+  readonly op: Operation
+  readonly deps: ApiDeps
+  /** Every operation mounted, so that one absent at a version can name what replaces it there. */
+  readonly operations: ReadonlyArray<Operation>
+  readonly versions: ReadonlySet<string>
+  readonly pagedQuery: Decoder
+  readonly plainQuery: Decoder
+  readonly bodyDecoders: ReadonlyMap<ApiVersion, Decoder | undefined>
+  readonly idCheck: ReturnType<typeof malformedIdCheck>
+  readonly pathParams: ((c: Context) => Readonly<Record<string, string>>) | undefined
+  /** The read cache of a GET; undefined for writes. */
+  readonly reads: ReturnType<typeof makeReadCache> | undefined
+  readonly answer: (c: Context, status: number, body: string, extra?: Record<string, string>) => Response
+  readonly presenters: ReadonlyMap<string, Present | undefined>
+  /** The fixture's asset ids and the catalogue's (deps.sim.assetIds, as mounted). */
+  readonly assetIds: ApiDeps["sim"]["assetIds"]
+  readonly assetIdKeys: ReadonlyArray<string>
+}
+
+const queryDecoder = (op: Operation, paged: boolean): Decoder =>
+  attributeDecoder(
+    {
+      required: op.query?.required ?? {},
+      optional: { context: () => undefined, ...(paged ? paginationQuery : {}), ...op.query?.optional },
+    },
+    errors.extraQueryAttributes,
+  )
+
+/** The responder, seen by the answer observer when one is set (read now: apps without one pay nothing per request). */
+const answering = (deps: ApiDeps, op: Operation): Prepared["answer"] => {
+  const responder = makeResponder(deps, { flagPosition: op.path.startsWith("/_sim") })
+  const observe = answerObserver<Operation>()
+  if (observe === undefined) return responder
+  return (c, status, body, extra) => {
+    observe({ operation: op, status, body })
+    return responder(c, status, body, extra)
+  }
+}
+
+export const prepare = (deps: ApiDeps, op: Operation, operations: ReadonlyArray<Operation>): Prepared => ({
+  op,
+  deps,
+  operations,
+  versions: new Set(op.versions ?? API_VERSIONS),
+  pagedQuery: queryDecoder(op, true),
+  plainQuery: queryDecoder(op, false),
+  bodyDecoders: new Map(
+    API_VERSIONS.map((v) => {
+      const spec = bodyAt(op, v)
+      return [v, spec !== undefined ? attributeDecoder(spec, errors.extraBodyAttributes) : undefined] as const
+    }),
+  ),
+  idCheck: malformedIdCheck(op.path),
+  pathParams: op.path.includes("/:") ? makePathParams() : undefined,
+  reads: op.method === "GET" ? makeReadCache(deps) : undefined,
+  answer: answering(deps, op),
+  presenters: new Map<string, Present | undefined>((op.versions ?? API_VERSIONS).map((v) => [v, op.answer?.at(v).present])),
+  assetIds: deps.sim.assetIds,
+  assetIdKeys: op.assetIdKeys ?? [],
+})
