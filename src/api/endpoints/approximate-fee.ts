@@ -3,15 +3,7 @@
 // the most it may cost (what the request would hold back). Writes nothing.
 import { Schema } from "effect"
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
-import {
-  findAsset,
-  findNetwork,
-  isUtxo,
-  nativeAsset,
-  type AssetInfo,
-  type FeePriority,
-  type NetworkInfo,
-} from "../../domain/chains/index.js"
+import { findAsset, findNetwork, isUtxo, nativeAsset, type FeePriority, type NetworkInfo } from "../../domain/chains/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { batchDraftOf } from "../../domain/transaction-request/batch.js"
@@ -32,7 +24,7 @@ import { hasAccount, unknownVault, vaultOn } from "../inputs/parties.js"
 import { priority, priorityOptional } from "../inputs/priority.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
 import { feeStateFor } from "../transfers/create.js"
-import { parties, SPONSORED_CHAINS } from "../transfers/sponsored.js"
+import { batchChain, batchRecipients, parties } from "../transfers/sponsored.js"
 import { MAX_RECIPIENTS, parseRecipients, recipientsCheck as utxoRecipients, utxoNetworkOf } from "../transfers/utxo.js"
 
 const TYPES = ["single", "multiple", "batch"] as const
@@ -151,30 +143,10 @@ const single = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVe
 const batch = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): OperationResult => {
   const missing = missingOf(item, ["fromAddress", "feePayer", "feePayerAssetId", "recipients", "feePriority"])
   if (missing !== undefined) return missing
-  const gas = findAsset(item.feePayerAssetId as string)
-  if (gas === undefined) return errors.resourceNotFound("asset")
-  const n = findNetwork(gas.blockchain, gas.network)!
-  if (!SPONSORED_CHAINS.includes(n.blockchain))
-    return invalidField("feePayerAssetId", `batches are for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
-  if (gas.id !== n.nativeAssetId)
-    return invalidField(
-      "feePayerAssetId",
-      `must be the chain's gas asset (${nativeAsset(n.blockchain, n.network)!.unit} on ${n.blockchain}/${n.network})`,
-    )
-  const recipients: Array<{ address: string; amount: bigint; asset: AssetInfo }> = []
-  for (const [i, r] of (item.recipients as Array<JsonObject>).entries()) {
-    if (typeof r.address !== "string" || typeof r.amount !== "string" || typeof r.assetId !== "string")
-      return invalidField(`recipients[${i}]`, "must be { address, amount, assetId } with string values")
-    const asset = findAsset(r.assetId)
-    if (asset === undefined) return errors.resourceNotFound(`asset of recipients[${i}]`)
-    if (asset.blockchain !== n.blockchain || asset.network !== n.network)
-      return invalidField(`recipients[${i}].assetId`, `is not an asset of ${n.blockchain}/${n.network}, the fee payer's chain`)
-    const amount = amountIn(r.amount, asset, `recipients[${i}].amount`)
-    if (isApiError(amount)) return amount
-    const badTo = addressOn(n, r.address, `recipients[${i}].address`)
-    if (badTo !== undefined) return badTo
-    recipients.push({ address: r.address, amount, asset })
-  }
+  const n = batchChain(item.feePayerAssetId as string, "feePayerAssetId")
+  if (isApiError(n)) return n
+  const recipients = batchRecipients(n, item.recipients as Array<JsonObject>)
+  if (isApiError(recipients)) return recipients
   const p = parties(
     deps,
     version,
@@ -203,7 +175,7 @@ const batch = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVer
       transactionType: "batch",
       blockchain: n.blockchain,
       network: n.network,
-      assetId: gas.id,
+      assetId: n.nativeAssetId,
       vaultAccountId: p.vaultAccountId,
       fromAddress: p.sender,
       feePayer: p.feePayer,

@@ -1,5 +1,5 @@
 import { since } from "../../domain/api-key/index.js"
-import { findAsset, findNetwork, type AssetInfo, type FeePriority } from "../../domain/chains/index.js"
+import { findAsset, findNetwork, type FeePriority } from "../../domain/chains/index.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import { createBatchRequest, createTxRequest } from "../../commands/transaction-requests.js"
@@ -9,12 +9,11 @@ import type { Operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { addressCheck as address, addressOn } from "../inputs/address.js"
 import { amountCheck as decimal, amountIn } from "../inputs/amount.js"
-import { invalidField } from "../inputs/invalid.js"
 import { maxFeeOf } from "../inputs/max-fee.js"
 import { note } from "../inputs/note.js"
 import { priority } from "../inputs/priority.js"
 import { feeStateFor } from "../transfers/create.js"
-import { parties, SPONSORED_CHAINS } from "../transfers/sponsored.js"
+import { batchChain, batchRecipients, parties } from "../transfers/sponsored.js"
 import { GasSponsorshipAnswer, BatchAnswer } from "../wire/sponsored-transfers.js"
 
 const gasSponsorship: Operation = {
@@ -153,29 +152,10 @@ const batch: Operation = {
     if (item.senderAddress !== undefined && item.fromAddress !== undefined && item.senderAddress !== item.fromAddress)
       return errors.invalidData([{ attribute: "fromAddress", message: "names another sender than senderAddress; send one of them" }])
     const payer = item.feePayer as { address: string; assetId: string }
-    const gas = findAsset(payer.assetId)
-    if (gas === undefined) return errors.resourceNotFound("asset")
-    const n = findNetwork(gas.blockchain, gas.network)!
-    if (!SPONSORED_CHAINS.includes(n.blockchain))
-      return invalidField("feePayer.assetId", `batches are for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
-    if (gas.id !== n.nativeAssetId)
-      return invalidField(
-        "feePayer.assetId",
-        `must be the chain's gas asset (${findAsset(n.nativeAssetId)!.unit} on ${n.blockchain}/${n.network})`,
-      )
-    const raw = item.recipients as Array<{ address: string; amount: string; assetId: string }>
-    const recipients: Array<{ address: string; amount: bigint; asset: AssetInfo }> = []
-    for (const [i, r] of raw.entries()) {
-      const asset = findAsset(r.assetId)
-      if (asset === undefined) return errors.resourceNotFound(`asset of recipients[${i}]`)
-      if (asset.blockchain !== n.blockchain || asset.network !== n.network)
-        return invalidField(`recipients[${i}].assetId`, `is not an asset of ${n.blockchain}/${n.network}, the fee payer's chain`)
-      const amount = amountIn(r.amount, asset, `recipients[${i}].amount`)
-      if (isApiError(amount)) return amount
-      const badTo = addressOn(n, r.address, `recipients[${i}].address`)
-      if (badTo !== undefined) return badTo
-      recipients.push({ address: r.address, amount, asset })
-    }
+    const n = batchChain(payer.assetId, "feePayer.assetId")
+    if (isApiError(n)) return n
+    const recipients = batchRecipients(n, item.recipients as Array<JsonObject>)
+    if (isApiError(recipients)) return recipients
     const p = parties(
       deps,
       apiVersion,
@@ -211,7 +191,7 @@ const batch: Operation = {
         transactionRequestStatus: "created",
         vaultAccountId: p.vaultAccountId,
         senderAddress: p.sender,
-        feePayer: { address: p.feePayer, assetId: gas.id },
+        feePayer: { address: p.feePayer, assetId: n.nativeAssetId },
         feePriority,
         note: item.note,
         recipients: recipients.map((x) => ({
