@@ -67,70 +67,21 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
   const runner = makeProjectionRunner(store, models, undefined, (h) =>
     (options.onHalt ?? ((m) => process.stderr.write(`${m}\n`)))(haltMessage(h)),
   )
-  const aggregates = makeAggregateCache()
-  const cursors = new Map<string, number>()
-  const layer = Layer.mergeAll(
-    Layer.succeed(EventStore, store),
-    clockLayer(clock),
-    idsLayer(ids),
-    Layer.succeed(IdSequence, { current: ids.sequence, epoch: ids.epoch }),
-    derivationLayer(makeDerivation(ids.seed)),
-    Layer.succeed(AggregateCache, aggregates),
-    // Spans go nowhere here (no tracer is installed); not registering them keeps every command cheaper.
-    Layer.succeed(References.TracerEnabled, false),
-    Layer.succeed(Models, { models, awaitPosition: (p) => runner.awaitPosition(p), cursors }),
-  )
-  const runtime = ManagedRuntime.make(layer)
-  const run = <A, E>(effect: Effect.Effect<A, E, SimServices>, meta?: CommandMetaShape) =>
-    runtime.runPromiseExit(meta === undefined ? effect : Effect.provideService(effect, CommandMeta, meta))
-  const must = async <A, E>(effect: Effect.Effect<A, E, SimServices>): Promise<A> => {
-    const exit = await run(effect)
-    if (Exit.isFailure(exit)) throw new Error(`start-up command failed: ${JSON.stringify(exit.cause)}`)
-    return exit.value
-  }
+  const { runtime, run, must, aggregates, cursors } = startRuntime({ store, clock, ids, models, runner })
 
   const loaded = options.checkpoints === undefined ? undefined : await loadCheckpoint(options.checkpoints, store, models)
-  await must(runner.pull)
-  ids.restore(models.lastSeq)
-  // The epoch a revert started is in the store even when its cut left no event of it in the log.
-  ids.reachEpoch(Math.max(models.lastEpoch, store.epoch === undefined ? 0 : await must(store.epoch)))
-  if (models.timeline.headTime > clock.now()) clock.advance(models.timeline.headTime - clock.now())
+  await catchUp({ store, clock, ids, models, runner }, must)
   // Written at once: a frozen clock killed before it ever moved resumes frozen too.
   const saveClock = () => options.clock?.dataDir !== undefined && writeClockFile(options.clock.dataDir, clock.state())
   saveClock()
-
-  const createdCredentials: Array<CreatedCredentials> = []
-  if (models.position < 0n) {
-    const fixture = options.fixture ?? (options.defaultWorkspace ? defaultFixture : undefined)
-    if (fixture !== undefined) createdCredentials.push(...(await createStartupWorkspace(run, fixture, seed, ids)))
-    await must(runner.pull)
-    ids.restore(models.lastSeq)
-  }
+  const createdCredentials = await seedWorkspace(options, seed, { ids, models, runner }, run, must)
   let following = options.follow ? await must(runner.follow) : undefined
   const checkpointer: Checkpointer | undefined =
     options.checkpoints === undefined ? undefined : await startCheckpointer(options.checkpoints, store, loaded)
   const adminToken = options.fixture?.adminToken ?? options.adminToken ?? Buffer.from(ids.bytes("adminToken", 18)).toString("base64url")
 
   const clockHooks: Array<() => Effect.Effect<void, AppFailure, SimServices>> = [() => settleAll]
-  const webhookOptions = typeof options.webhooks === "object" ? options.webhooks : {}
-  // A node following a store other nodes share delivers only what the store's consumer groups give it.
-  const shared =
-    webhookOptions.shared ?? (options.follow === true && store.consumerGroups !== undefined ? { groups: store.consumerGroups } : undefined)
-  const startWebhooks = () =>
-    options.webhooks === false
-      ? undefined
-      : startWebhookWorker(
-          {
-            outbox: models.outbox,
-            requestOf: requestLookup(models),
-            ...(assetIds.any ? { assetIdToWire: assetIds.toWire } : {}),
-            clock,
-            run,
-            awaitPosition: runner.awaitPosition,
-            position: () => models.position,
-          },
-          { ...webhookOptions, ...(shared !== undefined ? { shared } : {}) },
-        )
+  const startWebhooks = webhookStarter(options, { store, clock, models, runner, assetIds }, run)
   let webhooks = startWebhooks()
   if (webhooks !== undefined) clockHooks.push(() => Effect.sync(() => webhooks?.wake()))
   const gate = makeGate()
@@ -167,8 +118,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
       await checkpointer?.resume()
     },
   })
-  let ticking = false
-  let ticker: ReturnType<typeof setInterval> | undefined
+  const ticker = makeTicker(clock, gate, () => run(Effect.forEach(clockHooks, (h) => h(), { discard: true })))
   return {
     afterClockAdvance: () => Effect.forEach(clockHooks, (h) => h(), { discard: true }),
     onClockAdvance: (hook) => {
@@ -194,26 +144,150 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     reset: snapshots.reset,
     restoredFrom: loaded?.position,
     checkpoint: async () => (checkpointer === undefined ? null : checkpointer.save()),
-    startTicker: (everyMs = 1000) => {
-      // While simulated time follows the wall clock, interval blocks and confirmations come due by themselves.
-      ticker ??= setInterval(() => {
-        if (ticking || clock.isFrozen()) return
-        ticking = true
-        void Promise.resolve(gate.shared(() => run(Effect.forEach(clockHooks, (h) => h(), { discard: true })))).finally(() => {
-          ticking = false
-        })
-      }, everyMs)
-      ticker.unref()
-    },
+    startTicker: ticker.start,
     close: async () => {
       openOn.set(store, (openOn.get(store) ?? 1) - 1)
-      if (ticker !== undefined) clearInterval(ticker)
+      ticker.stop()
       await webhooks?.stop()
       if (following) await Effect.runPromise(following.stop)
       await checkpointer?.close()
       saveClock()
       await runtime.dispose()
       await options.store.close?.()
+    },
+  }
+}
+
+type Ids = ReturnType<typeof makeIds>
+type Clock = ReturnType<typeof resumeClock>
+type Runner = ReturnType<typeof makeProjectionRunner>
+type Run = Simulator["run"]
+type Must = <A, E>(effect: Effect.Effect<A, E, SimServices>) => Promise<A>
+
+/** The services every command runs with, and the runtime that provides them: `run` a command, `must` a start-up one. */
+const startRuntime = (parts: {
+  readonly store: EventStoreShape
+  readonly clock: Clock
+  readonly ids: Ids
+  readonly models: ReadModels
+  readonly runner: Runner
+}) => {
+  const { store, clock, ids, models, runner } = parts
+  // Derived state a revert clears: aggregate states folded from removed events, process-manager cursors.
+  const aggregates = makeAggregateCache()
+  const cursors = new Map<string, number>()
+  const layer = Layer.mergeAll(
+    Layer.succeed(EventStore, store),
+    clockLayer(clock),
+    idsLayer(ids),
+    Layer.succeed(IdSequence, { current: ids.sequence, epoch: ids.epoch }),
+    derivationLayer(makeDerivation(ids.seed)),
+    Layer.succeed(AggregateCache, aggregates),
+    // Spans go nowhere here (no tracer is installed); not registering them keeps every command cheaper.
+    Layer.succeed(References.TracerEnabled, false),
+    Layer.succeed(Models, { models, awaitPosition: (p) => runner.awaitPosition(p), cursors }),
+  )
+  const runtime = ManagedRuntime.make(layer)
+  const run = <A, E>(effect: Effect.Effect<A, E, SimServices>, meta?: CommandMetaShape) =>
+    runtime.runPromiseExit(meta === undefined ? effect : Effect.provideService(effect, CommandMeta, meta))
+  const must: Must = async (effect) => {
+    const exit = await run(effect)
+    if (Exit.isFailure(exit)) throw new Error(`start-up command failed: ${JSON.stringify(exit.cause)}`)
+    return exit.value
+  }
+  return { runtime, run, must, aggregates, cursors }
+}
+
+/** Reads the log into the models (from a checkpoint's position, if one was loaded), and the ids and clock past it. */
+const catchUp = async (
+  parts: {
+    readonly store: EventStoreShape
+    readonly clock: Clock
+    readonly ids: Ids
+    readonly models: ReadModels
+    readonly runner: Runner
+  },
+  must: Must,
+): Promise<void> => {
+  const { store, clock, ids, models, runner } = parts
+  await must(runner.pull)
+  ids.restore(models.lastSeq)
+  // The epoch a revert started is in the store even when its cut left no event of it in the log.
+  ids.reachEpoch(Math.max(models.lastEpoch, store.epoch === undefined ? 0 : await must(store.epoch)))
+  if (models.timeline.headTime > clock.now()) clock.advance(models.timeline.headTime - clock.now())
+}
+
+/** On an empty store, the fixture's workspace (or the default one): the credentials it created. */
+const seedWorkspace = async (
+  options: SimulatorOptions,
+  seed: string,
+  parts: { readonly ids: Ids; readonly models: ReadModels; readonly runner: Runner },
+  run: Run,
+  must: Must,
+): Promise<Array<CreatedCredentials>> => {
+  const { ids, models, runner } = parts
+  const createdCredentials: Array<CreatedCredentials> = []
+  if (models.position < 0n) {
+    const fixture = options.fixture ?? (options.defaultWorkspace ? defaultFixture : undefined)
+    if (fixture !== undefined) createdCredentials.push(...(await createStartupWorkspace(run, fixture, seed, ids)))
+    await must(runner.pull)
+    ids.restore(models.lastSeq)
+  }
+  return createdCredentials
+}
+
+/** How to start the webhook worker (again after a revert), or undefined when webhooks are off. */
+const webhookStarter = (
+  options: SimulatorOptions,
+  parts: {
+    readonly store: EventStoreShape
+    readonly clock: Clock
+    readonly models: ReadModels
+    readonly runner: Runner
+    readonly assetIds: ReturnType<typeof makeAssetIds>
+  },
+  run: Run,
+) => {
+  const { store, clock, models, runner, assetIds } = parts
+  const webhookOptions = typeof options.webhooks === "object" ? options.webhooks : {}
+  // A node following a store other nodes share delivers only what the store's consumer groups give it.
+  const shared =
+    webhookOptions.shared ?? (options.follow === true && store.consumerGroups !== undefined ? { groups: store.consumerGroups } : undefined)
+  return () =>
+    options.webhooks === false
+      ? undefined
+      : startWebhookWorker(
+          {
+            outbox: models.outbox,
+            requestOf: requestLookup(models),
+            ...(assetIds.any ? { assetIdToWire: assetIds.toWire } : {}),
+            clock,
+            run,
+            awaitPosition: runner.awaitPosition,
+            position: () => models.position,
+          },
+          { ...webhookOptions, ...(shared !== undefined ? { shared } : {}) },
+        )
+}
+
+/** The wall-clock ticker: runs the clock hooks every `everyMs` while time is not frozen, one pass at a time. */
+const makeTicker = (clock: Clock, gate: ReturnType<typeof makeGate>, hooks: () => Promise<unknown>) => {
+  let ticking = false
+  let ticker: ReturnType<typeof setInterval> | undefined
+  return {
+    start: (everyMs = 1000) => {
+      // While simulated time follows the wall clock, interval blocks and confirmations come due by themselves.
+      ticker ??= setInterval(() => {
+        if (ticking || clock.isFrozen()) return
+        ticking = true
+        void Promise.resolve(gate.shared(hooks)).finally(() => {
+          ticking = false
+        })
+      }, everyMs)
+      ticker.unref()
+    },
+    stop: () => {
+      if (ticker !== undefined) clearInterval(ticker)
     },
   }
 }

@@ -79,7 +79,7 @@ const allowed: ReadonlyArray<string> = [
   "src/api/request-body.ts: bodies", // each request's body, for the request log (request-body.ts is being reworked with the API)
   "src/api/sim/scenario.ts: importing", // one scenario import at a time per simulator
   "src/projections/runner.ts: halts", // which causes are a fold's halt, by identity
-  "src/projections/storage/columns.ts: decodedOf", // a packed string table's strings decoded lately (not its state: a checkpoint leaves it out)
+  "src/projections/storage/string-table.ts: decodedOf", // a packed string table's strings decoded lately (not its state: a checkpoint leaves it out)
   "src/simulator.ts: openOn", // how many simulators this process has open on one store object: a revert refuses a shared one
   // Memos of a pure function of the code or of the arguments: the same answers, once.
   "src/api/digest/digest.ts: firstVersion", // the reads the oldest version has, from the operation table
@@ -94,8 +94,8 @@ const allowed: ReadonlyArray<string> = [
   // Scratch for one call, never read across calls.
   "src/projections/balances/ledger.ts: target", // the fold's visitor's arguments: a closure per event would be an object per event
   "src/projections/balances/ledger.ts: at",
-  "src/projections/storage/graph-codec.ts: int64", // a bigint's 64 bits as two words
-  "src/projections/storage/graph-codec.ts: int64Words",
+  "src/projections/storage/graph-decode.ts: int64Words", // a bigint's 64 bits as two words, read
+  "src/projections/storage/graph-encode.ts: int64", // a bigint's 64 bits as two words, written
   // Entry modules: a process's, a thread's or a page's own.
   "src/api/answer-observer.ts: observer", // the contract test's hook on every answer (unset: apps pay nothing per request)
   "src/checkpoints/writer-thread.ts: models", // the checkpoint thread's copy of the read models and where it stands
