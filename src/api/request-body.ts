@@ -44,15 +44,20 @@ const fromIncoming = (incoming: IncomingMessage, limit: number): Promise<BodyTex
       chunks.length = 0
       resolve(TOO_LARGE)
     })
+    let ended = false
     incoming.on("end", () => {
+      ended = true
       if (tooLarge) return resolve(TOO_LARGE)
       const text = decoder.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
       bodies.set(incoming, text)
       resolve(text)
     })
     incoming.on("error", reject)
-    // After "end" when the body came whole (the promise is settled by then); before it, only when it was cut off.
-    incoming.on("close", () => reject(new BodyCutOff("the request closed before its body ended")))
+    // After "end" when the body came whole (the promise is settled by then: no error is built, a stack costs every
+    // request); before it, only when it was cut off.
+    incoming.on("close", () => {
+      if (!ended && !tooLarge) reject(new BodyCutOff("the request closed before its body ended"))
+    })
   })
 
 export const readBodyText = (c: Context, limit: number): Promise<BodyText> => {
