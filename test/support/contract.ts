@@ -10,15 +10,14 @@ import type { ApiVersion } from "../../src/domain/api-key/index.js"
 
 /** What the check needs, loaded once it has answers to check. */
 const load = async () => {
-  const [{ Ajv2020 }, { defaultOperations }, { errorEnvelopeSchema, jsonSchema, openApiDocument, successStatus }, { isApiVersion }] =
-    await Promise.all([
-      import("ajv/dist/2020.js"),
-      import("../../src/api/app.js"),
-      import("../../src/api/openapi.js"),
-      import("../../src/domain/api-key/index.js"),
-    ])
+  const [{ Ajv2020 }, { defaultOperations }, { openApiDocument, successStatus }, { isApiVersion }] = await Promise.all([
+    import("ajv/dist/2020.js"),
+    import("../../src/api/app.js"),
+    import("../../src/api/openapi.js"),
+    import("../../src/domain/api-key/index.js"),
+  ])
   const ajv = new Ajv2020({ strict: false, allErrors: true })
-  return { ajv, defaultOperations, errorEnvelopeSchema, jsonSchema, openApiDocument, successStatus, isApiVersion }
+  return { ajv, defaultOperations, openApiDocument, successStatus, isApiVersion }
 }
 type Loaded = Awaited<ReturnType<typeof load>>
 
@@ -34,6 +33,16 @@ const validators = new Map<string, ValidateFunction>()
 let errorValidator: ValidateFunction | undefined
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")
+const pointer = (...parts: ReadonlyArray<string>) => parts.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/")
+let documentCount = 0
+
+/** A document ajv resolves references in (its components.schemas); the key to reach its parts by. */
+const register = (ajv: Loaded["ajv"], doc: unknown): string => {
+  const key = `openapi-${documentCount++}`
+  ajv.addSchema(doc as object, key)
+  return key
+}
+const registered = new Map<ApiVersion, string>()
 
 /** The success schema in the served document (an operation an app adds on its own is documented the same way). */
 const successValidator = (
@@ -45,19 +54,27 @@ const successValidator = (
   let v = validators.get(key)
   if (v === undefined) {
     let doc = documents.get(version)
-    if (doc === undefined) documents.set(version, (doc = openApiDocument(defaultOperations, version)))
+    if (doc === undefined) {
+      documents.set(version, (doc = openApiDocument(defaultOperations, version)))
+      registered.set(version, register(ajv, doc))
+    }
     const own = defaultOperations.includes(op)
-      ? doc.paths[openApiPath(op.path)]?.[op.method.toLowerCase()]
-      : (openApiDocument([op], version) as any).paths[openApiPath(op.path)]?.[op.method.toLowerCase()]
-    const schema = own?.responses[String(successStatus(op))]?.content["application/json"].schema
-    if (schema === undefined) return undefined
-    validators.set(key, (v = ajv.compile(schema)))
+    const document: any = own ? doc : openApiDocument([op], version)
+    const at = own ? registered.get(version)! : register(ajv, document)
+    const path = openApiPath(op.path)
+    const method = op.method.toLowerCase()
+    const status = String(successStatus(op))
+    if (document.paths[path]?.[method]?.responses[status]?.content["application/json"].schema === undefined) return undefined
+    validators.set(
+      key,
+      (v = ajv.compile({ $ref: `${at}#/${pointer("paths", path, method, "responses", status, "content", "application/json", "schema")}` })),
+    )
   }
   return v
 }
 
 const check = (loaded: Loaded, violations: Array<Violation>, { operation, status, body }: ObservedAnswer): void => {
-  const { ajv, errorEnvelopeSchema, isApiVersion, jsonSchema, successStatus } = loaded
+  const { ajv, isApiVersion, openApiDocument, successStatus } = loaded
   const fail = (problem: unknown): void => {
     violations.push({ operation: operation.id, status, problem, body: body.slice(0, 2000) })
   }
@@ -76,7 +93,10 @@ const check = (loaded: Loaded, violations: Array<Violation>, { operation, status
     if (!validate(parsed)) fail(validate.errors)
     return
   }
-  errorValidator ??= ajv.compile(jsonSchema(errorEnvelopeSchema()))
+  if (errorValidator === undefined) {
+    const at = register(ajv, openApiDocument([], version))
+    errorValidator = ajv.compile({ $ref: `${at}#/components/schemas/ErrorEnvelope` })
+  }
   if (!errorValidator(parsed)) fail(errorValidator.errors)
 }
 
