@@ -5,7 +5,9 @@ import type { JsonObject } from "../body.js"
 import type { Operation } from "../operation.js"
 import { errorEnvelope, existsAt, requestBody, successSchema, successStatus } from "./answers.js"
 import { components } from "./components.js"
-import { openApiPath, parameters } from "./parameters.js"
+import { errorResponses } from "./errors.js"
+import { operationDocs, TAGS } from "./operation-docs.js"
+import { openApiPath, parameters, securitySchemes } from "./parameters.js"
 
 const security = [{ apiKey: [], apiSign: [], apiTimestamp: [], apiPassphrase: [] }]
 
@@ -17,8 +19,11 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, version: A
     if (!existsAt(op, version)) continue
     const body = requestBody(c, op, version)
     const entry = (paths[openApiPath(op.path)] ??= {})
+    const docs = operationDocs[op.id]
     entry[op.method.toLowerCase()] = {
       operationId: op.id,
+      summary: docs?.summary ?? op.id,
+      ...(docs !== undefined ? { description: docs.description, tags: docs.tags } : {}),
       parameters: parameters(c, op, version),
       ...(body !== undefined ? { requestBody: body } : {}),
       responses: {
@@ -26,24 +31,19 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, version: A
           description: "success",
           content: { "application/json": { schema: successSchema(c, op, version) } },
         },
-        default: { description: "error", content: { "application/json": { schema: error } } },
+        ...errorResponses(error, op, version),
       },
     }
   }
-  const header = (name: string) => ({ type: "apiKey", in: "header", name })
   return {
     openapi: "3.1.0",
     info: { title: "custody-sim REST API", version, description: `The simulated custody service's REST API at version ${version}.` },
     servers: [{ url: "/" }],
     security,
+    tags: TAGS,
     components: {
       schemas: c.schemas(),
-      securitySchemes: {
-        apiKey: header("x-api-key"),
-        apiSign: header("x-api-sign"),
-        apiTimestamp: header("x-api-timestamp"),
-        apiPassphrase: header("x-api-passphrase"),
-      },
+      securitySchemes,
     },
     paths,
   }
