@@ -1,6 +1,7 @@
 // Builds the dashboard (src/ui) into dist/ui: one minified script and one stylesheet, no network at run time.
 import { build } from "esbuild"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
@@ -37,6 +38,8 @@ export const buildUi = async (outDir = join(root, "dist", "ui")): Promise<{ byte
     legalComments: "none",
   })
   writeFileSync(join(outDir, "index.html"), page)
+  // The API reference's renderer (/docs), served from the package as the dashboard's files are.
+  copyFileSync(createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js"), join(outDir, "assets", "redoc.standalone.js"))
   return {
     bytes: Object.entries(r.metafile.outputs)
       .filter(([f]) => !f.endsWith(".map"))

@@ -1,8 +1,9 @@
-// The documents served without authentication: GET / (where everything is), GET /openapi/{version}.json and
-// GET /_sim/openapi.json.
+// The documents served without authentication: GET / (where everything is), GET /openapi/{version}.json, the
+// reference pages at /docs (docs-page.ts) and GET /_sim/openapi.json.
 import type { Hono } from "hono"
 import { isApiVersion } from "../domain/api-key/index.js"
 import type { ApiDeps } from "./deps.js"
+import { mountDocsPage } from "./docs-page.js"
 import { errorBody } from "./envelope.js"
 import { errors } from "./errors.js"
 import { openApiDocument } from "./openapi.js"
@@ -24,6 +25,7 @@ export const mountDocuments = (app: Hono, deps: ApiDeps, operations: ReadonlyArr
         about: "a simulator of an MPC custody REST service: sign each request as the spec says; /_sim is the control plane (admin token)",
         docs: "README.md (the endpoint table under Endpoints) and docs/*.md of the custody-sim package",
         ...(dashboard ? { dashboard: `${origin}/ui` } : {}),
+        reference: `${origin}/docs`,
         openapi: { ...openapi, controlPlane: `${origin}/_sim/openapi.json` },
         health: `${origin}/_sim/health`,
       }),
@@ -39,6 +41,7 @@ export const mountDocuments = (app: Hono, deps: ApiDeps, operations: ReadonlyArr
     if (text === undefined) built.set(version, (text = JSON.stringify(openApiDocument(operations, version))))
     return respond(c, 200, text)
   })
+  mountDocsPage(app, deps)
 }
 
 export const openApiRoute = (document: () => unknown): SimRoute => {

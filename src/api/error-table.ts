@@ -134,6 +134,16 @@ const maxFeeExceeded = (fee: string, ceiling: string, assetId: string | undefine
 
 export const toApiError = (e: AppError): ApiError => (errorTable[e._tag] as (e: AppError) => ApiError)(e)
 
+/**
+ * The status and code of each row (a write can answer any of them; the OpenAPI documents list them): each row
+ * called with its tag alone, as a row's status and code never depend on the failure's fields.
+ */
+export const errorTableAnswers = (): ReadonlyArray<{ readonly status: number; readonly code: string }> =>
+  Object.keys(errorTable).map((tag) => {
+    const e = toApiError({ _tag: tag } as AppError)
+    return { status: e.status, code: e.code }
+  })
+
 /** Turns a command's exit into its value or an ApiError; defects are rethrown (the route answers 500). */
 export const exitToResult = <A>(exit: Exit.Exit<A, AppError>): A | ApiError => {
   if (Exit.isSuccess(exit)) return exit.value

@@ -172,6 +172,7 @@ const startLines = (
         : ["--url", url, "--key", first.key, "--secret", first.secret, "--passphrase", first.passphrase]
     lines.push(`try: ${commandName()} call GET /vaults ${args.map(quote).join(" ")}`.trimEnd())
   }
+  lines.push(`API reference: ${url}/docs`)
   lines.push(`audit report: ${url}/_sim/audit?token=${encodeURIComponent(sim.adminToken)}`)
   lines.push(`listening on ${url}`)
   return lines

@@ -157,6 +157,9 @@ const Dashboard = ({ onLogout }: { onLogout: () => void }) => {
             </a>
           ))}
         </nav>
+        <a class="reference" href="/docs" target="_blank" rel="noopener">
+          API reference
+        </a>
         <button type="button" class="logout" onClick={() => void logout().finally(onLogout)}>
           Log out
         </button>

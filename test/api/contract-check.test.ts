@@ -1,6 +1,7 @@
 // The contract check itself (test/support/contract.ts, which every test file runs after its tests): a real answer
 // passes; the same answer with a field its document lacks, without a field it requires, with a success status the
-// document does not give, or an error outside the error envelope, is reported.
+// document does not give, an error outside the error envelope, or with a status or code its operation does not
+// declare, is reported.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defaultOperations } from "../../src/api/app.js"
 import type { ObservedAnswer } from "../../src/api/operation.js"
@@ -56,5 +57,25 @@ describe("the contract check", () => {
     const found = await contractViolations([notEnvelope, notJson])
     expect(found.map((v) => v.status)).toEqual([404, 200])
     expect(found[1]!.problem).toBe("not JSON")
+  })
+
+  it("passes a real error answer, and reports a status or a code the operation's document does not declare", async () => {
+    const res = await h.raw({ method: "GET", url: "/vaults", override: { "x-api-key": null } })
+    expect(res.status).toBe(401)
+    const unsigned = { ...listed, status: 401, body: JSON.stringify(res.body) }
+    expect(await contractViolations([unsigned])).toEqual([])
+    const error = (status: number, code: string) => ({
+      ...listed,
+      status,
+      body: JSON.stringify({ apiVersion: "2026-03-20", requestId: "r", error: { code, message: "m", details: [] } }),
+    })
+    // A read takes no body (no 413), and runs no command (no utxo_reserved).
+    const found = await contractViolations([error(413, "request_body_too_large"), error(409, "utxo_reserved")])
+    expect(found.map((v) => [v.operation, v.status])).toEqual([
+      ["listVaults", 413],
+      ["listVaults", 409],
+    ])
+    expect(found[0]!.problem).toBe("no version's document declares a 413 answer for listVaults")
+    expect(JSON.stringify(found[1]!.problem)).toContain("enum")
   })
 })

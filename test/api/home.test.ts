@@ -31,6 +31,7 @@ it("points to the docs, the dashboard and the OpenAPI documents, each link serve
     about: expect.stringContaining("/_sim is the control plane"),
     docs: "README.md (the endpoint table under Endpoints) and docs/*.md of the custody-sim package",
     dashboard: `${u}/ui`,
+    reference: `${u}/docs`,
     openapi: {
       "2024-05-09": `${u}/openapi/2024-05-09.json`,
       "2025-09-23": `${u}/openapi/2025-09-23.json`,
@@ -45,4 +46,6 @@ it("points to the docs, the dashboard and the OpenAPI documents, each link serve
   }
   const ui = await send(client, { method: "GET", path: body.dashboard.slice(u.length) })
   expect([ui.status, ui.headers["content-type"]]).toEqual([200, expect.stringMatching(/^text\/html/)])
+  const reference = await send(client, { method: "GET", path: body.reference.slice(u.length) })
+  expect([reference.status, reference.headers["content-type"]]).toEqual([200, expect.stringMatching(/^text\/html/)])
 })

@@ -1,23 +1,31 @@
 // Asset entries as the asset and address listings write them; 2026-03-20 renames the symbol and the rate.
 import { Schema } from "effect"
 import { amountFields, AssetType } from "./common.js"
-import { array, field, optional, struct, type Shape } from "./shape.js"
+import { array, field, named, optional, struct, type Shape } from "./shape.js"
 
 export const symbolField = field(Schema.String, { renamed: { "2026-03-20": "assetUnit" } })
 /** The asset's exchange rate to USD, a decimal string. */
 export const exchangeRateField = field(Schema.String, { renamed: { "2026-03-20": "exchangeRateUnit" } })
 
-export const AssetData = struct({ ...amountFields, contract: optional(Schema.String), standard: optional(Schema.String) })
+export const AssetData = named(
+  "AssetData",
+  struct({ ...amountFields, contract: optional(Schema.String), standard: optional(Schema.String) }),
+  "The four amounts of an asset's balance, and a token's contract.",
+)
 
 const entryFields = { assetData: AssetData, exchangeRate: exchangeRateField, symbol: symbolField, type: AssetType } as const
 
 /** #8's entry (assets of one address on one chain). */
-export const AddressAssetEntry = struct(entryFields)
+export const AddressAssetEntry = named("AddressAsset", struct(entryFields))
 /** #11's entry, and of every listing that spans chains. */
-export const VaultAssetEntry = struct({ ...entryFields, assetId: Schema.String, blockchain: Schema.String, network: Schema.String })
+export const VaultAssetEntry = named(
+  "VaultAsset",
+  struct({ ...entryFields, assetId: Schema.String, blockchain: Schema.String, network: Schema.String }),
+)
 
-/** `item: { assets: [...] }`. */
-export const assetsOf = (entry: Shape): Shape => struct({ assets: array(entry) })
+/** `item: { assets: [...] }` (named after its entry's name: `VaultAssets`). */
+export const assetsOf = (entry: Shape & { readonly name?: string }): Shape =>
+  entry.name === undefined ? struct({ assets: array(entry) }) : named(`${entry.name}s`, struct({ assets: array(entry) }))
 
 const { allocatedAmount: _allocated, ...threeAmounts } = amountFields
 

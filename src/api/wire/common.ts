@@ -4,7 +4,10 @@ import { Schema } from "effect"
 export const NetworkType = Schema.Literals(["main", "test"])
 export const AssetType = Schema.Literals(["COIN", "TOKEN"])
 /** A decimal amount in an asset's units. */
-export const Amount = Schema.String
+export const Amount = Schema.String.annotate({
+  identifier: "Amount",
+  description: "A decimal amount in the asset's units (a string: no precision is lost).",
+})
 /** "true" or "false": booleans the spec writes as strings. */
 export const BooleanString = Schema.Literals(["true", "false"])
 

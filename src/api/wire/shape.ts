@@ -144,3 +144,15 @@ export const byVersion = (
 /** A value written through `write` in every version (a count the wire shows as a string). */
 // biome-ignore lint/suspicious/noExplicitAny: as Present
 export const converted = (schema: Schema.Top, write: (value: any) => unknown): Shape => perVersion(() => ({ schema, present: write }))
+
+/**
+ * A shape with the name the OpenAPI documents give it (components.schemas), in every version: a shape several
+ * operations answer, named where it is declared rather than after one of them.
+ */
+export const named = (name: string, shape: Shape, description?: string): Shape & { readonly name: string } => ({
+  ...perVersion((version) => {
+    const c = shape.at(version)
+    return { schema: c.schema.annotate({ identifier: name, ...(description !== undefined ? { description } : {}) }), present: c.present }
+  }),
+  name,
+})

@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 import { symbolField } from "./assets.js"
 import { BooleanString } from "./common.js"
-import { array, field, optional, struct } from "./shape.js"
+import { array, field, named, optional, struct } from "./shape.js"
 
 const unitField = field(Schema.String, { renamed: { "2026-03-20": "amountUnit" } })
 const Party = struct({
@@ -16,21 +16,24 @@ const Party = struct({
 const Fee = struct({ amount: Schema.String, unitSymbol: unitField })
 const Direction = Schema.Literals(["incoming", "outgoing", "client-internal", "vault-internal", "internal"])
 
-export const TransactionListItem = struct({
-  id: Schema.String,
-  transactionId: Schema.String,
-  blockchain: Schema.String,
-  network: Schema.String,
-  createdTimestamp: Schema.Int,
-  direction: Direction,
-  hasTokenTransfer: BooleanString,
-  isInternal: BooleanString,
-  minedInBlockHeight: Schema.String,
-  status: Schema.String,
-  transactionFee: Fee,
-  senders: array(Party),
-  recipients: array(Party),
-})
+export const TransactionListItem = named(
+  "TransactionListItem",
+  struct({
+    id: Schema.String,
+    transactionId: Schema.String,
+    blockchain: Schema.String,
+    network: Schema.String,
+    createdTimestamp: Schema.Int,
+    direction: Direction,
+    hasTokenTransfer: BooleanString,
+    isInternal: BooleanString,
+    minedInBlockHeight: Schema.String,
+    status: Schema.String,
+    transactionFee: Fee,
+    senders: array(Party),
+    recipients: array(Party),
+  }),
+)
 
 /** Always shown from 2026-03-20 on, empty when there is none. */
 const listFrom2026 = (item: Parameters<typeof array>[0]) => optional(array(item), { absentAs: { "2026-03-20": [] } })

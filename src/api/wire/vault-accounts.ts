@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 import { symbolField } from "./assets.js"
 import { Amount, AssetType, NetworkType } from "./common.js"
-import { array, converted, field, optional, struct, type Shape } from "./shape.js"
+import { array, converted, field, named, optional, struct, type Shape } from "./shape.js"
 
 const SINCE = { since: "2026-03-20" } as const
 
@@ -23,25 +23,28 @@ const asString = converted(Schema.String, String)
  * and the index as an integer in lists, a string elsewhere; create shows no favourite flag.
  */
 export const vaultAccountShape = (variant: { readonly favourite?: "list" | "details"; readonly index: "integer" | "string" }): Shape =>
-  struct({
-    vaultAccountId: Schema.String,
-    name: field(Schema.String, { renamed: { "2026-03-20": "vaultAccountName" } }),
-    vaultId: field(Schema.String, SINCE),
-    color: field(Schema.String, { renamed: { "2026-03-20": "vaultAccountColour" } }),
-    isHiddenInDashboard: Schema.Boolean,
-    ...(variant.favourite === undefined
-      ? {}
-      : {
-          isFavoriteInDashboard: field(Schema.Boolean, {
-            ...SINCE,
-            ...(variant.favourite === "details" ? { renamed: { "2026-03-20": "isFavorityInDashboard" } } : {}),
+  named(
+    variant.favourite === "list" ? "VaultAccountListItem" : variant.favourite === "details" ? "VaultAccountDetails" : "VaultAccount",
+    struct({
+      vaultAccountId: Schema.String,
+      name: field(Schema.String, { renamed: { "2026-03-20": "vaultAccountName" } }),
+      vaultId: field(Schema.String, SINCE),
+      color: field(Schema.String, { renamed: { "2026-03-20": "vaultAccountColour" } }),
+      isHiddenInDashboard: Schema.Boolean,
+      ...(variant.favourite === undefined
+        ? {}
+        : {
+            isFavoriteInDashboard: field(Schema.Boolean, {
+              ...SINCE,
+              ...(variant.favourite === "details" ? { renamed: { "2026-03-20": "isFavorityInDashboard" } } : {}),
+            }),
           }),
-        }),
-    index: field(variant.index === "string" ? asString : Schema.Int, SINCE),
-    createdTimestamp: field(Schema.Int, { renamed: { "2026-03-20": "createdAt" } }),
-    addressesCount: field(asString, SINCE),
-    balances: field(array(AccountBalance), SINCE),
-  })
+      index: field(variant.index === "string" ? asString : Schema.Int, SINCE),
+      createdTimestamp: field(Schema.Int, { renamed: { "2026-03-20": "createdAt" } }),
+      addressesCount: field(asString, SINCE),
+      balances: field(array(AccountBalance), SINCE),
+    }),
+  )
 
 export const VaultAccountAsset = struct({
   assetId: Schema.String,

@@ -7,6 +7,7 @@ import { checks, type FieldCheck } from "../../../src/api/body.js"
 import { openApiDocument } from "../../../src/api/openapi.js"
 import { bodyAt } from "../../../src/api/operation.js"
 import { defaultOperations } from "../../../src/api/operations.js"
+import { inlined } from "../../support/openapi.js"
 import { API_VERSIONS } from "../../../src/domain/api-key/index.js"
 
 /** Every declared check: [operation, version, attribute, check]. */
@@ -40,7 +41,7 @@ describe("request schemas", () => {
 
   it("the OpenAPI documents give each attribute its type", () => {
     for (const version of API_VERSIONS) {
-      const doc = openApiDocument(defaultOperations, version) as any
+      const doc = inlined(openApiDocument(defaultOperations, version))
       for (const [path, methods] of Object.entries<any>(doc.paths))
         for (const [method, op] of Object.entries<any>(methods)) {
           const item = op.requestBody?.content["application/json"].schema.properties.data.properties.item
@@ -48,7 +49,7 @@ describe("request schemas", () => {
             expect([version, method, path, name, Object.keys(schema).length > 0]).toEqual([version, method, path, name, true])
         }
     }
-    const create = (openApiDocument(defaultOperations, "2026-03-20") as any).paths["/vaults/{vaultId}/vault-account"].post.requestBody
+    const create = inlined(openApiDocument(defaultOperations, "2026-03-20")).paths["/vaults/{vaultId}/vault-account"].post.requestBody
       .content["application/json"].schema.properties.data.properties.item
     expect(create.properties).toEqual({
       name: { type: "string", maxLength: 100, minLength: 1 },
