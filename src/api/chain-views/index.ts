@@ -1,5 +1,5 @@
 // The chain views: the simulated chains through the read interfaces chain clients already speak, at /_chain/…
-// (EVM JSON-RPC). Read-only and unauthenticated: the server's Host check
+// (EVM JSON-RPC; Esplora's REST API for the UTXO chains). Read-only and unauthenticated: the server's Host check
 // is what keeps web pages out. Every read runs inside the simulator's gate, so a revert lands between reads, and
 // reads the read models the custody API answers from. Not the custody API: no OpenAPI document, no answer hook.
 import type { Context, Hono } from "hono"
@@ -7,6 +7,7 @@ import { findNetwork, type NetworkInfo } from "../../domain/chains/index.js"
 import type { ApiDeps } from "../deps.js"
 import { readBodyText, TOO_LARGE } from "../request-body.js"
 import { chainIndex, type ChainIndex } from "./chain-index.js"
+import { answerEsplora } from "./esplora.js"
 import { answerJsonRpc } from "./json-rpc.js"
 
 /** Fresh headers for each answer: @hono/node-server writes the content length into the object it is given. */
@@ -35,6 +36,15 @@ const evm = async (c: Context, deps: ApiDeps): Promise<Response> => {
   })
 }
 
+const esplora = (c: Context, deps: ApiDeps): Response | Promise<Response> => {
+  const n = networkOf(c, "utxo")
+  if (n === undefined)
+    return new Response(`no UTXO network ${c.req.param("blockchain")}/${c.req.param("network")} in the catalogue`, { status: 404 })
+  const rest = c.req.path.slice(`/_chain/${n.blockchain}/${n.network}/esplora`.length)
+  return deps.sim.gate.shared(() => answerEsplora(deps, chainIndex(deps, n), rest))
+}
+
 export const mountChainViews = (app: Hono, deps: ApiDeps): void => {
   app.post("/_chain/:blockchain/:network", (c) => evm(c, deps))
+  app.get("/_chain/:blockchain/:network/esplora/*", (c) => esplora(c, deps))
 }
