@@ -10,6 +10,10 @@ export const END = "<!-- routes:end -->"
 
 /** What each route does, keyed by "METHOD path" as routed; a spec operation's number (#n) leads its line. */
 const summaries: Readonly<Record<string, string>> = {
+  "POST /_chain/:blockchain/:network":
+    "EVM JSON-RPC 2.0 (and batches) of an EVM network: blocks, transactions, receipts, balances, ERC-20 calls and logs, as of any block",
+  "GET /_chain/:blockchain/:network/esplora/*":
+    "Esplora's REST API of a UTXO network: tip, blocks, transactions, addresses, unspent outputs, mempool",
   "GET /vaults": "#1 lists the vaults (paginated)",
   "GET /vaults/:networkType": "#2 lists the vaults of a network type (`main` or `test`)",
   "POST /vaults/:vaultId/vault-account": "#3 creates a vault account",
@@ -190,7 +194,8 @@ export const renderRoutes = (routes: ReadonlyArray<RoutedPath>): string => {
     return op !== undefined ? versionsCell(op) : "all"
   }
   const apiRow = (r: RoutedPath) => `| ${r.method} | \`${shown(r.path)}\` | ${versions(r)} | ${describe(r).replace(/\|/g, "\\|")} |`
-  const api = routes.filter((r) => !r.path.startsWith("/_sim") && !r.path.startsWith("/ui"))
+  const api = routes.filter((r) => !r.path.startsWith("/_sim") && !r.path.startsWith("/ui") && !r.path.startsWith("/_chain"))
+  const chains = routes.filter((r) => r.path.startsWith("/_chain"))
   const sim = routes.filter((r) => r.path.startsWith("/_sim"))
   const ui = routes.filter((r) => r.path.startsWith("/ui"))
   return [
@@ -207,6 +212,16 @@ export const renderRoutes = (routes: ReadonlyArray<RoutedPath>): string => {
     "| Method | Path | Body → answer |",
     "|---|---|---|",
     ...sim.map(row),
+    ...(chains.length === 0
+      ? []
+      : [
+          "",
+          "**Chain views** (`/_chain`, read-only, no credentials; the chain clients' own protocols, see docs/chain-views.md):",
+          "",
+          "| Method | Path | What it answers |",
+          "|---|---|---|",
+          ...chains.map(row),
+        ]),
     ...(ui.length === 0
       ? []
       : [

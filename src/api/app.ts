@@ -28,6 +28,7 @@ import { scenarioRoutes } from "./sim/scenario.js"
 import { webhookRoutes } from "./sim/webhooks.js"
 import { dashboardSimRoutes, makeSessions, mountDashboard } from "./dashboard/index.js"
 import { snapshotRoutes } from "./sim/snapshots.js"
+import { mountChainViews } from "./chain-views/index.js"
 
 export interface AppOptions {
   /** Server time for the signature's timestamp window, UNIX ms (default: the wall clock). */
@@ -125,6 +126,7 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   const operations = [...defaultOperations, ...(options.operations ?? [])]
   for (const route of [...simRoutes, openApiRoute(() => controlPlaneDocument(simRoutes))]) mountSim(app, deps, route)
   if (sessions !== undefined) mountDashboard(app, deps, sessions)
+  mountChainViews(app, deps)
   for (const op of operations) mount(app, deps, op, operations)
   mountDocuments(app, deps, operations, sessions !== undefined)
   app.notFound((c) => {
