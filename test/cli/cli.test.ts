@@ -5,13 +5,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CLI } from "../support/cli-command.js"
 import { startSimProcess, type SimProcess } from "../support/sim-process.js"
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
-// tsx by path: the commands run in other directories, where `--import tsx` would not resolve.
-const TSX = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }
 
 interface Run {
@@ -24,11 +23,8 @@ const cli = (args: ReadonlyArray<string>, options: { env?: Record<string, string
   new Promise((resolve) => {
     const env: Record<string, string | undefined> = { ...process.env, NODE_OPTIONS: "", ...options.env }
     for (const k of Object.keys(env)) if (k.startsWith("CUSTODY_SIM_") && options.env?.[k] === undefined) delete env[k]
-    execFile(
-      process.execPath,
-      ["--import", TSX, join(ROOT, "src/cli.ts"), ...args],
-      { cwd: options.cwd ?? dir, env },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
+    execFile(process.execPath, [...CLI, ...args], { cwd: options.cwd ?? dir, env }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
     )
   })
 

@@ -8,15 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { digestOf } from "../../src/api/digest/digest.js"
 import { createSimulator } from "../../src/simulator.js"
 import { makeSqliteStore } from "../../src/store/sqlite.js"
+import { CLI } from "../support/cli-command.js"
 import { T0 } from "../support/harness.js"
 
 const cli = (args: ReadonlyArray<string>): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", "src/cli.ts", ...args],
-      { cwd: process.cwd(), maxBuffer: 64 << 20 },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
+    execFile(process.execPath, [...CLI, ...args], { cwd: process.cwd(), maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
     )
   })
 // A hang guard, not a speed check: each case starts node with tsx, which takes tens of seconds on a loaded machine.

@@ -1,20 +1,18 @@
 // The README's shell walk-throughs ("First use", "A withdrawal, step by step" and its 2024-05-09 section), run as
 // written against a fresh `serve` (its default workspace, whose key is at the newest version): only the command's
-// name (the checkout's source instead of its build) and the port are put in, and the script's variables are read
+// name (the checkout's command, test/support/cli-command.ts) and the port are put in, and the script's variables are read
 // back at its end to check the world it left.
 import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterEach, describe, expect, it } from "vitest"
 import { parseAmount } from "../../src/testing.js"
+import { CLI } from "../support/cli-command.js"
 import { readmeShell } from "../support/readme-code.js"
 import { startSimProcess, type SimProcess } from "../support/sim-process.js"
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url))
-const TSX = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url).href
-const COMMAND = `node --import ${TSX} ${join(ROOT, "src/cli.ts")}`
+const COMMAND = `node ${CLI.join(" ")}`
 
 let sim: SimProcess | undefined
 let dir = ""

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { digestOf } from "../../src/api/digest/digest.js"
+import { CLI } from "../support/cli-command.js"
 import { startHarness, type Harness } from "../support/harness.js"
 import { exportText, parseFile, writeFile } from "../support/log-file.js"
 import { runScenario, scenarioFixture } from "../support/scenario.js"
@@ -12,11 +13,8 @@ import { shownDigest } from "../../src/audit/digest-format.js"
 
 const cli = (args: ReadonlyArray<string>): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", "src/cli.ts", ...args],
-      { cwd: process.cwd(), maxBuffer: 64 << 20 },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
+    execFile(process.execPath, [...CLI, ...args], { cwd: process.cwd(), maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
     )
   })
 

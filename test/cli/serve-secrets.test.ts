@@ -7,6 +7,7 @@ import { join } from "node:path"
 import { request } from "undici"
 import { afterAll, describe, expect, it } from "vitest"
 import { hostAllowed } from "../../src/api/host-guard.js"
+import { CLI } from "../support/cli-command.js"
 import { startSimProcess, type SimProcess } from "../support/sim-process.js"
 import { isApiErrorShape } from "../support/strict-http.js"
 
@@ -26,7 +27,7 @@ const mode = (path: string) => statSync(path).mode & 0o777
 
 const cli = (args: ReadonlyArray<string>): Promise<{ code: number; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], { cwd: process.cwd() }, (error, _stdout, stderr) =>
+    execFile(process.execPath, [...CLI, ...args], { cwd: process.cwd() }, (error, _stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stderr }),
     )
   })

@@ -5,16 +5,16 @@ import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { createSimulator } from "../../src/simulator.js"
 import { makeSqliteStore } from "../../src/store/sqlite.js"
 import { LEGACY_SEED } from "../../src/workspace/seed.js"
 import { writeCredentialsFile } from "../../src/workspace/credentials-file.js"
+import { CLI } from "../support/cli-command.js"
 import { startSimProcess, type SimProcess } from "../support/sim-process.js"
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
-const TSX = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href
 
 const run = (command: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) =>
@@ -25,7 +25,7 @@ const run = (command: string, env: Record<string, string> = {}): Promise<{ code:
       (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
     ),
   )
-const CLI = `node --import ${TSX} src/cli.ts`
+const COMMAND = `node ${CLI.join(" ")}`
 
 let dir = ""
 let sim: SimProcess | undefined
@@ -50,7 +50,7 @@ describe("serve's start-up lines", () => {
     expect(out).toContain(`credentials saved to ${join(data, "credentials.json")} (npx custody-sim credentials prints them)\n`)
     const hint = /^try: (npx custody-sim call GET \/vaults .*)$/m.exec(out)?.[1]
     expect(hint).toBe(`npx custody-sim call GET /vaults --data-dir ${data}`)
-    const ran = await run(hint!.replace("npx custody-sim", CLI))
+    const ran = await run(hint!.replace("npx custody-sim", COMMAND))
     expect([ran.code, ran.stderr]).toEqual([0, ""])
     expect(JSON.parse(ran.stdout)).toMatchObject({ apiVersion: "2026-03-20", data: { items: [{ type: "test" }, { type: "main" }] } })
   }, 240_000)
@@ -79,7 +79,7 @@ describe("serve's start-up lines", () => {
   }, 240_000)
 
   it("npm start --port N: npm took the flag (npm_config_port), serve says to write npm start -- --port N, exit 2", async () => {
-    const r = await run(`${CLI} serve --data-dir ${join(dir, "npm")}`, { npm_lifecycle_event: "start", npm_config_port: "9123" })
+    const r = await run(`${COMMAND} serve --data-dir ${join(dir, "npm")}`, { npm_lifecycle_event: "start", npm_config_port: "9123" })
     expect([r.code, r.stdout]).toEqual([2, ""])
     expect(r.stderr).toMatch(/^error: npm took --port 9123 for itself: pass serve's flags after --, as in npm start -- --port 9123/)
   }, 240_000)

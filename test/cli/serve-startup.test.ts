@@ -9,6 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { signRequest } from "../../src/client/index.js"
+import { CLI } from "../support/cli-command.js"
 import { startSimProcess, type SimProcess } from "../support/sim-process.js"
 
 const root = mkdtempSync(join(tmpdir(), "custody-sim-startup-"))
@@ -48,7 +49,7 @@ const serveToEnd = (args: ReadonlyArray<string>, withinMs = 60_000): Promise<{ c
     let hung = false
     const child = execFile(
       process.execPath,
-      ["--import", "tsx", "src/cli.ts", "serve", "--host", "127.0.0.1", ...args],
+      [...CLI, "serve", "--host", "127.0.0.1", ...args],
       { cwd: process.cwd(), env: { ...process.env, NODE_OPTIONS: "" } },
       (error, _out, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stderr, hung }),
     )

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { signRequest, type Credentials } from "../../src/client/index.js"
+import { CLI } from "./cli-command.js"
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 
@@ -59,15 +60,11 @@ export interface SimProcessOptions {
 
 export const startSimProcess = (args: ReadonlyArray<string>, options: SimProcessOptions = {}): Promise<SimProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [...(options.nodeArgs ?? []), "--import", "tsx", "src/cli.ts", "serve", "--host", "127.0.0.1", "--port", "0", ...args],
-      {
-        cwd: ROOT,
-        stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, NODE_OPTIONS: "" },
-      },
-    )
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...CLI, "serve", "--host", "127.0.0.1", "--port", "0", ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NODE_OPTIONS: "" },
+    })
     let out = ""
     let err = ""
     const timer = setTimeout(() => {
