@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { API_VERSIONS, type ApiVersion } from "../domain/api-key/index.js"
 import type { FieldCheck, JsonObject } from "./body.js"
 import { bodyAt, pagedAt, type Operation } from "./operation.js"
-import { DEFAULT_LIMIT, MAX_LIMIT } from "./pagination.js"
+import { DEFAULT_LIMIT, MAX_LIMIT } from "./inputs/pagination.js"
 import type { SimRoute } from "./sim/common.js"
 
 export const errorEnvelopeSchema = (): Schema.Top => ErrorEnvelope

@@ -14,9 +14,8 @@ import { amountCheck, amountIn } from "../inputs/amount.js"
 import { invalidField } from "../inputs/invalid.js"
 import { maxFeeOf } from "../inputs/max-fee.js"
 import { note, requiredNote } from "../inputs/note.js"
-import { hasAccount, unknownVault, vaultOn } from "../inputs/parties.js"
+import { senderIn, unknownVault, vaultOn } from "../inputs/parties.js"
 import { priority, priorityOptional } from "../inputs/priority.js"
-import { accountIdOf } from "../../domain/vault-account/index.js"
 import { create, fmt, withNote, type Built } from "../transfers/create.js"
 
 const idCheck = checks.string({ min: 1 })
@@ -44,18 +43,14 @@ const singleInput = (deps: ApiDeps, vaultId: string, item: Item, version: ApiVer
   if (item.feePriority === undefined && !priorityOptional(n)) return errors.missingRequiredAttributes(["feePriority"])
   const vault = vaultOn(deps, vaultId, n, "assetId", unknownVault(version))
   if (isApiError(vault)) return vault
-  const from = senderIn(deps, vaultId, n, item)
+  const from = senderOf(deps, vaultId, n, item)
   return isApiError(from) ? from : withAmounts(n, asset, item, from)
 }
 
 /** The sender: `fromAddress` of the vault account `vaultAccountId` names (the vault's id: its default account). */
-const senderIn = (deps: ApiDeps, vaultId: string, n: NetworkInfo, item: Item): { vaultAccountId: string; from: string } | ApiError => {
-  const accountId = item.vaultAccountId
-  if (!hasAccount(deps, vaultId, accountId, undefined)) return errors.resourceNotFound("vault account")
-  const from = deps.sim.models.holdings.address(n.blockchain, n.network, item.fromAddress, undefined)
-  if (from === undefined || from.facts.vaultId !== vaultId || accountIdOf(from.facts) !== accountId)
-    return errors.resourceNotFound("fromAddress in this vault account")
-  return { vaultAccountId: accountId, from: from.facts.address }
+const senderOf = (deps: ApiDeps, vaultId: string, n: NetworkInfo, item: Item): { vaultAccountId: string; from: string } | ApiError => {
+  const s = senderIn(deps, vaultId, n, item.fromAddress, item.vaultAccountId, "fromAddress")
+  return isApiError(s) ? s : { vaultAccountId: s.vaultAccountId, from: s.address }
 }
 
 const withAmounts = (
@@ -81,7 +76,7 @@ const firstVersion = (deps: ApiDeps, vaultId: string, item: Item): SingleInput |
   if (isUtxo(asset.blockchain))
     return invalidField("assetId", "single transfers are for account-based chains; use the UTXO endpoint for this asset")
   if (deps.sim.models.workspace.vaultsById.get(vaultId) === undefined) return errors.resourceNotFound("vault")
-  const from = senderIn(deps, vaultId, n, item)
+  const from = senderOf(deps, vaultId, n, item)
   return isApiError(from) ? from : withAmounts(n, asset, item, from)
 }
 

@@ -1,7 +1,7 @@
 import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
 import { errors } from "../errors.js"
 import { type Operation, operation } from "../operation.js"
-import { paginate } from "../pagination.js"
+import { paginate } from "../inputs/pagination.js"
 import { transactionListItem, describeTransaction } from "../presenters/transactions.js"
 import { TransactionListItem, TransactionDetail } from "../wire/transactions.js"
 

@@ -3,7 +3,7 @@
 import { type ApiError, errors } from "../errors.js"
 
 /** `item` with `keys` present. */
-export type With<T, K extends keyof T> = T & { readonly [P in K]-?: Exclude<T[P], undefined> }
+type With<T, K extends keyof T> = T & { readonly [P in K]-?: Exclude<T[P], undefined> }
 
 /** `item` when every attribute of `keys` is set, else 409 missing_required_attributes naming those that are not. */
 export const requireAttributes = <T extends object, K extends keyof T & string>(item: T, keys: ReadonlyArray<K>): With<T, K> | ApiError => {

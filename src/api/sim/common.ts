@@ -37,7 +37,7 @@ export interface SimRoute {
 }
 
 /** A route's request, its path parameters named by its path (each one set: the router matched them). */
-export interface SimRequest<P extends string> {
+interface SimRequest<P extends string> {
   readonly params: { readonly [K in PathParamNames<P>]: string }
   readonly query: Record<string, string>
   readonly body: JsonObject

@@ -23,7 +23,7 @@ export interface AddressPath {
 }
 
 /** What a transfer's body may set besides its parties and amounts, decoded. */
-export interface TransferOptions {
+interface TransferOptions {
   readonly feePriority?: FeePriority | undefined
   /** A TRX amount, checked by the endpoint that takes it. */
   readonly feeLimit?: string | undefined
