@@ -201,8 +201,9 @@ export const checks = {
 /** Declared types of structured request values, for `typed` checks. */
 export const shapes = {
   /** An object of exactly these keys, each a string. */
-  strings: (keys: ReadonlyArray<string>) => Schema.Struct(Object.fromEntries(keys.map((k) => [k, Schema.String]))),
+  strings: <const K extends string>(keys: ReadonlyArray<K>) =>
+    Schema.Struct(Object.fromEntries(keys.map((k) => [k, Schema.String])) as { readonly [k in K]: typeof Schema.String }),
   /** An array of `min` to `max` items. */
-  list: (item: Schema.Top, min: number, max: number) =>
-    Schema.Array(item as Schema.Top & Schema.Constraint).check(Schema.isMinLength(min), Schema.isMaxLength(max)),
+  list: <S extends Schema.Top & Schema.Constraint>(item: S, min: number, max: number) =>
+    Schema.Array(item).check(Schema.isMinLength(min), Schema.isMaxLength(max)),
 }

@@ -5,6 +5,7 @@ export {
   bodyAt,
   type ObservedAnswer,
   type Operation,
+  type OperationContext,
   type OperationResult,
   pagedAt,
 } from "./pipeline/operation.js"

@@ -12,7 +12,7 @@ import { runCommand } from "../use-case.js"
 import type { AsOf } from "../../projections/projection.js"
 import type { AddressView } from "../../projections/balances/holdings.js"
 import { isBlockchain } from "../../domain/chains/index.js"
-import { paginate } from "../pagination.js"
+import { paginate } from "../inputs/pagination.js"
 import { AddressAssetEntry, assetsOf, VaultAssetEntry } from "../wire/assets.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
 import { hasAccount } from "../inputs/parties.js"
@@ -53,15 +53,15 @@ const addressEntries = (deps: ApiDeps, held: ReadonlyArray<AddressView>, asOf: A
 /** The address's assets in the vault, on the `blockchain` of the query or on every chain it is on. */
 const entriesOfAddress = (
   deps: ApiDeps,
-  params: Readonly<Record<string, string>>,
-  query: Readonly<Record<string, string>>,
+  params: { readonly vaultId: string; readonly address: string },
+  query: { readonly blockchain?: string | undefined; readonly assetUnit?: string | undefined },
   asOf: AsOf,
   version: ApiVersion,
 ) => {
   if (query.blockchain !== undefined && !isBlockchain(query.blockchain))
     return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain" }])
-  if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.unknownVault(version)
-  const held = vaultAddressOn(deps, params.vaultId!, params.address!, query.blockchain, asOf)
+  if (deps.sim.models.workspace.vault(params.vaultId, asOf) === undefined) return errors.unknownVault(version)
+  const held = vaultAddressOn(deps, params.vaultId, params.address, query.blockchain, asOf)
   if (held.length === 0) return errors.resourceNotFound("address")
   return addressEntries(deps, held, asOf, query.assetUnit)
 }
@@ -135,7 +135,7 @@ export const addressOperations: ReadonlyArray<Operation> = [
       }
     },
   }),
-  {
+  operation({
     id: "listAddressAssets",
     method: "GET",
     path: "/vaults/:vaultId/:blockchain/addresses/:address/assets",
@@ -145,13 +145,13 @@ export const addressOperations: ReadonlyArray<Operation> = [
     versions: until("2025-09-23"),
     answer: assetsOf(AddressAssetEntry),
     handle: ({ params, asOf }, deps) => {
-      const vault = deps.sim.models.workspace.vault(params.vaultId!, asOf)
+      const vault = deps.sim.models.workspace.vault(params.vaultId, asOf)
       if (vault === undefined) return errors.resourceNotFound("vault")
-      const network = networkForVault(deps, params.vaultId!, params.blockchain!)
+      const network = networkForVault(deps, params.vaultId, params.blockchain)
       if (network === undefined)
         return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain for this vault" }])
       const h = deps.sim.models.holdings
-      const a = h.address(network.blockchain, network.network, params.address!, asOf)
+      const a = h.address(network.blockchain, network.network, params.address, asOf)
       if (a === undefined || a.facts.vaultId !== params.vaultId) return errors.resourceNotFound("address")
       const assets = h.heldAssets(a, asOf).flatMap((id) => {
         const asset = findAsset(id)
@@ -168,8 +168,8 @@ export const addressOperations: ReadonlyArray<Operation> = [
       })
       return { status: 200, item: { assets } }
     },
-  },
-  {
+  }),
+  operation({
     id: "listAssetAddresses",
     method: "GET",
     path: "/assets/:assetId/vaults/:vaultId/:blockchain/:network/addresses",
@@ -180,14 +180,14 @@ export const addressOperations: ReadonlyArray<Operation> = [
     answer: AssetAddresses,
     networkType: networkTypeOf,
     handle: ({ params, asOf }, deps) => {
-      if (findNetwork(params.blockchain!, params.network!) === undefined) return unknownNetwork()
-      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.resourceNotFound("vault")
-      const asset = findAsset(params.assetId!)
+      if (findNetwork(params.blockchain, params.network) === undefined) return unknownNetwork()
+      if (deps.sim.models.workspace.vault(params.vaultId, asOf) === undefined) return errors.resourceNotFound("vault")
+      const asset = findAsset(params.assetId)
       if (asset === undefined || asset.blockchain !== params.blockchain || asset.network !== params.network)
         return errors.resourceNotFound("asset")
       const h = deps.sim.models.holdings
       const addresses = h
-        .vaultAddresses(params.vaultId!, asOf)
+        .vaultAddresses(params.vaultId, asOf)
         .filter(
           (a) => a.facts.blockchain === asset.blockchain && a.facts.network === asset.network && h.heldAssets(a, asOf).includes(asset.id),
         )
@@ -199,8 +199,8 @@ export const addressOperations: ReadonlyArray<Operation> = [
         }))
       return { status: 200, item: { addresses, exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf) } }
     },
-  },
-  {
+  }),
+  operation({
     id: "listAddressAssetsAcrossChains",
     method: "GET",
     path: "/vaults/:vaultId/addresses/:address/assets",
@@ -213,8 +213,8 @@ export const addressOperations: ReadonlyArray<Operation> = [
       const entries = entriesOfAddress(deps, params, query, asOf, apiVersion)
       return isApiError(entries) ? entries : { status: 200, item: { assets: entries } }
     },
-  },
-  {
+  }),
+  operation({
     id: "getAddressBalance",
     method: "GET",
     path: "/vaults/:vaultId/addresses/:address/balance",
@@ -231,5 +231,5 @@ export const addressOperations: ReadonlyArray<Operation> = [
       const page = paginate(entries, (e) => e.assetId, query)
       return "code" in page ? page : { status: 200, page }
     },
-  },
+  }),
 ]

@@ -5,8 +5,8 @@ import type { AsOf } from "../../projections/projection.js"
 import type { ApiKeyRecord } from "../../projections/workspace.js"
 import type { ApiDeps } from "../deps.js"
 import { errors } from "../errors.js"
-import type { Operation } from "../operation.js"
-import { paginate } from "../pagination.js"
+import { type Operation, operation } from "../operation.js"
+import { paginate } from "../inputs/pagination.js"
 import { assetsOf, VaultAssetEntry } from "../wire/assets.js"
 import { amounts, sumAll } from "../presenters/balances.js"
 import { vaultAssetEntry } from "../presenters/assets.js"
@@ -38,7 +38,7 @@ const parseNetworkType = (s: string | undefined): "main" | "test" | undefined =>
 const badNetworkType = () => errors.invalidData([{ attribute: "networkType", message: "must be main or test (either letter case)" }])
 
 export const assetOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "listAssetsByNetworkType",
     method: "GET",
     path: "/assets/:networkType",
@@ -82,8 +82,8 @@ export const assetOperations: ReadonlyArray<Operation> = [
         },
       }
     },
-  },
-  {
+  }),
+  operation({
     id: "listVaultAssets",
     method: "GET",
     path: "/vaults/:vaultId/assets",
@@ -91,15 +91,15 @@ export const assetOperations: ReadonlyArray<Operation> = [
     answer: assetsOf(VaultAssetEntry),
     vaultParam: "vaultId",
     handle: ({ params, asOf, apiVersion }, deps) => {
-      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.unknownVault(apiVersion)
-      const assets = [...vaultHoldings(deps, params.vaultId!, asOf)].flatMap(([id, b]) => {
+      if (deps.sim.models.workspace.vault(params.vaultId, asOf) === undefined) return errors.unknownVault(apiVersion)
+      const assets = [...vaultHoldings(deps, params.vaultId, asOf)].flatMap(([id, b]) => {
         const asset = findAsset(id)
         return asset === undefined ? [] : [vaultAssetEntry(deps, asset, b, asOf)]
       })
       return { status: 200, item: { assets } }
     },
-  },
-  {
+  }),
+  operation({
     id: "listAssetVaults",
     method: "GET",
     path: "/assets/:assetId/:blockchain/vaults/:networkType",
@@ -109,7 +109,7 @@ export const assetOperations: ReadonlyArray<Operation> = [
     handle: ({ params, key, asOf }, deps) => {
       const networkType = parseNetworkType(params.networkType)
       if (networkType === undefined) return badNetworkType()
-      const asset = findAsset(params.assetId!)
+      const asset = findAsset(params.assetId)
       if (asset === undefined || asset.blockchain !== params.blockchain) return errors.resourceNotFound("asset")
       const vaults =
         asset.networkType !== networkType
@@ -130,5 +130,5 @@ export const assetOperations: ReadonlyArray<Operation> = [
             })
       return { status: 200, item: { exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf), vaults } }
     },
-  },
+  }),
 ]

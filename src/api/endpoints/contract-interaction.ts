@@ -7,7 +7,7 @@ import { UINT256_MAX } from "../../chain-sim/tron.js"
 import { createTxRequest } from "../../commands/transaction-requests.js"
 import { checks } from "../body.js"
 import { errors, isApiError } from "../errors.js"
-import type { Operation, OperationResult } from "../operation.js"
+import { type Operation, type OperationResult, operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { addressOn } from "../inputs/address.js"
 import { amountIn } from "../inputs/amount.js"
@@ -25,7 +25,7 @@ const METHODS: Readonly<Record<string, "approve" | "transfer-from">> = {
 }
 
 export const contractInteractionOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "createContractInteractionRequest",
     method: "POST",
     path: "/vaults/:vaultId/transaction-requests/contract-interaction",
@@ -49,14 +49,15 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
       },
     },
     handle: async ({ params, item, requestId, apiVersion }, deps): Promise<OperationResult> => {
-      const method = METHODS[String(item.method).toLowerCase()]
+      const method = METHODS[item.method.toLowerCase()]
       if (method === undefined) return invalidField("method", "must be approve or transfer-from")
-      const asset = findAsset(item.assetId as string)
+      const asset = findAsset(item.assetId)
       if (asset === undefined) return errors.resourceNotFound("asset")
       if (asset.blockchain !== "tron" || asset.type !== "TOKEN")
         return invalidField("assetId", "must be a TRC-20 token (native TRX is not a contract)")
       const n = findNetwork(asset.blockchain, asset.network)!
-      if (method === "transfer-from" && item.toAddress === undefined) return errors.missingRequiredAttributes(["toAddress"])
+      const toAddress = item.toAddress
+      if (method === "transfer-from" && toAddress === undefined) return errors.missingRequiredAttributes(["toAddress"])
       if (method === "transfer-from" && item.amount === undefined) return errors.missingRequiredAttributes(["amount"])
       // Optional on approve (custody-api-2026.md §3.4.5): checked as for transfer-from, without effect there (approve
       // always grants the fee payer the unlimited allowance) and not echoed.
@@ -66,26 +67,26 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
         if (isApiError(parsed)) return parsed
         amount = parsed
       }
-      const badTo = item.toAddress !== undefined ? addressOn(n, item.toAddress, "toAddress") : undefined
+      const badTo = toAddress !== undefined ? addressOn(n, toAddress, "toAddress") : undefined
       if (badTo !== undefined) return badTo
       let maxFee: bigint | null = null
       if (item.maxFee !== undefined) {
-        const parsed = parsePositiveAmount(item.maxFee as string, 6)
+        const parsed = parsePositiveAmount(item.maxFee, 6)
         if (!parsed.ok) return invalidField("maxFee", "must be a positive TRX amount with at most 6 decimals")
         maxFee = parsed.value
       }
       const m = deps.sim.models
-      const vault = m.workspace.vaultsById.get(params.vaultId!)
+      const vault = m.workspace.vaultsById.get(params.vaultId)
       if (vault === undefined) return unknownVault(apiVersion)
       if (vault.profile.type !== n.networkType)
         return invalidField("assetId", `is an asset of ${n.network}, which a ${vault.profile.type} vault does not use`)
-      const from = m.holdings.address(n.blockchain, n.network, item.fromAddress as string, undefined)
+      const from = m.holdings.address(n.blockchain, n.network, item.fromAddress, undefined)
       if (from === undefined || from.facts.vaultId !== params.vaultId) return errors.resourceNotFound("fromAddress in this vault")
       if (item.vaultAccountId !== undefined && accountIdOf(from.facts) !== item.vaultAccountId)
         return errors.resourceNotFound("fromAddress in this vault account")
-      const payer = m.holdings.address(n.blockchain, n.network, item.feePayer as string, undefined)
+      const payer = m.holdings.address(n.blockchain, n.network, item.feePayer, undefined)
       if (payer === undefined || payer.facts.vaultId !== params.vaultId)
-        return errors.resourceNotFound(`fee payer address ${String(item.feePayer)} in this vault`)
+        return errors.resourceNotFound(`fee payer address ${item.feePayer} in this vault`)
       if (payer.facts.address === from.facts.address)
         return invalidField("feePayer", "must be another address than fromAddress (it is the spender the holder approves)")
       const spender = payer.facts.address
@@ -102,10 +103,10 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
           asset,
           sender: from.facts.address,
           feePayer: spender,
-          recipients: method === "transfer-from" ? [{ address: item.toAddress as string, amount }] : [],
+          recipients: method === "transfer-from" && toAddress !== undefined ? [{ address: toAddress, amount }] : [],
           feePriority: null,
           feeLimit: maxFee,
-          note: item.note as string,
+          note: item.note,
           prepareStrategy: null,
           operation,
         }),
@@ -126,7 +127,7 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
             spender,
             ...(method === "approve"
               ? { allowance: UINT256_MAX.toString() }
-              : { recipient: item.toAddress as string, amount: formatAmount(amount, asset.decimals) }),
+              : { recipient: toAddress, amount: formatAmount(amount, asset.decimals) }),
           },
           transactionRequestId: r.requestId,
           transactionRequestStatus: "created",
@@ -135,11 +136,11 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
           vaultAccountId: accountIdOf(from.facts),
           fromAddress: from.facts.address,
           feePayer: spender,
-          ...(method === "transfer-from" ? { toAddress: item.toAddress as string, amount: formatAmount(amount, asset.decimals) } : {}),
+          ...(method === "transfer-from" ? { toAddress, amount: formatAmount(amount, asset.decimals) } : {}),
           ...(maxFee !== null ? { maxFee: formatAmount(maxFee, 6) } : {}),
-          note: item.note as string,
+          note: item.note,
         },
       }
     },
-  },
+  }),
 ]

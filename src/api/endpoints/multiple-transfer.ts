@@ -1,13 +1,12 @@
 // 2026-03-20's multiple-transfer: a UTXO withdrawal from one vault account, its outputs chosen by prepareStrategy.
 import { since } from "../../domain/api-key/index.js"
-import { findAsset, type FeePriority } from "../../domain/chains/index.js"
+import { findAsset } from "../../domain/chains/index.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount } from "../../domain/shared/money.js"
-import type { PrepareStrategy } from "../../domain/transaction-request/coin-selection.js"
 import { createMultipleTransfer } from "../../commands/utxo-transfers.js"
 import { checks } from "../body.js"
 import { errors, isApiError } from "../errors.js"
-import type { Operation, OperationResult } from "../operation.js"
+import { type Operation, type OperationResult, operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { MultipleTransferRequest } from "../wire/utxos.js"
 import { amountCheck } from "../inputs/amount.js"
@@ -15,13 +14,14 @@ import { maxFeeOf } from "../inputs/max-fee.js"
 import { shortNote as note } from "../inputs/note.js"
 import { hasAccount } from "../inputs/parties.js"
 import { priority } from "../inputs/priority.js"
+import { strategyOf } from "../inputs/prepare-strategy.js"
 import { MAX_RECIPIENTS, parseRecipients, recipientsCheck, utxoNetworkOf } from "../transfers/utxo.js"
 
 /** Both spellings the service's documents use. */
-const STRATEGIES = ["minimize_dust", "optimize_size", "minimize-dust", "optimize-size"]
+const strategy = checks.oneOf(["minimize_dust", "optimize_size", "minimize-dust", "optimize-size"])
 
 export const multipleTransferOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "createMultipleTransfer",
     method: "POST",
     path: "/vaults/:vaultId/transaction-requests/multiple-transfer",
@@ -33,7 +33,7 @@ export const multipleTransferOperations: ReadonlyArray<Operation> = [
         assetId: checks.string({ min: 1, max: 64 }),
         feePriority: priority,
         note,
-        prepareStrategy: checks.oneOf(STRATEGIES),
+        prepareStrategy: strategy,
         recipients: recipientsCheck(MAX_RECIPIENTS),
         vaultAccountId: checks.string({ min: 1, max: 64 }),
       },
@@ -41,24 +41,24 @@ export const multipleTransferOperations: ReadonlyArray<Operation> = [
     },
     answer: MultipleTransferRequest,
     handle: async ({ params, item, requestId, apiVersion }, deps): Promise<OperationResult> => {
-      const vaultId = params.vaultId!
-      const n = utxoNetworkOf(deps, vaultId, item.assetId as string, apiVersion)
+      const vaultId = params.vaultId
+      const n = utxoNetworkOf(deps, vaultId, item.assetId, apiVersion)
       if (isApiError(n)) return n
-      if (!hasAccount(deps, vaultId, item.vaultAccountId as string, undefined)) return errors.resourceNotFound("vault account")
-      const recipients = parseRecipients(n, item.recipients as Array<{ address: string; amount: string }>)
+      if (!hasAccount(deps, vaultId, item.vaultAccountId, undefined)) return errors.resourceNotFound("vault account")
+      const recipients = parseRecipients(n, item.recipients)
       if (isApiError(recipients)) return recipients
       const maxFee = maxFeeOf(item.maxFee, n)
       if (isApiError(maxFee)) return maxFee
       const request = {
         vaultId: vaultId as VaultId,
-        vaultAccountId: item.vaultAccountId as string,
+        vaultAccountId: item.vaultAccountId,
         network: n,
         recipients,
-        feePriority: item.feePriority as FeePriority,
-        prepareStrategy: (item.prepareStrategy as string).replace("_", "-") as PrepareStrategy,
+        feePriority: item.feePriority,
+        prepareStrategy: strategyOf(item.prepareStrategy),
         maxFee,
         gross: item.gross === true,
-        note: item.note as string,
+        note: item.note,
       }
       const r = await runCommand(deps, createMultipleTransfer(request), { requestId })
       if (isApiError(r)) return r
@@ -85,5 +85,5 @@ export const multipleTransferOperations: ReadonlyArray<Operation> = [
         },
       }
     },
-  },
+  }),
 ]

@@ -4,19 +4,18 @@
 import { findAsset, findNetwork, isUtxo, nativeAsset, type AssetInfo, type NetworkInfo } from "../../domain/chains/index.js"
 import type { ApiVersion } from "../../domain/api-key/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
-import { checks, type JsonObject } from "../body.js"
+import { checks, type Decoded } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
-import type { Operation } from "../operation.js"
+import { type Operation, operation } from "../operation.js"
 import { SingleTransferCreated } from "../wire/transaction-requests.js"
 import { addressCheck, addressOn } from "../inputs/address.js"
 import { amountCheck, amountIn } from "../inputs/amount.js"
 import { invalidField } from "../inputs/invalid.js"
 import { maxFeeOf } from "../inputs/max-fee.js"
 import { note, requiredNote } from "../inputs/note.js"
-import { hasAccount, unknownVault, vaultOn } from "../inputs/parties.js"
+import { senderIn, unknownVault, vaultOn } from "../inputs/parties.js"
 import { priority, priorityOptional } from "../inputs/priority.js"
-import { accountIdOf } from "../../domain/vault-account/index.js"
 import { create, fmt, withNote, type Built } from "../transfers/create.js"
 
 const idCheck = checks.string({ min: 1 })
@@ -35,8 +34,8 @@ interface SingleInput {
  * its chain, the vault and its network type, the sender in that vault account, the amount, the recipient, the
  * priority rule and the fee ceiling. The vault's default account (its id is the vault's) holds the vault's own addresses.
  */
-const singleInput = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): SingleInput | ApiError => {
-  const asset = findAsset(item.assetId as string)
+const singleInput = (deps: ApiDeps, vaultId: string, item: Item, version: ApiVersion): SingleInput | ApiError => {
+  const asset = findAsset(item.assetId)
   if (asset === undefined) return errors.resourceNotFound("asset")
   const n = findNetwork(asset.blockchain, asset.network)!
   if (isUtxo(asset.blockchain))
@@ -44,29 +43,20 @@ const singleInput = (deps: ApiDeps, vaultId: string, item: JsonObject, version: 
   if (item.feePriority === undefined && !priorityOptional(n)) return errors.missingRequiredAttributes(["feePriority"])
   const vault = vaultOn(deps, vaultId, n, "assetId", unknownVault(version))
   if (isApiError(vault)) return vault
-  const from = senderIn(deps, vaultId, n, item)
+  const from = senderOf(deps, vaultId, n, item)
   return isApiError(from) ? from : withAmounts(n, asset, item, from)
 }
 
 /** The sender: `fromAddress` of the vault account `vaultAccountId` names (the vault's id: its default account). */
-const senderIn = (
-  deps: ApiDeps,
-  vaultId: string,
-  n: NetworkInfo,
-  item: JsonObject,
-): { vaultAccountId: string; from: string } | ApiError => {
-  const accountId = item.vaultAccountId as string
-  if (!hasAccount(deps, vaultId, accountId, undefined)) return errors.resourceNotFound("vault account")
-  const from = deps.sim.models.holdings.address(n.blockchain, n.network, item.fromAddress as string, undefined)
-  if (from === undefined || from.facts.vaultId !== vaultId || accountIdOf(from.facts) !== accountId)
-    return errors.resourceNotFound("fromAddress in this vault account")
-  return { vaultAccountId: accountId, from: from.facts.address }
+const senderOf = (deps: ApiDeps, vaultId: string, n: NetworkInfo, item: Item): { vaultAccountId: string; from: string } | ApiError => {
+  const s = senderIn(deps, vaultId, n, item.fromAddress, item.vaultAccountId, "fromAddress")
+  return isApiError(s) ? s : { vaultAccountId: s.vaultAccountId, from: s.address }
 }
 
 const withAmounts = (
   n: NetworkInfo,
   asset: AssetInfo,
-  item: JsonObject,
+  item: Item,
   who: { vaultAccountId: string; from: string },
 ): SingleInput | ApiError => {
   const amount = amountIn(item.amount, asset)
@@ -75,37 +65,40 @@ const withAmounts = (
   if (badTo !== undefined) return badTo
   const ceiling = maxFeeOf(item.maxFee, n)
   if (isApiError(ceiling)) return ceiling
-  return { b: { network: n, asset }, ...who, to: item.toAddress as string, amount, ceiling }
+  return { b: { network: n, asset }, ...who, to: item.toAddress, amount, ceiling }
 }
 
 /** 2024-05-09's checks, in its order (its answers stay as they were). */
-const firstVersion = (deps: ApiDeps, vaultId: string, item: JsonObject): SingleInput | ApiError => {
-  const asset = findAsset(item.assetId as string)
+const firstVersion = (deps: ApiDeps, vaultId: string, item: Item): SingleInput | ApiError => {
+  const asset = findAsset(item.assetId)
   if (asset === undefined) return errors.resourceNotFound("asset")
   const n = findNetwork(asset.blockchain, asset.network)!
   if (isUtxo(asset.blockchain))
     return invalidField("assetId", "single transfers are for account-based chains; use the UTXO endpoint for this asset")
   if (deps.sim.models.workspace.vaultsById.get(vaultId) === undefined) return errors.resourceNotFound("vault")
-  const from = senderIn(deps, vaultId, n, item)
+  const from = senderOf(deps, vaultId, n, item)
   return isApiError(from) ? from : withAmounts(n, asset, item, from)
 }
 
 const required = { vaultAccountId: idCheck, assetId: idCheck, fromAddress: addressCheck, toAddress: addressCheck, amount: amountCheck }
 
+const firstBody = { required, optional: { feePriority: priority, note } }
+const laterBody = { required: { ...required, note: requiredNote }, optional: { feePriority: priority, maxFee: amountCheck } }
+/** What either version's body decodes to (2024-05-09's has no maxFee, its note optional). */
+type Item = Decoded<typeof firstBody> & { readonly maxFee?: string | undefined }
+
 export const singleTransferOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "createSingleTransferRequest",
     method: "POST",
     path: "/vaults/:vaultId/transaction-requests/single-transfer",
     scope: "withdraw",
     vaultParam: "vaultId",
-    body: { required, optional: { feePriority: priority, note } },
-    bodySince: {
-      "2025-09-23": { required: { ...required, note: requiredNote }, optional: { feePriority: priority, maxFee: amountCheck } },
-    },
+    body: firstBody,
+    bodySince: { "2025-09-23": laterBody },
     answer: SingleTransferCreated,
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
-      const vaultId = params.vaultId!
+      const vaultId = params.vaultId
       const s = apiVersion === "2024-05-09" ? firstVersion(deps, vaultId, item) : singleInput(deps, vaultId, item, apiVersion)
       if (isApiError(s)) return s
       const r = await create(deps, requestId, vaultId, "single-transfer", s.b, s.from, [{ address: s.to, amount: s.amount }], item, {
@@ -130,5 +123,5 @@ export const singleTransferOperations: ReadonlyArray<Operation> = [
         },
       }
     },
-  },
+  }),
 ]

@@ -1,11 +1,11 @@
 import { since } from "../../domain/api-key/index.js"
-import { findAsset, findNetwork, type FeePriority } from "../../domain/chains/index.js"
+import { findAsset, findNetwork } from "../../domain/chains/index.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import { createBatchRequest, createTxRequest } from "../../commands/transaction-requests.js"
 import { checks, shapes, typed, type JsonObject } from "../body.js"
 import { errors, isApiError } from "../errors.js"
-import type { Operation } from "../operation.js"
+import { type Operation, operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { addressCheck as address, addressOn } from "../inputs/address.js"
 import { amountCheck as decimal, amountIn } from "../inputs/amount.js"
@@ -16,7 +16,7 @@ import { feeStateFor } from "../transfers/create.js"
 import { batchChain, batchRecipients, parties } from "../transfers/sponsored.js"
 import { GasSponsorshipAnswer, BatchAnswer } from "../wire/sponsored-transfers.js"
 
-const gasSponsorship: Operation = {
+const gasSponsorship = operation({
   id: "createGasSponsorshipTransferRequest",
   method: "POST",
   path: "/vaults/:vaultId/transaction-requests/gas-sponsorship-transfer",
@@ -37,27 +37,27 @@ const gasSponsorship: Operation = {
   },
   answer: GasSponsorshipAnswer,
   handle: async ({ params, item, requestId, apiVersion }, deps) => {
-    const asset = findAsset(item.assetId as string)
+    const asset = findAsset(item.assetId)
     if (asset === undefined) return errors.resourceNotFound("asset")
     const n = findNetwork(asset.blockchain, asset.network)!
     const p = parties(
       deps,
       apiVersion,
-      params.vaultId!,
+      params.vaultId,
       n,
       "assetId",
-      item.vaultAccountId as string,
+      item.vaultAccountId,
       "fromAddress",
-      item.fromAddress as string,
+      item.fromAddress,
       "feePayer",
-      item.feePayer as string,
+      item.feePayer,
     )
     if (isApiError(p)) return p
     const amount = amountIn(item.amount, asset, "amount")
     if (isApiError(amount)) return amount
     const badTo = addressOn(n, item.toAddress, "toAddress")
     if (badTo !== undefined) return badTo
-    const feePriority = (item.feePriority as FeePriority | undefined) ?? "standard"
+    const feePriority = item.feePriority ?? "standard"
     const ceiling = maxFeeOf(item.maxFee, n)
     if (isApiError(ceiling)) return ceiling
     // The vault decider checks the ceiling (MAX_FEE_EXCEEDED) against the fee mining now would cost, as for single-transfer.
@@ -71,10 +71,10 @@ const gasSponsorship: Operation = {
           asset,
           sender: p.sender,
           feePayer: p.feePayer,
-          recipients: [{ address: item.toAddress as string, amount }],
+          recipients: [{ address: item.toAddress, amount }],
           feePriority,
           feeLimit: null,
-          note: item.note as string,
+          note: item.note,
           prepareStrategy: null,
           ...(ceiling !== null ? { feeCeiling: ceiling } : {}),
         },
@@ -101,7 +101,7 @@ const gasSponsorship: Operation = {
       },
     }
   },
-}
+})
 
 /** One to 100 calls, as the UTXO endpoints take recipients (an EIP-7702 batch has no fixed bound; README "Decisions"). */
 const MAX_CALLS = 100
@@ -133,7 +133,7 @@ const feePayerObject = typed(shapes.strings(["address", "assetId"]), (v: unknown
     : "must be an object { address, assetId } with string values",
 )
 
-const batch: Operation = {
+const batch = operation({
   id: "createBatchTransactionRequest",
   method: "POST",
   path: "/vaults/:vaultId/transaction-requests/batch",
@@ -148,28 +148,29 @@ const batch: Operation = {
   answer: BatchAnswer,
   handle: async ({ params, item, requestId, apiVersion }, deps) => {
     const senderAttribute = item.senderAddress !== undefined ? "senderAddress" : "fromAddress"
-    if (item.senderAddress === undefined && item.fromAddress === undefined) return errors.missingRequiredAttributes(["senderAddress"])
+    const senderAddress = item.senderAddress ?? item.fromAddress
+    if (senderAddress === undefined) return errors.missingRequiredAttributes(["senderAddress"])
     if (item.senderAddress !== undefined && item.fromAddress !== undefined && item.senderAddress !== item.fromAddress)
       return errors.invalidData([{ attribute: "fromAddress", message: "names another sender than senderAddress; send one of them" }])
-    const payer = item.feePayer as { address: string; assetId: string }
+    const payer = item.feePayer
     const n = batchChain(payer.assetId, "feePayer.assetId")
     if (isApiError(n)) return n
-    const recipients = batchRecipients(n, item.recipients as Array<JsonObject>)
+    const recipients = batchRecipients(n, item.recipients)
     if (isApiError(recipients)) return recipients
     const p = parties(
       deps,
       apiVersion,
-      params.vaultId!,
+      params.vaultId,
       n,
       "feePayer.assetId",
-      item.vaultAccountId as string | undefined,
+      item.vaultAccountId,
       senderAttribute,
-      (item.senderAddress ?? item.fromAddress) as string,
+      senderAddress,
       "feePayer.address",
       payer.address,
     )
     if (isApiError(p)) return p
-    const feePriority = item.feePriority as FeePriority
+    const feePriority = item.feePriority
     const r = await runCommand(
       deps,
       createBatchRequest({
@@ -179,7 +180,7 @@ const batch: Operation = {
         feePayer: p.feePayer,
         recipients,
         feePriority,
-        note: item.note as string,
+        note: item.note,
       }),
       { requestId },
     )
@@ -203,6 +204,6 @@ const batch: Operation = {
       },
     }
   },
-}
+})
 
 export const sponsoredTransferOperations: ReadonlyArray<Operation> = [gasSponsorship, batch]

@@ -3,19 +3,23 @@
 // (spec 2026 §3.4.10, diff row #15). As of any position; a request of a vault the key may not see is 403.
 import { since, until } from "../../domain/api-key/index.js"
 import { errors } from "../errors.js"
-import type { Operation } from "../operation.js"
+import type { ApiDeps } from "../deps.js"
+import { type Operation, type OperationContext, type OperationResult, operation } from "../operation.js"
 import { TxRequestDetail } from "../wire/transaction-requests.js"
 import { requestJson } from "../presenters/transaction-requests.js"
 
-const read: Operation["handle"] = ({ params, key, asOf }, deps) => {
-  const r = deps.sim.models.txRequests.find(params.transactionRequestId!, asOf)
+const read = (
+  { params, key, asOf }: Pick<OperationContext, "key" | "asOf"> & { readonly params: { readonly transactionRequestId: string } },
+  deps: ApiDeps,
+): OperationResult => {
+  const r = deps.sim.models.txRequests.find(params.transactionRequestId, asOf)
   if (r === undefined) return errors.resourceNotFound("transaction request")
   if (key.grant.vaultIds !== null && !key.grant.vaultIds.includes(r.draft.vaultId)) return errors.notAllowedForWallet()
   return { status: 200, item: requestJson(r, asOf) }
 }
 
 export const transactionRequestReadOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "getTransactionRequest",
     method: "GET",
     path: "/transactionRequests/:transactionRequestId",
@@ -23,8 +27,8 @@ export const transactionRequestReadOperations: ReadonlyArray<Operation> = [
     versions: until("2026-03-20"),
     answer: TxRequestDetail,
     handle: read,
-  },
-  {
+  }),
+  operation({
     id: "getTransactionRequestV2",
     method: "GET",
     path: "/transaction-requests/:transactionRequestId",
@@ -32,5 +36,5 @@ export const transactionRequestReadOperations: ReadonlyArray<Operation> = [
     versions: since("2026-03-20"),
     answer: TxRequestDetail,
     handle: read,
-  },
+  }),
 ]

@@ -1,12 +1,12 @@
 import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
 import { errors } from "../errors.js"
-import type { Operation } from "../operation.js"
-import { paginate } from "../pagination.js"
+import { type Operation, operation } from "../operation.js"
+import { paginate } from "../inputs/pagination.js"
 import { transactionListItem, describeTransaction } from "../presenters/transactions.js"
 import { TransactionListItem, TransactionDetail } from "../wire/transactions.js"
 
 export const transactionOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "listVaultTransactions",
     method: "GET",
     path: "/vaults/:vaultId/transactions",
@@ -16,15 +16,15 @@ export const transactionOperations: ReadonlyArray<Operation> = [
     answer: TransactionListItem,
     vaultParam: "vaultId",
     handle: ({ params, query, asOf, apiVersion }, deps) => {
-      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.unknownVault(apiVersion)
+      if (deps.sim.models.workspace.vault(params.vaultId, asOf) === undefined) return errors.unknownVault(apiVersion)
       // Newest first, as transaction histories are read.
-      const records = [...deps.sim.models.transactions.list(params.vaultId!, asOf)].reverse()
+      const records = [...deps.sim.models.transactions.list(params.vaultId, asOf)].reverse()
       const page = paginate(records, (r) => r.view.transfer.recordId, query)
       if ("code" in page) return page
       return { status: 200, page: { ...page, items: page.items.map((r) => transactionListItem(deps, r, asOf)) } }
     },
-  },
-  {
+  }),
+  operation({
     id: "getVaultTransaction",
     method: "GET",
     path: "/vaults/:vaultId/:blockchain/transactions/:transactionId",
@@ -32,8 +32,8 @@ export const transactionOperations: ReadonlyArray<Operation> = [
     answer: TransactionDetail,
     vaultParam: "vaultId",
     handle: ({ params, asOf, apiVersion }, deps) => {
-      if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return errors.unknownVault(apiVersion)
-      const r = deps.sim.models.transactions.find(params.vaultId!, params.transactionId!, asOf)
+      if (deps.sim.models.workspace.vault(params.vaultId, asOf) === undefined) return errors.unknownVault(apiVersion)
+      const r = deps.sim.models.transactions.find(params.vaultId, params.transactionId, asOf)
       if (r === undefined || r.view.blockchain !== params.blockchain) return errors.resourceNotFound("transaction")
       const d = describeTransaction(deps, r, asOf)
       const t = r.view.transfer
@@ -57,5 +57,5 @@ export const transactionOperations: ReadonlyArray<Operation> = [
         },
       }
     },
-  },
+  }),
 ]

@@ -9,10 +9,10 @@ import { formatAmount } from "../../domain/shared/money.js"
 import { chainKey } from "../../chain-sim/index.js"
 import { DEFAULT_LOCK_PERIOD, MAX_LOCK_PERIOD, refusal } from "../../chain-sim/tron.js"
 import { createTxRequest } from "../../commands/transaction-requests.js"
-import { checks, typed, type FieldCheck, type JsonObject } from "../body.js"
+import { checks, type Decoded, typed } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
-import type { Operation, OperationResult } from "../operation.js"
+import { type Operation, type OperationResult, operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import type { AsOf } from "../../projections/projection.js"
 import { addressOn } from "../inputs/address.js"
@@ -27,55 +27,72 @@ import { ManageResourceAnswer, ResourceOverview } from "../wire/tron.js"
 const TYPES = ["freeze", "unfreeze", "withdraw_resource", "delegate", "undelegate"] as const
 type ManageType = (typeof TYPES)[number]
 
-const stringOrBoolean: FieldCheck = typed(Schema.Union([Schema.Boolean, Schema.Literals(["true", "false"])]), (v) =>
+const stringOrBoolean = typed(Schema.Union([Schema.Boolean, Schema.Literals(["true", "false"])]), (v) =>
   typeof v === "boolean" || v === "true" || v === "false" ? undefined : "must be true or false",
 )
-const blocks: FieldCheck = typed(Schema.Union([Schema.Int, Schema.String.check(Schema.isPattern(/^[0-9]{1,7}$/u))]), (v) =>
+const blocks = typed(Schema.Union([Schema.Int, Schema.String.check(Schema.isPattern(/^[0-9]{1,7}$/u))]), (v) =>
   (typeof v === "number" && Number.isSafeInteger(v)) || (typeof v === "string" && /^[0-9]{1,7}$/.test(v))
     ? undefined
     : "must be a whole number of blocks",
 )
 
+const manageBody = {
+  required: { type: checks.string({ min: 1, max: 40 }), resource: checks.string({ min: 1, max: 40 }) },
+  optional: {
+    amount: checks.string({ min: 1, max: 100 }),
+    toAddress: checks.string({ min: 1, max: 200 }),
+    lock: stringOrBoolean,
+    lockPeriod: blocks,
+    note,
+  },
+}
+type ManageItem = Decoded<typeof manageBody>
+
+const isManageType = (s: string): s is ManageType => (TYPES as ReadonlyArray<string>).includes(s)
+const isResource = (s: string): s is TronResource => s === "bandwidth" || s === "energy"
+
 /** The tron network of the path, and the vault it is asked for: the checks every tron route makes first. */
 const tronTarget = (
   deps: ApiDeps,
-  params: Readonly<Record<string, string>>,
+  params: { readonly vaultId: string; readonly blockchain: string; readonly network: string },
   version: Parameters<typeof unknownVault>[0],
   asOf?: AsOf,
 ): NetworkInfo | ApiError => {
-  const n = findNetwork(params.blockchain ?? "", params.network ?? "")
+  const n = findNetwork(params.blockchain, params.network)
   if (n === undefined || n.family !== "tron") return invalidField("blockchain", "this endpoint takes tron on mainnet or nile")
-  const vault = vaultOn(deps, params.vaultId ?? "", n, "network", unknownVault(version), asOf)
+  const vault = vaultOn(deps, params.vaultId, n, "network", unknownVault(version), asOf)
   return isApiError(vault) ? vault : n
 }
 
 /** The operation the body asks for, or the error it earns (README "Tron resources"). */
 const operationOf = (
-  item: JsonObject,
+  item: ManageItem,
   from: string,
   n: NetworkInfo,
   version: string,
 ): { op: TronOperation; type: ManageType; resource: TronResource } | ApiError => {
-  const type = String(item.type).toLowerCase().replace("-", "_") as ManageType
-  if (!TYPES.includes(type))
+  const type = item.type.toLowerCase().replace("-", "_")
+  if (!isManageType(type))
     return invalidField("type", "must be one of freeze, unfreeze, withdraw_resource (or withdraw-resource), delegate, undelegate")
-  const resource = String(item.resource).toLowerCase() as TronResource
-  if (resource !== "bandwidth" && resource !== "energy") return invalidField("resource", "must be bandwidth or energy")
+  const resource = item.resource.toLowerCase()
+  if (!isResource(resource)) return invalidField("resource", "must be bandwidth or energy")
   const delegation = type === "delegate" || type === "undelegate"
   // 2024-05-09 marks amount required for every type; later versions only where it means something.
-  if (item.amount === undefined && (type !== "withdraw_resource" || version === "2024-05-09"))
+  const amountText = item.amount
+  if (amountText === undefined && (type !== "withdraw_resource" || version === "2024-05-09"))
     return errors.missingRequiredAttributes(["amount"])
   if (delegation && item.toAddress === undefined) return errors.missingRequiredAttributes(["toAddress"])
   if (!delegation && item.toAddress !== undefined) return invalidField("toAddress", "is only for delegate and undelegate")
   if (type !== "delegate" && (item.lock !== undefined || item.lockPeriod !== undefined))
     return invalidField(item.lock !== undefined ? "lock" : "lockPeriod", "is only for delegate")
   let amount = "0"
-  if (type !== "withdraw_resource") {
-    const parsed = amountIn(item.amount, findAsset(n.nativeAssetId)!)
+  // Every type but withdraw_resource has its amount by now (the missing check above).
+  if (type !== "withdraw_resource" && amountText !== undefined) {
+    const parsed = amountIn(amountText, findAsset(n.nativeAssetId)!)
     if (isApiError(parsed)) return parsed
     amount = parsed.toString()
   }
-  const receiver = item.toAddress as string | undefined
+  const receiver = item.toAddress
   const badTo = receiver !== undefined ? addressOn(n, receiver, "toAddress") : undefined
   if (badTo !== undefined) return badTo
   if (receiver !== undefined && receiver === from) return invalidField("toAddress", "must be another address than fromAddress")
@@ -107,7 +124,7 @@ const attributeOf = (reason: string) =>
         : "amount"
 
 export const tronOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "manageTronResource",
     method: "POST",
     path: "/vaults/:vaultId/:blockchain/:network/addresses/:fromAddress/manage-resource",
@@ -115,21 +132,12 @@ export const tronOperations: ReadonlyArray<Operation> = [
     vaultParam: "vaultId",
     networkType: networkTypeOf,
     answer: ManageResourceAnswer,
-    body: {
-      required: { type: checks.string({ min: 1, max: 40 }), resource: checks.string({ min: 1, max: 40 }) },
-      optional: {
-        amount: checks.string({ min: 1, max: 100 }),
-        toAddress: checks.string({ min: 1, max: 200 }),
-        lock: stringOrBoolean,
-        lockPeriod: blocks,
-        note,
-      },
-    },
+    body: manageBody,
     handle: async ({ params, item, requestId, apiVersion }, deps): Promise<OperationResult> => {
       const n = tronTarget(deps, params, apiVersion)
       if (isApiError(n)) return n
-      const from = deps.sim.models.holdings.address(n.blockchain, n.network, params.fromAddress!, undefined)
-      const parsed = operationOf(item, from?.facts.address ?? params.fromAddress!, n, apiVersion)
+      const from = deps.sim.models.holdings.address(n.blockchain, n.network, params.fromAddress, undefined)
+      const parsed = operationOf(item, from?.facts.address ?? params.fromAddress, n, apiVersion)
       if (isApiError(parsed)) return parsed
       if (from === undefined || from.facts.vaultId !== params.vaultId) return errors.resourceNotFound("fromAddress in this vault")
       // The chain's own validation as it stands now (it runs again at broadcast: a request approved later may fail then).
@@ -155,7 +163,7 @@ export const tronOperations: ReadonlyArray<Operation> = [
           recipients: [],
           feePriority: null,
           feeLimit: null,
-          note: (item.note as string | undefined) ?? null,
+          note: item.note ?? null,
           prepareStrategy: null,
           operation: parsed.op,
         }),
@@ -184,8 +192,8 @@ export const tronOperations: ReadonlyArray<Operation> = [
         },
       }
     },
-  },
-  {
+  }),
+  operation({
     id: "getTronResourceOverview",
     method: "GET",
     path: "/vaults/:vaultId/:blockchain/:network/:address/overview",
@@ -198,9 +206,9 @@ export const tronOperations: ReadonlyArray<Operation> = [
     handle: ({ params, asOf, apiVersion }, deps) => {
       const n = tronTarget(deps, params, apiVersion, asOf)
       if (isApiError(n)) return n
-      const a = deps.sim.models.holdings.address(n.blockchain, n.network, params.address!, asOf)
+      const a = deps.sim.models.holdings.address(n.blockchain, n.network, params.address, asOf)
       if (a === undefined || a.facts.vaultId !== params.vaultId) return errors.resourceNotFound("address")
       return { status: 200, item: overviewOf(deps, n, a.facts.address, asOf) }
     },
-  },
+  }),
 ]

@@ -1,17 +1,17 @@
 // 2026-03-20's utxo-transfer (named inputs, possibly from several accounts of one vault) and its dry run, validate.
 import { Schema } from "effect"
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
-import { findAsset, type FeePriority } from "../../domain/chains/index.js"
+import { findAsset } from "../../domain/chains/index.js"
 import { utxoVbytes } from "../../domain/chains/fees.js"
 import type { VaultId } from "../../domain/shared/ids.js"
 import { formatAmount, formatDigits } from "../../domain/shared/money.js"
 import type { ChangeTarget, UtxoTransferPlan, UtxoTransferRequest } from "../../domain/transaction-request/explicit-inputs.js"
 import { createUtxoTransfer, previewUtxoTransfer } from "../../commands/utxo-transfers.js"
-import { checks, shapes, typed, type FieldCheck, type JsonObject } from "../body.js"
+import { checks, type Decoded, shapes, typed } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { exitToResult } from "../error-table.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
-import type { Operation, OperationResult } from "../operation.js"
+import { type Operation, type OperationResult, operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { UtxoTransferPreview, UtxoTransferRequest as UtxoTransferAnswer } from "../wire/utxos.js"
 import { addressOn } from "../inputs/address.js"
@@ -31,7 +31,7 @@ import {
   everyOf,
 } from "../transfers/utxo.js"
 
-const sendersCheck: FieldCheck = typed(
+const sendersCheck = typed(
   shapes.list(Schema.Struct({ utxoId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)) }), 1, MAX_SENDERS),
   (v) =>
     everyOf(v, MAX_SENDERS, (s) => typeof s.utxoId === "string" && s.utxoId.length > 0 && s.utxoId.length <= 200 && keyCount(s, 1) === 1)
@@ -40,7 +40,7 @@ const sendersCheck: FieldCheck = typed(
 )
 
 const changeTarget = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
-const changeDataCheck: FieldCheck = typed(
+const changeDataCheck = typed(
   Schema.Union([Schema.Struct({ address: changeTarget }), Schema.Struct({ vaultAccountId: changeTarget })]),
   (v) => {
     if (!isObject(v)) return "must be an object { address } or { vaultAccountId }"
@@ -52,8 +52,8 @@ const changeDataCheck: FieldCheck = typed(
   },
 )
 
-const requestOf = (deps: ApiDeps, vaultId: string, item: JsonObject, version: ApiVersion): UtxoTransferRequest | ApiError => {
-  const n = utxoNetworkOf(deps, vaultId, item.assetId as string, version)
+const requestOf = (deps: ApiDeps, vaultId: string, item: Item, version: ApiVersion): UtxoTransferRequest | ApiError => {
+  const n = utxoNetworkOf(deps, vaultId, item.assetId, version)
   if (isApiError(n)) return n
   if (item.changeData !== undefined && item.feePayer !== undefined)
     return errors.invalidData([
@@ -65,33 +65,34 @@ const requestOf = (deps: ApiDeps, vaultId: string, item: JsonObject, version: Ap
       { attribute: "gross", message: "excludes feePayer" },
       { attribute: "feePayer", message: "excludes gross" },
     ])
-  const utxoIds = (item.senders as Array<{ utxoId: string }>).map((s) => s.utxoId)
+  const utxoIds = item.senders.map((s) => s.utxoId)
   if (new Set(utxoIds).size !== utxoIds.length) return invalidField("senders", "names an output more than once")
-  const recipients = parseRecipients(n, item.recipients as Array<{ address: string; amount: string }>)
+  const recipients = parseRecipients(n, item.recipients)
   if (isApiError(recipients)) return recipients
   const maxFee = maxFeeOf(item.maxFee, n)
   if (isApiError(maxFee)) return maxFee
-  const changeData = item.changeData as { address?: string; vaultAccountId?: string } | undefined
+  const changeData = item.changeData
   let change: ChangeTarget = { kind: "default" }
   if (typeof item.feePayer === "string") {
     const badPayer = addressOn(n, item.feePayer, "feePayer")
     if (badPayer !== undefined) return badPayer
     change = { kind: "feePayer", address: item.feePayer }
-  } else if (changeData?.address !== undefined) {
+  } else if (changeData !== undefined && "address" in changeData) {
     const badChange = addressOn(n, changeData.address, "changeData.address")
     if (badChange !== undefined) return badChange
     change = { kind: "address", address: changeData.address }
-  } else if (changeData?.vaultAccountId !== undefined) change = { kind: "account", vaultAccountId: changeData.vaultAccountId }
+  } else if (changeData !== undefined && "vaultAccountId" in changeData)
+    change = { kind: "account", vaultAccountId: changeData.vaultAccountId }
   return {
     vaultId: vaultId as VaultId,
     network: n,
     utxoIds,
     recipients,
-    feePriority: item.feePriority as FeePriority,
+    feePriority: item.feePriority,
     maxFee,
     gross: item.gross === true,
     change,
-    note: item.note as string,
+    note: item.note,
   }
 }
 
@@ -100,7 +101,7 @@ type Planned = Pick<UtxoTransferPlan, "recipients" | "change" | "fee"> & {
 }
 
 /** The preview's fields: what is spent (per account), sent, returned and paid. */
-const previewJson = (r: UtxoTransferRequest, item: JsonObject, p: Planned) => {
+const previewJson = (r: UtxoTransferRequest, item: Item, p: Planned) => {
   const asset = findAsset(r.network.nativeAssetId)!
   const fmt = (x: bigint) => formatAmount(x, asset.decimals)
   return {
@@ -121,13 +122,14 @@ const previewJson = (r: UtxoTransferRequest, item: JsonObject, p: Planned) => {
     ...(p.change !== null ? { change: { address: p.change.address, amount: fmt(p.change.amount) } } : {}),
     ...(r.change.kind === "feePayer" ? { feePayer: r.change.address } : {}),
     fee: { amount: fmt(p.fee), amountUnit: asset.symbol },
-    ...(r.maxFee !== null ? { maxFee: item.maxFee as string } : {}),
+    ...(r.maxFee !== null && item.maxFee !== undefined ? { maxFee: item.maxFee } : {}),
     totalTransactionAmount: fmt(p.recipients.reduce((a, x) => a + x.amount, 0n)),
     sizeInVbytes: Number(utxoVbytes(p.inputs.length, p.recipients.length + (p.change !== null ? 1 : 0))),
     note: r.note ?? "",
   }
 }
 
+/** The body both operations take; `Item` is what it decodes to. */
 const body = {
   required: {
     assetId: checks.string({ min: 1, max: 64 }),
@@ -144,8 +146,10 @@ const body = {
   },
 }
 
+type Item = Decoded<typeof body>
+
 export const utxoTransferOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "createUtxoTransfer",
     method: "POST",
     path: "/vaults/:vaultId/transaction-requests/utxo-transfer",
@@ -155,7 +159,7 @@ export const utxoTransferOperations: ReadonlyArray<Operation> = [
     body,
     answer: UtxoTransferAnswer,
     handle: async ({ params, item, requestId, apiVersion }, deps): Promise<OperationResult> => {
-      const request = requestOf(deps, params.vaultId!, item, apiVersion)
+      const request = requestOf(deps, params.vaultId, item, apiVersion)
       if (isApiError(request)) return request
       const r = await runCommand(deps, createUtxoTransfer(request), { requestId })
       if (isApiError(r)) return r
@@ -174,8 +178,8 @@ export const utxoTransferOperations: ReadonlyArray<Operation> = [
         item: { transactionRequestId: r.requestId, transactionRequestStatus: "created", ...previewJson(request, item, planned) },
       }
     },
-  },
-  {
+  }),
+  operation({
     id: "validateUtxoTransfer",
     method: "POST",
     path: "/vaults/:vaultId/transaction-requests/utxo-transfer/validate",
@@ -186,11 +190,11 @@ export const utxoTransferOperations: ReadonlyArray<Operation> = [
     body,
     answer: UtxoTransferPreview,
     handle: async ({ params, item, apiVersion }, deps): Promise<OperationResult> => {
-      const request = requestOf(deps, params.vaultId!, item, apiVersion)
+      const request = requestOf(deps, params.vaultId, item, apiVersion)
       if (isApiError(request)) return request
       const plan = exitToResult(await deps.sim.run(previewUtxoTransfer(request)))
       if (isApiError(plan)) return plan
       return { status: 200, item: { isValid: true, ...previewJson(request, item, plan) } }
     },
-  },
+  }),
 ]

@@ -5,8 +5,8 @@ import { findAsset } from "../../domain/chains/index.js"
 import { canonicalAddress } from "../../domain/vault-account/state.js"
 import { checks } from "../body.js"
 import { errors } from "../errors.js"
-import type { Operation } from "../operation.js"
-import { paginate } from "../pagination.js"
+import { type Operation, operation } from "../operation.js"
+import { paginate } from "../inputs/pagination.js"
 import { UtxoItem } from "../wire/utxos.js"
 import { hasAccount, unknownVault } from "../inputs/parties.js"
 import { accountOfOutput, utxoJson } from "../presenters/utxos.js"
@@ -14,7 +14,7 @@ import { accountOfOutput, utxoJson } from "../presenters/utxos.js"
 const booleanQuery = checks.booleanText()
 
 export const utxoListOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "listUtxos",
     method: "GET",
     path: "/vaults/:vaultId/utxos",
@@ -33,7 +33,7 @@ export const utxoListOperations: ReadonlyArray<Operation> = [
     },
     answer: UtxoItem,
     handle: ({ params, query, asOf, apiVersion }, deps) => {
-      const vaultId = params.vaultId!
+      const vaultId = params.vaultId
       if (deps.sim.models.workspace.vault(vaultId, asOf) === undefined) return unknownVault(apiVersion)
       if (query.vaultAccountId !== undefined && !hasAccount(deps, vaultId, query.vaultAccountId, asOf))
         return errors.resourceNotFound("vault account")
@@ -52,5 +52,5 @@ export const utxoListOperations: ReadonlyArray<Operation> = [
       const page = paginate(rows, (u) => u.utxoId, query)
       return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((u) => utxoJson(deps, u, asOf)) } }
     },
-  },
+  }),
 ]

@@ -9,8 +9,8 @@ import { checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { unknownVault } from "../inputs/parties.js"
 import { errors, isApiError } from "../errors.js"
-import type { Operation, OperationResult } from "../operation.js"
-import { paginate } from "../pagination.js"
+import { type Operation, type OperationResult, operation } from "../operation.js"
+import { paginate } from "../inputs/pagination.js"
 import { runCommand } from "../use-case.js"
 import { VaultAccountAddress, VaultAccountAsset, vaultAccountShape } from "../wire/vault-accounts.js"
 import { accountHoldings, accountValue, addressId, findAccount, vaultAccountsOf, type AccountRef } from "../presenters/vault-accounts.js"
@@ -23,18 +23,18 @@ const booleanQuery = checks.booleanText()
 
 const withAccount = (
   deps: ApiDeps,
-  params: Readonly<Record<string, string>>,
+  params: { readonly vaultId: string; readonly vaultAccountId: string },
   asOf: AsOf,
   version: ApiVersion,
   then: (account: AccountRef) => OperationResult,
 ): OperationResult => {
-  if (deps.sim.models.workspace.vault(params.vaultId!, asOf) === undefined) return unknownVault(version)
-  const account = findAccount(deps, params.vaultId!, params.vaultAccountId!, asOf)
+  if (deps.sim.models.workspace.vault(params.vaultId, asOf) === undefined) return unknownVault(version)
+  const account = findAccount(deps, params.vaultId, params.vaultAccountId, asOf)
   return account === undefined ? errors.resourceNotFound("vault account") : then(account)
 }
 
 export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "listVaultAccounts",
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/details",
@@ -46,7 +46,7 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     query: { optional: { isHidden: booleanQuery, isHideEmpty: booleanQuery } },
     answer: vaultAccountShape({ favourite: "list", index: "integer" }),
     handle: ({ params, query, asOf, apiVersion }, deps) => {
-      const accounts = vaultAccountsOf(deps, params.vaultId!, asOf)
+      const accounts = vaultAccountsOf(deps, params.vaultId, asOf)
       if (accounts === undefined) return unknownVault(apiVersion)
       const shown =
         query.isHidden !== "true" && query.isHideEmpty !== "true"
@@ -61,8 +61,8 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
         ? page
         : { status: 200, page: { ...page, items: page.items.map((a) => accountValue(deps, accounts.ref(a), asOf)) } }
     },
-  },
-  {
+  }),
+  operation({
     id: "getVaultAccount",
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/details",
@@ -72,8 +72,8 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     answer: vaultAccountShape({ favourite: "details", index: "string" }),
     handle: ({ params, asOf, apiVersion }, deps) =>
       withAccount(deps, params, asOf, apiVersion, (a) => ({ status: 200, item: accountValue(deps, a, asOf) })),
-  },
-  {
+  }),
+  operation({
     id: "editVaultAccount",
     method: "PUT",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/edit",
@@ -93,19 +93,19 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     },
     answer: vaultAccountShape({ favourite: "details", index: "string" }),
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
-      const vaultId = params.vaultId!
-      const current = findAccount(deps, vaultId, params.vaultAccountId!, undefined)
+      const vaultId = params.vaultId
+      const current = findAccount(deps, vaultId, params.vaultAccountId, undefined)
       if (current === undefined)
         return deps.sim.models.workspace.vault(vaultId, undefined) === undefined
           ? unknownVault(apiVersion)
           : errors.resourceNotFound("vault account")
-      const favourite = (item.isFavoriteInDashboard ?? item.isFavorityInDashboard) as boolean | undefined
+      const favourite = item.isFavoriteInDashboard ?? item.isFavorityInDashboard
       const r = await runCommand(
         deps,
         editVaultAccount(vaultId as VaultId, current.vaultAccountId as VaultAccountId, {
-          ...(item.name !== undefined ? { name: item.name as string } : {}),
-          ...(item.color !== undefined ? { color: item.color as string } : {}),
-          ...(item.isHiddenInDashboard !== undefined ? { isHiddenInDashboard: item.isHiddenInDashboard as boolean } : {}),
+          ...(item.name !== undefined ? { name: item.name } : {}),
+          ...(item.color !== undefined ? { color: item.color } : {}),
+          ...(item.isHiddenInDashboard !== undefined ? { isHiddenInDashboard: item.isHiddenInDashboard } : {}),
           ...(favourite !== undefined ? { isFavoriteInDashboard: favourite } : {}),
         }),
         { requestId },
@@ -114,8 +114,8 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
       const edited = findAccount(deps, vaultId, current.vaultAccountId, undefined)!
       return { status: 200, item: accountValue(deps, edited, undefined) }
     },
-  },
-  {
+  }),
+  operation({
     id: "listVaultAccountAssets",
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/list-assets",
@@ -145,8 +145,8 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
         const page = paginate(rows, (r) => r.assetId, query)
         return "code" in page ? page : { status: 200, page }
       }),
-  },
-  {
+  }),
+  operation({
     id: "listVaultAccountAddresses",
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/list-addresses",
@@ -182,8 +182,8 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
         const page = paginate(rows, (r) => r.addressId, query)
         return "code" in page ? page : { status: 200, page }
       }),
-  },
-  {
+  }),
+  operation({
     id: "listVaultAccountTransactions",
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/transactions",
@@ -205,7 +205,7 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
         }
         // Newest first, as the vault's list; an account whose address paid a transfer's gas, or received one of a
         // batch's calls, lists it too.
-        const records = [...deps.sim.models.transactions.list(params.vaultId!, asOf)].reverse().filter((r) => {
+        const records = [...deps.sim.models.transactions.list(params.vaultId, asOf)].reverse().filter((r) => {
           const t = r.view.transfer
           const on = (address: string) => mine(r.view.blockchain, r.view.network, address)
           return on(t.from) || (t.calls ?? [t]).some((c) => on(c.to)) || (t.feePayer !== undefined && on(t.feePayer))
@@ -213,5 +213,5 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
         const page = paginate(records, (r) => r.view.transfer.recordId, query)
         return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((r) => transactionListItem(deps, r, asOf)) } }
       }),
-  },
+  }),
 ]

@@ -5,7 +5,7 @@ import { since } from "../../domain/api-key/index.js"
 import { addAsset, createVaultAccount } from "../../commands/vault-accounts.js"
 import { checks } from "../body.js"
 import { errors } from "../errors.js"
-import type { Operation } from "../operation.js"
+import { type Operation, operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { ApiError, isApiError } from "../errors.js"
 import { vaultAccountShape } from "../wire/vault-accounts.js"
@@ -14,10 +14,12 @@ import { backedUp } from "../presenters/vaults.js"
 import { accountValue, findAccount } from "../presenters/vault-accounts.js"
 import { AddedAsset, SupportedAsset } from "../wire/vault-accounts.js"
 
+const networkType = checks.oneOf(["test", "main"])
+
 const vaultExists = (deps: Parameters<Operation["handle"]>[1], vaultId: string) => deps.sim.models.workspace.vaultsById.has(vaultId)
 
 export const vaultAccountOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "createVaultAccount",
     method: "POST",
     path: "/vaults/:vaultId/vault-account",
@@ -28,7 +30,7 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
     },
     answer: vaultAccountShape({ index: "string" }),
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
-      const vault = deps.sim.models.workspace.vaultsById.get(params.vaultId!)
+      const vault = deps.sim.models.workspace.vaultsById.get(params.vaultId)
       if (vault === undefined) return unknownVault(apiVersion)
       // The service refuses accounts in a vault whose recovery is not set up (observed at 2026-03-20).
       if (apiVersion === "2026-03-20" && !backedUp(vault))
@@ -40,17 +42,17 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
       const r = await runCommand(
         deps,
         createVaultAccount(params.vaultId as VaultId, {
-          name: item.name as string,
-          color: item.color as string,
-          isHiddenInDashboard: item.isHiddenInDashboard as boolean,
+          name: item.name,
+          color: item.color,
+          isHiddenInDashboard: item.isHiddenInDashboard,
         }),
         { requestId },
       )
       if (isApiError(r)) return r
-      return { status: 201, item: accountValue(deps, findAccount(deps, params.vaultId!, r.vaultAccountId, undefined)!, undefined) }
+      return { status: 201, item: accountValue(deps, findAccount(deps, params.vaultId, r.vaultAccountId, undefined)!, undefined) }
     },
-  },
-  {
+  }),
+  operation({
     id: "addAssetToVaultAccount",
     method: "PUT",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/add-asset",
@@ -62,19 +64,17 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
     },
     answer: AddedAsset,
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
-      const hasLabel = item.label !== undefined
-      const hasAddress = item.address !== undefined
-      if (!hasLabel && !hasAddress)
+      const target = item.label !== undefined ? { label: item.label } : item.address !== undefined ? { address: item.address } : undefined
+      if (target === undefined)
         return new ApiError(409, "missing_required_attributes", 'Exactly one of "label" or "address" is required.', [
           { attribute: "label", message: "is required when address is absent" },
           { attribute: "address", message: "is required when label is absent" },
         ])
-      if (hasLabel && hasAddress) return errors.extraBodyAttributes(["address"])
-      if (!vaultExists(deps, params.vaultId!)) return errors.unknownVault(apiVersion)
-      if (!hasAccount(deps, params.vaultId!, params.vaultAccountId!, undefined)) return errors.resourceNotFound("vault account")
-      const asset = findAsset(item.assetId as string)
+      if ("label" in target && item.address !== undefined) return errors.extraBodyAttributes(["address"])
+      if (!vaultExists(deps, params.vaultId)) return errors.unknownVault(apiVersion)
+      if (!hasAccount(deps, params.vaultId, params.vaultAccountId, undefined)) return errors.resourceNotFound("vault account")
+      const asset = findAsset(item.assetId)
       if (asset === undefined) return errors.resourceNotFound("asset")
-      const target = hasLabel ? { label: item.label as string } : { address: item.address as string }
       const r = await runCommand(
         deps,
         // 2026-03-20 refuses an asset the account already holds; older versions answer its address again.
@@ -100,8 +100,8 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
         },
       }
     },
-  },
-  {
+  }),
+  operation({
     id: "listSupportedAssets",
     method: "GET",
     path: "/supported-assets",
@@ -113,15 +113,16 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
       optional: {
         assetUnit: checks.string({ min: 1, max: 20 }),
         blockchain: checks.string({ min: 1, max: 40 }),
-        networkType: checks.oneOf(["test", "main"]),
+        networkType,
       },
     },
     handle: ({ query }, deps) => {
-      if (query.blockchain !== undefined && !isBlockchain(query.blockchain))
+      const blockchain = query.blockchain
+      if (blockchain !== undefined && !isBlockchain(blockchain))
         return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain" }])
       const items = assetsOf({
-        ...(query.blockchain !== undefined ? { blockchain: query.blockchain as never } : {}),
-        ...(query.networkType !== undefined ? { networkType: query.networkType as "main" | "test" } : {}),
+        ...(blockchain !== undefined ? { blockchain } : {}),
+        ...(query.networkType !== undefined ? { networkType: query.networkType } : {}),
       })
         .filter(
           (a) =>
@@ -144,5 +145,5 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
         }))
       return { status: 200, items }
     },
-  },
+  }),
 ]

@@ -2,10 +2,10 @@ import { findAsset, findAssetByContract, findNetwork, nativeAsset, type NetworkI
 import { until, type ApiVersion } from "../../domain/api-key/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import type { RequestEndpoint } from "../../domain/transaction-request/index.js"
-import { checks, shapes, typed, type FieldCheck, type JsonObject } from "../body.js"
+import { checks, type Decoded, shapes, typed } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
-import type { Operation, OperationResult } from "../operation.js"
+import { type Operation, type OperationResult, operation } from "../operation.js"
 import { VaultTokenTransferCreated, VaultTransferCreated } from "../wire/transaction-requests.js"
 import { addressCheck, addressOn } from "../inputs/address.js"
 import { amountCheck, amountIn } from "../inputs/amount.js"
@@ -15,43 +15,47 @@ import { note, requiredNote } from "../inputs/note.js"
 import { vaultOn } from "../inputs/parties.js"
 import { priority, priorityOptional } from "../inputs/priority.js"
 import { networkTypeOf } from "../inputs/network.js"
-import { allowed, create, fmt, withNote, type Built } from "../transfers/create.js"
+import { type AddressPath, allowed, create, fmt, withNote, type Built } from "../transfers/create.js"
 
 const strategy = checks.oneOf(["minimize-dust", "optimize-size", "minimize_dust", "optimize_size"])
-const objects = (max: number, keys: ReadonlyArray<string>, what: string): FieldCheck =>
-  typed(shapes.list(shapes.strings(keys), 1, max), (v) =>
+const objects = <const K extends string>(max: number, keys: ReadonlyArray<K>, what: string) => {
+  const names: ReadonlyArray<string> = keys
+  return typed(shapes.list(shapes.strings(keys), 1, max), (v) =>
     Array.isArray(v) &&
     v.length >= 1 &&
     v.length <= max &&
     v.every(
       (r) =>
-        typeof r === "object" && r !== null && keys.every((k) => typeof r[k] === "string") && Object.keys(r).every((k) => keys.includes(k)),
+        typeof r === "object" &&
+        r !== null &&
+        keys.every((k) => typeof r[k] === "string") &&
+        Object.keys(r).every((k) => names.includes(k)),
     )
       ? undefined
       : `must be 1 to ${max} objects ${what} with string values`,
   )
+}
+/** #17's body at either version, decoded (2024-05-09's has no senders or maxFee, its note optional). */
+type VaultItem = Pick<Decoded<typeof widenedBody>, "recipients"> & Partial<Omit<Decoded<typeof widenedBody>, "recipients">>
+
 const recipients = objects(100, ["address", "amount"], "{ address, amount }")
 const senders = objects(1, ["address"], "{ address }")
 
 /** The 2025-09-23 chains of the vault-level paths: EVM, UTXO (coins only), tron, solana; the vault's network type. */
-const chainOf = (
-  deps: ApiDeps,
-  params: Readonly<Record<string, string>>,
-  families: ReadonlyArray<NetworkInfo["family"]>,
-): NetworkInfo | ApiError => {
-  const n = findNetwork(params.blockchain ?? "", params.network ?? "")
+const chainOf = (deps: ApiDeps, params: AddressPath, families: ReadonlyArray<NetworkInfo["family"]>): NetworkInfo | ApiError => {
+  const n = findNetwork(params.blockchain, params.network)
   if (n === undefined || !families.includes(n.family))
     return invalidField("blockchain", `this endpoint takes ${families.join(", ")} chains`)
-  const vault = vaultOn(deps, params.vaultId ?? "", n, "network", errors.resourceNotFound("vault"))
+  const vault = vaultOn(deps, params.vaultId, n, "network", errors.resourceNotFound("vault"))
   return isApiError(vault) ? vault : n
 }
 
-const priorityRule = (n: NetworkInfo, item: JsonObject): ApiError | undefined =>
+const priorityRule = (n: NetworkInfo, item: { readonly feePriority?: unknown }): ApiError | undefined =>
   item.feePriority === undefined && !priorityOptional(n) ? errors.missingRequiredAttributes(["feePriority"]) : undefined
 
-const parsedRecipients = (b: Built, item: JsonObject): Array<{ address: string; amount: bigint }> | ApiError => {
+const parsedRecipients = (b: Built, item: VaultItem): Array<{ address: string; amount: bigint }> | ApiError => {
   const out: Array<{ address: string; amount: bigint }> = []
-  for (const [i, r] of (item.recipients as Array<{ address: string; amount: string }>).entries()) {
+  for (const [i, r] of item.recipients.entries()) {
     const amount = amountIn(r.amount, b.asset, `recipients[${i}].amount`)
     if (isApiError(amount)) return amount
     const badTo = addressOn(b.network, r.address, `recipients[${i}].address`)
@@ -65,24 +69,14 @@ const nativeFee = (n: NetworkInfo, ceiling: bigint | null) =>
   ceiling === null ? {} : { maxFee: formatAmount(ceiling, nativeAsset(n.blockchain, n.network)!.decimals) }
 
 /** #17 as 2024-05-09 has it: UTXO chains, from the whole vault. */
-const utxoFirstVersion = async (
-  deps: ApiDeps,
-  params: Readonly<Record<string, string>>,
-  item: JsonObject,
-  requestId: string,
-): Promise<OperationResult> => {
+const utxoFirstVersion = async (deps: ApiDeps, params: AddressPath, item: VaultItem, requestId: string): Promise<OperationResult> => {
   const n = allowed(deps, params, "utxo", ["mainnet", "testnet"])
   if (isApiError(n)) return n
   return vaultTransfer(deps, params, item, requestId, n, null, null)
 }
 
 /** #17 at 2025-09-23: UTXO from the whole vault, or an account-based coin from the one sender listed. */
-const widened = async (
-  deps: ApiDeps,
-  params: Readonly<Record<string, string>>,
-  item: JsonObject,
-  requestId: string,
-): Promise<OperationResult> => {
+const widened = async (deps: ApiDeps, params: AddressPath, item: VaultItem, requestId: string): Promise<OperationResult> => {
   const n = chainOf(deps, params, ["utxo", "evm", "tron", "solana"])
   if (isApiError(n)) return n
   const missing = priorityRule(n, item)
@@ -95,17 +89,16 @@ const widened = async (
     return vaultTransfer(deps, params, item, requestId, n, null, ceiling)
   }
   if (item.senders === undefined) return errors.missingRequiredAttributes(["senders"])
-  if ((item.recipients as ReadonlyArray<unknown>).length !== 1)
-    return invalidField("recipients", "an account-based transfer has exactly one recipient")
+  if (item.recipients.length !== 1) return invalidField("recipients", "an account-based transfer has exactly one recipient")
   if (item.prepareStrategy !== undefined) return invalidField("prepareStrategy", "applies to UTXO chains only")
-  const sender = (item.senders as ReadonlyArray<{ address: string }>)[0]!.address
+  const sender = item.senders[0]!.address
   return vaultTransfer(deps, params, item, requestId, n, sender, ceiling)
 }
 
 const vaultTransfer = async (
   deps: ApiDeps,
-  params: Readonly<Record<string, string>>,
-  item: JsonObject,
+  params: AddressPath,
+  item: VaultItem,
   requestId: string,
   n: NetworkInfo,
   sender: string | null,
@@ -115,7 +108,7 @@ const vaultTransfer = async (
   const to = parsedRecipients(b, item)
   if (isApiError(to)) return to
   const endpoint: RequestEndpoint = sender === null ? "utxo" : "coin"
-  const r = await create(deps, requestId, params.vaultId!, endpoint, b, sender, to, item, { ceiling })
+  const r = await create(deps, requestId, params.vaultId, endpoint, b, sender, to, item, { ceiling })
   if (isApiError(r)) return r
   const from =
     sender === null ? undefined : r.state._tag === "Active" ? (r.state.requests.get(r.requestId)?.draft.sender ?? sender) : sender
@@ -146,15 +139,26 @@ const widenedBody = {
   optional: { feePriority: priority, prepareStrategy: strategy, maxFee: amountCheck, senders },
 }
 
+const tokenBody = {
+  required: {
+    amount: amountCheck,
+    contractAddress: addressCheck,
+    senderAddress: addressCheck,
+    recipientAddress: addressCheck,
+    note: requiredNote,
+  },
+  optional: { feePriority: priority, maxFee: amountCheck },
+}
+
 const tokenTransfer = async (
-  { params, item, requestId }: { params: Readonly<Record<string, string>>; item: JsonObject; requestId: string },
+  { params, item, requestId }: { params: AddressPath; item: Decoded<typeof tokenBody>; requestId: string },
   deps: ApiDeps,
 ): Promise<OperationResult> => {
   const n = chainOf(deps, params, ["evm", "tron", "solana"])
   if (isApiError(n)) return n
   const missing = priorityRule(n, item)
   if (missing !== undefined) return missing
-  const token = findAssetByContract(n.blockchain, n.network, item.contractAddress as string)
+  const token = findAssetByContract(n.blockchain, n.network, item.contractAddress)
   if (token === undefined) return invalidField("contractAddress", `is not a supported token contract on ${n.blockchain}/${n.network}`)
   const b = { network: n, asset: token }
   const amount = amountIn(item.amount, token)
@@ -163,13 +167,10 @@ const tokenTransfer = async (
   if (badTo !== undefined) return badTo
   const ceiling = maxFeeOf(item.maxFee, n)
   if (isApiError(ceiling)) return ceiling
-  const to = [{ address: item.recipientAddress as string, amount }]
-  const r = await create(deps, requestId, params.vaultId!, "token", b, item.senderAddress as string, to, item, { ceiling })
+  const to = [{ address: item.recipientAddress, amount }]
+  const r = await create(deps, requestId, params.vaultId, "token", b, item.senderAddress, to, item, { ceiling })
   if (isApiError(r)) return r
-  const from =
-    r.state._tag === "Active"
-      ? (r.state.requests.get(r.requestId)?.draft.sender ?? (item.senderAddress as string))
-      : (item.senderAddress as string)
+  const from = r.state._tag === "Active" ? (r.state.requests.get(r.requestId)?.draft.sender ?? item.senderAddress) : item.senderAddress
   return {
     status: 201,
     item: {
@@ -186,7 +187,7 @@ const tokenTransfer = async (
 }
 
 export const vaultTransferOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "createUtxoTransactionRequest",
     method: "POST",
     path: "/vaults/:vaultId/:blockchain/:network/transaction-requests",
@@ -202,8 +203,8 @@ export const vaultTransferOperations: ReadonlyArray<Operation> = [
       (apiVersion as ApiVersion) === "2024-05-09"
         ? utxoFirstVersion(deps, params, item, requestId)
         : widened(deps, params, item, requestId),
-  },
-  {
+  }),
+  operation({
     id: "createVaultTokenTransactionRequest",
     method: "POST",
     path: "/vaults/:vaultId/:blockchain/:network/token-transaction-requests",
@@ -211,17 +212,8 @@ export const vaultTransferOperations: ReadonlyArray<Operation> = [
     scope: "withdraw",
     vaultParam: "vaultId",
     networkType: networkTypeOf,
-    body: {
-      required: {
-        amount: amountCheck,
-        contractAddress: addressCheck,
-        senderAddress: addressCheck,
-        recipientAddress: addressCheck,
-        note: requiredNote,
-      },
-      optional: { feePriority: priority, maxFee: amountCheck },
-    },
+    body: tokenBody,
     answer: VaultTokenTransferCreated,
     handle: tokenTransfer,
-  },
+  }),
 ]

@@ -4,8 +4,8 @@ import type { ApiKeyRecord } from "../../projections/workspace.js"
 import { checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { errors } from "../errors.js"
-import { paginate } from "../pagination.js"
-import type { Operation } from "../operation.js"
+import { paginate } from "../inputs/pagination.js"
+import { type Operation, operation } from "../operation.js"
 import { Vault } from "../wire/vaults.js"
 import { vaultJson } from "../presenters/vaults.js"
 
@@ -20,7 +20,7 @@ const visible = (key: ApiKeyRecord, deps: ApiDeps, asOf: AsOf) =>
 const isNetworkType = (s: string | undefined): s is "main" | "test" => s === "main" || s === "test"
 
 export const vaultOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "listVaults",
     method: "GET",
     path: "/vaults",
@@ -32,8 +32,8 @@ export const vaultOperations: ReadonlyArray<Operation> = [
       const page = paginate(visible(key, deps, asOf), (v) => v.profile.vaultId, query)
       return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((v) => vaultJson(v, asOf)) } }
     },
-  },
-  {
+  }),
+  operation({
     id: "listVaultsByNetworkType",
     method: "GET",
     path: "/vaults/:networkType",
@@ -51,5 +51,5 @@ export const vaultOperations: ReadonlyArray<Operation> = [
       const page = paginate(vaults, (v) => v.profile.vaultId, query)
       return "code" in page ? page : { status: 200, page: { ...page, items: page.items.map((v) => vaultJson(v, asOf)) } }
     },
-  },
+  }),
 ]

@@ -2,7 +2,7 @@ import { classicAddressToXAddress, isValidClassicAddress, isValidXAddress, xAddr
 import { since } from "../../domain/api-key/index.js"
 import { findNetwork } from "../../domain/chains/index.js"
 import { errors } from "../errors.js"
-import type { Operation } from "../operation.js"
+import { type Operation, operation } from "../operation.js"
 import { ClassicAddress, XAddress } from "../wire/xrp.js"
 
 const xrpNetwork = (p: Readonly<Record<string, string>>) => findNetwork("xrp", p.network ?? "")
@@ -13,7 +13,7 @@ const badNetwork = () => errors.invalidData([{ attribute: "network", message: "m
 const TAG = /^(0|[1-9][0-9]{0,9})$/
 
 export const xrpUtilOperations: ReadonlyArray<Operation> = [
-  {
+  operation({
     id: "encodeXrpAddress",
     method: "GET",
     path: "/utils/xrp/:network/addresses/encode/:classicAddress/:addressTag",
@@ -25,21 +25,19 @@ export const xrpUtilOperations: ReadonlyArray<Operation> = [
       const network = xrpNetwork(params)
       if (network === undefined) return badNetwork()
       const bad = [
-        ...(isValidClassicAddress(params.classicAddress!)
-          ? []
-          : [{ attribute: "classicAddress", message: "is not a classic XRP address" }]),
-        ...(TAG.test(params.addressTag!) && Number(params.addressTag) <= 0xffffffff
+        ...(isValidClassicAddress(params.classicAddress) ? [] : [{ attribute: "classicAddress", message: "is not a classic XRP address" }]),
+        ...(TAG.test(params.addressTag) && Number(params.addressTag) <= 0xffffffff
           ? []
           : [{ attribute: "addressTag", message: "must be an integer from 0 to 4294967295" }]),
       ]
       if (bad.length > 0) return errors.invalidData(bad)
       return {
         status: 200,
-        item: { xAddress: classicAddressToXAddress(params.classicAddress!, Number(params.addressTag), network.networkType === "test") },
+        item: { xAddress: classicAddressToXAddress(params.classicAddress, Number(params.addressTag), network.networkType === "test") },
       }
     },
-  },
-  {
+  }),
+  operation({
     id: "decodeXrpAddress",
     method: "GET",
     path: "/utils/xrp/:network/addresses/decode/:xAddress",
@@ -50,12 +48,12 @@ export const xrpUtilOperations: ReadonlyArray<Operation> = [
     handle: ({ params }) => {
       const network = xrpNetwork(params)
       if (network === undefined) return badNetwork()
-      if (!isValidXAddress(params.xAddress!)) return errors.invalidData([{ attribute: "xAddress", message: "is not an X-address" }])
-      const decoded = xAddressToClassicAddress(params.xAddress!)
+      if (!isValidXAddress(params.xAddress)) return errors.invalidData([{ attribute: "xAddress", message: "is not an X-address" }])
+      const decoded = xAddressToClassicAddress(params.xAddress)
       if (decoded.test !== (network.networkType === "test"))
         return errors.invalidData([{ attribute: "xAddress", message: `is an X-address of the ${decoded.test ? "test" : "main"} network` }])
       // No tag is written as "" (the service writes the tag as a string).
       return { status: 200, item: { classicAddress: decoded.classicAddress, tag: decoded.tag === false ? "" : String(decoded.tag) } }
     },
-  },
+  }),
 ]

@@ -12,5 +12,5 @@ const isAddressOn = (n: NetworkInfo, address: string): boolean =>
   validateAddress(n.blockchain as Blockchain, n.network as NetworkName, address)
 
 /** undefined when `raw` is an address of `n`, else 400 invalid_data on `attribute`. */
-export const addressOn = (n: NetworkInfo, raw: unknown, attribute: string): ApiError | undefined =>
-  isAddressOn(n, raw as string) ? undefined : invalidField(attribute, `is not a valid ${n.blockchain}/${n.network} address`)
+export const addressOn = (n: NetworkInfo, raw: string, attribute: string): ApiError | undefined =>
+  isAddressOn(n, raw) ? undefined : invalidField(attribute, `is not a valid ${n.blockchain}/${n.network} address`)

@@ -9,7 +9,7 @@ import { invalidField } from "./invalid.js"
 export const amountCheck = checks.string({ min: 1, max: 100 })
 
 /** `raw` in base units of `asset`, or 400 invalid_data on `attribute`. */
-export const amountIn = (raw: unknown, asset: AssetInfo, attribute = "amount"): bigint | ApiError => {
-  const r = parsePositiveAmount(raw as string, asset.decimals)
+export const amountIn = (raw: string, asset: AssetInfo, attribute = "amount"): bigint | ApiError => {
+  const r = parsePositiveAmount(raw, asset.decimals)
   return r.ok ? r.value : invalidField(attribute, `must be a positive decimal string with at most ${asset.decimals} decimals`)
 }

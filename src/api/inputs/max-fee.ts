@@ -8,10 +8,10 @@ import type { ApiError } from "../errors.js"
 import { invalidField } from "./invalid.js"
 
 /** `maxFee` in base units of the network's coin; null when not sent; 400 invalid_data when malformed. */
-export const maxFeeOf = (raw: unknown, n: NetworkInfo, attribute = "maxFee"): bigint | null | ApiError => {
+export const maxFeeOf = (raw: string | undefined, n: NetworkInfo, attribute = "maxFee"): bigint | null | ApiError => {
   if (raw === undefined) return null
   const native = nativeAsset(n.blockchain, n.network)!
-  const r = parseAmount(raw as string, native.decimals)
+  const r = parseAmount(raw, native.decimals)
   return r.ok
     ? r.value
     : invalidField(attribute, `must be a non-negative decimal string of ${native.unit} with at most ${native.decimals} decimals`)

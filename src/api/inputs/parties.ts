@@ -4,11 +4,12 @@
 // counts as one of its accounts.
 import type { ApiVersion } from "../../domain/api-key/index.js"
 import type { NetworkInfo } from "../../domain/chains/index.js"
-import { accountKey } from "../../domain/vault-account/index.js"
+import { accountIdOf, accountKey } from "../../domain/vault-account/index.js"
 import type { AsOf } from "../../projections/projection.js"
 import type { VaultRecord } from "../../projections/workspace.js"
 import type { ApiDeps } from "../deps.js"
 import { ApiError, errors } from "../errors.js"
+import { invalidField } from "./invalid.js"
 
 /** A vault that does not exist or that the key cannot see: 404 until 2025-09-23, 403 from 2026-03-20 on. */
 export const unknownVault = (version: ApiVersion): ApiError => errors.unknownVault(version)
@@ -41,3 +42,75 @@ export const hasAccount = (deps: ApiDeps, vaultId: string, vaultAccountId: strin
   accountKey(vaultId, vaultAccountId) === null
     ? deps.sim.models.workspace.vault(vaultId, asOf) !== undefined
     : deps.sim.models.holdings.account(vaultAccountId, asOf)?.vaultId === vaultId
+
+/** A transfer's sender: its address as the read model spells it, and the vault account that holds it. */
+export interface Sender {
+  readonly address: string
+  readonly vaultAccountId: string
+}
+
+/**
+ * The sender `fromAddress` (the request's `attribute`) in the vault, the account first (single, gas-sponsorship and
+ * batch transfers): a named account the vault does not have is 404 vault account, an address outside it 404
+ * "<attribute> in this vault account"; with no account named, an address outside the vault is 404 "<attribute> in
+ * this vault".
+ */
+export const senderIn = (
+  deps: ApiDeps,
+  vaultId: string,
+  n: NetworkInfo,
+  fromAddress: string,
+  vaultAccountId: string | undefined,
+  attribute: string,
+): Sender | ApiError => {
+  const from = deps.sim.models.holdings.address(n.blockchain, n.network, fromAddress, undefined)
+  if (vaultAccountId !== undefined) {
+    if (!hasAccount(deps, vaultId, vaultAccountId, undefined)) return errors.resourceNotFound("vault account")
+    if (from === undefined || from.facts.vaultId !== vaultId || accountIdOf(from.facts) !== vaultAccountId)
+      return errors.resourceNotFound(`${attribute} in this vault account`)
+  } else if (from === undefined || from.facts.vaultId !== vaultId) return errors.resourceNotFound(`${attribute} in this vault`)
+  return { address: from.facts.address, vaultAccountId: accountIdOf(from.facts) }
+}
+
+/**
+ * The sender `fromAddress` in the vault, the address first (a fee estimate): outside the vault 404 "fromAddress in
+ * this vault"; a named account that is not its holder 404 "fromAddress in this vault account" when the vault has that
+ * account, else 404 vault account.
+ */
+export const senderByAddress = (
+  deps: ApiDeps,
+  vaultId: string,
+  n: NetworkInfo,
+  fromAddress: string,
+  vaultAccountId: string | undefined,
+): Sender | ApiError => {
+  const from = deps.sim.models.holdings.address(n.blockchain, n.network, fromAddress, undefined)
+  if (from === undefined || from.facts.vaultId !== vaultId) return errors.resourceNotFound("fromAddress in this vault")
+  const owner = accountIdOf(from.facts)
+  if (vaultAccountId !== undefined && vaultAccountId !== owner)
+    return hasAccount(deps, vaultId, vaultAccountId, undefined)
+      ? errors.resourceNotFound("fromAddress in this vault account")
+      : errors.resourceNotFound("vault account")
+  return { address: from.facts.address, vaultAccountId: owner }
+}
+
+/**
+ * The fee payer `feePayer` (the request's `attribute`): an address of the vault on `n` (404 "<attribute> address in
+ * this vault on <chain>"), another than the sender's (400: the sender paying its own fee is a single transfer).
+ */
+export const feePayerIn = (
+  deps: ApiDeps,
+  vaultId: string,
+  n: NetworkInfo,
+  feePayer: string,
+  attribute: string,
+  sender: string,
+  senderAttribute: string,
+): string | ApiError => {
+  const payer = deps.sim.models.holdings.address(n.blockchain, n.network, feePayer, undefined)
+  if (payer === undefined || payer.facts.vaultId !== vaultId)
+    return errors.resourceNotFound(`${attribute} address in this vault on ${n.blockchain}/${n.network}`)
+  if (payer.facts.address === sender)
+    return invalidField(attribute, `must be another address than ${senderAttribute}: the sender paying its own fee is a single transfer`)
+  return payer.facts.address
+}

@@ -4,7 +4,7 @@
 import { API_VERSIONS, type ApiVersion } from "../../domain/api-key/index.js"
 import type { FieldCheck, JsonObject } from "../body.js"
 import { pagedAt, type Operation } from "../operation.js"
-import { DEFAULT_LIMIT, MAX_LIMIT } from "../pagination.js"
+import { DEFAULT_LIMIT, MAX_LIMIT } from "../inputs/pagination.js"
 import type { Components } from "./components.js"
 
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")

@@ -7,6 +7,7 @@ import { errorBody } from "../envelope.js"
 import { ApiError, errors, isApiError } from "../errors.js"
 import { type BodyText, readBodyText, requestAborted, TOO_LARGE } from "../request-body.js"
 import { respond } from "../respond.js"
+import type { PathParamNames } from "../pipeline/typed.js"
 
 export type SimResult = { readonly status: number; readonly body: unknown } | { readonly response: Response } | ApiError
 
@@ -34,6 +35,25 @@ export interface SimRoute {
     deps: ApiDeps,
   ) => SimResult | Promise<SimResult>
 }
+
+/** A route's request, its path parameters named by its path (each one set: the router matched them). */
+interface SimRequest<P extends string> {
+  readonly params: { readonly [K in PathParamNames<P>]: string }
+  readonly query: Record<string, string>
+  readonly body: JsonObject
+  readonly c: Context
+}
+
+/**
+ * A control-plane route whose handler reads its path parameters typed from its path. The router sets every
+ * parameter its path names, so the request is the typed one; the one cast below says so to the compiler.
+ */
+export const simRoute = <P extends string>(
+  route: Omit<SimRoute, "path" | "handle"> & {
+    readonly path: P
+    readonly handle: (req: SimRequest<P>, deps: ApiDeps) => SimResult | Promise<SimResult>
+  },
+): SimRoute => route as unknown as SimRoute
 
 const sameToken = (given: string, token: string): boolean => {
   const a = Buffer.from(given)

@@ -1,7 +1,7 @@
 // Control plane: snapshots of the world, reverts to them, and a reset to the world at start-up.
 import { RevertNotSupported, SnapshotNotFound, type SnapshotInfo } from "../../snapshots/snapshots.js"
 import { ApiError } from "../errors.js"
-import type { SimResult, SimRoute } from "./common.js"
+import { type SimResult, type SimRoute, simRoute } from "./common.js"
 
 export const snapshotJson = (s: SnapshotInfo) => ({
   id: s.id,
@@ -28,12 +28,12 @@ export const snapshotRoutes: ReadonlyArray<SimRoute> = [
     path: "/_sim/snapshots",
     handle: (_, deps) => ({ status: 200, body: { snapshots: deps.sim.snapshots().map(snapshotJson) } }),
   },
-  {
+  simRoute({
     method: "POST",
     path: "/_sim/snapshots/:id/revert",
     replacesWorld: true,
-    handle: ({ params }, deps) => deps.sim.revert(params.id!).then((s) => ({ status: 200, body: snapshotJson(s) }), refused),
-  },
+    handle: ({ params }, deps) => deps.sim.revert(params.id).then((s) => ({ status: 200, body: snapshotJson(s) }), refused),
+  }),
   {
     method: "POST",
     path: "/_sim/reset",

@@ -4,7 +4,7 @@ import type { VaultId } from "../../domain/shared/ids.js"
 import { createApiKey, createVault, revokeApiKey, setApprovalPolicy } from "../../commands/workspace.js"
 import { checkAttributes, checks, type FieldCheck } from "../body.js"
 import { errors } from "../errors.js"
-import type { SimRoute } from "./common.js"
+import { type SimRoute, simRoute } from "./common.js"
 import { runCommand } from "../use-case.js"
 import { API_VERSIONS } from "../envelope.js"
 import { isIP } from "node:net"
@@ -111,13 +111,13 @@ export const workspaceRoutes: ReadonlyArray<SimRoute> = [
       return { status: 201, body: { ...shown, passphrase: r.passphrase } }
     },
   },
-  {
+  simRoute({
     method: "DELETE",
     path: "/_sim/api-keys/:key",
     handle: async ({ params }, deps) => {
-      const r = await runCommand(deps, revokeApiKey(params.key!))
+      const r = await runCommand(deps, revokeApiKey(params.key))
       if ("code" in r) return r
       return { status: 200, body: { key: params.key, revoked: true } }
     },
-  },
+  }),
 ]

@@ -8,12 +8,28 @@ import type { FeeState } from "../../domain/transaction-request/estimate.js"
 import { createTxRequest, type CreateRequestInput } from "../../commands/transaction-requests.js"
 import { chainKey } from "../../chain-sim/index.js"
 import { freeUnits } from "../../chain-sim/tron.js"
-import type { JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
 import { runCommand } from "../use-case.js"
 import { invalidField } from "../inputs/invalid.js"
 import { vaultOn } from "../inputs/parties.js"
+import { type StrategyText, strategyOf } from "../inputs/prepare-strategy.js"
+
+/** The path of the 2024/2025 transfers, which names the vault and the chain. */
+export interface AddressPath {
+  readonly vaultId: string
+  readonly blockchain: string
+  readonly network: string
+}
+
+/** What a transfer's body may set besides its parties and amounts, decoded. */
+interface TransferOptions {
+  readonly feePriority?: FeePriority | undefined
+  /** A TRX amount, checked by the endpoint that takes it. */
+  readonly feeLimit?: string | undefined
+  readonly note?: string | undefined
+  readonly prepareStrategy?: StrategyText | undefined
+}
 
 export interface Built {
   readonly network: NonNullable<ReturnType<typeof findNetwork>>
@@ -22,11 +38,11 @@ export interface Built {
 
 export const allowed = (
   deps: ApiDeps,
-  params: Record<string, string>,
+  params: AddressPath,
   chains: ReadonlyArray<string> | "utxo" | "evm",
   networks: ReadonlyArray<string>,
 ): Built["network"] | ApiError => {
-  const n = findNetwork(params.blockchain ?? "", params.network ?? "")
+  const n = findNetwork(params.blockchain, params.network)
   const familyOk =
     n !== undefined && (chains === "utxo" ? n.family === "utxo" : chains === "evm" ? n.family === "evm" : chains.includes(n.blockchain))
   if (n === undefined || !familyOk || !networks.includes(n.network))
@@ -34,7 +50,7 @@ export const allowed = (
       "blockchain",
       `this endpoint takes ${Array.isArray(chains) ? chains.join(", ") : `${chains} chains`} on ${networks.join(", ")}`,
     )
-  const vault = vaultOn(deps, params.vaultId ?? "", n, "network", errors.resourceNotFound("vault"))
+  const vault = vaultOn(deps, params.vaultId, n, "network", errors.resourceNotFound("vault"))
   return isApiError(vault) ? vault : n
 }
 
@@ -47,7 +63,7 @@ export const create = async (
   b: Built,
   sender: string | null,
   recipients: ReadonlyArray<{ address: string; amount: bigint }>,
-  item: JsonObject,
+  item: TransferOptions,
   fee: { readonly ceiling: bigint | null } = { ceiling: null },
 ) => {
   const input: CreateRequestInput = {
@@ -57,11 +73,10 @@ export const create = async (
     asset: b.asset,
     sender,
     recipients,
-    feePriority: (item.feePriority as FeePriority | undefined) ?? null,
-    feeLimit: item.feeLimit === undefined ? null : BigInt((parseAmountRaw(item.feeLimit as string, 6) ?? 0n).toString()),
-    note: (item.note as string | undefined) ?? null,
-    prepareStrategy:
-      item.prepareStrategy === undefined ? null : (String(item.prepareStrategy).replace("_", "-") as "minimize-dust" | "optimize-size"),
+    feePriority: item.feePriority ?? null,
+    feeLimit: item.feeLimit === undefined ? null : (parseAmountRaw(item.feeLimit, 6) ?? 0n),
+    note: item.note ?? null,
+    prepareStrategy: item.prepareStrategy === undefined ? null : strategyOf(item.prepareStrategy),
     ...(fee.ceiling !== null ? { feeCeiling: fee.ceiling } : {}),
   }
   // The fee ceiling is checked against what mining now would cost, from the same state settlement reads.
@@ -86,4 +101,4 @@ export const parseAmountRaw = (s: string, decimals: number) => {
 }
 
 export const fmt = (b: Built, amount: bigint) => formatAmount(amount, b.asset.decimals)
-export const withNote = (item: JsonObject) => (item.note !== undefined ? { note: item.note } : {})
+export const withNote = (item: { readonly note?: string | undefined }) => (item.note !== undefined ? { note: item.note } : {})

@@ -2,14 +2,13 @@
 // their fee estimates): the chain, the vault, the sender in its account, the fee payer.
 import type { ApiVersion } from "../../domain/api-key/index.js"
 import { findAsset, findNetwork, type AssetInfo, type NetworkInfo } from "../../domain/chains/index.js"
-import { accountIdOf } from "../../domain/vault-account/index.js"
 import type { JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { addressOn } from "../inputs/address.js"
 import { amountIn } from "../inputs/amount.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
 import { invalidField } from "../inputs/invalid.js"
-import { hasAccount, unknownVault, vaultOn } from "../inputs/parties.js"
+import { feePayerIn, senderIn, unknownVault, vaultOn } from "../inputs/parties.js"
 
 /** The chains the spec lists for gas sponsorship and EIP-7702 batches, mainnets and their testnets. */
 export const SPONSORED_CHAINS: ReadonlyArray<string> = ["ethereum", "binance-smart-chain", "base", "optimism", "arbitrum", "polygon"]
@@ -42,27 +41,16 @@ export const parties = (
     return invalidField(chainAttribute, `gas sponsorship is for ${SPONSORED_CHAINS.join(", ")}; ${n.blockchain} is not one of them`)
   const vault = vaultOn(deps, vaultId, n, chainAttribute, unknownVault(version))
   if (isApiError(vault)) return vault
-  const holdings = deps.sim.models.holdings
-  const from = holdings.address(n.blockchain, n.network, senderAddress, undefined)
-  if (vaultAccountId !== undefined) {
-    if (!hasAccount(deps, vaultId, vaultAccountId, undefined)) return errors.resourceNotFound("vault account")
-    if (from === undefined || from.facts.vaultId !== vaultId || accountIdOf(from.facts) !== vaultAccountId)
-      return errors.resourceNotFound(`${senderAttribute} in this vault account`)
-  } else if (from === undefined || from.facts.vaultId !== vaultId) return errors.resourceNotFound(`${senderAttribute} in this vault`)
-  const payer = holdings.address(n.blockchain, n.network, feePayer, undefined)
-  if (payer === undefined || payer.facts.vaultId !== vaultId)
-    return errors.resourceNotFound(`${feePayerAttribute} address in this vault on ${n.blockchain}/${n.network}`)
-  if (payer.facts.address === from.facts.address)
-    return invalidField(
-      feePayerAttribute,
-      `must be another address than ${senderAttribute}: the sender paying its own fee is a single transfer`,
-    )
+  const from = senderIn(deps, vaultId, n, senderAddress, vaultAccountId, senderAttribute)
+  if (isApiError(from)) return from
+  const payer = feePayerIn(deps, vaultId, n, feePayer, feePayerAttribute, from.address, senderAttribute)
+  if (isApiError(payer)) return payer
   return {
     network: n,
     native: findAsset(n.nativeAssetId)!,
-    vaultAccountId: accountIdOf(from.facts),
-    sender: from.facts.address,
-    feePayer: payer.facts.address,
+    vaultAccountId: from.vaultAccountId,
+    sender: from.address,
+    feePayer: payer,
   }
 }
 

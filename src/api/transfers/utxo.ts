@@ -2,7 +2,7 @@
 // and values, and the UTXO network of the coin in a vault of its type.
 import type { ApiVersion } from "../../domain/api-key/index.js"
 import { findAsset, findNetwork, type NetworkInfo } from "../../domain/chains/index.js"
-import { shapes, typed, type FieldCheck, type JsonObject } from "../body.js"
+import { shapes, typed, type JsonObject } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
 import { addressOn } from "../inputs/address.js"
@@ -29,12 +29,26 @@ export const everyOf = (v: unknown, max: number, ok: (item: JsonObject) => boole
   return true
 }
 
-export const recipientsCheck = (max: number): FieldCheck =>
-  typed(shapes.list(shapes.strings(["address", "amount"]), 1, max), (v) =>
-    everyOf(v, max, (r) => typeof r.address === "string" && typeof r.amount === "string" && keyCount(r, 2) === 2)
-      ? undefined
-      : `must be 1 to ${max} objects { address, amount } with string values`,
-  )
+/** The recipients `value` holds when it is 1 to `max` objects { address, amount } of strings, else what is wrong. */
+export const recipientsIn = (
+  max: number,
+  value: unknown,
+): ReadonlyArray<{ readonly address: string; readonly amount: string }> | string => {
+  const wrong = `must be 1 to ${max} objects { address, amount } with string values`
+  if (!Array.isArray(value) || value.length < 1 || value.length > max) return wrong
+  const out: Array<{ readonly address: string; readonly amount: string }> = []
+  for (const r of value) {
+    if (!isObject(r) || typeof r.address !== "string" || typeof r.amount !== "string" || keyCount(r, 2) !== 2) return wrong
+    out.push({ address: r.address, amount: r.amount })
+  }
+  return out
+}
+
+export const recipientsCheck = (max: number) =>
+  typed(shapes.list(shapes.strings(["address", "amount"]), 1, max), (v) => {
+    const r = recipientsIn(max, v)
+    return typeof r === "string" ? r : undefined
+  })
 
 /** The UTXO network of a 2026 transfer's assetId, in a vault of the matching network type. */
 export const utxoNetworkOf = (deps: ApiDeps, vaultId: string, assetId: string, version: ApiVersion): NetworkInfo | ApiError => {
