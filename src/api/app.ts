@@ -21,6 +21,7 @@ import { logRoutes } from "./sim/log.js"
 import { chainRoutes } from "./sim/chains.js"
 import { transactionRequestSimRoutes } from "./sim/transaction-requests.js"
 import { settingsRoutes } from "./sim/settings.js"
+import { faultRoutes } from "./sim/faults.js"
 import { workspaceRoutes } from "./sim/workspace.js"
 import { auditRoutes } from "./sim/audit.js"
 import { historyRoutes } from "./sim/history.js"
@@ -81,6 +82,7 @@ export const defaultSimRoutes: ReadonlyArray<SimRoute> = [
   ...logRoutes,
   ...workspaceRoutes,
   ...settingsRoutes,
+  ...faultRoutes,
   ...chainRoutes,
   ...transactionRequestSimRoutes,
   ...webhookRoutes,

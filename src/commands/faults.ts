@@ -4,7 +4,7 @@ import { faultDecider, faultsStream, type FaultDefinition } from "../domain/faul
 import { runDecider } from "./run-decider.js"
 import { Ids, SimClock } from "./services.js"
 
-type NewFault = FaultDefinition extends infer D ? (D extends FaultDefinition ? Omit<D, "faultId"> : never) : never
+export type NewFault = FaultDefinition extends infer D ? (D extends FaultDefinition ? Omit<D, "faultId"> : never) : never
 
 export const addFault = Effect.fn("addFault")(function* (input: NewFault) {
   const faultId = yield* (yield* Ids).next("fault")
