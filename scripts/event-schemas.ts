@@ -12,6 +12,7 @@ const UNIONS: ReadonlyArray<readonly [file: string, type: string]> = [
   ["src/domain/vault/events.ts", "VaultEvent"],
   ["src/domain/api-key/events.ts", "ApiKeyEvent"],
   ["src/domain/settings/index.ts", "SettingsEvent"],
+  ["src/domain/fault/events.ts", "FaultEvent"],
   ["src/domain/webhook/events.ts", "WebhookEvent"],
   ["src/domain/webhook/events.ts", "WebhookDeliveryEvent"],
   ["src/domain/vault-account/events.ts", "VaultAccountEvent"],

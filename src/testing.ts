@@ -9,6 +9,7 @@ export {
   type InProcess,
   type InProcessOptions,
 } from "./testing/in-process.js"
+export type { FaultControls, FaultInfo, FaultInput } from "./testing/faults.js"
 export {
   isolateEachTest,
   sharedSimulator,

@@ -21,6 +21,7 @@ import { logRoutes } from "./sim/log.js"
 import { chainRoutes } from "./sim/chains.js"
 import { transactionRequestSimRoutes } from "./sim/transaction-requests.js"
 import { settingsRoutes } from "./sim/settings.js"
+import { faultRoutes } from "./sim/faults.js"
 import { workspaceRoutes } from "./sim/workspace.js"
 import { auditRoutes } from "./sim/audit.js"
 import { historyRoutes } from "./sim/history.js"
@@ -82,6 +83,7 @@ export const defaultSimRoutes: ReadonlyArray<SimRoute> = [
   ...logRoutes,
   ...workspaceRoutes,
   ...settingsRoutes,
+  ...faultRoutes,
   ...chainRoutes,
   ...transactionRequestSimRoutes,
   ...webhookRoutes,
@@ -116,6 +118,7 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
     log: options.log ?? consoleLogger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     ...(sessions !== undefined ? { adminSession: sessions.admit } : {}),
+    faultCalls: new Map(),
     authFailures: options.authFailureLimit === false ? undefined : makeFailureLimiter(options.authFailureLimit ?? DEFAULT_FAILURE_LIMIT),
   }
   // The spec's operations check the body limit and the consistency headers themselves (operation.ts): a

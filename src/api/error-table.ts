@@ -3,6 +3,7 @@ import { Cause, Exit } from "effect"
 import type { ChainError } from "../chain-sim/index.js"
 import type { ApiKeyError } from "../domain/api-key/index.js"
 import type { VaultAggregateError } from "../domain/vault/index.js"
+import type { FaultError } from "../domain/fault/index.js"
 import type { WebhookError } from "../domain/webhook/index.js"
 import type { StoreUnavailable, WrongExpectedVersion } from "../store/event-store.js"
 import { isFoldHalt } from "../projections/runner.js"
@@ -10,7 +11,7 @@ import { findAsset } from "../domain/chains/index.js"
 import { formatAmount } from "../domain/shared/money.js"
 import { ApiError, errors } from "./errors.js"
 
-export type AppError = VaultAggregateError | ApiKeyError | ChainError | WebhookError | WrongExpectedVersion | StoreUnavailable
+export type AppError = VaultAggregateError | ApiKeyError | ChainError | WebhookError | FaultError | WrongExpectedVersion | StoreUnavailable
 
 const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _tag: K }>) => ApiError } = {
   VaultAlreadyExists: (e) =>
@@ -107,6 +108,9 @@ const errorTable: { readonly [K in AppError["_tag"]]: (e: Extract<AppError, { _t
   BadMiningSchedule: (e) => errors.invalidData([{ attribute: "mining", message: e.reason }]),
   WebhookAlreadyExists: () => new ApiError(409, "resource_already_exists", "A webhook subscription with this id already exists."),
   WebhookNotFound: () => errors.resourceNotFound("webhook subscription"),
+  FaultAlreadyExists: () => new ApiError(409, "resource_already_exists", "A fault with this id already exists."),
+  FaultNotFound: () => errors.resourceNotFound("fault"),
+  FaultExhausted: () => new ApiError(409, "fault_exhausted", "The fault has fired as many times as it was set to."),
   WrongExpectedVersion: () => errors.conflict(),
   StoreUnavailable: (e) =>
     isFoldHalt(e.cause)

@@ -102,6 +102,23 @@ export const errors = {
     new ApiError(429, "request_limit_reached", "Too many failed authentications from this address; back off and retry.", [], {
       "retry-after": String(retryAfterSeconds),
     }),
+  /**
+   * A fault's 429 (/_sim/faults): the rate-limit answer of the key's version, from 2026-03-20 on with the
+   * `{requests}` per `{seconds}` second(s) wording of the 2026 rate-limit page.
+   */
+  faultRequestLimit: (version: string, perSecond: number) =>
+    new ApiError(
+      429,
+      "request_limit_reached",
+      version === "2024-05-09" || version === "2025-09-23"
+        ? "The API key's request rate limit has been reached; back off and retry."
+        : `Request limit reached: ${perSecond} requests per 1 second(s).`,
+      [],
+      { "retry-after": "1" },
+    ),
+  badGateway: () => new ApiError(502, "bad_gateway", "The service received an invalid answer from an upstream server."),
+  serviceUnavailable: () => new ApiError(503, "service_unavailable", "The service is temporarily unavailable; retry later."),
+  gatewayTimeout: () => new ApiError(504, "gateway_timeout", "An upstream server did not answer in time."),
   bodyAborted: () => new ApiError(400, "invalid_request_body_structure", "The request body was cut off by the client."),
   payloadTooLarge: (limit: number) => new ApiError(413, "request_body_too_large", `The request body exceeds ${limit} bytes.`),
   uriNotFound: () => new ApiError(400, "uri_not_found", "The specified URI has not been found. Check the URI and try again."),

@@ -115,6 +115,13 @@ const serveCommand = (command: Define): void => {
         "AUTH_FAILURE_LIMIT",
       ),
     )
+    .addOption(
+      opt(
+        "--fault <json>",
+        'a fault to start with, as POST /_sim/faults takes it, e.g. \'{"match":{"method":"POST"},"effect":{"kind":"status","status":503},"times":1}\' (repeat for more; replaces the faults in force; docs/faults.md)',
+        "FAULT",
+      ).argParser(collect),
+    )
     .addOption(opt("--log-format <format>", "request log lines on stdout", "LOG_FORMAT").choices(["text", "json"]).default("text"))
     .addOption(opt("--quiet", "no request log", "QUIET"))
     .action(guarded("serve", async (o) => (await import("./serve.js")).serve(o), true))

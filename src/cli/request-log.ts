@@ -6,6 +6,7 @@
 // rest are made here, as an entry and then a line (`entryOf`, `formatEntry`), which also define the bytes.
 import { ServerResponse, type IncomingMessage } from "node:http"
 import { signatureMessage, signedQuery } from "../client/signing.js"
+import { faultOf } from "../api/fault-mark.js"
 import { bodyTextOf } from "../api/request-body.js"
 import {
   bufferOf,
@@ -51,6 +52,8 @@ export interface RequestLogEntry {
   readonly error?: string
   /** The string the server computed the signature over, when it refused the signature. */
   readonly signed?: string
+  /** The fault (/_sim/faults) that hit the request; its status is 0 when the connection was dropped unanswered. */
+  readonly fault?: string
 }
 
 const REFUSED_SIGNATURE = "invalid_api_sign"
@@ -92,6 +95,7 @@ const jsonLine = (e: RequestLogEntry): string => {
   if (e.requestId !== undefined) line += `,"requestId":${quoted(e.requestId)}`
   if (e.error !== undefined) line += `,"error":${quoted(e.error)}`
   if (e.signed !== undefined) line += `,"signed":${JSON.stringify(e.signed)}`
+  if (e.fault !== undefined) line += `,"fault":${quoted(e.fault)}`
   return `${line}}`
 }
 
@@ -102,6 +106,7 @@ export const formatEntry = (e: RequestLogEntry, format: LogFormat): string => {
   if (e.requestId !== undefined) line += ` request=${e.requestId}`
   if (e.error !== undefined) line += ` error=${e.error}`
   if (e.signed !== undefined) line += ` signed=${JSON.stringify(e.signed)}`
+  if (e.fault !== undefined) line += ` fault=${e.fault}`
   return line
 }
 
@@ -187,17 +192,16 @@ export const loggedResponse = (options: RequestLogOptions): typeof ServerRespons
     const url = req.url ?? "/"
     const key = header(req, "x-api-key")
     if (FLUSH_BYTES - used < LINE_ROOM) flush()
-    const end = lines.write(batch, used, now, method, url, status, micros, key, body)
-    if (end !== NOT_WRITTEN) {
-      used = end
-      return armTimer()
+    const fault = faultOf(req)
+    if (fault === undefined) {
+      const end = lines.write(batch, used, now, method, url, status, micros, key, body)
+      if (end !== NOT_WRITTEN) {
+        used = end
+        return armTimer()
+      }
     }
-    append(
-      `${formatEntry(
-        entryOf(() => signedString(req), now, method, url, status, micros, key, body),
-        options.format,
-      )}\n`,
-    )
+    const entry = entryOf(() => signedString(req), now, method, url, status, micros, key, body)
+    append(`${formatEntry(fault === undefined ? entry : { ...entry, fault }, options.format)}\n`)
   }
   class LoggedResponse extends ServerResponse {
     private readonly started = performance.now()
@@ -210,6 +214,15 @@ export const loggedResponse = (options: RequestLogOptions): typeof ServerRespons
         log(this.req, this.statusCode, this.started, typeof chunk === "string" || chunk instanceof Uint8Array ? chunk : undefined)
       }
       return (super.end as (c: unknown, e: unknown, cb: unknown) => this)(chunk, encoding, callback)
+    }
+
+    // A fault's dropped connection (reset, lost-answer, a timeout's end) is logged with status 0 and the fault's id.
+    override destroy(error?: Error): this {
+      if (!this.logged && faultOf(this.req) !== undefined) {
+        this.logged = true
+        log(this.req, 0, this.started, undefined)
+      }
+      return super.destroy(error)
     }
   }
   return LoggedResponse as typeof ServerResponse

@@ -11,6 +11,7 @@ import { guardHosts, isLoopback } from "../api/host-guard.js"
 import { nodeListener } from "../api/node-listener.js"
 import { readCredentialsFile, writeCredentialsFile, type CredentialsFile } from "../workspace/credentials-file.js"
 import { loadFixture } from "./fixture.js"
+import { parseFaults, setFaults } from "./faults.js"
 import { NODE_ID } from "../adapters/ids.js"
 import { claimNodeSlot } from "../adapters/node-claim.js"
 import { dataDirSeed, randomSeed, sharedStoreSeed } from "../workspace/seed.js"
@@ -42,6 +43,7 @@ export interface ServeOptions {
   readonly authFailureLimit?: string
   readonly logFormat: LogFormat
   readonly quiet?: boolean
+  readonly fault?: ReadonlyArray<string>
 }
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0]!
@@ -133,7 +135,7 @@ const checkedOptions = (o: ServeOptions) => {
     throw new UsageError(`--auth-failure-limit must be <per second>/<burst> (say 1/10) or off, not ${o.authFailureLimit}`)
   if (o.store === "esdb" && o.esdb === undefined) throw new UsageError("--store esdb needs --esdb <connection string>")
   const fixture = o.fixture !== undefined ? readFixture(o.fixture) : undefined
-  return { port, checkpointEvery, authFailureLimit, fixture }
+  return { port, checkpointEvery, authFailureLimit, fixture, faults: parseFaults(o.fault ?? []) }
 }
 
 /** What a start prints: the credentials, where they are saved, the vaults, the store, and how to begin. */
@@ -220,7 +222,7 @@ const closeAll = async (server: Server, sim: Simulator | undefined, store: Opene
 }
 
 export const serve = async (o: ServeOptions): Promise<void> => {
-  const { port, checkpointEvery, authFailureLimit, fixture } = checkedOptions(o)
+  const { port, checkpointEvery, authFailureLimit, fixture, faults } = checkedOptions(o)
 
   const server = o.quiet === true ? createServer() : createServer({ ServerResponse: loggedResponse({ format: o.logFormat }) })
   const early = holdEarlyRequests(server)
@@ -287,6 +289,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
     }).catch((e: unknown) => {
       throw e instanceof CliFailure ? e : storeFailure(o, e)
     })
+    await setFaults(sim, faults)
     // Saved before anything is printed or served: the passphrase of a key created now exists nowhere else.
     credentials = { adminToken: sim.adminToken, apiKeys: sim.createdCredentials }
     if (o.store === "sqlite") {

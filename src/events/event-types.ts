@@ -2,6 +2,7 @@
 import type { ApiKeyEvent } from "../domain/api-key/index.js"
 import { chainEventTypes } from "../chain-sim/events.js"
 import { ledgerEventTypes } from "../domain/ledger/events.js"
+import type { FaultEvent } from "../domain/fault/events.js"
 import type { SettingsEvent } from "../domain/settings/index.js"
 import { txRequestEventTypes } from "../domain/transaction-request/events.js"
 import { vaultAccountEventTypes } from "../domain/vault-account/events.js"
@@ -12,6 +13,7 @@ import type { WebhookDeliveryEvent, WebhookEvent } from "../domain/webhook/event
 const vault: Record<VaultEvent["type"], true> = { VaultCreated: true, VaultApprovalPolicySet: true }
 const apiKey: Record<ApiKeyEvent["type"], true> = { ApiKeyCreated: true, ApiKeyRevoked: true }
 const settings: Record<SettingsEvent["type"], true> = { ExchangeRatesSet: true }
+const fault: Record<FaultEvent["type"], true> = { FaultAdded: true, FaultRemoved: true, FaultsCleared: true, FaultHit: true }
 const webhook: Record<WebhookEvent["type"] | WebhookDeliveryEvent["type"], true> = {
   WebhookSubscribed: true,
   WebhookVerified: true,
@@ -25,6 +27,7 @@ export const knownEventTypes: ReadonlySet<string> = new Set([
   ...Object.keys(vault),
   ...Object.keys(apiKey),
   ...Object.keys(settings),
+  ...Object.keys(fault),
   ...Object.keys(webhook),
   ...vaultAccountEventTypes,
   ...ledgerEventTypes,

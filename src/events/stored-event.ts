@@ -5,6 +5,7 @@
 // cannot apply anyway stops the read models with the event's position (projections/runner.ts).
 import type { ChainEvent } from "../chain-sim/events.js"
 import type { ApiKeyEvent } from "../domain/api-key/events.js"
+import type { FaultEvent } from "../domain/fault/events.js"
 import type { LedgerEvent } from "../domain/ledger/events.js"
 import type { SettingsEvent } from "../domain/settings/index.js"
 import type { TxRequestEvent } from "../domain/transaction-request/events.js"
@@ -18,6 +19,7 @@ export type DomainEvent =
   | VaultEvent
   | ApiKeyEvent
   | SettingsEvent
+  | FaultEvent
   | WebhookEvent
   | WebhookDeliveryEvent
   | VaultAccountEvent

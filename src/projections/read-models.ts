@@ -11,6 +11,7 @@ import { TxRequestsModel, txRequestsFoldTypes } from "./transaction-requests.js"
 import { TransactionsModel, transactionsFoldTypes } from "./transactions.js"
 import { UtxosModel, utxosFoldTypes } from "./utxos.js"
 import { SettingsModel, settingsFoldTypes } from "./settings.js"
+import { FaultsModel, faultsFoldTypes } from "./faults.js"
 import { Timeline } from "./timeline.js"
 import { TronModel, tronFoldTypes } from "./tron.js"
 import { SettledDeposits, settledDepositsFoldTypes } from "./settled-deposits.js"
@@ -47,6 +48,7 @@ export const modelClasses = classRegistry([
   HoldingsModel,
   BalanceHistory,
   SettingsModel,
+  FaultsModel,
   ChainsModel,
   TransferRows,
   TransferList,
@@ -73,6 +75,7 @@ interface ModelParts {
   workspace: WorkspaceModel
   holdings: HoldingsModel
   settings: SettingsModel
+  faults: FaultsModel
   chains: ChainsModel
   txRequests: TxRequestsModel
   transactions: TransactionsModel
@@ -91,6 +94,7 @@ export class ReadModels {
   workspace = new WorkspaceModel()
   holdings = new HoldingsModel(this.workspace, this.keys)
   settings = new SettingsModel()
+  faults = new FaultsModel()
   chains = new ChainsModel(this.keys)
   txRequests = new TxRequestsModel()
   transactions = new TransactionsModel(this.holdings, this.chains, this.txRequests)
@@ -116,6 +120,7 @@ export class ReadModels {
     route(workspaceFoldTypes, (e) => this.workspace.apply(e))
     route(holdingsFoldTypes, (e) => this.holdings.apply(e))
     route(settingsFoldTypes, (e) => this.settings.apply(e))
+    route(faultsFoldTypes, (e) => this.faults.apply(e))
     route(chainsFoldTypes, (e) => this.chains.apply(e))
     route(ledgerFoldTypes, (e) => applyLedger(this.holdings, e))
     route(txRequestsFoldTypes, (e) => this.txRequests.apply(e))

@@ -7,6 +7,7 @@ import { createSimulator, type Fixture, type Simulator, type SimulatorOptions } 
 import { makeMemoryStore } from "../store/memory.js"
 import { NEWEST_API_VERSION } from "../domain/api-key/index.js"
 import type { SnapshotInfo } from "../snapshots/snapshots.js"
+import { type FaultControls, faultControls } from "./faults.js"
 
 /** 2026-01-01T00:00:00Z: the simulated start when none is given. */
 export const DEFAULT_START = Date.UTC(2026, 0, 1)
@@ -59,6 +60,8 @@ export interface InProcess {
   /** A control-plane call (`/_sim/...`) with the admin token: plain JSON in and out. */
   // biome-ignore lint/suspicious/noExplicitAny: an answer of any shape unless the caller names one, as in tests
   readonly admin: <T = any>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) => Promise<AdminResponse<T>>
+  /** The control plane's faults: calls answered 429/5xx, delayed, dropped or unanswered; deliveries duplicated… */
+  readonly faults: FaultControls
   readonly testVaultId: string
   readonly mainVaultId: string
   /** Resolves once every webhook delivery due at the current simulated time was attempted and recorded. */
@@ -114,7 +117,10 @@ export const startInProcess = async (options: InProcessOptions = {}): Promise<In
           ? input
           : new Request(input, init)
         : new Request(typeof input === "string" && input.startsWith("/") ? baseUrl + input : input, init)
-    return app.fetch(request)
+    const res = await app.fetch(request)
+    // A fault's dropped connection (reset, timeout, lost-answer): a network error, as fetch gives one.
+    if (res.type === "error") throw new TypeError("fetch failed: the connection was dropped without an answer")
+    return res
   }
   const credentials = sim.createdCredentials[0]
   const client = (c = credentials) => {
@@ -139,6 +145,7 @@ export const startInProcess = async (options: InProcessOptions = {}): Promise<In
     credentials,
     client,
     admin,
+    faults: faultControls(admin),
     testVaultId: vaults.find((v) => v.profile.type === "test")?.profile.vaultId ?? "",
     mainVaultId: vaults.find((v) => v.profile.type === "main")?.profile.vaultId ?? "",
     webhooksIdle: async () => sim.webhooks?.idle(),

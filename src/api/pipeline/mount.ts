@@ -9,6 +9,7 @@ import { errors } from "../errors.js"
 import { readBodyText, TOO_LARGE } from "../request-body.js"
 import { cached, defect, fail, finish } from "./answer.js"
 import type { Operation } from "./operation.js"
+import { faulted } from "./faults.js"
 import { type Prepared, prepare } from "./prepared.js"
 import { AUTH_HEADERS, type Header, headerReader, isJson, newRequest, rawTarget, type RequestRecord } from "./request.js"
 import { authenticated, authorized, decoded, positioned, versioned } from "./steps.js"
@@ -17,7 +18,14 @@ const isPromise = <A>(u: A | Promise<A>): u is Promise<A> => typeof (u as { then
 
 /** Everything after the body is read; synchronous unless the handler is (a cached read answers without a promise). */
 const checked = (p: Prepared, r: RequestRecord): Response | Promise<Response> => {
-  const refused = authenticated(p, r) ?? authorized(p, r) ?? versioned(p, r) ?? decoded(p, r)
+  const unauthenticated = authenticated(p, r)
+  if (unauthenticated !== undefined) return fail(p, r, unauthenticated)
+  // The faults of /_sim/faults, after authentication (pipeline/faults.ts): with none in force, one length check.
+  return p.deps.sim.models.faults.api.length === 0 ? authenticatedWork(p, r) : faulted(p, r, authenticatedWork)
+}
+
+const authenticatedWork = (p: Prepared, r: RequestRecord): Response | Promise<Response> => {
+  const refused = authorized(p, r) ?? versioned(p, r) ?? decoded(p, r)
   if (refused !== undefined) return fail(p, r, refused)
   const reads = p.reads
   if (reads !== undefined) {

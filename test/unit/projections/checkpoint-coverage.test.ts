@@ -13,6 +13,7 @@ const covered = [
   "workspace",
   "holdings",
   "settings",
+  "faults",
   "chains",
   "txRequests",
   "transactions",
