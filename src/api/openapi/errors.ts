@@ -43,6 +43,11 @@ const everyOperation = (codes: Codes): void =>
     at(400, "invalid_data"),
     errors.storeUnavailable(),
     errors.internal(),
+    // A fault set through /_sim/faults answers any operation with one of these before its work (docs/faults.md).
+    errors.faultRequestLimit("2024-05-09", 1),
+    errors.badGateway(),
+    errors.serviceUnavailable(),
+    errors.gatewayTimeout(),
   )
 
 const STATUS_NAMES: Readonly<Record<number, string>> = {
@@ -56,7 +61,9 @@ const STATUS_NAMES: Readonly<Record<number, string>> = {
   422: "Unprocessable content",
   429: "Too many requests",
   500: "Internal server error",
+  502: "Bad gateway",
   503: "Service unavailable",
+  504: "Gateway timeout",
 }
 
 /** Each status the operation can answer at a version with its codes, in ascending order. */
