@@ -84,6 +84,10 @@ const summaries: Readonly<Record<string, string>> = {
     "the event log as JSON lines (a header line, then one event a line), without secrets; `?includeSecrets=true` for the full copy",
   "POST /_sim/import":
     "loads an exported log into an empty store (`serve --empty`); `?until=` loads the prefix up to a recorded position (a fork of the scenario)",
+  "POST /_sim/faults": "`{ target?, match, effect, times?, every?, probability?, seed? }` → 201 the fault with its `id` (docs/faults.md)",
+  "GET /_sim/faults": "→ `{ faults }`: the faults in force, each with its `hits`",
+  "DELETE /_sim/faults": "removes every fault",
+  "DELETE /_sim/faults/:id": "removes one fault",
   "POST /_sim/snapshots": "→ `{ id, position, time, timeMs }`: records the world (docs/snapshots.md)",
   "GET /_sim/snapshots": "→ `{ snapshots }`",
   "POST /_sim/snapshots/:id/revert":
