@@ -89,6 +89,7 @@ describe("npm pack", () => {
       ),
     ).toEqual([])
     for (const version of ["2024-05-09", "2025-09-23", "2026-03-20"]) expect(paths).toContain(`dist/openapi/${version}.json`)
+    expect(paths).toContain("dist/openapi/examples.json")
     for (const entry of ["cli.js", "index.js", "index.d.ts", "testing.js", "testing.d.ts", "client/index.js", "client/index.d.ts"])
       expect(paths).toContain(`dist/src/${entry}`)
     expect(paths).toContain("dist/ui/index.html")
@@ -176,12 +177,16 @@ startInProcess({ seed: 1 })
     expect(r).toEqual({ stdout: "", stderr: "" })
   }, 120_000)
 
-  it("npx custody-sim serve starts the simulator, and a signed call with the printed credentials answers", async () => {
+  it("npx custody-sim serve starts the simulator, a signed call with the printed credentials answers, and its documents carry examples", async () => {
     const served = await serve(["--store", "memory"])
     try {
       const res = await fetch(`${served.url}/vaults`, { headers: signRequest(served.creds, { method: "GET", url: "/vaults", body: "" }) })
       expect(res.status).toBe(200)
       expect(((await res.json()) as { data: { items: Array<unknown> } }).data.items).toHaveLength(2)
+      // The document it serves carries the examples the build took from its scripted run.
+      const doc = (await (await fetch(`${served.url}/openapi/2026-03-20.json`)).json()) as any
+      const listed = doc.paths["/vaults"].get.responses["200"].content["application/json"].example
+      expect([listed.apiVersion, listed.data.items.length > 0]).toEqual(["2026-03-20", true])
     } finally {
       await served.stop()
     }

@@ -103,7 +103,14 @@ export const errorResponses = (envelope: JsonObject, op: Operation, version: Api
             schema: {
               allOf: [
                 envelope,
-                { type: "object", properties: { error: { type: "object", properties: { code: { type: "string", enum: codes } } } } },
+                // The envelope's message and details named again (any value: the envelope gives them their schema),
+                // so that a validator holding examples to no unknown property (Redocly's) reads them as known here.
+                {
+                  type: "object",
+                  properties: {
+                    error: { type: "object", properties: { code: { type: "string", enum: codes }, message: true, details: true } },
+                  },
+                },
               ],
             },
           },
