@@ -10,11 +10,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const STAMP = join(root, "dist", "build-inputs.sha256")
 
 // The sources (code, dashboard) and what tells the build how to build them: the scripts it runs, its compiler
-// settings, and the package files (its scripts; the lock fixes the bundled dashboard's libraries).
+// settings, the scenario the documents' examples come from, and the package files (its scripts; the lock fixes the
+// bundled dashboard's libraries).
 const INPUTS = [
   "src",
   "scripts/build-ui.ts",
   "scripts/write-openapi.ts",
+  "scripts/openapi-examples",
   "scripts/build-stamp.ts",
   "tsconfig.json",
   "tsconfig.build.json",
