@@ -259,6 +259,7 @@ const webhookStarter = (
       : startWebhookWorker(
           {
             outbox: models.outbox,
+            faults: models.faults,
             requestOf: requestLookup(models),
             ...(assetIds.any ? { assetIdToWire: assetIds.toWire } : {}),
             clock,

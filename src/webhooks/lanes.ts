@@ -6,6 +6,8 @@ import { DueQueue, type DueEntry } from "./due-queue.js"
 export interface Lane {
   readonly queue: DueQueue
   inFlight: number
+  /** A fault's hit on one of its deliveries is being recorded: the lane starts nothing else until it is (faults.ts). */
+  blocked: boolean
 }
 
 export class Lanes {
@@ -16,7 +18,7 @@ export class Lanes {
 
   of(webhookId: string): Lane {
     let lane = this.lanes.get(webhookId)
-    if (lane === undefined) this.lanes.set(webhookId, (lane = { queue: new DueQueue(), inFlight: 0 }))
+    if (lane === undefined) this.lanes.set(webhookId, (lane = { queue: new DueQueue(), inFlight: 0, blocked: false }))
     return lane
   }
 

@@ -18,6 +18,10 @@ import { deliveryBody, notificationParts, type AssetIdToWire, type NotificationP
 import { startSharedDispatch } from "./shared-dispatch.js"
 import type { ConsumerGroups } from "../store/event-store.js"
 import { OLDEST_API_VERSION, type ApiVersion } from "../domain/api-key/versions.js"
+import { recordFaultHit } from "../commands/faults.js"
+import { type FiredFault, WebhookFaults, type WebhookFaultSource } from "./faults.js"
+import { FaultHolds } from "./fault-holds.js"
+import { applyFault, type FaultEffectHost, plainSend, type SendMode } from "./fault-effects.js"
 
 export interface WebhookWorkerOptions {
   /**
@@ -54,6 +58,8 @@ export interface WebhookWorkerHost {
   readonly requestOf?: RequestLookup
   /** The fixture's asset ids, which payloads show for the catalogue's (payload.ts); undefined: none set. */
   readonly assetIdToWire?: AssetIdToWire
+  /** The faults in force (/_sim/faults); undefined: none ever apply. */
+  readonly faults?: WebhookFaultSource
   readonly clock: { readonly now: () => number; readonly isFrozen: () => boolean }
   readonly run: <A, E>(effect: Effect.Effect<A, E, CommandServices>) => Promise<Exit.Exit<A, E>>
   readonly awaitPosition: (position: bigint) => Effect.Effect<void, StoreUnavailable>
@@ -116,6 +122,8 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   let timer: ReturnType<typeof setTimeout> | undefined
   let idleWaiters: Array<() => void> = []
   const counts = { attempts: 0, delivered: 0 }
+  const faults = new WebhookFaults(host.faults ?? { webhook: [] })
+  const holds = new FaultHolds()
   // Several nodes: the store gives a node an event about when its live subscription brings it; wait for that a
   // while rather than pull (a read of the log for each message).
   const caughtUp = (position: bigint) =>
@@ -135,8 +143,14 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
     return p
   }
 
+  /** When the next delivery is due or released from a fault's delay (undefined: none). */
+  const nextDue = () => {
+    const queued = lanes.nextDue()
+    const held = holds.nextRelease()
+    return queued === undefined || (held !== undefined && held < queued) ? held : queued
+  }
   const dueNow = () => {
-    const at = lanes.nextDue()
+    const at = nextDue()
     return at !== undefined && at <= clock.now()
   }
   const checkIdle = () => {
@@ -165,10 +179,11 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   const start = (): boolean => {
     pacer.refill()
     const now = clock.now()
+    for (const d of holds.releasedBy(now)) send(d, now, lanes.of(d.webhookId), plainSend)
     for (let started = true; started; ) {
       started = false
       for (const lane of lanes.all()) {
-        if (lane.inFlight >= concurrency) continue
+        if (lane.inFlight >= concurrency || lane.blocked) continue
         const top = lanes.head(lane)
         if (top === undefined || top.at > now) continue
         if (!pacer.take()) return true
@@ -183,7 +198,7 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   const armTimer = () => {
     if (timer !== undefined) clearTimeout(timer)
     timer = undefined
-    const at = lanes.nextDue()
+    const at = nextDue()
     if (at === undefined || clock.isFrozen()) return
     timer = setTimeout(() => loop.wake(), Math.min(Math.max(at - clock.now(), 5), 1_000))
     timer.unref()
@@ -192,21 +207,59 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   const attempt = (d: DeliveryView, at: number, lane: Lane): boolean => {
     const sub = outbox.subscriptions.get(d.webhookId)
     if (sub === undefined || sub.status !== "active") return false
+    const fired = faults.pick(d)
+    if (fired === undefined) send(d, at, lane, plainSend)
+    else applyFault(faultHost, d, at, lane, fired)
+    return true
+  }
+
+  /** Sends one attempt of `d` (twice for a `duplicate`); once answered, what a `reorder` held for its lane goes. */
+  const send = (d: DeliveryView, at: number, lane: Lane, mode: SendMode): void => {
+    const sub = outbox.subscriptions.get(d.webhookId)
+    if (sub === undefined || sub.status !== "active") {
+      busy.delete(d.deliveryId)
+      return
+    }
     busy.add(d.deliveryId)
     requests++
     lane.inFlight++
     const body = deliveryBody(d, partsOf(d.notification, sub.config.apiVersion ?? OLDEST_API_VERSION))
     const number = d.attempts.length + 1
-    const done = (outcome: HttpOutcome) => {
+    const post = (then: (outcome: HttpOutcome) => void) =>
+      transport.post(
+        { url: sub.config.url, body, secret: sub.config.secret, encoding: sub.config.signatureEncoding, timeoutMs, pool: d.webhookId },
+        then,
+      )
+    const done = (answered: HttpOutcome) => {
       requests--
       lane.inFlight--
-      if (!loop.stopped) finished.push({ delivery: d, at, outcome, attempt: number })
+      if (loop.stopped) return
+      const outcome = mode.failStatus === null ? answered : { ...answered, statusCode: mode.failStatus, error: null }
+      finished.push({ delivery: d, at, outcome, attempt: number })
+      for (const held of holds.afterSent(d.webhookId)) send(held, clock.now(), lanes.of(held.webhookId), plainSend)
     }
-    transport.post(
-      { url: sub.config.url, body, secret: sub.config.secret, encoding: sub.config.signatureEncoding, timeoutMs, pool: d.webhookId },
-      done,
-    )
-    return true
+    post(mode.copies === 1 ? done : (first) => post(() => done(first)))
+  }
+
+  const faultHost: FaultEffectHost = {
+    recordHit: async ({ faultId, call }: FiredFault, d: DeliveryView) =>
+      Exit.isSuccess(
+        await host.run(
+          recordFaultHit({ faultId, call, requestId: null, deliveryId: d.deliveryId }).pipe(
+            Effect.flatMap((r) => host.awaitPosition(r.position)),
+          ),
+        ),
+      ),
+    inFlight: (d, lane, by) => {
+      if (by === 1) busy.add(d.deliveryId)
+      requests += by
+      lane.inFlight += by
+    },
+    send,
+    holds,
+    now: () => clock.now(),
+    wake: () => loop.wake(),
+    stopped: () => loop.stopped,
   }
 
   const eventOf = ({ delivery: d, at, outcome, attempt }: Finished): WebhookDeliveryEvent => {
