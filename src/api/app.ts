@@ -148,3 +148,56 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   // world (replacesWorld) never enter it, since they wait for the others in it.
   return app
 }
+
+/** How createWorldsApp finds the world a request is for (src/worlds/ keeps them). */
+export interface WorldRouting {
+  /** The server's own world: requests without credentials, or with credentials no world holds. */
+  readonly server: Hono
+  /** The world holding an API key, and marks it used (its idle time starts again). */
+  readonly byKey: (key: string) => Hono | undefined
+  /** The world whose admin token this is, marked used. */
+  readonly byToken: (token: string) => Hono | undefined
+}
+
+type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>
+type NodeHeaders = Record<string, string | Array<string> | undefined>
+
+const serverTokenOnly = () =>
+  Response.json(
+    { error: { code: "server_admin_token_required", message: "/_sim/worlds takes the server's admin token, not a world's." } },
+    { status: 403 },
+  )
+
+/**
+ * Many worlds behind one listener (docs/worlds.md): each request goes to the world its credentials name, a REST
+ * request by its x-api-key, the control plane by its Bearer admin token (or the `?token=` of a linked page), and
+ * anything else to the server's world. Every world is an app of its own (createApp): its rate limits, request ids,
+ * fault counters and read caches are its own. /_sim/worlds is the server world's alone.
+ */
+export const createWorldsApp = (routing: WorldRouting): { readonly fetch: Fetch } => {
+  const header = (request: Request, env: unknown, name: string): string | undefined => {
+    // Node's own header object under @hono/node-server: no Fetch Headers built to route.
+    const incoming = (env as { incoming?: { headers?: NodeHeaders } } | undefined)?.incoming?.headers
+    const v = incoming !== undefined ? incoming[name] : (request.headers.get(name) ?? undefined)
+    return typeof v === "string" ? v : undefined
+  }
+  const worldOf = (request: Request, env: unknown): Hono | undefined => {
+    const auth = header(request, env, "authorization")
+    if (auth?.startsWith("Bearer ") === true) return routing.byToken(auth.slice(7))
+    const key = header(request, env, "x-api-key")
+    if (key !== undefined) return routing.byKey(key)
+    const q = request.url.indexOf("token=")
+    if (q < 0) return undefined
+    const token = new URL(request.url).searchParams.get("token")
+    return token === null ? undefined : routing.byToken(token)
+  }
+  return {
+    fetch: (request, env) => {
+      const world = worldOf(request, env)
+      const url = request.url
+      const path = url.slice(url.indexOf("/", url.indexOf("//") + 2))
+      if (path.startsWith("/_sim/worlds") && world !== undefined && world !== routing.server) return serverTokenOnly()
+      return (world ?? routing.server).fetch(request, env)
+    },
+  }
+}
