@@ -83,3 +83,37 @@ export const startWorldsServer = async (
     },
   }
 }
+
+/** What POST /_sim/worlds answered. */
+export interface CreatedWorldBody {
+  readonly id: string
+  readonly adminToken: string
+  readonly apiKeys: ReadonlyArray<Credentials & { readonly apiVersion: string }>
+  readonly vaults: ReadonlyArray<{ readonly id: string; readonly name: string; readonly type: string }>
+}
+
+/** A world's handle on a server (for worlds-flow.ts), from what its creation answered. */
+export const handleOf = (s: WorldsServer, w: CreatedWorldBody) => ({
+  adminToken: w.adminToken,
+  key: w.apiKeys[0]!,
+  testVaultId: w.vaults.find((v) => v.type === "test")!.id,
+  admin: (method: string, path: string, body?: unknown) => s.admin(w.adminToken, method, path, body),
+  signed: (method: string, path: string, item?: unknown) => s.signed(w.apiKeys[0]!, method, path, item),
+})
+
+/** Creates a world (201 or throws) and answers its handle. */
+export const newWorld = async (s: WorldsServer, body: Record<string, unknown> = {}) => {
+  const r = await s.admin(s.sim.adminToken, "POST", "/_sim/worlds", body)
+  if (r.status !== 201) throw new Error(`POST /_sim/worlds: ${r.status} ${JSON.stringify(r.body)}`)
+  const created = r.body as CreatedWorldBody
+  return { created, ...handleOf(s, created) }
+}
+
+/** The server's own world as a handle. */
+export const serverHandle = (s: WorldsServer) =>
+  handleOf(s, {
+    id: "server",
+    adminToken: s.sim.adminToken,
+    apiKeys: s.sim.createdCredentials.map((c) => ({ ...c, apiVersion: "" })),
+    vaults: s.sim.models.workspace.vaultList(undefined).map((v) => ({ id: v.profile.vaultId, name: v.profile.name, type: v.profile.type })),
+  })
