@@ -1,10 +1,12 @@
 // The Hono app: the spec's REST surface and the /_sim control plane over one simulator.
+import type { IncomingMessage } from "node:http"
 import { Context, Hono } from "hono"
 import type { Simulator } from "../runtime/simulator.js"
 import { makeRateLimiter } from "./auth/rate-limit.js"
 import { makeReplayGuard } from "./auth/authenticate.js"
 import { DEFAULT_FAILURE_LIMIT, makeFailureLimiter, type FailureLimit } from "./auth/failure-limit.js"
 import { requestAborted } from "./request-body.js"
+import { markWorld } from "./world-mark.js"
 import { makeAuthorizer } from "./auth/authorize.js"
 import type { ApiDeps, Logger } from "./deps.js"
 import { consistency } from "./consistency.js"
@@ -149,18 +151,25 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   return app
 }
 
+/** A world as createWorldsApp routes to it: its id (for the request log) and its app. */
+export interface RoutedWorld {
+  readonly id: string
+  readonly app: Hono
+}
+
 /** How createWorldsApp finds the world a request is for (src/worlds/ keeps them). */
 export interface WorldRouting {
   /** The server's own world: requests without credentials, or with credentials no world holds. */
-  readonly server: Hono
+  readonly server: RoutedWorld
   /** The world holding an API key, and marks it used (its idle time starts again). */
-  readonly byKey: (key: string) => Hono | undefined
+  readonly byKey: (key: string) => RoutedWorld | undefined
   /** The world whose admin token this is, marked used. */
-  readonly byToken: (token: string) => Hono | undefined
+  readonly byToken: (token: string) => RoutedWorld | undefined
 }
 
 type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>
 type NodeHeaders = Record<string, string | Array<string> | undefined>
+type NodeEnv = { incoming?: IncomingMessage & { headers?: NodeHeaders } } | undefined
 
 const serverTokenOnly = () =>
   Response.json(
@@ -175,13 +184,13 @@ const serverTokenOnly = () =>
  * fault counters and read caches are its own. /_sim/worlds is the server world's alone.
  */
 export const createWorldsApp = (routing: WorldRouting): { readonly fetch: Fetch } => {
-  const header = (request: Request, env: unknown, name: string): string | undefined => {
+  const header = (request: Request, env: NodeEnv, name: string): string | undefined => {
     // Node's own header object under @hono/node-server: no Fetch Headers built to route.
-    const incoming = (env as { incoming?: { headers?: NodeHeaders } } | undefined)?.incoming?.headers
+    const incoming = env?.incoming?.headers
     const v = incoming !== undefined ? incoming[name] : (request.headers.get(name) ?? undefined)
     return typeof v === "string" ? v : undefined
   }
-  const worldOf = (request: Request, env: unknown): Hono | undefined => {
+  const worldOf = (request: Request, env: NodeEnv): RoutedWorld | undefined => {
     const auth = header(request, env, "authorization")
     if (auth?.startsWith("Bearer ") === true) return routing.byToken(auth.slice(7))
     const key = header(request, env, "x-api-key")
@@ -193,11 +202,13 @@ export const createWorldsApp = (routing: WorldRouting): { readonly fetch: Fetch 
   }
   return {
     fetch: (request, env) => {
-      const world = worldOf(request, env)
+      const world = worldOf(request, env as NodeEnv)
+      if (world === undefined || world === routing.server) return routing.server.app.fetch(request, env)
       const url = request.url
-      const path = url.slice(url.indexOf("/", url.indexOf("//") + 2))
-      if (path.startsWith("/_sim/worlds") && world !== undefined && world !== routing.server) return serverTokenOnly()
-      return (world ?? routing.server).fetch(request, env)
+      if (url.startsWith("/_sim/worlds", url.indexOf("/", url.indexOf("//") + 2))) return serverTokenOnly()
+      const incoming = (env as NodeEnv)?.incoming
+      if (incoming !== undefined) markWorld(incoming, world.id)
+      return world.app.fetch(request, env)
     },
   }
 }

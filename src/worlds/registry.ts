@@ -149,12 +149,11 @@ export const createWorlds = (options: WorldsOptions): Worlds => {
   ticker.unref()
 
   const used = (w: World | undefined) => {
-    if (w === undefined) return undefined
-    w.lastUsed = wallNow()
-    return w.app
+    if (w !== undefined) w.lastUsed = wallNow()
+    return w
   }
   return {
-    routing: { server: serverApp, byKey: (key) => used(directory.byKey(key)), byToken: (token) => used(directory.byToken(token)) },
+    routing: { server: directory.server, byKey: (key) => used(directory.byKey(key)), byToken: (token) => used(directory.byToken(token)) },
     control,
     size: () => directory.size,
     expireIdle,

@@ -8,6 +8,7 @@ import { nodeListener } from "../../src/api/node-listener.js"
 import { signRequest, type Credentials } from "../../src/client/signing.js"
 import { createSimulator, type Fixture, type Simulator } from "../../src/simulator.js"
 import { makeMemoryStore } from "../../src/store/memory.js"
+import { loggedResponse, type LogFormat } from "../../src/cli/request-log.js"
 import { createWorlds, type Worlds, type WorldsOptions } from "../../src/worlds/registry.js"
 
 export const T0 = Date.UTC(2026, 0, 1)
@@ -33,7 +34,13 @@ export const call = async (url: string, method: string, path: string, headers: R
 }
 
 export const startWorldsServer = async (
-  options: { readonly fixture?: Fixture; readonly frozenAt?: number | null; readonly worlds?: Partial<WorldsOptions> } = {},
+  options: {
+    readonly fixture?: Fixture
+    readonly frozenAt?: number | null
+    readonly worlds?: Partial<WorldsOptions>
+    /** The request log, as serve writes it, handed to this function. */
+    readonly log?: { readonly format: LogFormat; readonly write: (chunk: string) => void }
+  } = {},
 ): Promise<WorldsServer> => {
   const frozenAt = options.frozenAt === null ? undefined : (options.frozenAt ?? T0)
   const sim = await createSimulator({
@@ -47,7 +54,9 @@ export const startWorldsServer = async (
     ...(options.fixture !== undefined ? { serverFixture: options.fixture } : {}),
     ...options.worlds,
   })
-  const server = createServer(nodeListener(createWorldsApp(worlds.routing).fetch, { hostname: "127.0.0.1" }))
+  const listener = nodeListener(createWorldsApp(worlds.routing).fetch, { hostname: "127.0.0.1" })
+  const server =
+    options.log === undefined ? createServer(listener) : createServer({ ServerResponse: loggedResponse(options.log) }, listener)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {

@@ -127,3 +127,32 @@ describe("idle worlds and stores without worlds", () => {
     }
   })
 })
+
+describe("the request log", () => {
+  it("names the world that answered, and no world for the server's own", async () => {
+    const lines: Array<string> = []
+    const s = await startWorldsServer({ log: { format: "text", write: (chunk) => lines.push(chunk) } })
+    try {
+      const w = (await s.admin(s.sim.adminToken, "POST", "/_sim/worlds", {})).body
+      expect((await s.signed(w.apiKeys[0], "GET", "/vaults")).status).toBe(200)
+      expect((await s.signed(s.sim.createdCredentials[0]!, "GET", "/vaults")).status).toBe(200)
+      await expect
+        .poll(
+          () =>
+            lines
+              .join("")
+              .split("\n")
+              .filter((l) => l.includes("GET /vaults 200")).length,
+        )
+        .toBe(2)
+      const [inWorld, inServer] = lines
+        .join("")
+        .split("\n")
+        .filter((l) => l.includes("GET /vaults 200"))
+      expect(inWorld).toContain(` key=${w.apiKeys[0].key} world=${w.id} `)
+      expect(inServer).not.toContain("world=")
+    } finally {
+      await s.close()
+    }
+  })
+})
