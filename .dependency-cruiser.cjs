@@ -204,7 +204,15 @@ module.exports = {
       from: {
         path: "^src/(domain|chain-sim|commands|events|projections|process-managers|store|webhooks|client|protocol|adapters|checkpoints|snapshots|workspace|runtime|api|event-log)/",
       },
-      to: { path: "^src/(simulator|cli)\\.ts$|^src/cli/" },
+      to: { path: "^src/(simulator|cli)\\.ts$|^src/(cli|worlds)/" },
+    },
+    {
+      name: "worlds-compose-simulators",
+      severity: "error",
+      comment:
+        "worlds/ holds a server's worlds, each a simulator (simulator.ts) and its app (api/): it sits beside the composition root, below the CLI and the testing helper, and only they import it.",
+      from: { path: "^src/worlds/" },
+      to: { path: "^src/(cli|testing|ui)/|^src/(cli|testing|index)\\.ts$" },
     },
     {
       name: "runtime-is-the-simulators-interface",

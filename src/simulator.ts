@@ -228,7 +228,7 @@ const seedWorkspace = async (
   const { ids, models, runner } = parts
   const createdCredentials: Array<CreatedCredentials> = []
   if (models.position < 0n) {
-    const fixture = options.fixture ?? (options.defaultWorkspace ? defaultFixture : undefined)
+    const fixture = options.fixture ?? (options.defaultWorkspace ? DEFAULT_FIXTURE : undefined)
     if (fixture !== undefined) createdCredentials.push(...(await createStartupWorkspace(run, fixture, seed, ids)))
     await must(runner.pull)
     ids.restore(models.lastSeq)
@@ -297,7 +297,8 @@ const makeTicker = (clock: Clock, gate: ReturnType<typeof makeGate>, hooks: () =
 export const openReplayed = (store: EventStoreShape & { close?: () => void | Promise<void> }, seed: string | null): Promise<Simulator> =>
   createSimulator({ store, ...(seed !== null ? { seed } : {}), clock: { frozenAt: 0 }, defaultWorkspace: false })
 
-const defaultFixture: Fixture = {
+/** The workspace a store starts with when no fixture is given (and a world without one, with fresh credentials). */
+export const DEFAULT_FIXTURE: Fixture = {
   vaults: [
     { name: "Test vault", type: "test", color: "#2E7D32" },
     { name: "Main vault", type: "main", color: "#1565C0" },

@@ -32,6 +32,7 @@ import { cliStart } from "./cli-start.js"
 import { checkpointRestart } from "./checkpoint-restart.js"
 import { vaultAccountListing } from "./vault-account-listing.js"
 import { reads2026Vs2024InProcess } from "./reads-2026-vs-2024.js"
+import { worldsBench } from "./worlds.js"
 
 /** Add new benchmarks here (a module exporting a Benchmark); they run in this order. */
 export const registry: ReadonlyArray<Benchmark> = [
@@ -64,6 +65,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   revert,
   cliStart,
   checkpointRestart,
+  worldsBench,
 ]
 
 type Status = "PASS" | "FAIL" | "SKIP" | "ERROR"

@@ -1,10 +1,12 @@
 // The Hono app: the spec's REST surface and the /_sim control plane over one simulator.
+import type { IncomingMessage } from "node:http"
 import { Context, Hono } from "hono"
 import type { Simulator } from "../runtime/simulator.js"
 import { makeRateLimiter } from "./auth/rate-limit.js"
 import { makeReplayGuard } from "./auth/authenticate.js"
 import { DEFAULT_FAILURE_LIMIT, makeFailureLimiter, type FailureLimit } from "./auth/failure-limit.js"
 import { requestAborted } from "./request-body.js"
+import { markWorld } from "./world-mark.js"
 import { makeAuthorizer } from "./auth/authorize.js"
 import type { ApiDeps, Logger } from "./deps.js"
 import { consistency } from "./consistency.js"
@@ -147,4 +149,66 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   // the request has its body: a request still receiving one holds nothing back, and the routes that replace the
   // world (replacesWorld) never enter it, since they wait for the others in it.
   return app
+}
+
+/** A world as createWorldsApp routes to it: its id (for the request log) and its app. */
+export interface RoutedWorld {
+  readonly id: string
+  readonly app: Hono
+}
+
+/** How createWorldsApp finds the world a request is for (src/worlds/ keeps them). */
+export interface WorldRouting {
+  /** The server's own world: requests without credentials, or with credentials no world holds. */
+  readonly server: RoutedWorld
+  /** The world holding an API key, and marks it used (its idle time starts again). */
+  readonly byKey: (key: string) => RoutedWorld | undefined
+  /** The world whose admin token this is, marked used. */
+  readonly byToken: (token: string) => RoutedWorld | undefined
+}
+
+type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>
+type NodeHeaders = Record<string, string | Array<string> | undefined>
+type NodeEnv = { incoming?: IncomingMessage & { headers?: NodeHeaders } } | undefined
+
+const serverTokenOnly = () =>
+  Response.json(
+    { error: { code: "server_admin_token_required", message: "/_sim/worlds takes the server's admin token, not a world's." } },
+    { status: 403 },
+  )
+
+/**
+ * Many worlds behind one listener (docs/worlds.md): each request goes to the world its credentials name, a REST
+ * request by its x-api-key, the control plane by its Bearer admin token (or the `?token=` of a linked page), and
+ * anything else to the server's world. Every world is an app of its own (createApp): its rate limits, request ids,
+ * fault counters and read caches are its own. /_sim/worlds is the server world's alone.
+ */
+export const createWorldsApp = (routing: WorldRouting): { readonly fetch: Fetch } => {
+  const header = (request: Request, env: NodeEnv, name: string): string | undefined => {
+    // Node's own header object under @hono/node-server: no Fetch Headers built to route.
+    const incoming = env?.incoming?.headers
+    const v = incoming !== undefined ? incoming[name] : (request.headers.get(name) ?? undefined)
+    return typeof v === "string" ? v : undefined
+  }
+  const worldOf = (request: Request, env: NodeEnv): RoutedWorld | undefined => {
+    const auth = header(request, env, "authorization")
+    if (auth?.startsWith("Bearer ") === true) return routing.byToken(auth.slice(7))
+    const key = header(request, env, "x-api-key")
+    if (key !== undefined) return routing.byKey(key)
+    const q = request.url.indexOf("token=")
+    if (q < 0) return undefined
+    const token = new URL(request.url).searchParams.get("token")
+    return token === null ? undefined : routing.byToken(token)
+  }
+  return {
+    fetch: (request, env) => {
+      const world = worldOf(request, env as NodeEnv)
+      if (world === undefined || world === routing.server) return routing.server.app.fetch(request, env)
+      const url = request.url
+      if (url.startsWith("/_sim/worlds", url.indexOf("/", url.indexOf("//") + 2))) return serverTokenOnly()
+      const incoming = (env as NodeEnv)?.incoming
+      if (incoming !== undefined) markWorld(incoming, world.id)
+      return world.app.fetch(request, env)
+    },
+  }
 }

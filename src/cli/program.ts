@@ -98,6 +98,12 @@ const serveCommand = (command: Define): void => {
     )
     .addOption(opt("--empty", "start without the default workspace", "EMPTY"))
     .addOption(
+      opt("--max-worlds <n>", "worlds POST /_sim/worlds may create besides the server's own (docs/worlds.md)", "MAX_WORLDS").default(
+        "1000",
+      ),
+    )
+    .addOption(opt("--world-ttl <seconds>", "delete a world after this long without a request (default: never)", "WORLD_TTL"))
+    .addOption(
       opt(
         "--allow-host <name>",
         "a Host header to accept besides loopback names and the bound address (repeat for more)",

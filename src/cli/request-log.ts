@@ -7,6 +7,7 @@
 import { ServerResponse, type IncomingMessage } from "node:http"
 import { signatureMessage, signedQuery } from "../client/signing.js"
 import { faultOf } from "../api/fault-mark.js"
+import { worldOf } from "../api/world-mark.js"
 import { bodyTextOf } from "../api/request-body.js"
 import {
   bufferOf,
@@ -48,6 +49,8 @@ export interface RequestLogEntry {
   readonly status: number
   readonly durationMs: number
   readonly key?: string
+  /** The world that answered (docs/worlds.md), when not the server's own. */
+  readonly world?: string
   readonly requestId?: string
   readonly error?: string
   /** The string the server computed the signature over, when it refused the signature. */
@@ -92,6 +95,7 @@ const signedString = (req: IncomingMessage): string => {
 const jsonLine = (e: RequestLogEntry): string => {
   let line = `{"time":"${e.time}","method":${quoted(e.method)},"path":${quoted(e.path)},"status":${e.status},"durationMs":${e.durationMs}`
   if (e.key !== undefined) line += `,"key":${quoted(e.key)}`
+  if (e.world !== undefined) line += `,"world":${quoted(e.world)}`
   if (e.requestId !== undefined) line += `,"requestId":${quoted(e.requestId)}`
   if (e.error !== undefined) line += `,"error":${quoted(e.error)}`
   if (e.signed !== undefined) line += `,"signed":${JSON.stringify(e.signed)}`
@@ -103,6 +107,7 @@ export const formatEntry = (e: RequestLogEntry, format: LogFormat): string => {
   if (format === "json") return jsonLine(e)
   let line = `${e.time} ${e.method} ${e.path} ${e.status} ${e.durationMs.toFixed(1)}ms`
   if (e.key !== undefined) line += ` key=${e.key}`
+  if (e.world !== undefined) line += ` world=${e.world}`
   if (e.requestId !== undefined) line += ` request=${e.requestId}`
   if (e.error !== undefined) line += ` error=${e.error}`
   if (e.signed !== undefined) line += ` signed=${JSON.stringify(e.signed)}`
@@ -193,7 +198,8 @@ export const loggedResponse = (options: RequestLogOptions): typeof ServerRespons
     const key = header(req, "x-api-key")
     if (FLUSH_BYTES - used < LINE_ROOM) flush()
     const fault = faultOf(req)
-    if (fault === undefined) {
+    const world = worldOf(req)
+    if (fault === undefined && world === undefined) {
       const end = lines.write(batch, used, now, method, url, status, micros, key, body)
       if (end !== NOT_WRITTEN) {
         used = end
@@ -201,7 +207,8 @@ export const loggedResponse = (options: RequestLogOptions): typeof ServerRespons
       }
     }
     const entry = entryOf(() => signedString(req), now, method, url, status, micros, key, body)
-    append(`${formatEntry(fault === undefined ? entry : { ...entry, fault }, options.format)}\n`)
+    const marked = { ...entry, ...(world !== undefined ? { world } : {}), ...(fault !== undefined ? { fault } : {}) }
+    append(`${formatEntry(marked, options.format)}\n`)
   }
   class LoggedResponse extends ServerResponse {
     private readonly started = performance.now()

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Effect } from "effect"
-import { createApp } from "../api/app.js"
+import { createWorldsApp, type AppOptions } from "../api/app.js"
 import { DEFAULT_FAILURE_LIMIT, parseFailureLimit } from "../api/auth/failure-limit.js"
 import { guardHosts, isLoopback } from "../api/host-guard.js"
 import { nodeListener } from "../api/node-listener.js"
@@ -21,6 +21,7 @@ import { createSimulator, type Fixture, type Simulator } from "../simulator.js"
 import { CliFailure, UsageError } from "./failure.js"
 import { holdEarlyRequests } from "./early-requests.js"
 import { commandName, npmSwallowedFlags, stoppedLine } from "./start-lines.js"
+import { createWorlds, type Worlds } from "../worlds/registry.js"
 
 export interface ServeOptions {
   readonly host: string
@@ -37,6 +38,8 @@ export interface ServeOptions {
   readonly frozenAt?: string
   readonly nodeId?: string
   readonly empty?: boolean
+  readonly maxWorlds: string
+  readonly worldTtl?: string
   readonly allowHost?: ReadonlyArray<string>
   readonly allowRemote?: boolean
   readonly rejectReplays?: boolean
@@ -134,6 +137,9 @@ const checkedOptions = (o: ServeOptions) => {
   if (authFailureLimit === undefined)
     throw new UsageError(`--auth-failure-limit must be <per second>/<burst> (say 1/10) or off, not ${o.authFailureLimit}`)
   if (o.store === "esdb" && o.esdb === undefined) throw new UsageError("--store esdb needs --esdb <connection string>")
+  if (!/^[0-9]{1,7}$/.test(o.maxWorlds)) throw new UsageError(`--max-worlds must be a number of worlds, not ${o.maxWorlds}`)
+  if (o.worldTtl !== undefined && !/^[1-9][0-9]{0,8}$/.test(o.worldTtl))
+    throw new UsageError(`--world-ttl must be seconds (1 or more), not ${o.worldTtl}`)
   const fixture = o.fixture !== undefined ? readFixture(o.fixture) : undefined
   return { port, checkpointEvery, authFailureLimit, fixture, faults: parseFaults(o.fault ?? []) }
 }
@@ -190,7 +196,13 @@ const stopper =
       release,
       checkpointEvery,
       savedTo,
-    }: { readonly release: () => Promise<void>; readonly checkpointEvery: number; readonly savedTo: string | undefined },
+      worlds,
+    }: {
+      readonly release: () => Promise<void>
+      readonly checkpointEvery: number
+      readonly savedTo: string | undefined
+      readonly worlds: Worlds
+    },
   ) =>
   (): void => {
     let events = 0
@@ -198,6 +210,7 @@ const stopper =
     const late = new Promise<void>((resolve) => setTimeout(resolve, 3000).unref())
     void Promise.race([served, late])
       .then(release)
+      .then(worlds.close)
       .then(() => {
         events = sim.models.timeline.count
         return sim.close()
@@ -221,6 +234,19 @@ const closeAll = async (server: Server, sim: Simulator | undefined, store: Opene
   await release()
 }
 
+/** The server's worlds (docs/worlds.md): its own simulator and those POST /_sim/worlds creates, on a memory store only. */
+const serverWorlds = (o: ServeOptions, sim: Simulator, fixture: Fixture | undefined, app: AppOptions): Worlds =>
+  createWorlds({
+    server: sim,
+    ...(fixture !== undefined ? { serverFixture: fixture } : {}),
+    app,
+    maxWorlds: Number(o.maxWorlds),
+    ...(o.worldTtl !== undefined ? { ttlMs: Number(o.worldTtl) * 1000 } : {}),
+    ...(o.store !== "memory"
+      ? { unsupported: `Worlds need serve --store memory: each world is held in memory, and ${o.store} worlds are not supported yet.` }
+      : {}),
+  })
+
 export const serve = async (o: ServeOptions): Promise<void> => {
   const { port, checkpointEvery, authFailureLimit, fixture, faults } = checkedOptions(o)
 
@@ -229,6 +255,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   const address = await listen(server, port, o.host)
   let store: OpenedStore | undefined
   let sim: Simulator | undefined
+  let worlds: Worlds | undefined
   let release: () => Promise<void> = async () => {}
   let nodeId = o.nodeId ?? ""
   let credentials: CredentialsFile
@@ -296,7 +323,8 @@ export const serve = async (o: ServeOptions): Promise<void> => {
       credentials = credentialsAfterStart(sim, url, saved)
       savedTo = writeCredentialsFile(o.dataDir, credentials)
     }
-    const fetch = guardHosts(createApp(sim, { rejectReplays: o.rejectReplays === true, authFailureLimit }).fetch, {
+    worlds = serverWorlds(o, sim, fixture, { rejectReplays: o.rejectReplays === true, authFailureLimit })
+    const fetch = guardHosts(createWorldsApp(worlds.routing).fetch, {
       bound: o.host,
       allowed: o.allowHost ?? [],
     })
@@ -315,7 +343,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   process.stdout.write(`${startLines(o, sim, credentials, { url, nodeId, savedTo }).join("\n")}\n`)
 
   // Connections still open after 3 s are not waited for; closing the simulator (its last checkpoint) is.
-  const stop = stopper(o, server, sim, { release, checkpointEvery, savedTo })
+  const stop = stopper(o, server, sim, { release, checkpointEvery, savedTo, worlds })
   process.once("SIGINT", stop)
   process.once("SIGTERM", stop)
 }

@@ -77,6 +77,7 @@ const allowed: ReadonlyArray<string> = [
   // Keyed by the owner, so each app, simulator, request or table has its own; dropped with it.
   "src/api/dashboard/timeline.ts: cache", // the last timeline drawn per app (ApiDeps), for one log head
   "src/api/fault-mark.ts: marks", // the fault that answered each request, for the request log
+  "src/api/world-mark.ts: marks", // the world that answered each request, for the request log
   "src/api/request-body.ts: bodies", // each request's body, for the request log (request-body.ts is being reworked with the API)
   "src/api/sim/scenario.ts: importing", // one scenario import at a time per simulator
   "src/projections/runner.ts: halts", // which causes are a fold's halt, by identity

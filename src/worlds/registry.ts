@@ -1,0 +1,165 @@
+// The server's worlds (docs/worlds.md): the server's own and those POST /_sim/worlds creates, found by their API
+// keys and admin tokens; a limit on their number, idle expiry, and one wall-clock ticker for all their clocks.
+import { Effect } from "effect"
+import { createApp, type AppOptions, type WorldRouting } from "../api/app.js"
+import { ApiError } from "../api/errors.js"
+import { worldRoutes, type CreatedWorld, type WorldInfo, type WorldSource, type WorldsControl } from "../api/sim/worlds.js"
+import { DEFAULT_FIXTURE, type Fixture, type Simulator, type SimulatorOptions } from "../simulator.js"
+import { freshAdminToken, withFreshCredentials, withoutCredentials } from "./credentials.js"
+import { WorldDirectory } from "./directory.js"
+import { forkedWorld, worldFromFixture, type World, type WorldSettings } from "./world.js"
+
+export const DEFAULT_MAX_WORLDS = 1000
+
+export interface WorldsOptions {
+  /** The server's own simulator and the fixture it started from (default: the default workspace). */
+  readonly server: Simulator
+  readonly serverFixture?: Fixture
+  /** Every world's app options; the server's world also serves the dashboard unless `dashboard: false`. */
+  readonly app?: AppOptions
+  /** Worlds besides the server's at most (default DEFAULT_MAX_WORLDS). */
+  readonly maxWorlds?: number
+  /** A world with no request for this long (ms) is deleted. */
+  readonly ttlMs?: number
+  /** Wall time for idle expiry, UNIX ms (default Date.now). */
+  readonly wallNow?: () => number
+  /** Why this server cannot hold worlds (its store), or undefined when it can. */
+  readonly unsupported?: string
+  /** The worlds' webhook delivery (default: on, on the main thread). */
+  readonly webhooks?: SimulatorOptions["webhooks"]
+}
+
+export interface Worlds {
+  readonly routing: WorldRouting
+  readonly control: WorldsControl
+  readonly size: () => number
+  /** Deletes the worlds idle past the TTL now (the ticker does every second). */
+  readonly expireIdle: () => Promise<void>
+  /** Closes every world but the server's (the server closes its own simulator). */
+  readonly close: () => Promise<void>
+}
+
+const taken = (what: string) =>
+  new ApiError(
+    409,
+    "world_credentials_taken",
+    `The fixture's ${what} belongs to another world: give another, or leave it out for a fresh one.`,
+  )
+
+const info = (w: World): WorldInfo => ({
+  id: w.id,
+  server: w.server,
+  created: w.created,
+  logHead: Number(w.sim.models.position),
+  keys: [...w.sim.models.workspace.apiKeys.values()].filter((k) => !k.revoked).map((k) => k.grant.key),
+})
+
+const answer = (w: World, apiKeys: CreatedWorld["apiKeys"]): CreatedWorld => ({
+  id: w.id,
+  adminToken: w.sim.adminToken,
+  apiKeys,
+  vaults: w.sim.models.workspace.vaultList(undefined).map((v) => ({ id: v.profile.vaultId, name: v.profile.name, type: v.profile.type })),
+})
+
+/** How POST /_sim/worlds makes a world: from a fixture (or the server's, with fresh credentials), or as a fork. */
+const worldMaker = (options: WorldsOptions, directory: WorldDirectory, settings: WorldSettings) => {
+  const { server } = options
+  let made = 0
+  const nextId = () => `w${Buffer.from(server.ids.bytes(`world:${++made}`, 6)).toString("hex")}`
+  const fromFixture = async (given: Fixture | undefined): Promise<CreatedWorld | ApiError> => {
+    const fixture = withFreshCredentials(given ?? withoutCredentials(options.serverFixture ?? DEFAULT_FIXTURE, server.seed))
+    if (directory.byToken(fixture.adminToken) !== undefined) return taken("adminToken")
+    for (const k of fixture.apiKeys ?? []) if (directory.byKey(k.key!) !== undefined) return taken(`API key ${k.key}`)
+    const w = await worldFromFixture(nextId(), fixture, fixture.seed ?? server.seed, settings)
+    directory.add(w)
+    const version = (key: string) => w.sim.models.workspace.apiKeys.get(key)?.grant.apiVersion ?? ""
+    return answer(
+      w,
+      w.sim.createdCredentials.map((c) => ({ ...c, apiVersion: version(c.key) })),
+    )
+  }
+  const fork = async (from: { readonly world: string; readonly snapshot?: string }): Promise<CreatedWorld | ApiError> => {
+    const source = directory.get(from.world)
+    if (source === undefined) return new ApiError(404, "world_not_found", `No world ${JSON.stringify(from.world)}.`)
+    const at = from.snapshot === undefined ? undefined : source.sim.snapshots().find((s) => s.id === from.snapshot)
+    if (from.snapshot !== undefined && at === undefined)
+      return new ApiError(404, "snapshot_not_found", `World ${source.id} has no snapshot ${JSON.stringify(from.snapshot)}.`)
+    const { world, apiKeys } = await forkedWorld(nextId(), source.sim, at, freshAdminToken(), settings)
+    directory.add(world)
+    return answer(world, apiKeys)
+  }
+  return (source: WorldSource): Promise<CreatedWorld | ApiError> => ("from" in source ? fork(source.from) : fromFixture(source.fixture))
+}
+
+/** One pass of every world's clock hooks (interval mining, due retries) while it follows wall time; one at a time per world. */
+const tickAll = (worlds: Iterable<World>) => {
+  for (const w of worlds) {
+    if (w.ticking || w.sim.clock.isFrozen()) continue
+    w.ticking = true
+    void Promise.resolve(w.sim.gate.shared(() => w.sim.run(Effect.suspend(() => w.sim.afterClockAdvance())))).finally(() => {
+      w.ticking = false
+    })
+  }
+}
+
+export const createWorlds = (options: WorldsOptions): Worlds => {
+  const { server } = options
+  const maxWorlds = options.maxWorlds ?? DEFAULT_MAX_WORLDS
+  const wallNow = options.wallNow ?? Date.now
+  const control: WorldsControl = { create: (s) => create(s), list: () => directory.all().map(info), remove: (id) => remove(id) }
+  const serverApp = createApp(server, { ...options.app, simRoutes: [...(options.app?.simRoutes ?? []), ...worldRoutes(control)] })
+  const created = new Date().toISOString()
+  const directory = new WorldDirectory({ id: "server", sim: server, app: serverApp, created, server: true, lastUsed: 0, ticking: false })
+  const settings: WorldSettings = {
+    app: options.app ?? {},
+    frozenAt: server.clock.isFrozen() ? server.clock.now() : undefined,
+    webhooks: options.webhooks ?? {},
+    wallNow,
+  }
+  const make = worldMaker(options, directory, settings)
+
+  const create = async (source: WorldSource): Promise<CreatedWorld | ApiError> => {
+    if (options.unsupported !== undefined) return new ApiError(501, "worlds_not_supported", options.unsupported)
+    if (directory.size >= maxWorlds)
+      return new ApiError(
+        409,
+        "world_limit_reached",
+        `This server holds ${directory.size} worlds, its limit (serve --max-worlds): delete one (DELETE /_sim/worlds/{id}) first.`,
+      )
+    return make(source)
+  }
+  const remove = async (id: string): Promise<true | ApiError> => {
+    if (id === directory.server.id) return new ApiError(409, "world_not_deletable", "The server's own world ends with the server.")
+    const w = directory.get(id)
+    if (w === undefined) return new ApiError(404, "world_not_found", `No world ${JSON.stringify(id)}.`)
+    directory.delete(w)
+    // Its webhook worker stops with it: deliveries still due are never sent.
+    await w.sim.close()
+    return true
+  }
+  const expireIdle = async () => {
+    const now = wallNow()
+    const idle = [...directory.created()].filter((w) => options.ttlMs !== undefined && now - w.lastUsed > options.ttlMs)
+    await Promise.all(idle.map((w) => remove(w.id)))
+  }
+  const ticker = setInterval(() => {
+    void expireIdle()
+    tickAll(directory.created())
+  }, 1000)
+  ticker.unref()
+
+  const used = (w: World | undefined) => {
+    if (w !== undefined) w.lastUsed = wallNow()
+    return w
+  }
+  return {
+    routing: { server: directory.server, byKey: (key) => used(directory.byKey(key)), byToken: (token) => used(directory.byToken(token)) },
+    control,
+    size: () => directory.size,
+    expireIdle,
+    close: async () => {
+      clearInterval(ticker)
+      await Promise.all([...directory.created()].map((w) => remove(w.id)))
+    },
+  }
+}
