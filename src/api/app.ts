@@ -7,6 +7,7 @@ import { DEFAULT_FAILURE_LIMIT, makeFailureLimiter, type FailureLimit } from "./
 import { requestAborted } from "./request-body.js"
 import { makeAuthorizer } from "./auth/authorize.js"
 import type { ApiDeps, Logger } from "./deps.js"
+import { readsOf } from "./reads.js"
 import { consistency } from "./consistency.js"
 import { API_VERSIONS, errorBody } from "./envelope.js"
 import { errors } from "./errors.js"
@@ -102,6 +103,7 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   const sessions = options.dashboard === false ? undefined : makeSessions()
   const deps: ApiDeps = {
     sim,
+    reads: readsOf(sim),
     auth: {
       wallNow: options.wallNow ?? (() => Date.now()),
       rateLimiter: makeRateLimiter(),
