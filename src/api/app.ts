@@ -9,6 +9,7 @@ import { requestAborted } from "./request-body.js"
 import { markWorld } from "./world-mark.js"
 import { makeAuthorizer } from "./auth/authorize.js"
 import type { ApiDeps, Logger } from "./deps.js"
+import { readsOf } from "./reads.js"
 import { consistency } from "./consistency.js"
 import { API_VERSIONS, errorBody } from "./envelope.js"
 import { errors } from "./errors.js"
@@ -104,6 +105,7 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   const sessions = options.dashboard === false ? undefined : makeSessions()
   const deps: ApiDeps = {
     sim,
+    reads: readsOf(sim),
     auth: {
       wallNow: options.wallNow ?? (() => Date.now()),
       rateLimiter: makeRateLimiter(),

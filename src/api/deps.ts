@@ -1,10 +1,12 @@
-// What route modules receive from the app: the simulator and the edge services (auth, ids, logging).
+// What route modules receive from the app: the simulator, its read side as the endpoints query it, and the edge
+// services (auth, ids, logging).
 import type { Context } from "hono"
 import type { Simulator } from "../runtime/simulator.js"
 import type { AuthOptions } from "./auth/authenticate.js"
 import type { makeAuthorizer } from "./auth/authorize.js"
 import type { ApiError } from "./errors.js"
 import type { FailureLimiter } from "./auth/failure-limit.js"
+import type { Reads } from "./reads.js"
 
 export interface Logger {
   readonly error: (entry: Record<string, unknown>) => void
@@ -13,6 +15,8 @@ export interface Logger {
 
 export interface ApiDeps {
   readonly sim: Simulator
+  /** The read models as endpoints ask them (reads.ts), built once from `sim`. */
+  readonly reads: Reads
   readonly auth: AuthOptions
   readonly authorize: ReturnType<typeof makeAuthorizer>
   readonly clientIp: (c: Context) => string | undefined

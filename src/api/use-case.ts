@@ -29,3 +29,7 @@ export const runCommand = async <A extends { readonly position: bigint; readonly
   const synced = exitToResult(await deps.sim.run(deps.sim.runner.awaitPosition(result.position)))
   return isApiError(synced) ? synced : result
 }
+
+/** Runs a use case that only answers (a preview): nothing is written, so no follow-ups and no wait; failures mapped. */
+export const runQuery = async <A>(deps: ApiDeps, effect: Effect.Effect<A, AppError, SimServices>): Promise<A | ApiError> =>
+  exitToResult(await deps.sim.run(effect))

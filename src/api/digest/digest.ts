@@ -3,6 +3,7 @@ import { defaultOperations } from "../operations.js"
 import { makeAuthorizer } from "../auth/authorize.js"
 import { makeRateLimiter } from "../auth/rate-limit.js"
 import type { ApiDeps } from "../deps.js"
+import { readsOf } from "../reads.js"
 import { API_VERSIONS } from "../envelope.js"
 import { isApiError } from "../errors.js"
 import { pagedAt, type Operation, type OperationResult } from "../operation.js"
@@ -42,6 +43,7 @@ export const auditKey: ApiKeyRecord = {
 
 export const readDeps = (sim: Simulator): ApiDeps => ({
   sim,
+  reads: readsOf(sim),
   auth: { wallNow: () => 0, rateLimiter: makeRateLimiter() },
   authorize: makeAuthorizer(),
   clientIp: () => undefined,

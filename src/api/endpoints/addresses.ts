@@ -15,7 +15,7 @@ import { isBlockchain } from "../../domain/chains/index.js"
 import { paginate } from "../inputs/pagination.js"
 import { AddressAssetEntry, assetsOf, VaultAssetEntry } from "../wire/assets.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
-import { hasAccount } from "../inputs/parties.js"
+import { hasAccount, vaultAt } from "../inputs/parties.js"
 import { amounts, tokenFields } from "../presenters/balances.js"
 import { vaultAssetEntry } from "../presenters/assets.js"
 import { networkTypeOf } from "../inputs/network.js"
@@ -29,18 +29,18 @@ const vaultAddressOn = (
   blockchain: string | undefined,
   asOf: AsOf,
 ): ReadonlyArray<AddressView> => {
-  const type = deps.sim.models.workspace.vault(vaultId, asOf)?.profile.type
+  const type = deps.reads.vault(vaultId, asOf)?.profile.type
   if (type === undefined) return []
   return networksOf(type).flatMap((n) => {
     if (blockchain !== undefined && n.blockchain !== blockchain) return []
-    const a = deps.sim.models.holdings.address(n.blockchain, n.network, address, asOf)
+    const a = deps.reads.address(n.blockchain, n.network, address, asOf)
     return a !== undefined && a.facts.vaultId === vaultId ? [a] : []
   })
 }
 
 /** Per asset held by the address (on each chain it is on), its entry in the cross-chain shape. */
 const addressEntries = (deps: ApiDeps, held: ReadonlyArray<AddressView>, asOf: AsOf, assetUnit: string | undefined) => {
-  const h = deps.sim.models.holdings
+  const h = deps.reads
   return held.flatMap((a) =>
     h.heldAssets(a, asOf).flatMap((id) => {
       const asset = findAsset(id)
@@ -60,7 +60,8 @@ const entriesOfAddress = (
 ) => {
   if (query.blockchain !== undefined && !isBlockchain(query.blockchain))
     return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain" }])
-  if (deps.sim.models.workspace.vault(params.vaultId, asOf) === undefined) return errors.unknownVault(version)
+  const vault = vaultAt(deps, params.vaultId, errors.unknownVault(version), asOf)
+  if (isApiError(vault)) return vault
   const held = vaultAddressOn(deps, params.vaultId, params.address, query.blockchain, asOf)
   if (held.length === 0) return errors.resourceNotFound("address")
   return addressEntries(deps, held, asOf, query.assetUnit)
@@ -74,7 +75,7 @@ const unknownNetwork = () =>
 
 /** #8 has no network in its path: it follows the vault (a test vault uses the blockchain's test network). */
 const networkForVault = (deps: ApiDeps, vaultId: string, blockchain: string) => {
-  const type = deps.sim.models.workspace.vaultsById.get(vaultId)?.profile.type
+  const type = deps.reads.vault(vaultId, undefined)?.profile.type
   return type === undefined ? undefined : networksOf(type).find((n) => n.blockchain === blockchain)
 }
 
@@ -94,7 +95,8 @@ export const addressOperations: ReadonlyArray<Operation> = [
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
       const network = findNetwork(params.blockchain, params.network)
       if (network === undefined) return unknownNetwork()
-      if (!deps.sim.models.workspace.vaultsById.has(params.vaultId)) return errors.unknownVault(apiVersion)
+      const vault = vaultAt(deps, params.vaultId, errors.unknownVault(apiVersion))
+      if (isApiError(vault)) return vault
       // The vault's default account (its id is the vault's) holds the vault's own addresses.
       const accountId = item.vaultAccountId
       if (accountId !== undefined && !hasAccount(deps, params.vaultId, accountId, undefined))
@@ -145,12 +147,12 @@ export const addressOperations: ReadonlyArray<Operation> = [
     versions: until("2025-09-23"),
     answer: assetsOf(AddressAssetEntry),
     handle: ({ params, asOf }, deps) => {
-      const vault = deps.sim.models.workspace.vault(params.vaultId, asOf)
-      if (vault === undefined) return errors.resourceNotFound("vault")
+      const vault = vaultAt(deps, params.vaultId, errors.resourceNotFound("vault"), asOf)
+      if (isApiError(vault)) return vault
       const network = networkForVault(deps, params.vaultId, params.blockchain)
       if (network === undefined)
         return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain for this vault" }])
-      const h = deps.sim.models.holdings
+      const h = deps.reads
       const a = h.address(network.blockchain, network.network, params.address, asOf)
       if (a === undefined || a.facts.vaultId !== params.vaultId) return errors.resourceNotFound("address")
       const assets = h.heldAssets(a, asOf).flatMap((id) => {
@@ -160,7 +162,7 @@ export const addressOperations: ReadonlyArray<Operation> = [
         return [
           {
             assetData: { ...amounts(b, asset.decimals), ...tokenFields(asset) },
-            exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf),
+            exchangeRate: deps.reads.rate(asset.symbol, asOf),
             symbol: asset.symbol,
             type: asset.type,
           },
@@ -181,11 +183,12 @@ export const addressOperations: ReadonlyArray<Operation> = [
     networkType: networkTypeOf,
     handle: ({ params, asOf }, deps) => {
       if (findNetwork(params.blockchain, params.network) === undefined) return unknownNetwork()
-      if (deps.sim.models.workspace.vault(params.vaultId, asOf) === undefined) return errors.resourceNotFound("vault")
+      const vault = vaultAt(deps, params.vaultId, errors.resourceNotFound("vault"), asOf)
+      if (isApiError(vault)) return vault
       const asset = findAsset(params.assetId)
       if (asset === undefined || asset.blockchain !== params.blockchain || asset.network !== params.network)
         return errors.resourceNotFound("asset")
-      const h = deps.sim.models.holdings
+      const h = deps.reads
       const addresses = h
         .vaultAddresses(params.vaultId, asOf)
         .filter(
@@ -197,7 +200,7 @@ export const addressOperations: ReadonlyArray<Operation> = [
           label: a.facts.label,
           ...amounts(h.balance(asset.blockchain, asset.network, a.facts.address, asset.id, asOf), asset.decimals),
         }))
-      return { status: 200, item: { addresses, exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf) } }
+      return { status: 200, item: { addresses, exchangeRate: deps.reads.rate(asset.symbol, asOf) } }
     },
   }),
   operation({

@@ -4,7 +4,8 @@ import type { Balance } from "../../projections/balances/holdings.js"
 import type { AsOf } from "../../projections/projection.js"
 import type { ApiKeyRecord } from "../../projections/workspace.js"
 import type { ApiDeps } from "../deps.js"
-import { errors } from "../errors.js"
+import { errors, isApiError } from "../errors.js"
+import { vaultAt } from "../inputs/parties.js"
 import { type Operation, operation } from "../operation.js"
 import { paginate } from "../inputs/pagination.js"
 import { assetsOf, VaultAssetEntry } from "../wire/assets.js"
@@ -14,7 +15,7 @@ import { AssetBalance, AssetVaults } from "../wire/assets.js"
 
 /** Per asset, the sum of its balances over a vault's addresses. */
 const vaultHoldings = (deps: ApiDeps, vaultId: string, asOf: AsOf): Map<string, Balance> => {
-  const h = deps.sim.models.holdings
+  const h = deps.reads
   const perAsset = new Map<string, Array<Balance>>()
   for (const a of h.vaultAddresses(vaultId, asOf))
     for (const assetId of h.heldAssets(a, asOf)) {
@@ -26,8 +27,8 @@ const vaultHoldings = (deps: ApiDeps, vaultId: string, asOf: AsOf): Map<string, 
 }
 
 const keyVaults = (key: ApiKeyRecord, deps: ApiDeps, networkType: "main" | "test", asOf: AsOf) =>
-  deps.sim.models.workspace
-    .vaultList(asOf)
+  deps.reads
+    .vaults(asOf)
     .filter((v) => v.profile.type === networkType && (key.grant.vaultIds === null || key.grant.vaultIds.includes(v.profile.vaultId)))
 
 const parseNetworkType = (s: string | undefined): "main" | "test" | undefined => {
@@ -75,7 +76,7 @@ export const assetOperations: ReadonlyArray<Operation> = [
               blockchain: asset.blockchain,
               ...rest,
               allocatedAmaunt: allocatedAmount,
-              exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf),
+              exchangeRate: deps.reads.rate(asset.symbol, asOf),
               ...(asset.type === "TOKEN" ? { tokenData: { contractAddress: asset.contract, contractType: asset.standard } } : {}),
             }
           }),
@@ -91,7 +92,8 @@ export const assetOperations: ReadonlyArray<Operation> = [
     answer: assetsOf(VaultAssetEntry),
     vaultParam: "vaultId",
     handle: ({ params, asOf, apiVersion }, deps) => {
-      if (deps.sim.models.workspace.vault(params.vaultId, asOf) === undefined) return errors.unknownVault(apiVersion)
+      const vault = vaultAt(deps, params.vaultId, errors.unknownVault(apiVersion), asOf)
+      if (isApiError(vault)) return vault
       const assets = [...vaultHoldings(deps, params.vaultId, asOf)].flatMap(([id, b]) => {
         const asset = findAsset(id)
         return asset === undefined ? [] : [vaultAssetEntry(deps, asset, b, asOf)]
@@ -128,7 +130,7 @@ export const assetOperations: ReadonlyArray<Operation> = [
                     },
                   ]
             })
-      return { status: 200, item: { exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf), vaults } }
+      return { status: 200, item: { exchangeRate: deps.reads.rate(asset.symbol, asOf), vaults } }
     },
   }),
 ]

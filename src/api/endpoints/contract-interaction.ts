@@ -13,7 +13,7 @@ import { addressOn } from "../inputs/address.js"
 import { amountIn } from "../inputs/amount.js"
 import { invalidField } from "../inputs/invalid.js"
 import { shortNote } from "../inputs/note.js"
-import { unknownVault } from "../inputs/parties.js"
+import { unknownVault, vaultAt } from "../inputs/parties.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
 import { ContractInteractionAnswer } from "../wire/contract-interaction.js"
 
@@ -75,16 +75,15 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
         if (!parsed.ok) return invalidField("maxFee", "must be a positive TRX amount with at most 6 decimals")
         maxFee = parsed.value
       }
-      const m = deps.sim.models
-      const vault = m.workspace.vaultsById.get(params.vaultId)
-      if (vault === undefined) return unknownVault(apiVersion)
+      const vault = vaultAt(deps, params.vaultId, unknownVault(apiVersion))
+      if (isApiError(vault)) return vault
       if (vault.profile.type !== n.networkType)
         return invalidField("assetId", `is an asset of ${n.network}, which a ${vault.profile.type} vault does not use`)
-      const from = m.holdings.address(n.blockchain, n.network, item.fromAddress, undefined)
+      const from = deps.reads.address(n.blockchain, n.network, item.fromAddress, undefined)
       if (from === undefined || from.facts.vaultId !== params.vaultId) return errors.resourceNotFound("fromAddress in this vault")
       if (item.vaultAccountId !== undefined && accountIdOf(from.facts) !== item.vaultAccountId)
         return errors.resourceNotFound("fromAddress in this vault account")
-      const payer = m.holdings.address(n.blockchain, n.network, item.feePayer, undefined)
+      const payer = deps.reads.address(n.blockchain, n.network, item.feePayer, undefined)
       if (payer === undefined || payer.facts.vaultId !== params.vaultId)
         return errors.resourceNotFound(`fee payer address ${item.feePayer} in this vault`)
       if (payer.facts.address === from.facts.address)

@@ -14,7 +14,7 @@ import { amountCheck, amountIn } from "../inputs/amount.js"
 import { invalidField } from "../inputs/invalid.js"
 import { maxFeeOf } from "../inputs/max-fee.js"
 import { note, requiredNote } from "../inputs/note.js"
-import { senderIn, unknownVault, vaultOn } from "../inputs/parties.js"
+import { senderIn, unknownVault, vaultAt, vaultOn } from "../inputs/parties.js"
 import { priority, priorityOptional } from "../inputs/priority.js"
 import { create, fmt, withNote, type Built } from "../transfers/create.js"
 
@@ -75,7 +75,8 @@ const firstVersion = (deps: ApiDeps, vaultId: string, item: Item): SingleInput |
   const n = findNetwork(asset.blockchain, asset.network)!
   if (isUtxo(asset.blockchain))
     return invalidField("assetId", "single transfers are for account-based chains; use the UTXO endpoint for this asset")
-  if (deps.sim.models.workspace.vaultsById.get(vaultId) === undefined) return errors.resourceNotFound("vault")
+  const vault = vaultAt(deps, vaultId, errors.resourceNotFound("vault"))
+  if (isApiError(vault)) return vault
   const from = senderOf(deps, vaultId, n, item)
   return isApiError(from) ? from : withAmounts(n, asset, item, from)
 }

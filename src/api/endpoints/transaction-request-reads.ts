@@ -12,7 +12,7 @@ const read = (
   { params, key, asOf }: Pick<OperationContext, "key" | "asOf"> & { readonly params: { readonly transactionRequestId: string } },
   deps: ApiDeps,
 ): OperationResult => {
-  const r = deps.sim.models.txRequests.find(params.transactionRequestId, asOf)
+  const r = deps.reads.txRequest(params.transactionRequestId, asOf)
   if (r === undefined) return errors.resourceNotFound("transaction request")
   if (key.grant.vaultIds !== null && !key.grant.vaultIds.includes(r.draft.vaultId)) return errors.notAllowedForWallet()
   return { status: 200, item: requestJson(r, asOf) }

@@ -1,5 +1,6 @@
 import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
-import { errors } from "../errors.js"
+import { errors, isApiError } from "../errors.js"
+import { vaultAt } from "../inputs/parties.js"
 import { type Operation, operation } from "../operation.js"
 import { paginate } from "../inputs/pagination.js"
 import { transactionListItem, describeTransaction } from "../presenters/transactions.js"
@@ -16,9 +17,10 @@ export const transactionOperations: ReadonlyArray<Operation> = [
     answer: TransactionListItem,
     vaultParam: "vaultId",
     handle: ({ params, query, asOf, apiVersion }, deps) => {
-      if (deps.sim.models.workspace.vault(params.vaultId, asOf) === undefined) return errors.unknownVault(apiVersion)
+      const vault = vaultAt(deps, params.vaultId, errors.unknownVault(apiVersion), asOf)
+      if (isApiError(vault)) return vault
       // Newest first, as transaction histories are read.
-      const records = [...deps.sim.models.transactions.list(params.vaultId, asOf)].reverse()
+      const records = [...deps.reads.transactions(params.vaultId, asOf)].reverse()
       const page = paginate(records, (r) => r.view.transfer.recordId, query)
       if ("code" in page) return page
       return { status: 200, page: { ...page, items: page.items.map((r) => transactionListItem(deps, r, asOf)) } }
@@ -32,8 +34,9 @@ export const transactionOperations: ReadonlyArray<Operation> = [
     answer: TransactionDetail,
     vaultParam: "vaultId",
     handle: ({ params, asOf, apiVersion }, deps) => {
-      if (deps.sim.models.workspace.vault(params.vaultId, asOf) === undefined) return errors.unknownVault(apiVersion)
-      const r = deps.sim.models.transactions.find(params.vaultId, params.transactionId, asOf)
+      const vault = vaultAt(deps, params.vaultId, errors.unknownVault(apiVersion), asOf)
+      if (isApiError(vault)) return vault
+      const r = deps.reads.transaction(params.vaultId, params.transactionId, asOf)
       if (r === undefined || r.view.blockchain !== params.blockchain) return errors.resourceNotFound("transaction")
       const d = describeTransaction(deps, r, asOf)
       const t = r.view.transfer

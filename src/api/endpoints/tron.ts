@@ -136,18 +136,18 @@ export const tronOperations: ReadonlyArray<Operation> = [
     handle: async ({ params, item, requestId, apiVersion }, deps): Promise<OperationResult> => {
       const n = tronTarget(deps, params, apiVersion)
       if (isApiError(n)) return n
-      const from = deps.sim.models.holdings.address(n.blockchain, n.network, params.fromAddress, undefined)
+      const from = deps.reads.address(n.blockchain, n.network, params.fromAddress, undefined)
       const parsed = operationOf(item, from?.facts.address ?? params.fromAddress, n, apiVersion)
       if (isApiError(parsed)) return parsed
       if (from === undefined || from.facts.vaultId !== params.vaultId) return errors.resourceNotFound("fromAddress in this vault")
       // The chain's own validation as it stands now (it runs again at broadcast: a request approved later may fail then).
       const chain = chainKey(n.blockchain, n.network)
-      const now = deps.sim.clock.now()
+      const now = deps.reads.now()
       const refused = refusal(
-        deps.sim.models.tron.ledger(chain, undefined),
+        deps.reads.tronLedger(chain, undefined),
         from.facts.address,
         parsed.op,
-        deps.sim.models.chains.heightAt(chain, now),
+        deps.reads.chainHeight(chain, now),
         now,
       )
       if (refused !== undefined) return invalidField(attributeOf(refused), refused)
@@ -206,7 +206,7 @@ export const tronOperations: ReadonlyArray<Operation> = [
     handle: ({ params, asOf, apiVersion }, deps) => {
       const n = tronTarget(deps, params, apiVersion, asOf)
       if (isApiError(n)) return n
-      const a = deps.sim.models.holdings.address(n.blockchain, n.network, params.address, asOf)
+      const a = deps.reads.address(n.blockchain, n.network, params.address, asOf)
       if (a === undefined || a.facts.vaultId !== params.vaultId) return errors.resourceNotFound("address")
       return { status: 200, item: overviewOf(deps, n, a.facts.address, asOf) }
     },

@@ -9,10 +9,9 @@ import type { ChangeTarget, UtxoTransferPlan, UtxoTransferRequest } from "../../
 import { createUtxoTransfer, previewUtxoTransfer } from "../../commands/utxo-transfers.js"
 import { checks, type Decoded, shapes, typed } from "../body.js"
 import type { ApiDeps } from "../deps.js"
-import { exitToResult } from "../error-table.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
 import { type Operation, type OperationResult, operation } from "../operation.js"
-import { runCommand } from "../use-case.js"
+import { runCommand, runQuery } from "../use-case.js"
 import { UtxoTransferPreview, UtxoTransferRequest as UtxoTransferAnswer } from "../wire/utxos.js"
 import { addressOn } from "../inputs/address.js"
 import { amountCheck } from "../inputs/amount.js"
@@ -192,7 +191,7 @@ export const utxoTransferOperations: ReadonlyArray<Operation> = [
     handle: async ({ params, item, apiVersion }, deps): Promise<OperationResult> => {
       const request = requestOf(deps, params.vaultId, item, apiVersion)
       if (isApiError(request)) return request
-      const plan = exitToResult(await deps.sim.run(previewUtxoTransfer(request)))
+      const plan = await runQuery(deps, previewUtxoTransfer(request))
       if (isApiError(plan)) return plan
       return { status: 200, item: { isValid: true, ...previewJson(request, item, plan) } }
     },

@@ -4,11 +4,11 @@ import { since } from "../../domain/api-key/index.js"
 import { findAsset } from "../../domain/chains/index.js"
 import { canonicalAddress } from "../../domain/vault-account/state.js"
 import { checks } from "../body.js"
-import { errors } from "../errors.js"
+import { errors, isApiError } from "../errors.js"
 import { type Operation, operation } from "../operation.js"
 import { paginate } from "../inputs/pagination.js"
 import { UtxoItem } from "../wire/utxos.js"
-import { hasAccount, unknownVault } from "../inputs/parties.js"
+import { hasAccount, unknownVault, vaultAt } from "../inputs/parties.js"
 import { accountOfOutput, utxoJson } from "../presenters/utxos.js"
 
 const booleanQuery = checks.booleanText()
@@ -34,14 +34,15 @@ export const utxoListOperations: ReadonlyArray<Operation> = [
     answer: UtxoItem,
     handle: ({ params, query, asOf, apiVersion }, deps) => {
       const vaultId = params.vaultId
-      if (deps.sim.models.workspace.vault(vaultId, asOf) === undefined) return unknownVault(apiVersion)
+      const vault = vaultAt(deps, vaultId, unknownVault(apiVersion), asOf)
+      if (isApiError(vault)) return vault
       if (query.vaultAccountId !== undefined && !hasAccount(deps, vaultId, query.vaultAccountId, asOf))
         return errors.resourceNotFound("vault account")
       if (query.assetId !== undefined && findAsset(query.assetId) === undefined) return errors.resourceNotFound("asset")
       const spent = query.isSpent === "true"
       const address = query.address === undefined ? undefined : canonicalAddress(query.address)
-      const rows = deps.sim.models.utxos
-        .list(vaultId, asOf)
+      const rows = deps.reads
+        .utxos(vaultId, asOf)
         .filter(
           (u) =>
             (u.spent.at(asOf) !== undefined) === spent &&

@@ -7,7 +7,7 @@ import type { AsOf } from "../../projections/projection.js"
 import { editVaultAccount } from "../../commands/vault-accounts.js"
 import { checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
-import { unknownVault } from "../inputs/parties.js"
+import { unknownVault, vaultAt } from "../inputs/parties.js"
 import { errors, isApiError } from "../errors.js"
 import { type Operation, type OperationResult, operation } from "../operation.js"
 import { paginate } from "../inputs/pagination.js"
@@ -28,7 +28,8 @@ const withAccount = (
   version: ApiVersion,
   then: (account: AccountRef) => OperationResult,
 ): OperationResult => {
-  if (deps.sim.models.workspace.vault(params.vaultId, asOf) === undefined) return unknownVault(version)
+  const vault = vaultAt(deps, params.vaultId, unknownVault(version), asOf)
+  if (isApiError(vault)) return vault
   const account = findAccount(deps, params.vaultId, params.vaultAccountId, asOf)
   return account === undefined ? errors.resourceNotFound("vault account") : then(account)
 }
@@ -96,9 +97,7 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
       const vaultId = params.vaultId
       const current = findAccount(deps, vaultId, params.vaultAccountId, undefined)
       if (current === undefined)
-        return deps.sim.models.workspace.vault(vaultId, undefined) === undefined
-          ? unknownVault(apiVersion)
-          : errors.resourceNotFound("vault account")
+        return deps.reads.vault(vaultId, undefined) === undefined ? unknownVault(apiVersion) : errors.resourceNotFound("vault account")
       const favourite = item.isFavoriteInDashboard ?? item.isFavorityInDashboard
       const r = await runCommand(
         deps,
@@ -138,7 +137,7 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
               symbol: asset.symbol,
               availableAmount: formatAmount(b.available, asset.decimals),
               blockchain: asset.blockchain,
-              exchangeRateToUsd: deps.sim.models.settings.rateOf(asset.symbol, asOf),
+              exchangeRateToUsd: deps.reads.rate(asset.symbol, asOf),
             },
           ]
         })
@@ -159,7 +158,7 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     answer: VaultAccountAddress,
     handle: ({ params, query, asOf, apiVersion }, deps) =>
       withAccount(deps, params, asOf, apiVersion, (account) => {
-        const h = deps.sim.models.holdings
+        const h = deps.reads
         const rows = account.addresses
           .filter(
             (a) =>
@@ -198,14 +197,14 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     handle: ({ params, query, asOf, apiVersion }, deps) =>
       withAccount(deps, params, asOf, apiVersion, (account) => {
         const own = new Set(account.addresses.map((a) => `${a.facts.blockchain}|${a.facts.network}|${a.facts.address}`))
-        const h = deps.sim.models.holdings
+        const h = deps.reads
         const mine = (blockchain: string, network: string, address: string) => {
           const a = h.address(blockchain, network, address, asOf)
           return a !== undefined && own.has(`${a.facts.blockchain}|${a.facts.network}|${a.facts.address}`)
         }
         // Newest first, as the vault's list; an account whose address paid a transfer's gas, or received one of a
         // batch's calls, lists it too.
-        const records = [...deps.sim.models.transactions.list(params.vaultId, asOf)].reverse().filter((r) => {
+        const records = [...deps.reads.transactions(params.vaultId, asOf)].reverse().filter((r) => {
           const t = r.view.transfer
           const on = (address: string) => mine(r.view.blockchain, r.view.network, address)
           return on(t.from) || (t.calls ?? [t]).some((c) => on(c.to)) || (t.feePayer !== undefined && on(t.feePayer))

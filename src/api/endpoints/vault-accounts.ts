@@ -9,14 +9,12 @@ import { type Operation, operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
 import { ApiError, isApiError } from "../errors.js"
 import { vaultAccountShape } from "../wire/vault-accounts.js"
-import { hasAccount, unknownVault } from "../inputs/parties.js"
+import { hasAccount, unknownVault, vaultAt } from "../inputs/parties.js"
 import { backedUp } from "../presenters/vaults.js"
 import { accountValue, findAccount } from "../presenters/vault-accounts.js"
 import { AddedAsset, SupportedAsset } from "../wire/vault-accounts.js"
 
 const networkType = checks.oneOf(["test", "main"])
-
-const vaultExists = (deps: Parameters<Operation["handle"]>[1], vaultId: string) => deps.sim.models.workspace.vaultsById.has(vaultId)
 
 export const vaultAccountOperations: ReadonlyArray<Operation> = [
   operation({
@@ -30,8 +28,8 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
     },
     answer: vaultAccountShape({ index: "string" }),
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
-      const vault = deps.sim.models.workspace.vaultsById.get(params.vaultId)
-      if (vault === undefined) return unknownVault(apiVersion)
+      const vault = vaultAt(deps, params.vaultId, unknownVault(apiVersion))
+      if (isApiError(vault)) return vault
       // The service refuses accounts in a vault whose recovery is not set up (observed at 2026-03-20).
       if (apiVersion === "2026-03-20" && !backedUp(vault))
         return new ApiError(
@@ -71,7 +69,8 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
           { attribute: "address", message: "is required when label is absent" },
         ])
       if ("label" in target && item.address !== undefined) return errors.extraBodyAttributes(["address"])
-      if (!vaultExists(deps, params.vaultId)) return errors.unknownVault(apiVersion)
+      const vault = vaultAt(deps, params.vaultId, errors.unknownVault(apiVersion))
+      if (isApiError(vault)) return vault
       if (!hasAccount(deps, params.vaultId, params.vaultAccountId, undefined)) return errors.resourceNotFound("vault account")
       const asset = findAsset(item.assetId)
       if (asset === undefined) return errors.resourceNotFound("asset")
@@ -141,7 +140,7 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
           network: a.network,
           networkType: a.networkType,
           ...(a.type === "TOKEN" ? { tokenData: { contractAddress: a.contract, contractType: a.standard } } : {}),
-          price: { amount: deps.sim.models.settings.rateOf(a.symbol, undefined), unit: "USD" },
+          price: { amount: deps.reads.rate(a.symbol, undefined), unit: "USD" },
         }))
       return { status: 200, items }
     },

@@ -10,8 +10,8 @@ import { Vault } from "../wire/vaults.js"
 import { vaultJson } from "../presenters/vaults.js"
 
 const visible = (key: ApiKeyRecord, deps: ApiDeps, asOf: AsOf) =>
-  deps.sim.models.workspace
-    .vaultList(asOf)
+  deps.reads
+    .vaults(asOf)
     .filter(
       (v) =>
         (key.grant.vaultIds === null || key.grant.vaultIds.includes(v.profile.vaultId)) && key.grant.networkTypes.includes(v.profile.type),

@@ -20,6 +20,10 @@ export const networkNotAllowed = (vault: VaultRecord, n: NetworkInfo, attribute:
     { attribute, message: "is on a network that does not match the vault's type" },
   ])
 
+/** The vault `vaultId` at `asOf`, or `missing` (each generation's answer) when it does not exist then. */
+export const vaultAt = (deps: ApiDeps, vaultId: string, missing: ApiError, asOf: AsOf = undefined): VaultRecord | ApiError =>
+  deps.reads.vault(vaultId, asOf) ?? missing
+
 /**
  * The vault `vaultId` at `asOf`, when it uses networks of `n`'s type: `missing` when it does not exist (each
  * generation's answer, `unknownVault(version)` or the 2024 404), else 400 on `attribute` for the other type.
@@ -32,16 +36,16 @@ export const vaultOn = (
   missing: ApiError,
   asOf: AsOf = undefined,
 ): VaultRecord | ApiError => {
-  const vault = deps.sim.models.workspace.vault(vaultId, asOf)
-  if (vault === undefined) return missing
+  const vault = vaultAt(deps, vaultId, missing, asOf)
+  if (vault instanceof ApiError) return vault
   return vault.profile.type === n.networkType ? vault : networkNotAllowed(vault, n, attribute)
 }
 
 /** Whether the vault has that account at `asOf` (its default account included): a lookup, whatever its size. */
 export const hasAccount = (deps: ApiDeps, vaultId: string, vaultAccountId: string, asOf: AsOf): boolean =>
   accountKey(vaultId, vaultAccountId) === null
-    ? deps.sim.models.workspace.vault(vaultId, asOf) !== undefined
-    : deps.sim.models.holdings.account(vaultAccountId, asOf)?.vaultId === vaultId
+    ? deps.reads.vault(vaultId, asOf) !== undefined
+    : deps.reads.account(vaultAccountId, asOf)?.vaultId === vaultId
 
 /** A transfer's sender: its address as the read model spells it, and the vault account that holds it. */
 export interface Sender {
@@ -63,7 +67,7 @@ export const senderIn = (
   vaultAccountId: string | undefined,
   attribute: string,
 ): Sender | ApiError => {
-  const from = deps.sim.models.holdings.address(n.blockchain, n.network, fromAddress, undefined)
+  const from = deps.reads.address(n.blockchain, n.network, fromAddress, undefined)
   if (vaultAccountId !== undefined) {
     if (!hasAccount(deps, vaultId, vaultAccountId, undefined)) return errors.resourceNotFound("vault account")
     if (from === undefined || from.facts.vaultId !== vaultId || accountIdOf(from.facts) !== vaultAccountId)
@@ -84,7 +88,7 @@ export const senderByAddress = (
   fromAddress: string,
   vaultAccountId: string | undefined,
 ): Sender | ApiError => {
-  const from = deps.sim.models.holdings.address(n.blockchain, n.network, fromAddress, undefined)
+  const from = deps.reads.address(n.blockchain, n.network, fromAddress, undefined)
   if (from === undefined || from.facts.vaultId !== vaultId) return errors.resourceNotFound("fromAddress in this vault")
   const owner = accountIdOf(from.facts)
   if (vaultAccountId !== undefined && vaultAccountId !== owner)
@@ -107,7 +111,7 @@ export const feePayerIn = (
   sender: string,
   senderAttribute: string,
 ): string | ApiError => {
-  const payer = deps.sim.models.holdings.address(n.blockchain, n.network, feePayer, undefined)
+  const payer = deps.reads.address(n.blockchain, n.network, feePayer, undefined)
   if (payer === undefined || payer.facts.vaultId !== vaultId)
     return errors.resourceNotFound(`${attribute} address in this vault on ${n.blockchain}/${n.network}`)
   if (payer.facts.address === sender)

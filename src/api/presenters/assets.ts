@@ -7,7 +7,7 @@ import { amounts, tokenFields } from "./balances.js"
 
 export const vaultAssetEntry = (deps: ApiDeps, asset: AssetInfo, b: Balance, asOf: AsOf) => ({
   assetData: { ...amounts(b, asset.decimals), ...tokenFields(asset) },
-  exchangeRate: deps.sim.models.settings.rateOf(asset.symbol, asOf),
+  exchangeRate: deps.reads.rate(asset.symbol, asOf),
   symbol: asset.symbol,
   type: asset.type,
   assetId: asset.id,

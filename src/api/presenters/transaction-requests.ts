@@ -2,7 +2,7 @@
 import { findAsset } from "../../domain/chains/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
 import type { TxRequestStatus } from "../../domain/transaction-request/index.js"
-import type { ApiDeps } from "../deps.js"
+import type { Reads } from "../reads.js"
 
 /** The spec's twelve statuses, one wire string per state. */
 export const wireStatus: { readonly [S in TxRequestStatus]: string } = {
@@ -20,7 +20,7 @@ export const wireStatus: { readonly [S in TxRequestStatus]: string } = {
   Rejected: "rejected",
 }
 
-export const requestJson = (r: NonNullable<ReturnType<ApiDeps["sim"]["models"]["txRequests"]["find"]>>, asOf: bigint | undefined) => {
+export const requestJson = (r: NonNullable<ReturnType<Reads["txRequest"]>>, asOf: bigint | undefined) => {
   const asset = findAsset(r.draft.assetId)!
   // A batch's recipients each name their asset; its total is what it sends of its own asset, the chain's coin.
   const of = (x: { readonly assetId?: string }) => (x.assetId === undefined ? asset : findAsset(x.assetId)!)

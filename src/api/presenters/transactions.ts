@@ -9,7 +9,7 @@ import type { ApiDeps } from "../deps.js"
 export const bool = (b: boolean) => (b ? "true" : "false")
 
 const party = (deps: ApiDeps, r: TxRecord, address: string, amount: string, unitSymbol: string, asOf: AsOf) => {
-  const own = deps.sim.models.holdings.address(r.view.blockchain, r.view.network, address, asOf)
+  const own = deps.reads.address(r.view.blockchain, r.view.network, address, asOf)
   return {
     address,
     ...(own !== undefined ? { addressType: own.facts.addressType, label: own.facts.label } : { addressType: "external" }),
@@ -24,7 +24,7 @@ const SETTLED: ReadonlySet<string> = new Set(["Mined", "MinedWithErrors", "Succe
 /** The fee a withdrawal paid once recorded mined (tron's free bandwidth may make it 0); until then the most it may cost. */
 const feeOf = (deps: ApiDeps, r: TxRecord, asOf: AsOf): bigint => {
   const t = r.view.transfer
-  const request = t.kind === "withdrawal" ? deps.sim.models.txRequests.byTransactionId.get(t.transactionId) : undefined
+  const request = t.kind === "withdrawal" ? deps.reads.txRequestOf(t.transactionId) : undefined
   const status = request?.status.at(asOf)
   return request?.mined !== undefined && status !== undefined && SETTLED.has(status) ? BigInt(request.mined.fee) : BigInt(t.fee)
 }

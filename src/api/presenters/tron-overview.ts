@@ -6,24 +6,19 @@ import { accountOf, delegationsOf, expiredAt, limitOf, usageAt, WINDOW_MS, type 
 import type { ApiDeps } from "../deps.js"
 
 export const overviewOf = (deps: ApiDeps, n: NetworkInfo, address: string, asOf: AsOf) => {
-  const m = deps.sim.models
+  const reads = deps.reads
   const native = findAsset(n.nativeAssetId)!
   const fmt = (x: bigint) => formatAmount(x, native.decimals)
-  // Now is never before the last event (a log fed in from elsewhere may be ahead of this node's clock).
-  const time =
-    asOf === undefined
-      ? Math.max(deps.sim.clock.now(), m.timeline.headTime)
-      : asOf < 0n
-        ? 0
-        : (m.timeline.timeAt(asOf) ?? deps.sim.clock.now())
-  const ledger = m.tron.ledger(chainKey(n.blockchain, n.network), asOf)
+  const time = reads.timeOf(asOf)
+  const ledger = reads.tronLedger(chainKey(n.blockchain, n.network), asOf)
   const a = accountOf(ledger, address)
-  const b = m.holdings.balance(n.blockchain, n.network, address, native.id, asOf)
-  const staked = m.holdings.staked(n.blockchain, n.network, address, native.id, asOf)
+  const b = reads.balance(n.blockchain, n.network, address, native.id, asOf)
+  const staked = reads.staked(n.blockchain, n.network, address, native.id, asOf)
   const freeLimit = n.fees._tag === "TronResources" ? Number(n.fees.freeBandwidthPerDay) : 0
   const freeUsed = Math.min(
     freeLimit,
-    (m.txRequests.tronBandwidth.get(address) ?? [])
+    reads
+      .tronBandwidth(address)
       .filter((u) => u.at > time - WINDOW_MS && (asOf === undefined || u.position <= asOf))
       .reduce((s, u) => s + u.units, 0),
   )

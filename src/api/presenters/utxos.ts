@@ -12,7 +12,7 @@ export const accountOfOutput = (
   u: { vaultId: string; blockchain: string; network: string; address: string },
   asOf: AsOf,
 ): string => {
-  const a = deps.sim.models.holdings.address(u.blockchain, u.network, u.address, asOf)
+  const a = deps.reads.address(u.blockchain, u.network, u.address, asOf)
   return a === undefined ? u.vaultId : accountIdOf(a.facts)
 }
 

@@ -41,7 +41,7 @@ const defaultListed = (deps: ApiDeps, vault: VaultRecord): Listed => {
     vaultAccountId: vaultId,
     ordinal: 0,
     createdAt: vault.createdAt,
-    profile: { at: (asOf) => ({ ...base, ...deps.sim.models.holdings.defaultAccountChanges(vaultId, asOf) }) },
+    profile: { at: (asOf) => ({ ...base, ...deps.reads.defaultAccountChanges(vaultId, asOf) }) },
   }
 }
 
@@ -57,7 +57,7 @@ const refOf = (vaultId: string, listed: Listed, asOf: AsOf, addresses: ReadonlyA
 /** A vault's addresses at `asOf` by account (the vault's own under the vault id): one pass over them. */
 const addressesByAccount = (deps: ApiDeps, vaultId: string, asOf: AsOf): Map<string, Array<AddressView>> => {
   const byAccount = new Map<string, Array<AddressView>>()
-  for (const a of deps.sim.models.holdings.vaultAddresses(vaultId, asOf)) {
+  for (const a of deps.reads.vaultAddresses(vaultId, asOf)) {
     const id = accountIdOf(a.facts)
     const list = byAccount.get(id)
     if (list === undefined) byAccount.set(id, [a])
@@ -76,30 +76,30 @@ export interface VaultAccounts {
 }
 
 export const vaultAccountsOf = (deps: ApiDeps, vaultId: string, asOf: AsOf): VaultAccounts | undefined => {
-  const vault = deps.sim.models.workspace.vault(vaultId, asOf)
+  const vault = deps.reads.vault(vaultId, asOf)
   if (vault === undefined) return undefined
   let grouped: Map<string, Array<AddressView>> | undefined
   return {
-    ids: [defaultListed(deps, vault), ...deps.sim.models.holdings.vaultAccounts(vaultId, asOf)],
+    ids: [defaultListed(deps, vault), ...deps.reads.vaultAccounts(vaultId, asOf)],
     ref: (listed) => refOf(vaultId, listed, asOf, (grouped ??= addressesByAccount(deps, vaultId, asOf)).get(listed.vaultAccountId) ?? []),
   }
 }
 
 /** One account of the vault at `asOf`, looked up directly; its addresses are the vault's that name it. */
 export const findAccount = (deps: ApiDeps, vaultId: string, vaultAccountId: string, asOf: AsOf): AccountRef | undefined => {
-  const vault = deps.sim.models.workspace.vault(vaultId, asOf)
+  const vault = deps.reads.vault(vaultId, asOf)
   if (vault === undefined) return undefined
-  const created = deps.sim.models.holdings.account(vaultAccountId, asOf)
+  const created = deps.reads.account(vaultAccountId, asOf)
   const listed: Listed | undefined =
     accountKey(vaultId, vaultAccountId) === null ? defaultListed(deps, vault) : created?.vaultId === vaultId ? created : undefined
   if (listed === undefined) return undefined
-  const addresses = deps.sim.models.holdings.vaultAddresses(vaultId, asOf).filter((a) => accountIdOf(a.facts) === vaultAccountId)
+  const addresses = deps.reads.vaultAddresses(vaultId, asOf).filter((a) => accountIdOf(a.facts) === vaultAccountId)
   return refOf(vaultId, listed, asOf, addresses)
 }
 
 /** Per asset the account holds, its addresses' balances summed, in the order the assets were first held. */
 export const accountHoldings = (deps: ApiDeps, account: AccountRef, asOf: AsOf): Map<string, Balance> => {
-  const h = deps.sim.models.holdings
+  const h = deps.reads
   const per = new Map<string, Array<Balance>>()
   for (const a of account.addresses)
     for (const assetId of h.heldAssets(a, asOf)) {
@@ -132,7 +132,7 @@ export const accountValue = (deps: ApiDeps, account: AccountRef, asOf: AsOf) => 
         symbol: asset.symbol,
         blockchain: asset.blockchain,
         exchangeRateUnit: "USD",
-        latestExchangeRateToUSD: deps.sim.models.settings.rateOf(asset.symbol, asOf),
+        latestExchangeRateToUSD: deps.reads.rate(asset.symbol, asOf),
         totalAmount: formatAmount(b.total, asset.decimals),
       },
     ]

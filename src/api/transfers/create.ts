@@ -89,10 +89,10 @@ export const create = async (
  * used in the last day (as settlement counts it) and the staked units it has free (as the chain's execution takes them).
  */
 export const feeStateFor = (deps: ApiDeps, n: Built["network"], payer: string | null): FeeState => {
-  const now = deps.sim.clock.now()
-  const used = deps.sim.models.txRequests.feeStateAt(payer, now)
+  const now = deps.reads.now()
+  const used = deps.reads.feeState(payer, now)
   if (payer === null || n.family !== "tron") return used
-  return { ...used, staked: freeUnits(n, deps.sim.models.tron.ledger(chainKey(n.blockchain, n.network), undefined), payer, now) }
+  return { ...used, staked: freeUnits(n, deps.reads.tronLedger(chainKey(n.blockchain, n.network), undefined), payer, now) }
 }
 
 export const parseAmountRaw = (s: string, decimals: number) => {

@@ -10,7 +10,7 @@ import { batchDraftOf } from "../../domain/transaction-request/batch.js"
 import { estimateFee, feeOfDraft } from "../../domain/transaction-request/estimate.js"
 import { previewMultipleTransferFee } from "../../commands/fee-estimates.js"
 import type { JsonObject } from "../body.js"
-import { exitToResult } from "../error-table.js"
+import { runQuery } from "../use-case.js"
 import type { ApiDeps } from "../deps.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
 import type { OperationResult } from "../operation.js"
@@ -201,7 +201,7 @@ export const estimateMultiple = async (
     gross: false,
     note: null,
   }
-  const preview = exitToResult(await deps.sim.run(previewMultipleTransferFee(request)))
+  const preview = await runQuery(deps, previewMultipleTransferFee(request))
   if (isApiError(preview)) return preview
   const fee = feeOf(n)
   return {

@@ -52,7 +52,7 @@ export const recipientsCheck = (max: number) =>
 
 /** The UTXO network of a 2026 transfer's assetId, in a vault of the matching network type. */
 export const utxoNetworkOf = (deps: ApiDeps, vaultId: string, assetId: string, version: ApiVersion): NetworkInfo | ApiError => {
-  if (deps.sim.models.workspace.vault(vaultId, undefined) === undefined) return unknownVault(version)
+  if (deps.reads.vault(vaultId, undefined) === undefined) return unknownVault(version)
   const asset = findAsset(assetId)
   if (asset === undefined) return errors.resourceNotFound("asset")
   const n = findNetwork(asset.blockchain, asset.network)!
