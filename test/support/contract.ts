@@ -33,6 +33,7 @@ interface Violation {
 const documents = new Map<ApiVersion, any>()
 const validators = new Map<string, ValidateFunction | undefined>()
 
+const RESPONSES = "#/components/responses/"
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")
 const pointer = (...parts: ReadonlyArray<string>) => parts.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/")
 let documentCount = 0
@@ -67,11 +68,14 @@ const answerValidator = (
   const path = openApiPath(op.path)
   const method = op.method.toLowerCase()
   let v: ValidateFunction | undefined
-  if (document.paths[path]?.[method]?.responses[String(status)]?.content["application/json"].schema !== undefined) {
-    const at = own ? registered.get(version)! : register(ajv, document)
-    v = ajv.compile({
-      $ref: `${at}#/${pointer("paths", path, method, "responses", String(status), "content", "application/json", "schema")}`,
-    })
+  // An error answer may be a shared one (components.responses), referred to by the operation.
+  const response = document.paths[path]?.[method]?.responses[String(status)]
+  const shared = typeof response?.$ref === "string" ? response.$ref.slice(RESPONSES.length) : undefined
+  const at = shared !== undefined ? ["components", "responses", shared] : ["paths", path, method, "responses", String(status)]
+  const answer = shared !== undefined ? document.components.responses[shared] : response
+  if (answer?.content["application/json"].schema !== undefined) {
+    const key = own ? registered.get(version)! : register(ajv, document)
+    v = ajv.compile({ $ref: `${key}#/${pointer(...at, "content", "application/json", "schema")}` })
   }
   validators.set(key, v)
   return v

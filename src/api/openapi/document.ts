@@ -1,11 +1,11 @@
 // A version's OpenAPI 3.1 document, built from the operation declarations: each operation's parameters, request
-// body and answers, every schema named in components.schemas.
+// body and answers, every schema named in components.schemas, every error answer kept once in components.responses.
 import type { ApiVersion } from "../../domain/api-key/index.js"
 import type { JsonObject } from "../body.js"
 import type { Operation } from "../operation.js"
 import { errorEnvelope, existsAt, requestBody, successSchema, successStatus } from "./answers.js"
 import { components } from "./components.js"
-import { errorResponses } from "./errors.js"
+import { errorResponses } from "./error-responses.js"
 import { operationDocs, TAGS } from "./operation-docs.js"
 import { openApiPath, parameters, securitySchemes } from "./parameters.js"
 
@@ -13,10 +13,10 @@ const security = [{ apiKey: [], apiSign: [], apiTimestamp: [], apiPassphrase: []
 
 export const openApiDocument = (operations: ReadonlyArray<Operation>, version: ApiVersion): JsonObject => {
   const c = components()
-  const error = errorEnvelope(c)
+  const here = operations.filter((op) => existsAt(op, version))
+  const errors = errorResponses(errorEnvelope(c), here, version)
   const paths: Record<string, Record<string, unknown>> = {}
-  for (const op of operations) {
-    if (!existsAt(op, version)) continue
+  for (const op of here) {
     const body = requestBody(c, op, version)
     const entry = (paths[openApiPath(op.path)] ??= {})
     const docs = operationDocs[op.id]
@@ -31,7 +31,7 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, version: A
           description: "success",
           content: { "application/json": { schema: successSchema(c, op, version) } },
         },
-        ...errorResponses(error, op, version),
+        ...errors.of(op),
       },
     }
   }
@@ -43,6 +43,7 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, version: A
     tags: TAGS,
     components: {
       schemas: c.schemas(),
+      responses: errors.components,
       securitySchemes,
     },
     paths,

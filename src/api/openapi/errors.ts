@@ -91,30 +91,22 @@ export const errorCodes = (op: Operation, version: ApiVersion): ReadonlyArray<re
   return [...codes].sort(([a], [b]) => a - b).map(([status, set]) => [status, [...set].sort()] as const)
 }
 
-/** The error answers of an operation's document entry: the envelope, its code one of the status's codes. */
-export const errorResponses = (envelope: JsonObject, op: Operation, version: ApiVersion): JsonObject =>
-  Object.fromEntries(
-    errorCodes(op, version).map(([status, codes]) => [
-      String(status),
-      {
-        description: `${STATUS_NAMES[status] ?? "Error"}: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
-        content: {
-          "application/json": {
-            schema: {
-              allOf: [
-                envelope,
-                // The envelope's message and details named again (any value: the envelope gives them their schema),
-                // so that a validator holding examples to no unknown property (Redocly's) reads them as known here.
-                {
-                  type: "object",
-                  properties: {
-                    error: { type: "object", properties: { code: { type: "string", enum: codes }, message: true, details: true } },
-                  },
-                },
-              ],
-            },
+/** An error answer of the document: the envelope, its code one of the status's codes. */
+export const errorResponse = (envelope: JsonObject, status: number, codes: ReadonlyArray<string>): JsonObject => ({
+  description: `${STATUS_NAMES[status] ?? "Error"}: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
+  content: {
+    "application/json": {
+      schema: {
+        allOf: [
+          envelope,
+          // The envelope's message and details named again (any value: the envelope gives them their schema),
+          // so that a validator holding examples to no unknown property (Redocly's) reads them as known here.
+          {
+            type: "object",
+            properties: { error: { type: "object", properties: { code: { type: "string", enum: codes }, message: true, details: true } } },
           },
-        },
+        ],
       },
-    ]),
-  )
+    },
+  },
+})

@@ -20,6 +20,8 @@ export interface OperationExample {
 /** Per version, per operation id. */
 export type Examples = Readonly<Record<string, Readonly<Record<string, OperationExample>>>>
 
+const RESPONSES = "#/components/responses/"
+
 type Media = { content?: Record<string, Record<string, unknown>> }
 
 const withExample = <T extends Media>(part: T | undefined, example: unknown): T | undefined => {
@@ -31,6 +33,9 @@ const withExample = <T extends Media>(part: T | undefined, example: unknown): T 
 /** The document with each operation's examples (an operation the run did not reach keeps none). */
 export const withExamples = (document: JsonObject, examples: Readonly<Record<string, OperationExample>> | undefined): JsonObject => {
   if (examples === undefined) return document
+  const shared = ((document.components as JsonObject | undefined)?.responses ?? {}) as Record<string, Media>
+  const resolve = (part: (Media & { $ref?: unknown }) | undefined): Media | undefined =>
+    typeof part?.$ref === "string" && part.$ref.startsWith(RESPONSES) ? shared[part.$ref.slice(RESPONSES.length)] : part
   const paths: Record<string, Record<string, unknown>> = {}
   for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Record<string, unknown>>>)) {
     paths[path] = Object.fromEntries(
@@ -39,7 +44,8 @@ export const withExamples = (document: JsonObject, examples: Readonly<Record<str
         if (example === undefined) return [method, op]
         const responses = { ...(op.responses as Record<string, Media>) }
         for (const answer of [example.answer, example.error]) {
-          const response = answer !== undefined ? withExample(responses[String(answer.status)], answer.body) : undefined
+          // A shared answer (components.responses) is written out in the operation that shows it.
+          const response = answer !== undefined ? withExample(resolve(responses[String(answer.status)]), answer.body) : undefined
           if (response !== undefined) responses[String(answer!.status)] = response
         }
         const requestBody = example.request === undefined ? op.requestBody : withExample(op.requestBody as Media, example.request)
@@ -47,5 +53,8 @@ export const withExamples = (document: JsonObject, examples: Readonly<Record<str
       }),
     )
   }
-  return { ...document, paths }
+  // A shared answer only the operation showing it used is written out there: it leaves the components.
+  const text = JSON.stringify(paths)
+  const used = Object.entries(shared).filter(([name]) => text.includes(`"${RESPONSES}${name}"`))
+  return { ...document, paths, components: { ...(document.components as JsonObject), responses: Object.fromEntries(used) } }
 }

@@ -18,7 +18,11 @@ describe("named schemas", () => {
     it(`the ${version} document references its request bodies, answers and shared parts by name`, () => {
       const doc = openApiDocument(defaultOperations, version) as Json
       const schemas: Json = doc.components.schemas
-      for (const ref of refs(doc)) expect(schemas[ref.replace("#/components/schemas/", "")], ref).toBeDefined()
+      // A schema (components.schemas) or a shared error answer (components.responses).
+      for (const ref of refs(doc)) {
+        const [kind, name] = ref.replace("#/components/", "").split("/") as [string, string]
+        expect([kind, doc.components[kind]?.[name]], ref).toEqual([expect.stringMatching(/^(schemas|responses)$/), expect.anything()])
+      }
       const texts = Object.values(schemas).map((s) => JSON.stringify(s))
       expect(new Set(texts).size).toBe(texts.length)
       for (const methods of Object.values<Json>(doc.paths))
