@@ -179,7 +179,7 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   const start = (): boolean => {
     pacer.refill()
     const now = clock.now()
-    for (const d of holds.releasedBy(now)) send(d, now, lanes.of(d.webhookId), plainSend)
+    for (const d of holds.releasedBy(now)) release(d)
     for (let started = true; started; ) {
       started = false
       for (const lane of lanes.all()) {
@@ -236,9 +236,15 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
       if (loop.stopped) return
       const outcome = mode.failStatus === null ? answered : { ...answered, statusCode: mode.failStatus, error: null }
       finished.push({ delivery: d, at, outcome, attempt: number })
-      for (const held of holds.afterSent(d.webhookId)) send(held, clock.now(), lanes.of(held.webhookId), plainSend)
+      for (const held of holds.afterSent(d.webhookId)) release(held)
     }
     post(mode.copies === 1 ? done : (first) => post(() => done(first)))
+  }
+
+  /** A delivery a fault held goes now, unless it is no longer pending (delivered by another node, or cancelled). */
+  const release = (d: DeliveryView): void => {
+    if (d.status === "pending") send(d, clock.now(), lanes.of(d.webhookId), plainSend)
+    else busy.delete(d.deliveryId)
   }
 
   const faultHost: FaultEffectHost = {

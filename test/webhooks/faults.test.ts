@@ -3,6 +3,7 @@
 // the simulated clock, a fail counts the attempt failed and the retry schedule follows; each hit is a FaultHit
 // event naming the delivery, and the schedule (times, every) and the event kind decide which attempts are hit.
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { draw } from "../../src/domain/fault/index.js"
 import { T0 } from "../support/harness.js"
 import { startScenario, type Scenario } from "./scenario.js"
 
@@ -73,6 +74,32 @@ describe("a duplicate", () => {
     const byHook = (id: string) => s.rx.deliveries().filter((d) => d.body.webhookId === id).length
     expect([byHook(sub.id), byHook(other.id)]).toEqual([1, 2])
     expect(await hitsOf()).toHaveLength(1)
+  })
+})
+
+describe("a probability with a seed", () => {
+  it("hits the attempts its seed draws: the same pattern for the same seed, another for another", async () => {
+    const pattern = async (seed: string) => {
+      const sub = (await s.subscribe()).body
+      const fault = await addFault(sub.id, { kind: "duplicate" }, { probability: 0.5, seed })
+      const before = (await hitsOf()).length
+      for (let i = 0; i < 8; i++) {
+        await s.deposit("1")
+        await idle()
+      }
+      await s.h.admin("DELETE", `/_sim/webhooks/${sub.id}`)
+      const hits = (await hitsOf()).slice(before)
+      expect(hits.every((h: { faultId: string }) => h.faultId === fault)).toBe(true)
+      expect(s.rx.deliveries().filter((d) => d.body.webhookId === sub.id)).toHaveLength(8 + hits.length)
+      return hits.map((h: { call: number }) => h.call)
+    }
+    const expected = (seed: string) => [1, 2, 3, 4, 5, 6, 7, 8].filter((call) => draw(seed, call) < 0.5)
+    const a = await pattern("alpha")
+    expect(a).toEqual(expected("alpha"))
+    expect(await pattern("alpha")).toEqual(a)
+    const b = await pattern("bravo")
+    expect(b).toEqual(expected("bravo"))
+    expect(b).not.toEqual(a)
   })
 })
 
