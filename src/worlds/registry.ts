@@ -91,10 +91,14 @@ const worldMaker = (options: WorldsOptions, directory: WorldDirectory, settings:
   return (source: WorldSource): Promise<CreatedWorld | ApiError> => ("from" in source ? fork(source.from) : fromFixture(source.fixture))
 }
 
-/** One pass of every world's clock hooks (interval mining, due retries) while it follows wall time; one at a time per world. */
+/**
+ * One pass of every world's clock hooks (interval mining, settlement, due webhook retries) while it follows wall
+ * time; one at a time per world. A world whose log knows no chain has nothing the passage of time changes: no
+ * block, no deposit, no request (a request spends funds a chain credited) and so no notification.
+ */
 const tickAll = (worlds: Iterable<World>) => {
   for (const w of worlds) {
-    if (w.ticking || w.sim.clock.isFrozen()) continue
+    if (w.ticking || w.sim.clock.isFrozen() || w.sim.models.chains.chains.size === 0) continue
     w.ticking = true
     void Promise.resolve(w.sim.gate.shared(() => w.sim.run(Effect.suspend(() => w.sim.afterClockAdvance())))).finally(() => {
       w.ticking = false
