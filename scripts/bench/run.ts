@@ -32,6 +32,7 @@ import { cliStart } from "./cli-start.js"
 import { checkpointRestart } from "./checkpoint-restart.js"
 import { vaultAccountListing } from "./vault-account-listing.js"
 import { reads2026Vs2024InProcess } from "./reads-2026-vs-2024.js"
+import { faultsNonMatching } from "./faults.js"
 
 /** Add new benchmarks here (a module exporting a Benchmark); they run in this order. */
 export const registry: ReadonlyArray<Benchmark> = [
@@ -49,6 +50,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   httpGetAddressBalance2026,
   httpGetVaultAssets2026,
   reads2026Vs2024InProcess,
+  faultsNonMatching,
   vaultAccountListing,
   depositsMined,
   httpPostSingleTransfer,
