@@ -7,6 +7,7 @@ import { ReadModels } from "./projections/read-models.js"
 import { haltMessage, makeProjectionRunner } from "./projections/runner.js"
 import { clockLayer } from "./adapters/clock.js"
 import { resumeClock, writeClockFile, type ClockOptions } from "./adapters/clock-file.js"
+import { makeFaultCalls } from "./adapters/fault-calls-file.js"
 import { idsLayer, makeIds } from "./adapters/ids.js"
 import { createStartupWorkspace, type CreatedCredentials, type Fixture } from "./workspace/bootstrap.js"
 import { settleAll } from "./process-managers/clock.js"
@@ -47,6 +48,8 @@ export interface SimulatorOptions {
    * `every` events on a thread of their own and at close. Only for a store no other process writes to.
    */
   readonly checkpoints?: CheckpointOptions
+  /** Keep the calls each fault matched in this directory's fault-calls.json, so a restart counts on from them. */
+  readonly faultCallsDir?: string
   /**
    * Deliver webhooks (default true); an object tunes the worker (concurrency, timeout, global retry schedule). With
    * `follow` on a store that offers consumer groups (EventStoreDB), each delivery is attempted by one node (`shared`).
@@ -85,6 +88,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
   let webhooks = startWebhooks()
   if (webhooks !== undefined) clockHooks.push(() => Effect.sync(() => webhooks?.wake()))
   const gate = makeGate()
+  const faultCalls = makeFaultCalls(options.faultCallsDir, (id) => models.faults.get(id) !== undefined)
   openOn.set(store, (openOn.get(store) ?? 0) + 1)
   const snapshots = makeSnapshots({
     store,
@@ -100,9 +104,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
       if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
       return exit.value
     },
-    beforeTruncate: async (position) => {
-      await checkpointer?.beforeTruncate(position)
-    },
+    beforeTruncate: async (position) => void (await checkpointer?.beforeTruncate(position)),
     pause: async () => {
       await checkpointer?.pause()
       await webhooks?.stop()
@@ -145,13 +147,14 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     restoredFrom: loaded?.position,
     checkpoint: async () => (checkpointer === undefined ? null : checkpointer.save()),
     startTicker: ticker.start,
+    faultCalls,
     close: async () => {
       openOn.set(store, (openOn.get(store) ?? 1) - 1)
       ticker.stop()
       await webhooks?.stop()
       if (following) await Effect.runPromise(following.stop)
       await checkpointer?.close()
-      saveClock()
+      for (const save of [saveClock, faultCalls.save]) save()
       await runtime.dispose()
       await options.store.close?.()
     },

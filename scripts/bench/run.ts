@@ -33,6 +33,7 @@ import { checkpointRestart } from "./checkpoint-restart.js"
 import { vaultAccountListing } from "./vault-account-listing.js"
 import { reads2026Vs2024InProcess } from "./reads-2026-vs-2024.js"
 import { worldsBench } from "./worlds.js"
+import { faultsNonMatching } from "./faults.js"
 
 /** Add new benchmarks here (a module exporting a Benchmark); they run in this order. */
 export const registry: ReadonlyArray<Benchmark> = [
@@ -50,6 +51,7 @@ export const registry: ReadonlyArray<Benchmark> = [
   httpGetAddressBalance2026,
   httpGetVaultAssets2026,
   reads2026Vs2024InProcess,
+  faultsNonMatching,
   vaultAccountListing,
   depositsMined,
   httpPostSingleTransfer,

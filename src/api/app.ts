@@ -122,7 +122,6 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
     log: options.log ?? consoleLogger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     ...(sessions !== undefined ? { adminSession: sessions.admit } : {}),
-    faultCalls: new Map(),
     authFailures: options.authFailureLimit === false ? undefined : makeFailureLimiter(options.authFailureLimit ?? DEFAULT_FAILURE_LIMIT),
   }
   // The spec's operations check the body limit and the consistency headers themselves (operation.ts): a

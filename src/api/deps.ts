@@ -30,6 +30,4 @@ export interface ApiDeps {
   readonly adminSession?: (c: Context) => boolean | ApiError
   /** Failed authentications per key and address (429 past the limit); undefined: not limited. */
   readonly authFailures: FailureLimiter | undefined
-  /** Per fault (/_sim/faults), the calls it matched on this node (api/pipeline/faults.ts). */
-  readonly faultCalls: Map<string, number>
 }

@@ -313,6 +313,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
           : {}),
       },
       ...(o.store === "sqlite" && checkpointEvery > 0 ? { checkpoints: { dir: o.dataDir, every: checkpointEvery } } : {}),
+      ...(o.store === "sqlite" ? { faultCallsDir: o.dataDir } : {}),
     }).catch((e: unknown) => {
       throw e instanceof CliFailure ? e : storeFailure(o, e)
     })

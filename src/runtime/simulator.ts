@@ -3,6 +3,7 @@
 // modules that are handed one import this, never the composition root.
 import type { Effect, Exit } from "effect"
 import type { ControllableClock } from "../adapters/clock.js"
+import type { FaultCalls } from "../adapters/fault-calls-file.js"
 import type { SeededIds } from "../adapters/ids.js"
 import type { ChainError } from "../chain-sim/index.js"
 import type { CommandMetaShape } from "../commands/run-decider.js"
@@ -60,5 +61,7 @@ export interface Simulator {
   readonly restoredFrom: bigint | undefined
   /** Writes a read-model checkpoint of the log now (with `checkpoints`); its position, or null when none was written. */
   readonly checkpoint: () => Promise<bigint | null>
+  /** The calls each fault in force has matched on this node (/_sim/faults' `every` and `probability` count them). */
+  readonly faultCalls: FaultCalls
   readonly close: () => Promise<void>
 }

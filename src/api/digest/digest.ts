@@ -53,7 +53,6 @@ export const readDeps = (sim: Simulator): ApiDeps => ({
   log: { error: () => {}, info: () => {} },
   bodyLimit: 0,
   authFailures: undefined,
-  faultCalls: new Map(),
 })
 
 const readOperation = (id: string): Operation | undefined => defaultOperations.find((o) => o.method === "GET" && o.id === id)

@@ -8,6 +8,7 @@ import { recordFaultHit } from "../../commands/faults.js"
 import { type ApiFaultMatch, type FaultDefinition, firesOn } from "../../domain/fault/index.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
 import { markFault } from "../fault-mark.js"
+import { apiFaultKey } from "../../projections/faults.js"
 import { runCommand } from "../use-case.js"
 import { fail } from "./answer.js"
 import type { Prepared } from "./prepared.js"
@@ -19,13 +20,13 @@ type ApiFault = Extract<FaultDefinition, { target: "api" }>
 /** How long a `timeout` keeps a connection without an answer when the server sets no request timeout, ms. */
 const DEFAULT_HOLD_MS = 300_000
 
-const template = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")
-
+// `apiFor` has chosen the faults on the call's operation or its concrete path (and those naming neither): the method
+// and path are checked again for the last, the key and the version for all.
 const matches = (m: ApiFaultMatch, p: Prepared, r: RequestRecord): boolean =>
   (m.method === undefined || m.method === p.op.method) &&
   (m.apiKey === undefined || m.apiKey === r.key!.grant.key) &&
   (m.apiVersion === undefined || m.apiVersion === (r.header("x-api-version") ?? r.apiVersion)) &&
-  (m.path === undefined || m.path === r.path || m.path === template(p.op.path))
+  (m.path === undefined || m.path === r.path || apiFaultKey(p.op.method, m.path) === p.faultKey)
 
 const refusal = (status: 429 | 500 | 502 | 503 | 504, r: RequestRecord): ApiError => {
   switch (status) {
@@ -97,15 +98,14 @@ const hit = async (p: Prepared, r: RequestRecord, fault: ApiFault, call: number,
 
 /**
  * The call's fault, if one fires, else `rest`. A fault counts the calls it matches (the k-th of `every`, the draw of
- * `probability`): from its last hit on after a restart.
+ * `probability`) in `sim.faultCalls`, which a data directory keeps over a restart (adapters/fault-calls-file.ts).
  */
 export const faulted = (p: Prepared, r: RequestRecord, rest: Work): Answer => {
-  const calls = p.deps.faultCalls
-  for (const f of p.deps.sim.models.faults.api) {
+  const faults = p.deps.sim.models.faults
+  for (const f of faults.apiFor(p.faultKey, apiFaultKey(p.op.method, r.path))) {
     const d = f.definition
     if (!matches(d.match, p, r)) continue
-    const call = Math.max(calls.get(d.faultId) ?? 0, f.lastCall) + 1
-    calls.set(d.faultId, call)
+    const call = p.deps.sim.faultCalls.next(d.faultId, f.lastCall)
     if (firesOn(d, call, f.hits)) return hit(p, r, d, call, rest)
   }
   return rest(p, r)

@@ -11,6 +11,7 @@ import type { Present } from "../wire/shape.js"
 import { attributeDecoder } from "./decode.js"
 import { answerObserver } from "../answer-observer.js"
 import { bodyAt, type Operation } from "./operation.js"
+import { apiFaultKey } from "../../projections/faults.js"
 import { makePathParams } from "./request.js"
 
 /** A spec's decoder: the refusal, or the values decoded (decode.ts). */
@@ -35,6 +36,8 @@ export interface Prepared {
   /** The fixture's asset ids and the catalogue's (deps.sim.assetIds, as mounted). */
   readonly assetIds: ApiDeps["sim"]["assetIds"]
   readonly assetIdKeys: ReadonlyArray<string>
+  /** The operation's key in the faults read model (`GET /vaults/{vaultId}`, its path as the endpoint table writes it). */
+  readonly faultKey: string
 }
 
 const queryDecoder = (op: Operation, paged: boolean): Decoder =>
@@ -77,4 +80,5 @@ export const prepare = (deps: ApiDeps, op: Operation, operations: ReadonlyArray<
   presenters: new Map<string, Present | undefined>((op.versions ?? API_VERSIONS).map((v) => [v, op.answer?.at(v).present])),
   assetIds: deps.sim.assetIds,
   assetIdKeys: op.assetIdKeys ?? [],
+  faultKey: apiFaultKey(op.method, op.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")),
 })
