@@ -75,6 +75,7 @@ const moduleState = (file: string, text: string): Array<string> => {
  */
 const allowed: ReadonlyArray<string> = [
   // Keyed by the owner, so each app, simulator, request or table has its own; dropped with it.
+  "src/api/chain-views/chain-cache.ts: caches", // each chain's façade index per chains read model object (a revert installs another)
   "src/api/dashboard/timeline.ts: cache", // the last timeline drawn per app (ApiDeps), for one log head
   "src/api/fault-mark.ts: marks", // the fault that answered each request, for the request log
   "src/api/world-mark.ts: marks", // the world that answered each request, for the request log

@@ -1,30 +1,26 @@
-// One simulated chain as the façades read it: its transfers (the chains read model's rows, the latest of each
-// transaction id), the block each was mined in, the mempool, and each block's hash and time. Made per request from
-// the read models the custody API answers from, never kept: a revert or a reset shows at the next request.
+// One simulated chain as the façades read it at one request: the kept cache of its transactions (chain-cache.ts),
+// brought up to date with the read models the custody API answers from, and the chain's height and block times now.
 import { sha256 } from "@noble/hashes/sha2.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
-import { chainKey, heightAt, type ChainTransfer } from "../../chain-sim/index.js"
+import { chainKey, heightAt } from "../../chain-sim/index.js"
 import type { NetworkInfo } from "../../domain/chains/index.js"
 import type { ApiDeps } from "../deps.js"
+import { type ChainCache, chainCache } from "./chain-cache.js"
+import type { ChainTx, EvmLog } from "./chain-tx.js"
+import { firstAtOrAbove, lastAtOrBelow } from "./steps.js"
+import type { UtxoTx } from "./utxo-tx.js"
 
-export interface ChainTx {
-  readonly row: number
-  readonly transfer: ChainTransfer
-  /** Undefined while in the mempool. */
-  readonly height: number | undefined
-  readonly blockHash: string | undefined
-  /** The fee it paid, native base units: a withdrawal's as recorded mined (what the custody API reports), else the transfer's. */
-  readonly fee: bigint
-  /** Simulated time of submission, ms. */
-  readonly submittedAt: number
+/** What eth_getLogs filters by: contracts (null: any), and per topic position the values wanted (null: any). */
+export interface LogFilter {
+  readonly addresses: ReadonlySet<string> | null
+  readonly topics: ReadonlyArray<ReadonlyArray<string> | null>
 }
 
 export interface ChainIndex {
   readonly network: NetworkInfo
   /** The chain's height now (an interval schedule moves on between recorded blocks). */
   readonly tip: number
-  /** Every transaction, in the order submitted. */
-  readonly txs: ReadonlyArray<ChainTx>
+  /** The mempool, in the order submitted. */
   readonly pending: ReadonlyArray<ChainTx>
   byId(id: string): ChainTx | undefined
   /** The transactions of block `height`, in the order submitted. */
@@ -36,6 +32,18 @@ export interface ChainIndex {
   heightOfHash(hash: string): number | undefined
   /** Simulated time of block `height`, ms. */
   blockTime(height: number): number
+  /** The transactions an address sends, receives or pays for, in the order submitted. */
+  ofAddress(address: string): ReadonlyArray<ChainTx>
+  /** A UTXO transaction's inputs and outputs (undefined on other chains). */
+  utxo(tx: ChainTx): UtxoTx | undefined
+  /** An account's balance of the coin (contract undefined) or a token at `height`, fees paid included; never below 0 (an address outside the workspace is funded from outside). */
+  balanceAt(address: string, contract: string | undefined, height: number): bigint
+  /** A token's supply: what deposits brought in, mined by `height`. */
+  supplyAt(contract: string, height: number): bigint
+  /** Transactions sent by an account, mined by `height` (with `pending`, those in the mempool too). */
+  sentAt(address: string, height: number, pending: boolean): number
+  /** The mined logs from `from` to `to` that pass the filter, in block order, as a JSON list. */
+  logsJson(filter: LogFilter, from: number, to: number): string
 }
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex")
@@ -52,80 +60,98 @@ const derivedHash = (n: NetworkInfo, height: number): string => {
   return hex(b)
 }
 
-export const chainIndex = (deps: ApiDeps, n: NetworkInfo): ChainIndex => {
-  const models = deps.sim.models.chains
-  const key = chainKey(n.blockchain, n.network)
-  const now = deps.sim.clock.now()
-  const states = models.chain(key)?.state
-  const tip = models.heightAt(key, now)
-  const rows = models.rows
-  const requests = deps.sim.models.txRequests.byTransactionId
-  const chainRef = models.strings.find(key)
-  const txs: Array<ChainTx> = []
-  const pending: Array<ChainTx> = []
-  const byId = new Map<string, ChainTx>()
-  const blocks = new Map<number, Array<ChainTx>>()
-  if (chainRef >= 0)
-    for (let row = 0; row < rows.length; row++) {
-      if (rows.chain.values[row] !== chainRef || models.byIdOfRow(row) !== row) continue
-      const view = models.view(row)
-      const mined = view.mined.latest()
-      const transfer = view.transfer
-      const recorded = transfer.kind === "withdrawal" ? requests.get(transfer.transactionId)?.mined : undefined
-      const tx: ChainTx = {
-        row,
-        transfer,
-        height: mined?.height,
-        blockHash: mined?.blockHash,
-        fee: BigInt(recorded?.fee ?? transfer.fee),
-        submittedAt: rows.submittedAt.values[row]!,
-      }
-      txs.push(tx)
-      byId.set(tx.transfer.transactionId.toLowerCase(), tx)
-      if (mined === undefined) pending.push(tx)
-      else {
-        const list = blocks.get(mined.height)
-        if (list === undefined) blocks.set(mined.height, [tx])
-        else list.push(tx)
-      }
+/** The logs' indices a filter can match: the shortest list one of its conditions names (undefined: no condition). */
+const candidates = (c: ChainCache, f: LogFilter): ReadonlyArray<number> | undefined => {
+  const lists: Array<ReadonlyArray<number>> = []
+  const union = (keys: Iterable<string>) => {
+    const parts = [...keys].map((k) => c.logsBy.get(k) ?? [])
+    lists.push(parts.length === 1 ? parts[0]! : parts.flat().sort((a, b) => a - b))
+  }
+  if (f.addresses !== null) union([...f.addresses].map((a) => `a${a}`))
+  f.topics.forEach((wanted, n) => {
+    if (wanted !== null) union(wanted.map((t) => `${n}${t}`))
+  })
+  return lists.length === 0 ? undefined : lists.reduce((a, b) => (b.length < a.length ? b : a))
+}
+
+const matches = (log: EvmLog, f: LogFilter): boolean =>
+  (f.addresses === null || f.addresses.has(log.address)) &&
+  f.topics.every((wanted, i) => wanted === null || (log.topics[i] !== undefined && wanted.includes(log.topics[i]!.toLowerCase())))
+
+const blockTimeOf = (deps: ApiDeps, c: ChainCache, now: number) => {
+  const states = deps.sim.models.chains.chain(chainKey(c.network.blockchain, c.network.network))?.state
+  return (height: number): number => {
+    const mined = c.blocks.get(height)?.[0]?.blockAt
+    if (mined !== undefined) return mined
+    if (states === undefined || states.length === 0) return now
+    const heights = states.height.values
+    const interval = (i: number) => states.configurations[states.configuration.values[i]!]!.intervalSeconds * 1000
+    // The first change whose recorded height reaches the block (recorded heights never decrease).
+    const i = firstAtOrAbove(heights, height, states.length)
+    if (i < states.length) {
+      const anchor = states.anchorHeight.values[i]!
+      const at = states.anchorAt.values[i]!
+      return height >= anchor ? at : Math.max(states.anchorAt.values[0]!, at - (anchor - height) * interval(i))
     }
-  const blockHash = (height: number): string => blocks.get(height)?.[0]?.blockHash ?? derivedHash(n, height)
-  const heights = [...blocks.keys()].sort((a, b) => a - b)
-  const hashes = new Map<string, number>()
-  for (const [height, list] of blocks) hashes.set(list[0]!.blockHash!.toLowerCase(), height)
+    const last = states.latest()!
+    return heightAt(last.schedule, last.height, now) >= height
+      ? last.schedule.anchorAt + (height - last.schedule.anchorHeight) * last.schedule.intervalSeconds * 1000
+      : now
+  }
+}
+
+export const chainIndex = (deps: ApiDeps, n: NetworkInfo): ChainIndex => {
+  const models = deps.sim.models
+  const c = chainCache(models.chains, models.txRequests, n)
+  const now = deps.sim.clock.now()
+  const tip = models.chains.heightAt(chainKey(n.blockchain, n.network), now)
+  const blockHash = (height: number): string => c.blocks.get(height)?.[0]?.blockHash ?? derivedHash(n, height)
+  const logHeights = c.logHeights
   return {
     network: n,
     tip,
-    txs,
-    pending,
-    byId: (id) => byId.get(id.toLowerCase()),
-    inBlock: (height) => blocks.get(height) ?? [],
-    minedHeights: (from, to) => heights.filter((h) => h >= from && h <= to),
+    pending: [...c.pending.values()],
+    byId: (id) => c.byId.get(id.toLowerCase()),
+    inBlock: (height) => c.blocks.get(height) ?? [],
+    minedHeights: (from, to) => c.heights.slice(firstAtOrAbove(c.heights, from), lastAtOrBelow(c.heights, to) + 1),
     blockHash,
     heightOfHash: (hash) => {
       const h = hash.toLowerCase()
-      const known = hashes.get(h)
+      const known = c.hashes.get(h)
       if (known !== undefined) return known <= tip ? known : undefined
       // An empty block's hash is derived: the tip's neighbourhood is what clients ask for, so search down from it.
       for (let height = tip; height >= 0 && height > tip - 10_000; height--) if (derivedHash(n, height) === h) return height
       return undefined
     },
-    blockTime: (height) => {
-      const mined = blocks.get(height)?.[0]
-      if (mined !== undefined) return models.view(mined.row).mined.latest()!.blockAt
-      if (states === undefined || states.length === 0) return now
-      const heights = states.height.values
-      const interval = (i: number) => states.configurations[states.configuration.values[i]!]!.intervalSeconds * 1000
-      for (let i = 0; i < states.length; i++)
-        if (heights[i]! >= height) {
-          const anchor = states.anchorHeight.values[i]!
-          const at = states.anchorAt.values[i]!
-          return height >= anchor ? at : Math.max(states.anchorAt.values[0]!, at - (anchor - height) * interval(i))
-        }
-      const last = states.latest()!
-      return heightAt(last.schedule, last.height, now) >= height
-        ? last.schedule.anchorAt + (height - last.schedule.anchorHeight) * last.schedule.intervalSeconds * 1000
-        : now
+    blockTime: blockTimeOf(deps, c, now),
+    ofAddress: (address) => c.byAddress.get(c.key(address)) ?? [],
+    utxo: (tx) => c.byRow.get(tx.row)?.utxo,
+    balanceAt: (address, contract, height) => {
+      const sum = c.balances.get(`${c.key(address)} ${contract ?? ""}`)?.at(height) ?? 0n
+      return sum < 0n ? 0n : sum
+    },
+    supplyAt: (contract, height) => c.supply.get(contract)?.at(height) ?? 0n,
+    sentAt: (address, height, pending) => {
+      const a = c.key(address)
+      return Number(c.sentMined.get(a)?.at(height) ?? 0n) + (pending ? (c.sentPending.get(a) ?? 0) : 0)
+    },
+    logsJson: (f, from, to) => {
+      const out: Array<string> = []
+      const list = candidates(c, f)
+      const count = list?.length ?? c.logs.length
+      const at = (i: number) => (list === undefined ? i : list[i]!)
+      let lo = 0
+      let hi = count
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1
+        if (logHeights[at(mid)]! < from) lo = mid + 1
+        else hi = mid
+      }
+      for (let i = lo; i < count && logHeights[at(i)]! <= to; i++) {
+        const log = c.logs[at(i)]!
+        if (matches(log, f)) out.push(c.logJson[at(i)]!)
+      }
+      return `[${out.join(",")}]`
     },
   }
 }

@@ -1,48 +1,9 @@
 // A UTXO chain's transactions as Esplora shows them (Blockstream/esplora API.md): inputs, outputs in satoshis,
-// fee, status, and the blocks. A withdrawal's inputs, recipients and change are its request's (the custody API's);
-// a deposit spends one output of its external sender, funded from outside the simulation.
+// fee, status, and the blocks (the inputs and outputs are utxo-tx.ts's).
 import { sha256 } from "@noble/hashes/sha2.js"
-import type { ApiDeps } from "../deps.js"
-import type { ChainIndex, ChainTx } from "./chain-index.js"
-
-export interface Output {
-  readonly address: string
-  readonly value: bigint
-}
-export interface Input {
-  readonly txid: string
-  readonly vout: number
-  readonly prevout: Output
-}
-export interface UtxoTx {
-  readonly tx: ChainTx
-  readonly vin: ReadonlyArray<Input>
-  readonly vout: ReadonlyArray<Output>
-  readonly fee: bigint
-}
-
-/** The outpoint an external sender's deposit spends: a transaction outside the simulation, named from the deposit's id. */
-const externalTxid = (txid: string) => Buffer.from(sha256(new TextEncoder().encode(`custody-sim external ${txid}`))).toString("hex")
-
-export const utxoTx = (deps: ApiDeps, tx: ChainTx): UtxoTx => {
-  const t = tx.transfer
-  const draft = t.kind === "withdrawal" ? deps.sim.models.txRequests.byTransactionId.get(t.transactionId)?.draft : undefined
-  if (draft === undefined || draft.inputs.length === 0) {
-    const value = BigInt(t.amount)
-    return {
-      tx,
-      vin: [{ txid: externalTxid(t.transactionId), vout: 0, prevout: { address: t.from, value: value + tx.fee } }],
-      vout: [{ address: t.to, value }],
-      fee: tx.fee,
-    }
-  }
-  const vin = draft.inputs.map((i) => ({ txid: i.transactionId, vout: i.vout, prevout: { address: i.address, value: BigInt(i.amount) } }))
-  const vout: Array<Output> = draft.recipients.map((r) => ({ address: r.address, value: BigInt(r.amount) }))
-  if (draft.change !== null && BigInt(draft.change.amount) > 0n)
-    vout.push({ address: draft.change.address, value: BigInt(draft.change.amount) })
-  const fee = vin.reduce((a, i) => a + i.prevout.value, 0n) - vout.reduce((a, o) => a + o.value, 0n)
-  return { tx, vin, vout, fee }
-}
+import type { ChainIndex } from "./chain-index.js"
+import type { ChainTx } from "./chain-tx.js"
+import type { Output, UtxoTx } from "./utxo-tx.js"
 
 /** Esplora's script type names, from the address's form (the simulator keeps no scripts). */
 const scriptType = (address: string): string => {

@@ -1,9 +1,9 @@
 // Esplora's REST API over a UTXO chain (the paths and answers of Blockstream/esplora API.md, amounts in satoshis):
 // the tip, blocks by hash and height, transactions and their status, an address's stats, outputs and history, the
 // mempool. Errors as Esplora gives them: a status and a line of text.
-import type { ApiDeps } from "../deps.js"
 import type { ChainIndex } from "./chain-index.js"
-import { blockJson, statusJson, txJson, type UtxoTx, utxoTx } from "./esplora-shapes.js"
+import { blockJson, statusJson, txJson } from "./esplora-shapes.js"
+import type { UtxoTx } from "./utxo-tx.js"
 
 const text = (status: number, body: string) => new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } })
 const json = (body: unknown) =>
@@ -20,9 +20,9 @@ interface Stats {
 }
 const emptyStats = (): Stats => ({ funded_txo_count: 0, funded_txo_sum: 0, spent_txo_count: 0, spent_txo_sum: 0, tx_count: 0 })
 
-/** Every transaction of the chain with its inputs and outputs, newest first (the mempool's before the blocks'). */
-const history = (deps: ApiDeps, ix: ChainIndex): Array<UtxoTx> => {
-  const all = ix.txs.map((t) => utxoTx(deps, t))
+/** The transactions of an address with their inputs and outputs, newest first (the mempool's before the blocks'). */
+const history = (ix: ChainIndex, address: string): Array<UtxoTx> => {
+  const all = ix.ofAddress(address).map((t) => ix.utxo(t)!)
   return [...all.filter((u) => u.tx.height === undefined).reverse(), ...all.filter((u) => u.tx.height !== undefined).reverse()]
 }
 
@@ -68,14 +68,14 @@ const block = (ix: ChainIndex, hash: string | undefined, then: (height: number) 
 }
 
 /** The answer to `path` (what follows /esplora). */
-export const answerEsplora = (deps: ApiDeps, ix: ChainIndex, path: string): Response => {
+export const answerEsplora = (ix: ChainIndex, path: string): Response => {
   const [, head, arg, tail, ...more] = path.split("/")
   if (more.length > 0) return text(404, "Not found")
   const tx = () => {
     if (arg === undefined || !HASH.test(arg)) return text(400, "Invalid hex string")
     const t = ix.byId(arg)
     if (t === undefined) return text(404, "Transaction not found")
-    if (tail === undefined) return json(txJson(ix, utxoTx(deps, t)))
+    if (tail === undefined) return json(txJson(ix, ix.utxo(t)!))
     return tail === "status" ? json(statusJson(ix, t)) : text(404, "Not found")
   }
   switch (head) {
@@ -97,7 +97,7 @@ export const answerEsplora = (deps: ApiDeps, ix: ChainIndex, path: string): Resp
       return tx()
     case "address": {
       if (arg === undefined || arg === "") return text(400, "Invalid Bitcoin address")
-      const all = history(deps, ix)
+      const all = history(ix, arg)
       if (tail === undefined) return json(addressJson(all, arg))
       if (tail === "utxo") return json(utxosOf(ix, all, arg))
       if (tail === "txs") return json(all.filter((u) => involves(u, arg)).map((u) => txJson(ix, u)))

@@ -2,8 +2,7 @@
 // contract address and by topics, as the execution API defines the filter (a position's null matches anything, a
 // list matches any of its values).
 import type { ChainIndex } from "./chain-index.js"
-import { badParams, blockParam, hash, isAddress, isHash, RpcError, stateHeight } from "./evm-params.js"
-import { blockLogs, type EvmLog } from "./evm-shapes.js"
+import { badParams, blockParam, hash, isAddress, isHash, RawJson, RpcError, stateHeight } from "./evm-params.js"
 
 type TopicFilter = ReadonlyArray<ReadonlyArray<string> | null>
 
@@ -26,10 +25,6 @@ const topics = (v: unknown): TopicFilter | RpcError => {
   }
   return out
 }
-
-const matches = (log: EvmLog, only: ReadonlySet<string> | null, filter: TopicFilter): boolean =>
-  (only === null || only.has(log.address.toLowerCase())) &&
-  filter.every((wanted, i) => wanted === null || (log.topics[i] !== undefined && wanted.includes(log.topics[i]!.toLowerCase())))
 
 export const getLogs = (ix: ChainIndex, [f]: ReadonlyArray<unknown>): unknown => {
   if (typeof f !== "object" || f === null || Array.isArray(f)) return badParams("the parameter must be a filter object")
@@ -56,7 +51,5 @@ export const getLogs = (ix: ChainIndex, [f]: ReadonlyArray<unknown>): unknown =>
     to = stateHeight(ix, b)
     if (from > to) return badParams("fromBlock is after toBlock")
   }
-  const out: Array<EvmLog> = []
-  for (const height of ix.minedHeights(from, to)) for (const log of blockLogs(ix, height)) if (matches(log, only, filter)) out.push(log)
-  return out
+  return new RawJson(ix.logsJson({ addresses: only, topics: filter }, from, to))
 }

@@ -3,7 +3,6 @@
 import { findAssetByContract, type TokenInfo } from "../../domain/chains/index.js"
 import type { ChainIndex } from "./chain-index.js"
 import { callToken } from "./erc20.js"
-import { balanceAt, nonceAt, supplyAt } from "./evm-ledger.js"
 import { address, badParams, blockParam, hash, isData, quantityParam, RpcError, stateHeight } from "./evm-params.js"
 import { blockJson, quantity, receiptJson, transactionJson } from "./evm-shapes.js"
 import { getLogs } from "./evm-logs.js"
@@ -69,8 +68,8 @@ const call: Method = (ix, [tx, tag]) => {
   const height = stateHeight(ix, b)
   const contract = token.contract.toLowerCase()
   const out = callToken(token, data, {
-    balanceOf: (account) => balanceAt(ix, account, contract, height),
-    totalSupply: () => supplyAt(ix, contract, height),
+    balanceOf: (account) => ix.balanceAt(account, contract, height),
+    totalSupply: () => ix.supplyAt(contract, height),
   })
   return out ?? new RpcError(3, "execution reverted")
 }
@@ -118,8 +117,8 @@ export const methods: Readonly<Record<string, Method>> = {
     const tx = ix.byId(given)
     return tx === undefined || tx.height === undefined ? null : receiptJson(ix, tx)
   },
-  eth_getBalance: accountRead((ix, account, height) => balanceAt(ix, account, undefined, height)),
-  eth_getTransactionCount: accountRead(nonceAt),
+  eth_getBalance: accountRead((ix, account, height) => ix.balanceAt(account, undefined, height)),
+  eth_getTransactionCount: accountRead((ix, account, height, pending) => ix.sentAt(account, height, pending)),
   eth_getCode: (ix, [a, tag]) => {
     const account = address(a, "address")
     if (account instanceof RpcError) return account

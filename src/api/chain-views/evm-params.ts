@@ -9,6 +9,11 @@ export class RpcError {
   ) {}
 }
 
+/** A result already written as JSON (what a long list of logs is kept as): put into the answer as it is. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 export const badParams = (message: string) => new RpcError(-32602, `invalid params: ${message}`)
 
 export const isAddress = (v: unknown): v is string => typeof v === "string" && /^0x[0-9a-fA-F]{40}$/.test(v)

@@ -3,9 +3,10 @@
 // placeholders: clients read them, none of the simulator's answers depends on them.
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { findAsset } from "../../domain/chains/index.js"
-import type { ChainIndex, ChainTx } from "./chain-index.js"
-import { transferInput, transferTopics, uintWord } from "./erc20.js"
-import { gasOf, gasPriceOf, isBatch, legsOf, nonceOf, senderOf } from "./evm-ledger.js"
+import type { ChainIndex } from "./chain-index.js"
+import { type ChainTx, isBatch } from "./chain-tx.js"
+import { transferInput } from "./erc20.js"
+import { gasOf, gasPriceOf, senderOf } from "./evm-ledger.js"
 
 export const quantity = (n: bigint | number): string => `0x${n.toString(16)}`
 
@@ -19,24 +20,12 @@ const BLOCK_GAS_LIMIT = 30_000_000n
 const digest = (parts: ReadonlyArray<string>): string =>
   parts.length === 0 ? EMPTY_TRIE : `0x${Buffer.from(keccak_256(new TextEncoder().encode(parts.join(",")))).toString("hex")}`
 
-export interface EvmLog {
-  readonly address: string
-  readonly topics: ReadonlyArray<string>
-  readonly data: string
-  readonly blockNumber: string | null
-  readonly blockHash: string | null
-  readonly transactionHash: string
-  readonly transactionIndex: string | null
-  readonly logIndex: string | null
-  readonly removed: false
-}
-
-const position = (ix: ChainIndex, tx: ChainTx) => {
+const position = (tx: ChainTx) => {
   if (tx.height === undefined) return { blockNumber: null, blockHash: null, transactionIndex: null }
   return {
     blockNumber: quantity(tx.height),
     blockHash: tx.blockHash ?? null,
-    transactionIndex: quantity(ix.inBlock(tx.height).indexOf(tx)),
+    transactionIndex: quantity(tx.index!),
   }
 }
 
@@ -56,8 +45,8 @@ export const transactionJson = (ix: ChainIndex, tx: ChainTx) => {
   const { to, value, input } = target(tx)
   return {
     hash: tx.transfer.transactionId,
-    nonce: quantity(nonceOf(ix, tx)),
-    ...position(ix, tx),
+    nonce: quantity(tx.nonce),
+    ...position(tx),
     from: senderOf(tx),
     to,
     value: quantity(value),
@@ -72,42 +61,9 @@ export const transactionJson = (ix: ChainIndex, tx: ChainTx) => {
   }
 }
 
-/** The Transfer logs of a transaction; `first` is the log index of its first (the logs of the block before it). */
-export const logsOf = (ix: ChainIndex, tx: ChainTx, first: number): Array<EvmLog> => {
-  const at = position(ix, tx)
-  return legsOf(tx)
-    .filter((leg) => leg.contract !== undefined)
-    .map((leg, i) => ({
-      address: leg.contract!,
-      topics: transferTopics(leg.from, leg.to),
-      data: uintWord(leg.amount),
-      ...at,
-      transactionHash: tx.transfer.transactionId,
-      logIndex: at.blockNumber === null ? null : quantity(first + i),
-      removed: false as const,
-    }))
-}
-
-/** The log index of a transaction's first log in its block. */
-const firstLogIndex = (ix: ChainIndex, tx: ChainTx): number => {
-  if (tx.height === undefined) return 0
-  let n = 0
-  for (const other of ix.inBlock(tx.height)) {
-    if (other === tx) return n
-    n += logsOf(ix, other, 0).length
-  }
-  return n
-}
-
-export const blockLogs = (ix: ChainIndex, height: number): Array<EvmLog> => {
-  const out: Array<EvmLog> = []
-  for (const tx of ix.inBlock(height)) out.push(...logsOf(ix, tx, out.length))
-  return out
-}
-
 export const receiptJson = (ix: ChainIndex, tx: ChainTx) => {
   const n = ix.network
-  const at = position(ix, tx)
+  const at = position(tx)
   const block = ix.inBlock(tx.height!)
   let cumulative = 0n
   for (const other of block) {
@@ -123,7 +79,7 @@ export const receiptJson = (ix: ChainIndex, tx: ChainTx) => {
     gasUsed: quantity(gasOf(n, tx)),
     effectiveGasPrice: quantity(gasPriceOf(n, tx)),
     contractAddress: null,
-    logs: logsOf(ix, tx, firstLogIndex(ix, tx)),
+    logs: tx.logs,
     logsBloom: EMPTY_BLOOM,
     status: tx.transfer.failsInExecution === true ? "0x0" : "0x1",
     type: "0x0",

@@ -30,9 +30,7 @@ const evm = async (c: Context, deps: ApiDeps): Promise<Response> => {
   return deps.sim.gate.shared(() => {
     let ix: ChainIndex | undefined
     const body = answerJsonRpc(text, () => (ix ??= chainIndex(deps, n)))
-    return body === undefined
-      ? new Response(null, { status: 204 })
-      : new Response(JSON.stringify(body), { status: 200, headers: jsonType() })
+    return body === undefined ? new Response(null, { status: 204 }) : new Response(body, { status: 200, headers: jsonType() })
   })
 }
 
@@ -41,7 +39,7 @@ const esplora = (c: Context, deps: ApiDeps): Response | Promise<Response> => {
   if (n === undefined)
     return new Response(`no UTXO network ${c.req.param("blockchain")}/${c.req.param("network")} in the catalogue`, { status: 404 })
   const rest = c.req.path.slice(`/_chain/${n.blockchain}/${n.network}/esplora`.length)
-  return deps.sim.gate.shared(() => answerEsplora(deps, chainIndex(deps, n), rest))
+  return deps.sim.gate.shared(() => answerEsplora(chainIndex(deps, n), rest))
 }
 
 export const mountChainViews = (app: Hono, deps: ApiDeps): void => {

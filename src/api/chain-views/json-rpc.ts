@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 over one body: a request or a batch of them, answered in order; a notification (no id) gets no
 // answer. -32700 a body that is not JSON, -32600 a value that is not a request, -32601 a method not served.
 import type { ChainIndex } from "./chain-index.js"
-import { RpcError } from "./evm-params.js"
+import { RawJson, RpcError } from "./evm-params.js"
 import { methods } from "./evm-methods.js"
 
 type Id = string | number | null
@@ -28,16 +28,24 @@ const answer = (value: unknown, ix: () => ChainIndex): Answer | undefined => {
   return result instanceof RpcError ? failure(id, result) : { jsonrpc: "2.0", id, result }
 }
 
-/** The body to answer with (undefined: nothing, every request was a notification). */
-export const answerJsonRpc = (text: string, ix: () => ChainIndex): unknown => {
+const written = (a: Answer): string =>
+  "result" in a && a.result instanceof RawJson
+    ? `{"jsonrpc":"2.0","id":${JSON.stringify(a.id)},"result":${a.result.text}}`
+    : JSON.stringify(a)
+
+/** The body to answer with, as JSON (undefined: nothing, every request was a notification). */
+export const answerJsonRpc = (text: string, ix: () => ChainIndex): string | undefined => {
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
   } catch {
-    return failure(null, new RpcError(-32700, "parse error: the body is not JSON"))
+    return written(failure(null, new RpcError(-32700, "parse error: the body is not JSON")))
   }
-  if (!Array.isArray(parsed)) return answer(parsed, ix)
-  if (parsed.length === 0) return failure(null, new RpcError(-32600, "invalid request: an empty batch"))
+  if (!Array.isArray(parsed)) {
+    const one = answer(parsed, ix)
+    return one === undefined ? undefined : written(one)
+  }
+  if (parsed.length === 0) return written(failure(null, new RpcError(-32600, "invalid request: an empty batch")))
   const out = parsed.map((r) => answer(r, ix)).filter((a) => a !== undefined)
-  return out.length === 0 ? undefined : out
+  return out.length === 0 ? undefined : `[${out.map(written).join(",")}]`
 }

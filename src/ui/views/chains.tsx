@@ -97,6 +97,19 @@ export const ChainView = ({ blockchain, network }: { blockchain: string; network
             {data.mode === "interval" ? ` every ${data.intervalSeconds} s` : ""} · {data.confirmationsRequired} confirmation
             {data.confirmationsRequired === 1 ? "" : "s"} · {data.networkType}net
           </p>
+          <p data-testid="chain-views">
+            through chain clients (docs/chain-views.md): EVM JSON-RPC{" "}
+            <code>
+              POST /_chain/{blockchain}/{network}
+            </code>{" "}
+            on EVM networks, Esplora{" "}
+            <a href={`/_chain/${blockchain}/${network}/esplora/blocks/tip/height`}>
+              <code>
+                /_chain/{blockchain}/{network}/esplora
+              </code>
+            </a>{" "}
+            on UTXO networks
+          </p>
           <Controls key={`${data.mode}/${data.confirmationsRequired}`} c={data} />
           <h3>Mempool</h3>
           {data.mempool.items.length === 0 ? <p>Empty.</p> : null}
