@@ -247,6 +247,16 @@ const serverWorlds = (o: ServeOptions, sim: Simulator, fixture: Fixture | undefi
       : {}),
   })
 
+/**
+ * Without --seed each install gets its own seed, so its own admin token and keys; kept where its log is, with the
+ * seed it was created with when one was given.
+ */
+const startSeed = async (o: ServeOptions, store: OpenedStore, fixture: Fixture | undefined): Promise<string> => {
+  const given = o.seed ?? fixture?.seed
+  if (o.store === "sqlite") return Effect.runPromise(dataDirSeed(o.dataDir, store, given))
+  return given ?? (o.store === "esdb" ? Effect.runPromise(sharedStoreSeed(store)) : randomSeed())
+}
+
 export const serve = async (o: ServeOptions): Promise<void> => {
   const { port, checkpointEvery, authFailureLimit, fixture, faults } = checkedOptions(o)
 
@@ -282,13 +292,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
     // Read before anything is created: a damaged file fails the start, and the admin token a data directory was
     // created with (--admin-token, a fixture's) is kept by a restart without them.
     const saved = o.store === "sqlite" ? savedCredentials(o.dataDir) : undefined
-    // Without --seed each install gets its own seed, so its own admin token and keys; kept where its log is, with
-    // the seed it was created with when one was given.
-    const given = o.seed ?? fixture?.seed
-    const seed =
-      o.store === "sqlite"
-        ? await Effect.runPromise(dataDirSeed(o.dataDir, store, given))
-        : (given ?? (o.store === "esdb" ? await Effect.runPromise(sharedStoreSeed(store)) : randomSeed()))
+    const seed = await startSeed(o, store, fixture)
     const adminToken = o.adminToken ?? saved?.adminToken
     sim = await createSimulator({
       store,
