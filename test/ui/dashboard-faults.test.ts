@@ -1,21 +1,26 @@
 // The dashboard's faults in headless Chromium against a simulator on a real socket: a fault added through the form
 // is listed, a refused one shows the server's reason, a matching signed call counts as a hit and is marked with the
-// fault's id, and removing or clearing the faults takes them off the list.
+// fault's id, a webhook fault's delivery is marked in the webhooks view, and removing or clearing the faults takes
+// them off the list.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Page } from "playwright-core"
 import { startInProcess, type InProcess } from "../../src/testing/in-process.js"
 import { launchBrowser, type Browser } from "../support/browser.js"
+import { findTestAsset } from "../../src/testing.js"
 import { signedOver } from "../support/faults.js"
 import { listen } from "../support/server.js"
+import { startReceiver, type Receiver } from "../webhooks/receiver.js"
 
 let p: InProcess
 let server: { url: string; close: () => Promise<void> }
 let browser: Browser
 let page: Page
+let rx: Receiver
 
 beforeAll(async () => {
-  p = await startInProcess({ seed: "dashboard-faults", webhooks: false })
+  p = await startInProcess({ seed: "dashboard-faults" })
   server = await listen(p.app)
+  rx = await startReceiver()
   browser = await launchBrowser()
   page = browser.page
   await page.goto(`${server.url}/ui/`)
@@ -26,6 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await server?.close()
+  await rx?.close()
   await p?.close()
 })
 
@@ -96,5 +102,51 @@ describe("the dashboard's faults", () => {
     expect(p.sim.models.faults.all).toHaveLength(0)
     // The hit stays on record after its fault is gone.
     expect(await page.locator("tr[data-hit]").count()).toBe(1)
+  })
+
+  it("marks a delivery a webhook fault hit in the webhooks view, and lists it with the faulted requests", async () => {
+    const ETH = findTestAsset("ETH", "ethereum")
+    expect((await p.admin("PUT", "/_sim/chains/ethereum/sepolia/mining", { mode: "auto", confirmations: 1 })).status).toBe(200)
+    const acct = await p.client().call<any>("POST", `/vaults/${p.testVaultId}/vault-account`, {
+      item: { name: "faulted", color: "#000000", isHiddenInDashboard: false },
+    })
+    const added = await p
+      .client()
+      .call<any>("PUT", `/vaults/${p.testVaultId}/vault-accounts/${acct.body.data.item.vaultAccountId}/add-asset`, {
+        item: { assetId: ETH.assetId, label: "eth" },
+      })
+    const sub = await p.admin("POST", "/_sim/webhooks", { url: rx.url, secret: "s", events: ["INCOMING_CONFIRMED_COIN_TX"] })
+    expect(sub.status).toBe(201)
+    const fault = await p.admin("POST", "/_sim/faults", {
+      target: "webhook",
+      match: { webhookId: sub.body.id },
+      effect: { kind: "duplicate" },
+      times: 1,
+    })
+    expect(fault.status).toBe(201)
+    const deposit = { blockchain: "ethereum", network: "sepolia", address: added.body.data.item.address, assetId: ETH.assetId }
+    expect((await p.admin("POST", "/_sim/deposits", { ...deposit, amount: "0.1" })).status).toBe(201)
+    await rx.waitFor(2)
+    await p.sim.webhooks!.idle()
+    expect((await p.admin("POST", "/_sim/deposits", { ...deposit, amount: "0.2" })).status).toBe(201)
+    await rx.waitFor(3)
+    await p.sim.webhooks!.idle()
+    const deliveries = (await p.admin("GET", `/_sim/webhooks/${sub.body.id}/deliveries`)).body.deliveries as Array<{ id: string }>
+    expect(deliveries).toHaveLength(2)
+    const hit = p.sim.models.faults.get(fault.body.id)
+    expect(hit?.hits).toBe(1)
+
+    await page.getByRole("link", { name: "Faults" }).click()
+    await poll(() => page.locator("tr[data-hit]").count()).toBe(2)
+    const faultedId = (await p.admin("GET", "/_sim/log?stream=faults-registry&type=FaultHit")).body.events[1].data.deliveryId as string
+    expect(await page.locator(`tr[data-hit="${faultedId}"]`).getByTestId("fault-badge").textContent()).toBe(`fault ${fault.body.id}`)
+
+    await page.getByRole("link", { name: "Webhooks" }).click()
+    await page.getByRole("button", { name: rx.url.slice(0, 20), exact: false }).click()
+    await poll(() => page.locator("tr[data-delivery]").count()).toBe(2)
+    const marked = page.locator(`tr[data-delivery="${faultedId}"]`)
+    expect(await marked.getByTestId("fault-badge").textContent()).toBe(`fault ${fault.body.id}`)
+    expect(await page.locator("tr[data-delivery] [data-testid=fault-badge]").count()).toBe(1)
+    await browser.shot("faults-webhook")
   })
 })
