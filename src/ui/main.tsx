@@ -10,6 +10,7 @@ import { AuditView } from "./views/audit.js"
 import { BalanceView } from "./views/balance.js"
 import { ChainView, ChainsView } from "./views/chains.js"
 import { EventsView } from "./views/events.js"
+import { FaultsView } from "./views/faults.js"
 import { KeysView } from "./views/keys.js"
 import { OverviewView } from "./views/overview.js"
 import { RequestsView } from "./views/requests.js"
@@ -21,6 +22,7 @@ const NAV: ReadonlyArray<readonly [string, string]> = [
   ["#/requests", "Requests"],
   ["#/chains", "Chains"],
   ["#/webhooks", "Webhooks"],
+  ["#/faults", "Faults"],
   ["#/events", "Events"],
   ["#/keys", "API keys"],
   ["#/audit", "Audit"],
@@ -84,6 +86,8 @@ const Route = ({ hash }: { hash: string }) => {
       return <ChainView blockchain={parts[1] ?? ""} network={parts[2] ?? ""} />
     case "webhooks":
       return <WebhooksView />
+    case "faults":
+      return <FaultsView />
     case "events":
       return <EventsView at={params.has("at") ? Number(params.get("at")) : null} />
     case "keys":

@@ -1,9 +1,11 @@
-// Webhook subscriptions and their delivery log: each attempt with its status code, the payload, redelivery.
+// Webhook subscriptions and their delivery log: each attempt with its status code, the payload, redelivery; a
+// delivery a fault hit carries the fault's id.
 import { Fragment } from "preact"
 import { useState } from "preact/hooks"
 import { send } from "../api.js"
 import { DetailRow, ErrorLine, Head, Json, Section, short, StepNav, Table, Toggle } from "../parts.js"
 import { formatTime, useData, useShared } from "../state.js"
+import { FaultBadge, useFaultHits } from "./faults.js"
 
 interface Subscription {
   id: string
@@ -30,6 +32,7 @@ const Deliveries = ({ webhookId }: { webhookId: string }) => {
     `/_sim/webhooks/${webhookId}/deliveries?limit=20${cursor !== undefined ? `&startingAfter=${cursor}` : ""}`,
   )
   const [open, setOpen] = useState<string | null>(null)
+  const faulted = new Map(useFaultHits().map((h) => [h.data.deliveryId, h.data.faultId]))
   return (
     <>
       <ErrorLine error={error} />
@@ -45,7 +48,15 @@ const Deliveries = ({ webhookId }: { webhookId: string }) => {
                     {d.event}
                   </Toggle>
                 </td>
-                <td data-testid="delivery-status">{d.status}</td>
+                <td>
+                  <span data-testid="delivery-status">{d.status}</span>
+                  {faulted.has(d.id) ? (
+                    <>
+                      {" "}
+                      <FaultBadge faultId={faulted.get(d.id)!} />
+                    </>
+                  ) : null}
+                </td>
                 <td data-testid="delivery-attempts">
                   {d.attempts.length} ({d.attempts.map((a) => a.statusCode ?? a.error ?? "—").join(", ")})
                 </td>
