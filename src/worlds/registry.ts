@@ -69,7 +69,9 @@ const worldMaker = (options: WorldsOptions, directory: WorldDirectory, settings:
   const fromFixture = async (given: Fixture | undefined): Promise<CreatedWorld | ApiError> => {
     const fixture = withFreshCredentials(given ?? withoutCredentials(options.serverFixture ?? DEFAULT_FIXTURE, server.seed))
     if (directory.byToken(fixture.adminToken) !== undefined) return taken("adminToken")
-    for (const k of fixture.apiKeys ?? []) if (directory.byKey(k.key!) !== undefined) return taken(`API key ${k.key}`)
+    // Only the keys the fixture names can be taken: a fresh one (credentials.ts) is drawn at random, and looking
+    // one up that no world holds scans every world (directory.ts).
+    for (const k of given?.apiKeys ?? []) if (k.key !== undefined && directory.byKey(k.key) !== undefined) return taken(`API key ${k.key}`)
     const w = await worldFromFixture(nextId(), fixture, fixture.seed ?? server.seed, settings)
     directory.add(w)
     const version = (key: string) => w.sim.models.workspace.apiKeys.get(key)?.grant.apiVersion ?? ""

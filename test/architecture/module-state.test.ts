@@ -86,6 +86,7 @@ const allowed: ReadonlyArray<string> = [
   "src/simulator.ts: openOn", // how many simulators this process has open on one store object: a revert refuses a shared one
   // Memos of a pure function of the code or of the arguments: the same answers, once.
   "src/api/digest/digest.ts: firstVersion", // the reads the oldest version has, from the operation table
+  "src/api/pipeline/prepared.ts: specs", // each operation's decoders and checkers, the same for every app (world)
   "src/audit/chart-script.ts: cached", // the built chart script and its hash, read once
   "src/checkpoints/model-code.ts: cached", // the fingerprint of the read-model sources
   "src/domain/chains/addresses/validate.ts: verdicts", // address verdicts reached (bounded, 50,000)

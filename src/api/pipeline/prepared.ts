@@ -60,10 +60,11 @@ const answering = (deps: ApiDeps, op: Operation): Prepared["answer"] => {
   }
 }
 
-export const prepare = (deps: ApiDeps, op: Operation, operations: ReadonlyArray<Operation>): Prepared => ({
+/** What an operation's pipeline needs that depends on the operation alone, not on the world it answers for. */
+type OperationSpec = Omit<Prepared, "deps" | "operations" | "pathParams" | "reads" | "answer" | "assetIds">
+
+const specOf = (op: Operation): OperationSpec => ({
   op,
-  deps,
-  operations,
   versions: new Set(op.versions ?? API_VERSIONS),
   pagedQuery: queryDecoder(op, true),
   plainQuery: queryDecoder(op, false),
@@ -74,11 +75,30 @@ export const prepare = (deps: ApiDeps, op: Operation, operations: ReadonlyArray<
     }),
   ),
   idCheck: malformedIdCheck(op.path),
-  pathParams: op.path.includes("/:") ? makePathParams() : undefined,
-  reads: op.method === "GET" ? makeReadCache(deps) : undefined,
-  answer: answering(deps, op),
   presenters: new Map<string, Present | undefined>((op.versions ?? API_VERSIONS).map((v) => [v, op.answer?.at(v).present])),
-  assetIds: deps.sim.assetIds,
   assetIdKeys: op.assetIdKeys ?? [],
   faultKey: apiFaultKey(op.method, op.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")),
 })
+
+/**
+ * Each operation's spec, built once per process: every app (a server's worlds each have one, src/worlds/) shares
+ * its decoders and checkers, and a world costs less to create and to keep.
+ */
+const specs = new WeakMap<Operation, OperationSpec>()
+
+export const prepare = (deps: ApiDeps, op: Operation, operations: ReadonlyArray<Operation>): Prepared => {
+  let spec = specs.get(op)
+  if (spec === undefined) {
+    spec = specOf(op)
+    specs.set(op, spec)
+  }
+  return {
+    ...spec,
+    deps,
+    operations,
+    pathParams: op.path.includes("/:") ? makePathParams() : undefined,
+    reads: op.method === "GET" ? makeReadCache(deps) : undefined,
+    answer: answering(deps, op),
+    assetIds: deps.sim.assetIds,
+  }
+}
