@@ -2,6 +2,7 @@
 // getaccount), built from a chain index: amounts in sun, times in ms, addresses in base58 when `visible`, else in
 // hex (41 ‖ the 20-byte account), as the full node writes them.
 import { TRON_PREFIX, base58check } from "../../domain/chains/addresses/encode.js"
+import { tronCost } from "../../domain/chains/fees.js"
 import { findAsset } from "../../domain/chains/index.js"
 import type { ChainIndex } from "./chain-index.js"
 import { type ChainTx, legsOf } from "./chain-tx.js"
@@ -73,6 +74,9 @@ export const transactionInfoJson = (ix: ChainIndex, tx: ChainTx, visible: boolea
   const token = findAsset(tx.transfer.assetId)?.type === "TOKEN"
   const fee = Number(tx.fee)
   const failed = tx.transfer.failsInExecution === true
+  // The resources the catalogue's fee model charges such a transaction (README "Fees").
+  const cost = tronCost(ix.network, token ? "token" : "coin")
+  const bandwidth = Number(cost?.bandwidth ?? 0n)
   return {
     id: tx.transfer.transactionId.replace(/^0x/, ""),
     ...(fee > 0 ? { fee } : {}),
@@ -82,10 +86,15 @@ export const transactionInfoJson = (ix: ChainIndex, tx: ChainTx, visible: boolea
     ...(token
       ? {
           contract_address: showAddress((findAsset(tx.transfer.assetId) as { contract: string }).contract, visible),
-          receipt: { energy_fee: fee, result: failed ? "REVERT" : "SUCCESS" },
+          receipt: {
+            energy_usage_total: Number(cost?.energy ?? 0n),
+            energy_fee: fee,
+            net_usage: bandwidth,
+            result: failed ? "REVERT" : "SUCCESS",
+          },
           ...(failed ? { result: "FAILED" } : {}),
         }
-      : { receipt: fee > 0 ? { net_fee: fee } : { net_usage: 268 } }),
+      : { receipt: fee > 0 ? { net_fee: fee } : { net_usage: bandwidth } }),
   }
 }
 
