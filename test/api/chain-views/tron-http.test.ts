@@ -127,6 +127,30 @@ describe("Tron's HTTP API (java-tron wallet/…)", () => {
     expect((await tron("getaccount", { address: EXTERNAL, visible: true })).body.balance).toBe(25_000_000)
   })
 
+  it("a TRC-20 withdrawal: the energy burned is the custody API's fee, the token balances follow", async () => {
+    const { acct, address } = await funded()
+    const r = await h.client.call<any>("POST", `/vaults/${h.testVaultId}/transaction-requests/single-transfer`, {
+      item: { vaultAccountId: acct, assetId: assetId("tron", "nile", "USDT"), fromAddress: address, toAddress: EXTERNAL, amount: "40" },
+    })
+    expect(r.status, JSON.stringify(r.body)).toBeLessThan(300)
+    const request = (await h.client.call<any>("GET", `/transactionRequests/${r.body.data.item.transactionRequestId}`)).body.data.item
+    expect(request.transactionRequestStatus).toBe("success")
+    const custody = await custodyTransaction(request.transactionId)
+    const info = await tron("gettransactioninfobyid", { value: request.transactionId, visible: true })
+    expect(info.body.fee).toBeGreaterThan(0)
+    expect(BigInt(info.body.fee)).toBe(sun(custody.transactionFee.amount))
+    expect(info.body).toMatchObject({ contract_address: USDT, receipt: { energy_fee: info.body.fee, result: "SUCCESS" } })
+    const tx = await tron("gettransactionbyid", { value: request.transactionId, visible: true })
+    expect(tx.body.raw_data.contract[0].parameter.value).toMatchObject({ owner_address: address, contract_address: USDT })
+    const assets = await custodyAssets(address)
+    expect(sun(assets.USDT.totalAmount)).toBe(60_000_000n)
+    expect((await tron("getaccount", { address, visible: true })).body).toMatchObject({
+      balance: Number(sun(assets.TRX.totalAmount)),
+      trc20: [{ [USDT]: "60000000" }],
+    })
+    expect((await tron("getaccount", { address: EXTERNAL, visible: true })).body.trc20).toEqual([{ [USDT]: "40000000" }])
+  })
+
   it("unknown things answer {}, bad input 400 {Error}, an unknown network 404; nothing is written", async () => {
     const before = h.sim.models.position
     expect(await tron("gettransactionbyid", { value: "ab".repeat(32) })).toEqual({ status: 200, body: {} })
