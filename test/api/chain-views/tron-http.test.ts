@@ -151,6 +151,29 @@ describe("Tron's HTTP API (java-tron wallet/…)", () => {
     expect((await tron("getaccount", { address: EXTERNAL, visible: true })).body.trc20).toEqual([{ [USDT]: "40000000" }])
   })
 
+  it("a transaction in the mempool has no info yet; after a revert the chain shows none of what came later", async () => {
+    const { address } = await funded()
+    const snapshot = (await h.admin("POST", "/_sim/snapshots", {})).body.id
+    const tip = (await tron("getnowblock")).body.block_header.raw_data.number
+    await h.admin("PUT", "/_sim/chains/tron/nile/mining", { mode: "manual" })
+    const r = await h.admin("POST", "/_sim/deposits", {
+      blockchain: "tron",
+      network: "nile",
+      address,
+      assetId: assetId("tron", "nile", "TRX"),
+      amount: "7",
+    })
+    const waiting = r.body.transactionId as string
+    expect((await tron("gettransactionbyid", { value: waiting })).body.ret).toEqual([{ contractRet: "SUCCESS" }])
+    expect((await tron("gettransactioninfobyid", { value: waiting })).body).toEqual({})
+    await h.admin("POST", "/_sim/chains/tron/nile/mine", { blocks: 1 })
+    expect((await tron("gettransactioninfobyid", { value: waiting })).body.blockNumber).toBe(tip + 1)
+    expect((await h.admin("POST", `/_sim/snapshots/${snapshot}/revert`, {})).status).toBe(200)
+    expect((await tron("getnowblock")).body.block_header.raw_data.number).toBe(tip)
+    expect((await tron("gettransactionbyid", { value: waiting })).body).toEqual({})
+    expect((await tron("getaccount", { address, visible: true })).body.balance).toBe(500_000_000)
+  })
+
   it("unknown things answer {}, bad input 400 {Error}, an unknown network 404; nothing is written", async () => {
     const before = h.sim.models.position
     expect(await tron("gettransactionbyid", { value: "ab".repeat(32) })).toEqual({ status: 200, body: {} })
