@@ -15,6 +15,9 @@ const summaries: Readonly<Record<string, string>> = {
     "EVM JSON-RPC 2.0 (and batches) of an EVM network: blocks, transactions, receipts, balances, ERC-20 calls and logs, as of any block",
   "GET /_chain/:blockchain/:network/esplora/*":
     "Esplora's REST API of a UTXO network: tip, blocks, transactions, addresses, unspent outputs, mempool",
+  "POST /_chain/:blockchain/:network/wallet/:method":
+    "java-tron's HTTP API of a Tron network: getnowblock, getblockbynum, getaccount, gettransactionbyid, gettransactioninfobyid",
+  "GET /_chain/:blockchain/:network/wallet/:method": "the same java-tron HTTP API calls, parameters in the query",
   "GET /vaults": "#1 lists the vaults (paginated)",
   "GET /vaults/:networkType": "#2 lists the vaults of a network type (`main` or `test`)",
   "POST /vaults/:vaultId/vault-account": "#3 creates a vault account",

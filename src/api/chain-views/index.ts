@@ -1,5 +1,5 @@
 // The chain views: the simulated chains through the read interfaces chain clients already speak, at /_chain/…
-// (EVM JSON-RPC; Esplora's REST API for the UTXO chains). Read-only and unauthenticated: the server's Host check
+// (EVM JSON-RPC; Esplora's REST API for the UTXO chains; java-tron's HTTP API). Read-only and unauthenticated: the server's Host check
 // is what keeps web pages out. Every read runs inside the simulator's gate, so a revert lands between reads, and
 // reads the read models the custody API answers from. Not the custody API: no OpenAPI document, no answer hook.
 import type { Context, Hono } from "hono"
@@ -9,6 +9,7 @@ import { readBodyText, TOO_LARGE } from "../request-body.js"
 import { chainIndex, type ChainIndex } from "./chain-index.js"
 import { answerEsplora } from "./esplora.js"
 import { answerJsonRpc } from "./json-rpc.js"
+import { answerTron, type TronParams } from "./tron.js"
 
 /** Fresh headers for each answer: @hono/node-server writes the content length into the object it is given. */
 const jsonType = () => ({ "content-type": "application/json; charset=utf-8" })
@@ -42,7 +43,33 @@ const esplora = (c: Context, deps: ApiDeps): Response | Promise<Response> => {
   return deps.sim.gate.shared(() => answerEsplora(chainIndex(deps, n), rest))
 }
 
+const tronError = (status: number, message: string) => new Response(JSON.stringify({ Error: message }), { status, headers: jsonType() })
+
+/** The parameters of a wallet/… call: the JSON object of a POST body (none: {}), or a GET's query. */
+const tronParams = async (c: Context, deps: ApiDeps): Promise<TronParams | Response> => {
+  if (c.req.method === "GET") return c.req.query()
+  const text = await readBodyText(c, deps.bodyLimit)
+  if (text === TOO_LARGE) return tronError(413, `the body is over ${deps.bodyLimit} bytes`)
+  if (text.trim() === "") return {}
+  try {
+    const v: unknown = JSON.parse(text)
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as TronParams) : tronError(400, "the body must be a JSON object")
+  } catch {
+    return tronError(400, "the body is not JSON")
+  }
+}
+
+const tron = async (c: Context, deps: ApiDeps): Promise<Response> => {
+  const n = networkOf(c, "tron")
+  if (n === undefined) return tronError(404, `no Tron network ${c.req.param("blockchain")}/${c.req.param("network")} in the catalogue`)
+  const params = await tronParams(c, deps)
+  if (params instanceof Response) return params
+  return deps.sim.gate.shared(() => answerTron(chainIndex(deps, n), c.req.param("method") ?? "", params))
+}
+
 export const mountChainViews = (app: Hono, deps: ApiDeps): void => {
   app.post("/_chain/:blockchain/:network", (c) => evm(c, deps))
   app.get("/_chain/:blockchain/:network/esplora/*", (c) => esplora(c, deps))
+  app.post("/_chain/:blockchain/:network/wallet/:method", (c) => tron(c, deps))
+  app.get("/_chain/:blockchain/:network/wallet/:method", (c) => tron(c, deps))
 }
