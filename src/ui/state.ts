@@ -20,6 +20,8 @@ export interface Loaded<T> {
   readonly error: Failure | undefined
 }
 
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+
 /** GET `path` as of the shared position; refetched when the position, the refresh counter or `path` change. */
 export const useData = <T>(path: string | null, options: { asOf?: boolean } = {}): Loaded<T> => {
   const { asOf, refresh } = useShared()
@@ -33,7 +35,10 @@ export const useData = <T>(path: string | null, options: { asOf?: boolean } = {}
     const abort = new AbortController()
     get<T>(url, abort.signal).then(
       (data) => {
-        if (ticket === latest.current) setState({ data, error: undefined })
+        // The same answer again (a refresh that changed nothing for this view) keeps the object it had, so that
+        // what is built from it (a chart, its cursor) stays as it is.
+        if (ticket === latest.current)
+          setState((s) => (s.error === undefined && s.data !== undefined && sameJson(s.data, data) ? s : { data, error: undefined }))
       },
       (error: unknown) => {
         if (ticket === latest.current && !(error instanceof DOMException && error.name === "AbortError"))
