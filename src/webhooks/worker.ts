@@ -126,7 +126,7 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   let idleWaiters: Array<() => void> = []
   const counts = { attempts: 0, delivered: 0 }
   const faults = new WebhookFaults(host.faults ?? { webhook: [] }, host.faultCalls)
-  const holds = new FaultHolds()
+  const holds = new FaultHolds((id) => outbox.subscriptions.get(id)?.deliveries.reduce((n, d) => n + d.attempts.length, 0) ?? 0)
   // Several nodes: the store gives a node an event about when its live subscription brings it; wait for that a
   // while rather than pull (a read of the log for each message).
   const caughtUp = (position: bigint) =>
