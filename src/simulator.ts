@@ -7,7 +7,7 @@ import { ReadModels } from "./projections/read-models.js"
 import { haltMessage, makeProjectionRunner } from "./projections/runner.js"
 import { clockLayer } from "./adapters/clock.js"
 import { resumeClock, writeClockFile, type ClockOptions } from "./adapters/clock-file.js"
-import { makeFaultCalls } from "./adapters/fault-calls-file.js"
+import { type FaultCalls, makeFaultCalls } from "./adapters/fault-calls-file.js"
 import { idsLayer, makeIds } from "./adapters/ids.js"
 import { createStartupWorkspace, type CreatedCredentials, type Fixture } from "./workspace/bootstrap.js"
 import { settleAll } from "./process-managers/clock.js"
@@ -82,13 +82,12 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
   const checkpointer: Checkpointer | undefined =
     options.checkpoints === undefined ? undefined : await startCheckpointer(options.checkpoints, store, loaded)
   const adminToken = options.fixture?.adminToken ?? options.adminToken ?? Buffer.from(ids.bytes("adminToken", 18)).toString("base64url")
-
   const clockHooks: Array<() => Effect.Effect<void, AppFailure, SimServices>> = [() => settleAll]
-  const startWebhooks = webhookStarter(options, { store, clock, models, runner, assetIds }, run)
+  const faultCalls = makeFaultCalls(options.faultCallsDir, (id) => models.faults.get(id) !== undefined)
+  const startWebhooks = webhookStarter(options, { store, clock, models, runner, assetIds, faultCalls }, run)
   let webhooks = startWebhooks()
   if (webhooks !== undefined) clockHooks.push(() => Effect.sync(() => webhooks?.wake()))
   const gate = makeGate()
-  const faultCalls = makeFaultCalls(options.faultCallsDir, (id) => models.faults.get(id) !== undefined)
   openOn.set(store, (openOn.get(store) ?? 0) + 1)
   const snapshots = makeSnapshots({
     store,
@@ -96,6 +95,7 @@ export const createSimulator = async (options: SimulatorOptions): Promise<Simula
     models,
     ids,
     clock,
+    faultCalls,
     gate,
     pull: runner.pull,
     rewound: runner.rewound,
@@ -248,10 +248,11 @@ const webhookStarter = (
     readonly models: ReadModels
     readonly runner: Runner
     readonly assetIds: ReturnType<typeof makeAssetIds>
+    readonly faultCalls: FaultCalls
   },
   run: Run,
 ) => {
-  const { store, clock, models, runner, assetIds } = parts
+  const { store, clock, models, runner, assetIds, faultCalls } = parts
   const webhookOptions = typeof options.webhooks === "object" ? options.webhooks : {}
   // A node following a store other nodes share delivers only what the store's consumer groups give it.
   const shared =
@@ -263,6 +264,7 @@ const webhookStarter = (
           {
             outbox: models.outbox,
             faults: models.faults,
+            faultCalls,
             requestOf: requestLookup(models),
             ...(assetIds.any ? { assetIdToWire: assetIds.toWire } : {}),
             clock,

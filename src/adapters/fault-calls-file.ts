@@ -2,7 +2,8 @@
 // <data-dir>/fault-calls.json that keeps them over a restart. A call that is not hit writes no event, so the log
 // alone knows only the call of each fault's last hit: without the file, a restarted schedule would count on from
 // there. The file is written at most every WRITE_AFTER_MS while calls are counted (a SIGKILL loses at most that
-// much of the count) and at close; to a temporary file renamed over the old one, as clock.json is.
+// much of the count) and at close; to a temporary file renamed over the old one, as clock.json is. A snapshot keeps
+// the counts it was taken with and its revert puts them back, as it puts back the clock.
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 
@@ -14,6 +15,10 @@ export interface FaultCalls {
   readonly next: (faultId: string, lastHitCall: number) => number
   /** Writes the counts of the faults in force now, if they are kept in a file. */
   readonly save: () => void
+  /** The counts now, for a snapshot to put back at its revert (snapshots/snapshots.ts). */
+  readonly capture: () => ReadonlyMap<string, number>
+  /** Puts back counts captured earlier: every count not among them is dropped (its fault counts from its last hit). */
+  readonly restore: (image: ReadonlyMap<string, number>) => void
 }
 
 const callsPath = (dataDir: string): string => join(dataDir, "fault-calls.json")
@@ -46,16 +51,25 @@ export const makeFaultCalls = (dataDir: string | undefined, inForce: (faultId: s
     writeFileSync(`${file}.tmp`, `${JSON.stringify({ format: FORMAT, calls: Object.fromEntries(calls) })}\n`, { mode: 0o600 })
     renameSync(`${file}.tmp`, file)
   }
+  const changed = (): void => {
+    if (dataDir !== undefined && pending === undefined) {
+      pending = setTimeout(save, WRITE_AFTER_MS)
+      pending.unref()
+    }
+  }
   return {
     next: (faultId, lastHitCall) => {
       const call = Math.max(calls.get(faultId) ?? 0, lastHitCall) + 1
       calls.set(faultId, call)
-      if (dataDir !== undefined && pending === undefined) {
-        pending = setTimeout(save, WRITE_AFTER_MS)
-        pending.unref()
-      }
+      changed()
       return call
     },
     save,
+    capture: () => new Map(calls),
+    restore: (image) => {
+      calls.clear()
+      for (const [id, n] of image) calls.set(id, n)
+      changed()
+    },
   }
 }

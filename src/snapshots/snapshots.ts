@@ -1,12 +1,13 @@
 // Snapshots of the whole world and reverts to them. The world is the log, so a snapshot is a position plus what
-// is not in the log but follows from when it was taken: the id sequence, the clock and (for speed) a copy of the
-// read models. A revert cuts the log back to the position and puts the rest back as it was.
+// is not in the log but follows from when it was taken: the id sequence, the clock, the calls each fault has
+// matched and (for speed) a copy of the read models. A revert cuts the log back to the position and puts the rest back as it was.
 import type { Effect } from "effect"
 import type { ModelsImage, ReadModels } from "../projections/read-models.js"
 import type { EventStoreShape, StoreUnavailable } from "../store/event-store.js"
 import type { ControllableClock } from "../adapters/clock.js"
 import type { Gate } from "./gate.js"
 import type { SeededIds } from "../adapters/ids.js"
+import type { FaultCalls } from "../adapters/fault-calls-file.js"
 
 export interface SnapshotInfo {
   readonly id: string
@@ -39,6 +40,8 @@ export class RevertNotSupported extends Error {
 interface Held extends SnapshotInfo {
   readonly seq: number
   readonly frozen: boolean
+  /** The calls each fault had matched (the count `every` and `probability` go by; not in the log). */
+  readonly faultCalls: ReadonlyMap<string, number>
   /** The read models at the position; used up by the first revert to it (later ones rebuild from the log). */
   image: ModelsImage | undefined
 }
@@ -48,6 +51,7 @@ export interface WorldHost {
   readonly models: ReadModels
   readonly ids: SeededIds
   readonly clock: ControllableClock
+  readonly faultCalls: Pick<FaultCalls, "capture" | "restore">
   readonly gate: Gate
   /** Whether other simulators in this process read the same store. */
   readonly shared: () => boolean
@@ -75,13 +79,14 @@ export interface Snapshots {
 const info = (h: Held): SnapshotInfo => ({ id: h.id, position: h.position, time: h.time })
 
 export const makeSnapshots = (host: WorldHost): Snapshots => {
-  const { store, models, ids, clock } = host
+  const { store, models, ids, clock, faultCalls } = host
   const start: Held = {
     id: "start",
     position: models.position,
     time: clock.now(),
     seq: models.lastSeq,
     frozen: clock.isFrozen(),
+    faultCalls: faultCalls.capture(),
     image: undefined,
   }
   let held: Array<Held> = []
@@ -115,6 +120,7 @@ export const makeSnapshots = (host: WorldHost): Snapshots => {
       }
       ids.rewind(target.seq)
       clock.rewind(target.time, target.frozen)
+      faultCalls.restore(target.faultCalls)
     } finally {
       await host.resume()
     }
@@ -135,6 +141,7 @@ export const makeSnapshots = (host: WorldHost): Snapshots => {
           time: clock.now(),
           seq: models.lastSeq,
           frozen: clock.isFrozen(),
+          faultCalls: faultCalls.capture(),
           image: models.capture(),
         }
         held.push(snapshot)

@@ -3,9 +3,9 @@
 // so a `reorder` holds the delivery before the next one goes. Then: `duplicate` sends the delivery twice (the same
 // body, so the same idempotency key; one attempt recorded, with the first answer), `fail` sends it and records the
 // fault's status whatever the receiver answered (so the retry schedule follows), `delay` and `reorder` hold it
-// (fault-holds.ts). A hit refused (used up by another node, or the fault removed meanwhile): sent as it is.
+// (fault-holds.ts; a `reorder` at most REORDER_BOUND_MS of simulated time). A hit refused (used up by another node, or the fault removed meanwhile): sent as it is.
 import type { DeliveryView } from "../projections/outbox.js"
-import type { FaultHolds } from "./fault-holds.js"
+import { type FaultHolds, REORDER_BOUND_MS } from "./fault-holds.js"
 import type { FiredFault } from "./faults.js"
 import type { Lane } from "./lanes.js"
 
@@ -43,7 +43,7 @@ export const applyFault = (host: FaultEffectHost, d: DeliveryView, at: number, l
     else if (effect.kind === "duplicate") host.send(d, at, lane, { copies: 2, failStatus: null })
     else if (effect.kind === "fail") host.send(d, at, lane, { copies: 1, failStatus: effect.status })
     else if (effect.kind === "delay") host.holds.delay(d, host.now() + effect.seconds * 1000)
-    else host.holds.reorder(d)
+    else host.holds.reorder(d, host.now() + REORDER_BOUND_MS)
     host.wake()
   })
 }

@@ -21,6 +21,7 @@ import { OLDEST_API_VERSION, type ApiVersion } from "../domain/api-key/versions.
 import { recordFaultHit } from "../commands/faults.js"
 import { type FiredFault, WebhookFaults, type WebhookFaultSource } from "./faults.js"
 import { FaultHolds } from "./fault-holds.js"
+import type { FaultCalls } from "../adapters/fault-calls-file.js"
 import { applyFault, type FaultEffectHost, plainSend, type SendMode } from "./fault-effects.js"
 
 export interface WebhookWorkerOptions {
@@ -60,6 +61,8 @@ export interface WebhookWorkerHost {
   readonly assetIdToWire?: AssetIdToWire
   /** The faults in force (/_sim/faults); undefined: none ever apply. */
   readonly faults?: WebhookFaultSource
+  /** The calls each fault has matched, shared with the API's faults (undefined: the worker counts its own). */
+  readonly faultCalls?: Pick<FaultCalls, "next">
   readonly clock: { readonly now: () => number; readonly isFrozen: () => boolean }
   readonly run: <A, E>(effect: Effect.Effect<A, E, CommandServices>) => Promise<Exit.Exit<A, E>>
   readonly awaitPosition: (position: bigint) => Effect.Effect<void, StoreUnavailable>
@@ -122,8 +125,8 @@ export const startWebhookWorker = (host: WebhookWorkerHost, options: WebhookWork
   let timer: ReturnType<typeof setTimeout> | undefined
   let idleWaiters: Array<() => void> = []
   const counts = { attempts: 0, delivered: 0 }
-  const faults = new WebhookFaults(host.faults ?? { webhook: [] })
-  const holds = new FaultHolds()
+  const faults = new WebhookFaults(host.faults ?? { webhook: [] }, host.faultCalls)
+  const holds = new FaultHolds((id) => outbox.subscriptions.get(id)?.deliveries.reduce((n, d) => n + d.attempts.length, 0) ?? 0)
   // Several nodes: the store gives a node an event about when its live subscription brings it; wait for that a
   // while rather than pull (a read of the log for each message).
   const caughtUp = (position: bigint) =>

@@ -1,5 +1,6 @@
 // Webhook faults (/_sim/faults, `target: "webhook"`) on one node, to a real receiver: a duplicate arrives twice
-// with the same idempotency key, a reorder arrives after the subscription's next notification, a delay waits for
+// with the same idempotency key, a reorder arrives after the subscription's next notification (or after 60
+// simulated seconds when none comes), a delay waits for
 // the simulated clock, a fail counts the attempt failed and the retry schedule follows; each hit is a FaultHit
 // event naming the delivery, and the schedule (times, every) and the event kind decide which attempts are hit.
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -117,6 +118,22 @@ describe("a reorder", () => {
     expect(amounts()).toEqual(["2", "1"])
     const logged = await s.deliveriesOf(sub.id)
     expect(logged.map((d: { status: string }) => d.status)).toEqual(["delivered", "delivered"])
+  })
+
+  it("with no later notification lets the delivery go after 60 simulated seconds, not before", async () => {
+    const sub = (await s.subscribe()).body
+    await addFault(sub.id, { kind: "reorder" }, { times: 1 })
+    await s.deposit("1")
+    await idle()
+    await s.advance(59)
+    await idle()
+    expect(s.rx.deliveries()).toHaveLength(0)
+    await s.advance(1)
+    await s.rx.waitFor(1)
+    await idle()
+    const [logged] = await s.deliveriesOf(sub.id)
+    expect(logged.attempts.map((a: { at: number; result: string }) => [a.at, a.result])).toEqual([[T0 + 60_000, "delivered"]])
+    expect(amounts()).toEqual(["1"])
   })
 })
 

@@ -84,4 +84,34 @@ describe("a revert", () => {
     expect((await newAccount("made")).status).toBe(201)
     await s.h.admin("DELETE", "/_sim/faults")
   })
+
+  it("puts back the calls an `every` fault had counted at the snapshot, and a reset counts from zero", async () => {
+    const h = await startHarness()
+    try {
+      const create = async (name: string) =>
+        (
+          await h.client.call<any>("POST", `/vaults/${h.testVaultId}/vault-account`, {
+            item: { name, color: "#000000", isHiddenInDashboard: false },
+          })
+        ).status
+      const everyThird = { ...accountFault(503, 10), every: 3 }
+      expect((await h.admin("POST", "/_sim/faults", everyThird)).status).toBe(201)
+      expect(await create("call-1")).toBe(201)
+      const snap = await h.admin("POST", "/_sim/snapshots")
+      expect([await create("call-2"), await create("call-3")]).toEqual([201, 503])
+      expect((await h.admin("POST", `/_sim/snapshots/${snap.body.id}/revert`)).status).toBe(200)
+      // Counted on from the snapshot's one call: the third is hit again, then the sixth.
+      const afterRevert = [await create("call-2"), await create("call-3"), await create("call-4"), await create("call-5")]
+      expect(afterRevert).toEqual([201, 503, 201, 201])
+      expect(await create("call-6")).toBe(503)
+
+      expect((await h.admin("POST", "/_sim/reset")).status).toBe(200)
+      expect(await faults(h.admin)).toEqual([])
+      // A fault added after the reset counts from zero, though the counts before it went further.
+      expect((await h.admin("POST", "/_sim/faults", everyThird)).status).toBe(201)
+      expect([await create("a"), await create("b"), await create("c")]).toEqual([201, 201, 503])
+    } finally {
+      await h.close()
+    }
+  })
 })
