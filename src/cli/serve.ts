@@ -22,6 +22,9 @@ import { CliFailure, UsageError } from "./failure.js"
 import { holdEarlyRequests } from "./early-requests.js"
 import { commandName, npmSwallowedFlags, stoppedLine } from "./start-lines.js"
 import { createWorlds, type Worlds } from "../worlds/registry.js"
+import { filedWorlds } from "../worlds/saved.js"
+import { openWorldFiles } from "../adapters/world-files.js"
+import { join } from "node:path"
 
 export interface ServeOptions {
   readonly host: string
@@ -149,7 +152,12 @@ const startLines = (
   o: ServeOptions,
   sim: Simulator,
   credentials: CredentialsFile,
-  { url, nodeId, savedTo }: { readonly url: string; readonly nodeId: string; readonly savedTo: string | undefined },
+  {
+    url,
+    nodeId,
+    savedTo,
+    reopened,
+  }: { readonly url: string; readonly nodeId: string; readonly savedTo: string | undefined; readonly reopened: number },
 ): Array<string> => {
   const lines = [`admin token: ${sim.adminToken}`]
   for (const c of credentials.apiKeys) {
@@ -170,6 +178,7 @@ const startLines = (
     `store: ${o.store}, events: ${sim.models.timeline.count}${sim.restoredFrom !== undefined ? ` (read models from the checkpoint at position ${sim.restoredFrom})` : ""}`,
   )
   if (o.store === "esdb" || nodeId !== "") lines.push(`node id: ${JSON.stringify(nodeId)}`)
+  if (reopened > 0) lines.push(`worlds: ${reopened} reopened from ${join(o.dataDir, "worlds")} (GET /_sim/worlds lists them)`)
   const first = credentials.apiKeys[0]
   if (first !== undefined) {
     const args =
@@ -234,7 +243,14 @@ const closeAll = async (server: Server, sim: Simulator | undefined, store: Opene
   await release()
 }
 
-/** The server's worlds (docs/worlds.md): its own simulator and those POST /_sim/worlds creates, on a memory store only. */
+/** Why an EventStoreDB server refuses worlds (docs/worlds.md, "Stores"). */
+export const ESDB_WORLDS_UNSUPPORTED =
+  "Worlds are not supported on serve --store esdb yet: its nodes share one log, and a world would need a stream prefix of its own that every node follows. Use --store sqlite (each world its own file, kept across restarts) or --store memory."
+
+/**
+ * The server's worlds (docs/worlds.md): its own simulator and those POST /_sim/worlds creates; on a memory store each
+ * in memory, on sqlite each its own log under <data-dir>/worlds/, reopened by the next start (restore).
+ */
 const serverWorlds = (o: ServeOptions, sim: Simulator, fixture: Fixture | undefined, app: AppOptions): Worlds =>
   createWorlds({
     server: sim,
@@ -242,9 +258,8 @@ const serverWorlds = (o: ServeOptions, sim: Simulator, fixture: Fixture | undefi
     app,
     maxWorlds: Number(o.maxWorlds),
     ...(o.worldTtl !== undefined ? { ttlMs: Number(o.worldTtl) * 1000 } : {}),
-    ...(o.store !== "memory"
-      ? { unsupported: `Worlds need serve --store memory: each world is held in memory, and ${o.store} worlds are not supported yet.` }
-      : {}),
+    ...(o.store === "sqlite" ? { storage: filedWorlds(openWorldFiles(join(o.dataDir, "worlds"), { durability: o.durability })) } : {}),
+    ...(o.store === "esdb" ? { unsupported: ESDB_WORLDS_UNSUPPORTED } : {}),
   })
 
 /**
@@ -266,6 +281,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   let store: OpenedStore | undefined
   let sim: Simulator | undefined
   let worlds: Worlds | undefined
+  let reopened = 0
   let release: () => Promise<void> = async () => {}
   let nodeId = o.nodeId ?? ""
   let credentials: CredentialsFile
@@ -329,6 +345,9 @@ export const serve = async (o: ServeOptions): Promise<void> => {
       savedTo = writeCredentialsFile(o.dataDir, credentials)
     }
     worlds = serverWorlds(o, sim, fixture, { rejectReplays: o.rejectReplays === true, authFailureLimit })
+    reopened = await worlds.restore().catch((e: unknown) => {
+      throw new CliFailure(`cannot reopen the worlds of ${o.dataDir}: ${messageOf(e)}`)
+    })
     const fetch = guardHosts(createWorldsApp(worlds.routing).fetch, {
       bound: o.host,
       allowed: o.allowHost ?? [],
@@ -345,7 +364,7 @@ export const serve = async (o: ServeOptions): Promise<void> => {
   if (!isLoopback(o.host))
     process.stderr.write(`warning: listening on ${o.host}, beyond this machine: anyone who can reach it can use the simulator\n`)
 
-  process.stdout.write(`${startLines(o, sim, credentials, { url, nodeId, savedTo }).join("\n")}\n`)
+  process.stdout.write(`${startLines(o, sim, credentials, { url, nodeId, savedTo, reopened }).join("\n")}\n`)
 
   // Connections still open after 3 s are not waited for; closing the simulator (its last checkpoint) is.
   const stop = stopper(o, server, sim, { release, checkpointEvery, savedTo, worlds })

@@ -7,7 +7,8 @@ import { worldRoutes, type CreatedWorld, type WorldInfo, type WorldSource, type 
 import { DEFAULT_FIXTURE, type Fixture, type Simulator, type SimulatorOptions } from "../simulator.js"
 import { freshAdminToken, withFreshCredentials, withoutCredentials } from "./credentials.js"
 import { WorldDirectory } from "./directory.js"
-import { forkedWorld, worldFromFixture, type World, type WorldSettings } from "./world.js"
+import { memoryWorlds, reopenedWorld, type WorldRecord, type WorldStorage } from "./saved.js"
+import { forkedWorld, worldFromFixture, type World, type WorldPlace, type WorldSettings } from "./world.js"
 
 export const DEFAULT_MAX_WORLDS = 1000
 
@@ -27,15 +28,19 @@ export interface WorldsOptions {
   readonly unsupported?: string
   /** The worlds' webhook delivery (default: on, on the main thread). */
   readonly webhooks?: SimulatorOptions["webhooks"]
+  /** Where the worlds are kept (default: in memory, each its own memory store; saved.ts). */
+  readonly storage?: WorldStorage
 }
 
 export interface Worlds {
   readonly routing: WorldRouting
   readonly control: WorldsControl
   readonly size: () => number
+  /** Reopens the worlds a previous start kept (files: saved.ts); resolves with how many. */
+  readonly restore: () => Promise<number>
   /** Deletes the worlds idle past the TTL now (the ticker does every second). */
   readonly expireIdle: () => Promise<void>
-  /** Closes every world but the server's (the server closes its own simulator). */
+  /** Closes every world but the server's (the server closes its own simulator); kept worlds stay kept. */
   readonly close: () => Promise<void>
 }
 
@@ -61,18 +66,56 @@ const answer = (w: World, apiKeys: CreatedWorld["apiKeys"]): CreatedWorld => ({
   vaults: w.sim.models.workspace.vaultList(undefined).map((v) => ({ id: v.profile.vaultId, name: v.profile.name, type: v.profile.type })),
 })
 
+/** A new world in its place: closed and removed again when its creation fails, kept once it is complete. */
+const placedWorld = async <A extends { readonly world: World }>(
+  storage: WorldStorage,
+  id: string,
+  make: (place: WorldPlace) => Promise<A>,
+  record: (w: World) => WorldRecord,
+): Promise<A> => {
+  const place = storage.place(id)
+  let made: A
+  try {
+    made = await make(place)
+  } catch (e) {
+    await storage.end(id, async () => void (await place.store.close?.()))
+    throw e
+  }
+  storage.keep(record(made.world))
+  return made
+}
+
 /** How POST /_sim/worlds makes a world: from a fixture (or the server's, with fresh credentials), or as a fork. */
-const worldMaker = (options: WorldsOptions, directory: WorldDirectory, settings: WorldSettings) => {
+const worldMaker = (options: WorldsOptions, directory: WorldDirectory, settings: WorldSettings, storage: WorldStorage) => {
   const { server } = options
-  let made = 0
-  const nextId = () => `w${Buffer.from(server.ids.bytes(`world:${++made}`, 6)).toString("hex")}`
+  // Every world's asset ids (a fork reads its source's), the server's from its fixture.
+  const assets = new Map<string, Fixture["assets"]>([[directory.server.id, options.serverFixture?.assets]])
+  const nextId = () => {
+    for (;;) {
+      const n = storage.made() + 1
+      storage.setMade(n)
+      const id = `w${Buffer.from(server.ids.bytes(`world:${n}`, 6)).toString("hex")}`
+      if (directory.get(id) === undefined) return id
+    }
+  }
+  const recordOf = (w: World, seed: string, given: Fixture["assets"]): WorldRecord => {
+    assets.set(w.id, given)
+    return { id: w.id, seed, adminToken: w.sim.adminToken, created: w.created, ...(given !== undefined ? { assets: given } : {}) }
+  }
   const fromFixture = async (given: Fixture | undefined): Promise<CreatedWorld | ApiError> => {
     const fixture = withFreshCredentials(given ?? withoutCredentials(options.serverFixture ?? DEFAULT_FIXTURE, server.seed))
     if (directory.byToken(fixture.adminToken) !== undefined) return taken("adminToken")
     // Only the keys the fixture names can be taken: a fresh one (credentials.ts) is drawn at random, and looking
     // one up that no world holds scans every world (directory.ts).
     for (const k of given?.apiKeys ?? []) if (k.key !== undefined && directory.byKey(k.key) !== undefined) return taken(`API key ${k.key}`)
-    const w = await worldFromFixture(nextId(), fixture, fixture.seed ?? server.seed, settings)
+    const seed = fixture.seed ?? server.seed
+    const id = nextId()
+    const { world: w } = await placedWorld(
+      storage,
+      id,
+      async (place) => ({ world: await worldFromFixture(id, fixture, seed, settings, place) }),
+      (w) => recordOf(w, seed, fixture.assets),
+    )
     directory.add(w)
     const version = (key: string) => w.sim.models.workspace.apiKeys.get(key)?.grant.apiVersion ?? ""
     return answer(
@@ -86,11 +129,26 @@ const worldMaker = (options: WorldsOptions, directory: WorldDirectory, settings:
     const at = from.snapshot === undefined ? undefined : source.sim.snapshots().find((s) => s.id === from.snapshot)
     if (from.snapshot !== undefined && at === undefined)
       return new ApiError(404, "snapshot_not_found", `World ${source.id} has no snapshot ${JSON.stringify(from.snapshot)}.`)
-    const { world, apiKeys } = await forkedWorld(nextId(), source.sim, at, freshAdminToken(), settings)
+    const sourceAssets = assets.get(source.id)
+    const id = nextId()
+    const { world, apiKeys } = await placedWorld(
+      storage,
+      id,
+      (place) => forkedWorld(id, source.sim, at, freshAdminToken(), settings, place, sourceAssets ?? []),
+      (w) => recordOf(w, source.sim.seed, sourceAssets),
+    )
     directory.add(world)
     return answer(world, apiKeys)
   }
-  return (source: WorldSource): Promise<CreatedWorld | ApiError> => ("from" in source ? fork(source.from) : fromFixture(source.fixture))
+  const reopen = async (record: WorldRecord, place: WorldPlace) => {
+    assets.set(record.id, record.assets)
+    directory.add(await reopenedWorld(record, place, settings))
+  }
+  return {
+    make: (source: WorldSource): Promise<CreatedWorld | ApiError> => ("from" in source ? fork(source.from) : fromFixture(source.fixture)),
+    reopen,
+    forget: (id: string) => assets.delete(id),
+  }
 }
 
 /**
@@ -122,7 +180,8 @@ export const createWorlds = (options: WorldsOptions): Worlds => {
     webhooks: options.webhooks ?? {},
     wallNow,
   }
-  const make = worldMaker(options, directory, settings)
+  const storage = options.storage ?? memoryWorlds()
+  const maker = worldMaker(options, directory, settings, storage)
 
   const create = async (source: WorldSource): Promise<CreatedWorld | ApiError> => {
     if (options.unsupported !== undefined) return new ApiError(501, "worlds_not_supported", options.unsupported)
@@ -132,15 +191,16 @@ export const createWorlds = (options: WorldsOptions): Worlds => {
         "world_limit_reached",
         `This server holds ${directory.size} worlds, its limit (serve --max-worlds): delete one (DELETE /_sim/worlds/{id}) first.`,
       )
-    return make(source)
+    return maker.make(source)
   }
   const remove = async (id: string): Promise<true | ApiError> => {
     if (id === directory.server.id) return new ApiError(409, "world_not_deletable", "The server's own world ends with the server.")
     const w = directory.get(id)
     if (w === undefined) return new ApiError(404, "world_not_found", `No world ${JSON.stringify(id)}.`)
     directory.delete(w)
-    // Its webhook worker stops with it: deliveries still due are never sent.
-    await w.sim.close()
+    maker.forget(id)
+    // Its webhook worker stops with it: deliveries still due are never sent. Its log goes with it.
+    await storage.end(id, () => w.sim.close())
     return true
   }
   const expireIdle = async () => {
@@ -162,10 +222,17 @@ export const createWorlds = (options: WorldsOptions): Worlds => {
     routing: { server: directory.server, byKey: (key) => used(directory.byKey(key)), byToken: (token) => used(directory.byToken(token)) },
     control,
     size: () => directory.size,
+    restore: async () => {
+      // One at a time: each replays its log into its read models.
+      for (const { record, place } of storage.saved()) await maker.reopen(record, place)
+      return directory.size
+    },
     expireIdle,
     close: async () => {
       clearInterval(ticker)
-      await Promise.all([...directory.created()].map((w) => remove(w.id)))
+      const open = [...directory.created()]
+      for (const w of open) directory.delete(w)
+      await Promise.all(open.map((w) => w.sim.close()))
     },
   }
 }

@@ -1,4 +1,5 @@
-// One world: a full simulator (createSimulator) on a memory store of its own, and the app that answers for it.
+// One world: a full simulator (createSimulator) on a store of its own (memory, or a file: saved.ts), and the app
+// that answers for it.
 import { Effect, Exit } from "effect"
 import type { Hono } from "hono"
 import { createApp, type AppOptions } from "../api/app.js"
@@ -7,6 +8,7 @@ import { createApiKey, revokeApiKey } from "../commands/workspace.js"
 import { makeLoader } from "../event-log/load.js"
 import { logPages } from "../event-log/pages.js"
 import { createSimulator, type Fixture, type Simulator, type SimulatorOptions } from "../simulator.js"
+import type { EventStoreShape } from "../store/event-store.js"
 import { makeMemoryStore } from "../store/memory.js"
 import { freshKey } from "./credentials.js"
 
@@ -30,7 +32,22 @@ export interface WorldSettings {
   readonly wallNow: () => number
 }
 
-const worldOf = (id: string, sim: Simulator, settings: WorldSettings): World => ({
+/** Where a world keeps its log, and (with `dir`) its clock and fault counters: a memory store of its own by default. */
+export interface WorldPlace {
+  readonly store: EventStoreShape & { close?: () => void | Promise<void> }
+  readonly dir?: string
+}
+
+const inMemory = (): WorldPlace => ({ store: makeMemoryStore() })
+
+/** The simulator options a world's place gives: its store, and its clock and fault counters kept in its directory. */
+export const placed = (place: WorldPlace, frozenAt: number | undefined) => ({
+  store: place.store,
+  clock: { ...(frozenAt !== undefined ? { frozenAt } : {}), ...(place.dir !== undefined ? { dataDir: place.dir } : {}) },
+  ...(place.dir !== undefined ? { faultCallsDir: place.dir } : {}),
+})
+
+export const worldOf = (id: string, sim: Simulator, settings: WorldSettings): World => ({
   id,
   sim,
   // The dashboard is the server world's.
@@ -47,20 +64,19 @@ export const worldFromFixture = async (
   fixture: Fixture & { readonly adminToken: string },
   seed: string,
   settings: WorldSettings,
+  place: WorldPlace = inMemory(),
 ): Promise<World> => {
   const sim = await createSimulator({
-    store: makeMemoryStore(),
+    ...placed(place, settings.frozenAt),
     seed,
     fixture: { ...fixture, seed },
-    clock: settings.frozenAt !== undefined ? { frozenAt: settings.frozenAt } : {},
     webhooks: settings.webhooks,
   })
   return worldOf(id, sim, settings)
 }
 
-/** The source's log up to `position` (all of it when undefined), copied into a new memory store. */
-const copiedLog = async (source: Simulator, position: bigint | undefined) => {
-  const store = makeMemoryStore()
+/** The source's log up to `position` (all of it when undefined), copied into a new store. */
+const copiedLog = async (source: Simulator, position: bigint | undefined, store: WorldPlace["store"]) => {
   const loader = makeLoader(store)
   for await (const page of logPages(source.store))
     for (const e of page) if (position === undefined || e.position <= position) await loader.add({ ...e, line: 0 })
@@ -79,14 +95,17 @@ export const forkedWorld = async (
   at: { readonly position: bigint; readonly time: number } | undefined,
   adminToken: string,
   settings: WorldSettings,
+  place: WorldPlace = inMemory(),
+  assets: Fixture["assets"] = [],
 ): Promise<{ readonly world: World; readonly apiKeys: ReadonlyArray<WorldCredentials> }> => {
-  const store = await source.gate.shared(() => copiedLog(source, at?.position))
+  await source.gate.shared(() => copiedLog(source, at?.position, place.store))
   const frozenAt = source.clock.isFrozen() ? (at?.time ?? source.clock.now()) : undefined
   const sim = await createSimulator({
-    store,
+    ...placed(place, frozenAt),
     seed: source.seed,
     adminToken,
-    clock: frozenAt !== undefined ? { frozenAt } : {},
+    // The source's own asset ids, read as the source reads them.
+    ...(assets.length > 0 ? { fixture: { assets } } : {}),
     defaultWorkspace: false,
     webhooks: settings.webhooks,
   })

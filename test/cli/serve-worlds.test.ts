@@ -1,11 +1,12 @@
 // `custody-sim serve` and its worlds (docs/worlds.md): --max-worlds bounds them, the request log names the world,
-// a SQLite server refuses them with 501, and a bad --max-worlds or --world-ttl is a usage error (exit status 2).
+// an EventStoreDB server refuses them with 501, and a bad --max-worlds or --world-ttl is a usage error (exit status 2).
 import { execFile } from "node:child_process"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterEach, describe, expect, it } from "vitest"
 import { startSimProcess, type SimProcess } from "../support/sim-process.js"
-import { tempDir } from "../support/temp-dir.js"
+import { ESDB_WORLDS_UNSUPPORTED } from "../../src/cli/serve.js"
+import { startEsdbDouble } from "../support/esdb-double/index.js"
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 const TSX = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href
@@ -38,10 +39,25 @@ describe("serve and worlds", () => {
     await expect.poll(() => sim!.output().includes(`key=${key.key} world=${created.body.id}`), { timeout: 10_000 }).toBe(true)
   }, 120_000)
 
-  it("refuses worlds on a SQLite store with 501 worlds_not_supported", async () => {
-    sim = await startSimProcess(["--store", "sqlite", "--data-dir", tempDir("serve-worlds-")])
-    const r = await sim.admin("POST", "/_sim/worlds", {})
-    expect([r.status, r.body.error.code]).toEqual([501, "worlds_not_supported"])
+  it("refuses worlds on an EventStoreDB store with 501 worlds_not_supported, saying which stores hold them", async () => {
+    const double = await startEsdbDouble()
+    try {
+      sim = await startSimProcess([
+        "--store",
+        "esdb",
+        "--esdb",
+        `${double.connectionString}&defaultDeadline=3000`,
+        "--seed",
+        "serve-worlds",
+      ])
+      const r = await sim.admin("POST", "/_sim/worlds", {})
+      expect(r).toMatchObject({ status: 501, body: { error: { code: "worlds_not_supported", message: ESDB_WORLDS_UNSUPPORTED } } })
+      expect(r.body.error.message).toMatch(/--store sqlite .*or --store memory/)
+    } finally {
+      await sim?.stop()
+      sim = undefined
+      await double.stop()
+    }
   }, 120_000)
 
   it("refuses a bad --max-worlds or --world-ttl with one usage line, exit status 2", async () => {
