@@ -100,6 +100,8 @@ const summaries: Readonly<Record<string, string>> = {
   "POST /_sim/worlds":
     "server token only: `{ fixture?, from?: { world, snapshot? } }` → `{ id, adminToken, apiKeys, vaults }` (201): a world of its own (docs/worlds.md; 409 `world_credentials_taken`, `world_limit_reached`)",
   "GET /_sim/worlds": "server token only: → `{ worlds: [{ id, server, created, logHead, keys }] }`",
+  "GET /_sim/worlds/:id":
+    "server token only: → the world as listed with `adminToken` and `apiKeys` (secrets included) as created (`custody-sim call --world`, the dashboard)",
   "DELETE /_sim/worlds/:id": "server token only: ends a world (its keys answer 401, its pending webhook deliveries are dropped)",
   "GET /_sim/audit": "`?asOf=` → every balance reconciled against the events, with the digest (HTML with `Accept: text/html`)",
   "GET /_sim/overview": "the dashboard's overview: vaults, chains, clock, log head (`?asOf=`)",

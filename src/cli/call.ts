@@ -1,9 +1,10 @@
-// `custody-sim call`, `sign` and `credentials`: requests signed with the data dir's credentials (or given ones).
-// Sent with node:http rather than fetch: loading fetch's client costs a command that runs once ~0.1-1 s of start-up.
-import { request } from "node:http"
+// `custody-sim call`, `sign` and `credentials`: requests signed with the data dir's credentials (or given ones, or
+// those of a world on the server: --world).
 import { signRequest, type Credentials } from "../client/signing.js"
 import { credentialsPath, readCredentialsFile, type CredentialsFile } from "../workspace/credentials-file.js"
 import { CliFailure, UsageError } from "./failure.js"
+import { send } from "./call-send.js"
+import { worldCredentials } from "./call-world.js"
 
 interface CredentialOptions {
   readonly dataDir: string
@@ -12,6 +13,10 @@ interface CredentialOptions {
   readonly passphrase?: string
   readonly url?: string
   readonly apiVersion?: string
+  /** A world of the server (docs/worlds.md): its credentials, read with the server's admin token. */
+  readonly world?: string
+  /** The server's admin token for --world (default: credentials.json's). */
+  readonly adminToken?: string
 }
 
 const DEFAULT_URL = "http://127.0.0.1:8080"
@@ -37,8 +42,25 @@ const baseUrl = (raw: string): string => {
   return raw.replace(/\/$/, "")
 }
 
-/** The key to sign with: all three parts given, or the given (or first) key of credentials.json with its parts. */
-const resolveCredentials = (o: CredentialOptions): { credentials: Credentials; url: string } => {
+/** The world's key (the given or its first), read from the server with its admin token, given or saved. */
+const worldKey = async (o: CredentialOptions & { readonly world: string }): Promise<{ credentials: Credentials; url: string }> => {
+  const saved = o.adminToken !== undefined && o.url !== undefined ? undefined : savedFile(o.dataDir)
+  const url = baseUrl(o.url ?? saved?.url ?? DEFAULT_URL)
+  const adminToken = o.adminToken ?? saved?.adminToken
+  if (adminToken === undefined)
+    throw new CliFailure(`--world needs the server's admin token: pass --admin-token (${credentialsPath(o.dataDir)} does not exist)`)
+  if (o.key !== undefined && o.secret !== undefined && o.passphrase !== undefined)
+    return { credentials: { key: o.key, secret: o.secret, passphrase: o.passphrase }, url }
+  const found = await worldCredentials(url, adminToken, o.world, o.key)
+  return { credentials: { ...found, secret: o.secret ?? found.secret, passphrase: o.passphrase ?? found.passphrase }, url }
+}
+
+/**
+ * The key to sign with: all three parts given, or a world's (--world), or the given (or first) key of
+ * credentials.json with its parts.
+ */
+const resolveCredentials = async (o: CredentialOptions): Promise<{ credentials: Credentials; url: string }> => {
+  if (o.world !== undefined) return worldKey({ ...o, world: o.world })
   const saved = o.secret !== undefined && o.passphrase !== undefined && o.key !== undefined ? undefined : savedFile(o.dataDir)
   const url = baseUrl(o.url ?? saved?.url ?? DEFAULT_URL)
   if (o.key !== undefined && o.secret !== undefined && o.passphrase !== undefined)
@@ -81,22 +103,6 @@ const withQuery = (path: string, query: ReadonlyArray<string>): string => {
   return `${path}${path.includes("?") ? "&" : "?"}${params.toString()}`
 }
 
-const send = (url: string, method: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> =>
-  new Promise((resolve, reject) => {
-    const req = request(
-      new URL(url),
-      { method, headers: body.length > 0 ? { ...headers, "content-length": String(Buffer.byteLength(body)) } : headers },
-      (res) => {
-        const chunks: Array<Buffer> = []
-        res.on("data", (c: Buffer) => chunks.push(c))
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }))
-        res.on("error", reject)
-      },
-    )
-    req.on("error", reject)
-    req.end(body.length > 0 ? body : undefined)
-  })
-
 export const call = async (
   method: string,
   path: string,
@@ -106,7 +112,7 @@ export const call = async (
   if (!["GET", "POST", "PUT", "DELETE", "PATCH"].includes(m)) throw new UsageError(`unknown method ${method}: GET, POST or PUT`)
   const target = withQuery(path, o.query ?? [])
   const body = m === "GET" ? "" : bodyOf(o.data ?? "{}")
-  const { credentials, url } = resolveCredentials(o)
+  const { credentials, url } = await resolveCredentials(o)
   const headers = signRequest(credentials, {
     method: m,
     url: target,
@@ -142,7 +148,7 @@ export const sign = async (
   o: CredentialOptions & { readonly method: string; readonly path: string; readonly body: string },
 ): Promise<number> => {
   const method = o.method.toUpperCase()
-  const { credentials, url } = resolveCredentials(o)
+  const { credentials, url } = await resolveCredentials(o)
   const headers = signRequest(credentials, {
     method,
     url: o.path,

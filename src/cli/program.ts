@@ -40,6 +40,8 @@ const credentialOptions = (c: Command) =>
       ),
     )
     .addOption(opt("--api-version <version>", "x-api-version to send", "API_VERSION"))
+    .addOption(opt("--world <id>", "sign with this world's credentials, read from the server (docs/worlds.md)", "WORLD"))
+    .addOption(opt("--admin-token <token>", "the server's admin token, for --world (default: from credentials.json)", "ADMIN_TOKEN"))
 
 const onOneLine = (message: string) =>
   message

@@ -1,6 +1,7 @@
 // Control plane: /_sim/worlds, the server's worlds (docs/worlds.md). Only the server's own admin token reaches these
 // routes (createWorldsApp sends them to the server's world); a world's registry implements WorldsControl.
 import type { Fixture } from "../../workspace/bootstrap.js"
+import type { ApiDeps } from "../deps.js"
 import { ApiError, isApiError } from "../errors.js"
 import { checkFixture } from "./fixture.js"
 import { type SimRoute, simRoute } from "./common.js"
@@ -18,6 +19,12 @@ export interface CreatedWorld {
   readonly adminToken: string
   readonly apiKeys: ReadonlyArray<WorldCredentials>
   readonly vaults: ReadonlyArray<{ readonly id: string; readonly name: string; readonly type: string }>
+}
+
+/** What GET /_sim/worlds/{id} answers: the world as listed, with the credentials it was created with. */
+export interface WorldDetails extends WorldInfo {
+  readonly adminToken: string
+  readonly apiKeys: ReadonlyArray<WorldCredentials>
 }
 
 export interface WorldInfo {
@@ -65,31 +72,81 @@ const sourceOf = (body: Record<string, unknown>): WorldSource | ApiError => {
   }
 }
 
-export const worldRoutes = (control: WorldsControl): ReadonlyArray<SimRoute> => [
-  {
-    method: "POST",
-    path: "/_sim/worlds",
-    // It reads no world: it builds a new one, outside the server world's gate.
-    entersGateItself: true,
-    handle: async ({ body }) => {
-      const source = sourceOf(body)
-      if (isApiError(source)) return source
-      const created = await control.create(source)
-      return isApiError(created) ? created : { status: 201, body: created }
+type Credentials = Pick<WorldDetails, "adminToken" | "apiKeys">
+
+/**
+ * The credentials each world was created with, as POST /_sim/worlds answered them: a passphrase is kept only as a
+ * hash in the world. A world gone otherwise (its TTL) is forgotten when next asked for, or when they outnumber the
+ * worlds.
+ */
+const credentialsKept = (control: WorldsControl) => {
+  const kept = new Map<string, Credentials>()
+  const prune = () => {
+    const live = new Set(control.list().map((w) => w.id))
+    for (const id of kept.keys()) if (!live.has(id)) kept.delete(id)
+  }
+  return {
+    keep: (w: CreatedWorld) => {
+      kept.set(w.id, { adminToken: w.adminToken, apiKeys: w.apiKeys })
+      if (kept.size > 64 && kept.size > 2 * control.list().length) prune()
     },
-  },
-  {
-    method: "GET",
-    path: "/_sim/worlds",
-    handle: () => ({ status: 200, body: { worlds: control.list() } }),
-  },
-  simRoute({
-    method: "DELETE",
-    path: "/_sim/worlds/:id",
-    entersGateItself: true,
-    handle: async ({ params }) => {
-      const removed = await control.remove(params.id)
-      return isApiError(removed) ? removed : { status: 200, body: { id: params.id, deleted: true } }
+    forget: (id: string) => kept.delete(id),
+    details: (id: string, deps: ApiDeps): WorldDetails | ApiError => {
+      const info = control.list().find((w) => w.id === id)
+      if (info === undefined) kept.delete(id)
+      if (info === undefined) return new ApiError(404, "world_not_found", `No world ${JSON.stringify(id)}.`)
+      if (info.server) {
+        const version = (key: string) => deps.sim.models.workspace.apiKeys.get(key)?.grant.apiVersion ?? ""
+        const apiKeys = deps.sim.createdCredentials.map((c) => ({ ...c, apiVersion: version(c.key) }))
+        return { ...info, adminToken: deps.sim.adminToken, apiKeys }
+      }
+      const credentials = kept.get(id)
+      if (credentials === undefined) return new ApiError(404, "world_not_found", `No credentials are known of world ${JSON.stringify(id)}.`)
+      return { ...info, ...credentials }
     },
-  }),
-]
+  }
+}
+
+export const worldRoutes = (control: WorldsControl): ReadonlyArray<SimRoute> => {
+  const credentials = credentialsKept(control)
+  return [
+    {
+      method: "POST",
+      path: "/_sim/worlds",
+      // It reads no world: it builds a new one, outside the server world's gate.
+      entersGateItself: true,
+      handle: async ({ body }) => {
+        const source = sourceOf(body)
+        if (isApiError(source)) return source
+        const created = await control.create(source)
+        if (isApiError(created)) return created
+        credentials.keep(created)
+        return { status: 201, body: created }
+      },
+    },
+    {
+      method: "GET",
+      path: "/_sim/worlds",
+      handle: () => ({ status: 200, body: { worlds: control.list() } }),
+    },
+    simRoute({
+      method: "GET",
+      path: "/_sim/worlds/:id",
+      handle: ({ params }, deps) => {
+        const details = credentials.details(params.id, deps)
+        return isApiError(details) ? details : { status: 200, body: details }
+      },
+    }),
+    simRoute({
+      method: "DELETE",
+      path: "/_sim/worlds/:id",
+      entersGateItself: true,
+      handle: async ({ params }) => {
+        const removed = await control.remove(params.id)
+        if (isApiError(removed)) return removed
+        credentials.forget(params.id)
+        return { status: 200, body: { id: params.id, deleted: true } }
+      },
+    }),
+  ]
+}
