@@ -6,15 +6,10 @@ import { chainKey, heightAt } from "../../chain-sim/index.js"
 import type { NetworkInfo } from "../../domain/chains/index.js"
 import type { ApiDeps } from "../deps.js"
 import { type ChainCache, chainCache } from "./chain-cache.js"
-import type { ChainTx, EvmLog } from "./chain-tx.js"
+import type { ChainTx } from "./chain-tx.js"
+import { type LogFilter, logsAnswer } from "./log-query.js"
 import { firstAtOrAbove, lastAtOrBelow } from "./steps.js"
 import type { UtxoTx } from "./utxo-tx.js"
-
-/** What eth_getLogs filters by: contracts (null: any), and per topic position the values wanted (null: any). */
-export interface LogFilter {
-  readonly addresses: ReadonlySet<string> | null
-  readonly topics: ReadonlyArray<ReadonlyArray<string> | null>
-}
 
 export interface ChainIndex {
   readonly network: NetworkInfo
@@ -42,8 +37,8 @@ export interface ChainIndex {
   supplyAt(contract: string, height: number): bigint
   /** Transactions sent by an account, mined by `height` (with `pending`, those in the mempool too). */
   sentAt(address: string, height: number, pending: boolean): number
-  /** The mined logs from `from` to `to` that pass the filter, in block order, as a JSON list. */
-  logsJson(filter: LogFilter, from: number, to: number): string
+  /** The mined logs from `from` to `to` that pass the filter, in block order, as a JSON list in UTF-8. */
+  logsJson(filter: LogFilter, from: number, to: number): Uint8Array
 }
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex")
@@ -59,24 +54,6 @@ const derivedHash = (n: NetworkInfo, height: number): string => {
   b[3] = b[3]! & 0x0f
   return hex(b)
 }
-
-/** The logs' indices a filter can match: the shortest list one of its conditions names (undefined: no condition). */
-const candidates = (c: ChainCache, f: LogFilter): ReadonlyArray<number> | undefined => {
-  const lists: Array<ReadonlyArray<number>> = []
-  const union = (keys: Iterable<string>) => {
-    const parts = [...keys].map((k) => c.logsBy.get(k) ?? [])
-    lists.push(parts.length === 1 ? parts[0]! : parts.flat().sort((a, b) => a - b))
-  }
-  if (f.addresses !== null) union([...f.addresses].map((a) => `a${a}`))
-  f.topics.forEach((wanted, n) => {
-    if (wanted !== null) union(wanted.map((t) => `${n}${t}`))
-  })
-  return lists.length === 0 ? undefined : lists.reduce((a, b) => (b.length < a.length ? b : a))
-}
-
-const matches = (log: EvmLog, f: LogFilter): boolean =>
-  (f.addresses === null || f.addresses.has(log.address)) &&
-  f.topics.every((wanted, i) => wanted === null || (log.topics[i] !== undefined && wanted.includes(log.topics[i]!.toLowerCase())))
 
 const blockTimeOf = (deps: ApiDeps, c: ChainCache, now: number) => {
   const states = deps.sim.models.chains.chain(chainKey(c.network.blockchain, c.network.network))?.state
@@ -106,7 +83,6 @@ export const chainIndex = (deps: ApiDeps, n: NetworkInfo): ChainIndex => {
   const now = deps.sim.clock.now()
   const tip = models.chains.heightAt(chainKey(n.blockchain, n.network), now)
   const blockHash = (height: number): string => c.blocks.get(height)?.[0]?.blockHash ?? derivedHash(n, height)
-  const logHeights = c.logHeights
   return {
     network: n,
     tip,
@@ -135,23 +111,6 @@ export const chainIndex = (deps: ApiDeps, n: NetworkInfo): ChainIndex => {
       const a = c.key(address)
       return Number(c.sentMined.get(a)?.at(height) ?? 0n) + (pending ? (c.sentPending.get(a) ?? 0) : 0)
     },
-    logsJson: (f, from, to) => {
-      const out: Array<string> = []
-      const list = candidates(c, f)
-      const count = list?.length ?? c.logs.length
-      const at = (i: number) => (list === undefined ? i : list[i]!)
-      let lo = 0
-      let hi = count
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1
-        if (logHeights[at(mid)]! < from) lo = mid + 1
-        else hi = mid
-      }
-      for (let i = lo; i < count && logHeights[at(i)]! <= to; i++) {
-        const log = c.logs[at(i)]!
-        if (matches(log, f)) out.push(c.logJson[at(i)]!)
-      }
-      return `[${out.join(",")}]`
-    },
+    logsJson: (f, from, to) => logsAnswer(c, f, from, to),
   }
 }
