@@ -43,16 +43,30 @@ export interface ChainIndex {
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex")
 
-/** A block that holds no transaction has no recorded hash: one derived from the chain and height, in the family's form. */
+/** How many of a derived hash's last bytes write its height (big-endian): up to 2^48 blocks. */
+const HEIGHT_BYTES = 6
+
+/**
+ * A block that holds no transaction has no recorded hash: one derived from the chain and height, in the family's
+ * form, its last bytes the height, so that a hash names its block without a search (nor an index of every height).
+ */
 const derivedHash = (n: NetworkInfo, height: number): string => {
   const seed = new TextEncoder().encode(`custody-sim block ${chainKey(n.blockchain, n.network)} ${height}`)
-  if (n.family === "evm") return `0x${hex(keccak_256(seed))}`
-  const b = sha256(seed)
-  b[0] = 0
-  b[1] = 0
-  b[2] = 0
-  b[3] = b[3]! & 0x0f
-  return hex(b)
+  const b = n.family === "evm" ? keccak_256(seed) : sha256(seed)
+  if (n.family !== "evm") {
+    b[0] = 0
+    b[1] = 0
+    b[2] = 0
+    b[3] = b[3]! & 0x0f
+  }
+  for (let i = 0, h = height; i < HEIGHT_BYTES; i++, h = Math.floor(h / 256)) b[b.length - 1 - i] = h % 256
+  return n.family === "evm" ? `0x${hex(b)}` : hex(b)
+}
+
+/** The height a derived hash names (undefined: not a derived hash of this chain). */
+const derivedHeight = (n: NetworkInfo, hash: string): number | undefined => {
+  const height = Number.parseInt(hash.slice(-2 * HEIGHT_BYTES), 16)
+  return Number.isSafeInteger(height) && derivedHash(n, height) === hash ? height : undefined
 }
 
 const blockTimeOf = (deps: ApiDeps, c: ChainCache, now: number) => {
@@ -93,11 +107,10 @@ export const chainIndex = (deps: ApiDeps, n: NetworkInfo): ChainIndex => {
     blockHash,
     heightOfHash: (hash) => {
       const h = hash.toLowerCase()
-      const known = c.hashes.get(h)
-      if (known !== undefined) return known <= tip ? known : undefined
-      // An empty block's hash is derived: the tip's neighbourhood is what clients ask for, so search down from it.
-      for (let height = tip; height >= 0 && height > tip - 10_000; height--) if (derivedHash(n, height) === h) return height
-      return undefined
+      const height = c.hashes.get(h) ?? derivedHeight(n, h)
+      // A derived hash names no block that has a recorded one, nor one above the tip.
+      if (height === undefined || height > tip || blockHash(height).toLowerCase() !== h) return undefined
+      return height
     },
     blockTime: blockTimeOf(deps, c, now),
     ofAddress: (address) => c.byAddress.get(c.key(address)) ?? [],
