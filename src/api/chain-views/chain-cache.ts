@@ -41,10 +41,13 @@ export class ChainCache {
   readonly sentAll = new Map<string, number>()
   /** Every mined log in block order, its height, and the logs (their indices) by `a<contract>` and `<n><topic n>`. */
   readonly logs: Array<EvmLog> = []
-  /** Each log as JSON, written once. */
-  readonly logJson: Array<string> = []
+  /** Each log as UTF-8 JSON, written once. */
+  readonly logJson: Array<Uint8Array> = []
   readonly logHeights: Array<number> = []
   readonly logsBy = new Map<string, Array<number>>()
+  /** eth_getLogs answers kept for the next poll (log-query.ts), by range of logs and filter, least recently read first. */
+  readonly answers = new Map<string, Uint8Array>()
+  answerBytes = 0
   /** Withdrawals whose fee the custody API has not recorded yet. */
   readonly unsettled = new Set<Rec>()
 
@@ -115,7 +118,7 @@ const submitted = (c: ChainCache, chains: ChainsModel, row: number): boolean => 
 const indexLog = (c: ChainCache, log: EvmLog, height: number): void => {
   const i = c.logs.length
   c.logs.push(log)
-  c.logJson.push(JSON.stringify(log))
+  c.logJson.push(Buffer.from(JSON.stringify(log)))
   c.logHeights.push(height)
   pushTo(c.logsBy, `a${log.address}`, i)
   log.topics.forEach((t, n) => {

@@ -6,15 +6,10 @@ import { chainKey, heightAt } from "../../chain-sim/index.js"
 import type { NetworkInfo } from "../../domain/chains/index.js"
 import type { ApiDeps } from "../deps.js"
 import { type ChainCache, chainCache } from "./chain-cache.js"
-import type { ChainTx, EvmLog } from "./chain-tx.js"
+import type { ChainTx } from "./chain-tx.js"
+import { type LogFilter, logsAnswer } from "./log-query.js"
 import { firstAtOrAbove, lastAtOrBelow } from "./steps.js"
 import type { UtxoTx } from "./utxo-tx.js"
-
-/** What eth_getLogs filters by: contracts (null: any), and per topic position the values wanted (null: any). */
-export interface LogFilter {
-  readonly addresses: ReadonlySet<string> | null
-  readonly topics: ReadonlyArray<ReadonlyArray<string> | null>
-}
 
 export interface ChainIndex {
   readonly network: NetworkInfo
@@ -42,41 +37,37 @@ export interface ChainIndex {
   supplyAt(contract: string, height: number): bigint
   /** Transactions sent by an account, mined by `height` (with `pending`, those in the mempool too). */
   sentAt(address: string, height: number, pending: boolean): number
-  /** The mined logs from `from` to `to` that pass the filter, in block order, as a JSON list. */
-  logsJson(filter: LogFilter, from: number, to: number): string
+  /** The mined logs from `from` to `to` that pass the filter, in block order, as a JSON list in UTF-8. */
+  logsJson(filter: LogFilter, from: number, to: number): Uint8Array
 }
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex")
 
-/** A block that holds no transaction has no recorded hash: one derived from the chain and height, in the family's form. */
+/** How many of a derived hash's last bytes write its height (big-endian): up to 2^48 blocks. */
+const HEIGHT_BYTES = 6
+
+/**
+ * A block that holds no transaction has no recorded hash: one derived from the chain and height, in the family's
+ * form, its last bytes the height, so that a hash names its block without a search (nor an index of every height).
+ */
 const derivedHash = (n: NetworkInfo, height: number): string => {
   const seed = new TextEncoder().encode(`custody-sim block ${chainKey(n.blockchain, n.network)} ${height}`)
-  if (n.family === "evm") return `0x${hex(keccak_256(seed))}`
-  const b = sha256(seed)
-  b[0] = 0
-  b[1] = 0
-  b[2] = 0
-  b[3] = b[3]! & 0x0f
-  return hex(b)
-}
-
-/** The logs' indices a filter can match: the shortest list one of its conditions names (undefined: no condition). */
-const candidates = (c: ChainCache, f: LogFilter): ReadonlyArray<number> | undefined => {
-  const lists: Array<ReadonlyArray<number>> = []
-  const union = (keys: Iterable<string>) => {
-    const parts = [...keys].map((k) => c.logsBy.get(k) ?? [])
-    lists.push(parts.length === 1 ? parts[0]! : parts.flat().sort((a, b) => a - b))
+  const b = n.family === "evm" ? keccak_256(seed) : sha256(seed)
+  if (n.family !== "evm") {
+    b[0] = 0
+    b[1] = 0
+    b[2] = 0
+    b[3] = b[3]! & 0x0f
   }
-  if (f.addresses !== null) union([...f.addresses].map((a) => `a${a}`))
-  f.topics.forEach((wanted, n) => {
-    if (wanted !== null) union(wanted.map((t) => `${n}${t}`))
-  })
-  return lists.length === 0 ? undefined : lists.reduce((a, b) => (b.length < a.length ? b : a))
+  for (let i = 0, h = height; i < HEIGHT_BYTES; i++, h = Math.floor(h / 256)) b[b.length - 1 - i] = h % 256
+  return n.family === "evm" ? `0x${hex(b)}` : hex(b)
 }
 
-const matches = (log: EvmLog, f: LogFilter): boolean =>
-  (f.addresses === null || f.addresses.has(log.address)) &&
-  f.topics.every((wanted, i) => wanted === null || (log.topics[i] !== undefined && wanted.includes(log.topics[i]!.toLowerCase())))
+/** The height a derived hash names (undefined: not a derived hash of this chain). */
+const derivedHeight = (n: NetworkInfo, hash: string): number | undefined => {
+  const height = Number.parseInt(hash.slice(-2 * HEIGHT_BYTES), 16)
+  return Number.isSafeInteger(height) && derivedHash(n, height) === hash ? height : undefined
+}
 
 const blockTimeOf = (deps: ApiDeps, c: ChainCache, now: number) => {
   const states = deps.sim.models.chains.chain(chainKey(c.network.blockchain, c.network.network))?.state
@@ -106,7 +97,6 @@ export const chainIndex = (deps: ApiDeps, n: NetworkInfo): ChainIndex => {
   const now = deps.sim.clock.now()
   const tip = models.chains.heightAt(chainKey(n.blockchain, n.network), now)
   const blockHash = (height: number): string => c.blocks.get(height)?.[0]?.blockHash ?? derivedHash(n, height)
-  const logHeights = c.logHeights
   return {
     network: n,
     tip,
@@ -117,11 +107,10 @@ export const chainIndex = (deps: ApiDeps, n: NetworkInfo): ChainIndex => {
     blockHash,
     heightOfHash: (hash) => {
       const h = hash.toLowerCase()
-      const known = c.hashes.get(h)
-      if (known !== undefined) return known <= tip ? known : undefined
-      // An empty block's hash is derived: the tip's neighbourhood is what clients ask for, so search down from it.
-      for (let height = tip; height >= 0 && height > tip - 10_000; height--) if (derivedHash(n, height) === h) return height
-      return undefined
+      const height = c.hashes.get(h) ?? derivedHeight(n, h)
+      // A derived hash names no block that has a recorded one, nor one above the tip.
+      if (height === undefined || height > tip || blockHash(height).toLowerCase() !== h) return undefined
+      return height
     },
     blockTime: blockTimeOf(deps, c, now),
     ofAddress: (address) => c.byAddress.get(c.key(address)) ?? [],
@@ -135,23 +124,6 @@ export const chainIndex = (deps: ApiDeps, n: NetworkInfo): ChainIndex => {
       const a = c.key(address)
       return Number(c.sentMined.get(a)?.at(height) ?? 0n) + (pending ? (c.sentPending.get(a) ?? 0) : 0)
     },
-    logsJson: (f, from, to) => {
-      const out: Array<string> = []
-      const list = candidates(c, f)
-      const count = list?.length ?? c.logs.length
-      const at = (i: number) => (list === undefined ? i : list[i]!)
-      let lo = 0
-      let hi = count
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1
-        if (logHeights[at(mid)]! < from) lo = mid + 1
-        else hi = mid
-      }
-      for (let i = lo; i < count && logHeights[at(i)]! <= to; i++) {
-        const log = c.logs[at(i)]!
-        if (matches(log, f)) out.push(c.logJson[at(i)]!)
-      }
-      return `[${out.join(",")}]`
-    },
+    logsJson: (f, from, to) => logsAnswer(c, f, from, to),
   }
 }

@@ -9,9 +9,9 @@ export class RpcError {
   ) {}
 }
 
-/** A result already written as JSON (what a long list of logs is kept as): put into the answer as it is. */
+/** A result already written as UTF-8 JSON (what a long list of logs is kept as): put into the answer as it is. */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Uint8Array) {}
 }
 
 export const badParams = (message: string) => new RpcError(-32602, `invalid params: ${message}`)

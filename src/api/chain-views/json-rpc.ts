@@ -28,13 +28,23 @@ const answer = (value: unknown, ix: () => ChainIndex): Answer | undefined => {
   return result instanceof RpcError ? failure(id, result) : { jsonrpc: "2.0", id, result }
 }
 
-const written = (a: Answer): string =>
+const CLOSE = Buffer.from("}")
+
+/** An answer as JSON: a string, or bytes around a result already written (never decoded nor written again). */
+const written = (a: Answer): string | Uint8Array =>
   "result" in a && a.result instanceof RawJson
-    ? `{"jsonrpc":"2.0","id":${JSON.stringify(a.id)},"result":${a.result.text}}`
+    ? Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(a.id)},"result":`), a.result.bytes, CLOSE])
     : JSON.stringify(a)
 
+const batch = (answers: ReadonlyArray<Answer>): string | Uint8Array => {
+  const parts = answers.map(written)
+  if (parts.every((p) => typeof p === "string")) return `[${parts.join(",")}]`
+  const bytes = parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p))
+  return Buffer.concat([Buffer.from("["), ...bytes.flatMap((b, i) => (i === 0 ? [b] : [Buffer.from(","), b])), Buffer.from("]")])
+}
+
 /** The body to answer with, as JSON (undefined: nothing, every request was a notification). */
-export const answerJsonRpc = (text: string, ix: () => ChainIndex): string | undefined => {
+export const answerJsonRpc = (text: string, ix: () => ChainIndex): string | Uint8Array | undefined => {
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
@@ -47,5 +57,5 @@ export const answerJsonRpc = (text: string, ix: () => ChainIndex): string | unde
   }
   if (parsed.length === 0) return written(failure(null, new RpcError(-32600, "invalid request: an empty batch")))
   const out = parsed.map((r) => answer(r, ix)).filter((a) => a !== undefined)
-  return out.length === 0 ? undefined : `[${out.map(written).join(",")}]`
+  return out.length === 0 ? undefined : batch(out)
 }

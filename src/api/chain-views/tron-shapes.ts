@@ -5,7 +5,7 @@ import { TRON_PREFIX, base58check } from "../../domain/chains/addresses/encode.j
 import { tronCost } from "../../domain/chains/fees.js"
 import { findAsset } from "../../domain/chains/index.js"
 import type { ChainIndex } from "./chain-index.js"
-import { type ChainTx, legsOf } from "./chain-tx.js"
+import { type ChainTx, legsOf, payerOf } from "./chain-tx.js"
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex")
 
@@ -37,6 +37,7 @@ const blockId = (ix: ChainIndex, height: number): string => ix.blockHash(height)
 const transferData = (to: string, amount: bigint): string =>
   `a9059cbb${showAddress(to, false).slice(2).padStart(64, "0")}${amount.toString(16).padStart(64, "0")}`
 
+/** A transaction as java-tron shows it: `ret` (the result of executing it) only once it is in a block. */
 export const transactionJson = (tx: ChainTx, visible: boolean) => {
   const t = tx.transfer
   const asset = findAsset(t.assetId)
@@ -60,9 +61,8 @@ export const transactionJson = (tx: ChainTx, visible: boolean) => {
           },
           type: "TransferContract",
         }
-  const failed = t.failsInExecution === true && tx.height !== undefined
   return {
-    ret: [{ contractRet: failed ? "REVERT" : "SUCCESS" }],
+    ...(tx.height !== undefined ? { ret: [{ contractRet: t.failsInExecution === true ? "REVERT" : "SUCCESS" }] } : {}),
     signature: [],
     txID: t.transactionId.replace(/^0x/, ""),
     raw_data: { contract: [contract], expiration: tx.submittedAt + 60_000, timestamp: tx.submittedAt },
@@ -114,6 +114,24 @@ export const blockJson = (ix: ChainIndex, height: number, visible: boolean) => {
   }
 }
 
+/** Every window java-tron writes in an optimized account: a day of 3-second slots, in its precision of 1/1000 slot. */
+const WINDOW = 28_800_000
+/** What the active permission of a new account may do: every contract type a node accepts (java-tron's default). */
+const ACTIVE_OPERATIONS = "7fff1fc0033ec30f000000000000000000000000000000000000000000000000"
+
+/** An account's stake and resources as java-tron writes them for one that staked nothing (Stake 2.0), and its default permissions. */
+const unstaked = (shown: string) => {
+  const keys = [{ address: shown, weight: 1 }]
+  return {
+    net_window_size: WINDOW,
+    net_window_optimized: true,
+    account_resource: { energy_window_size: WINDOW, energy_window_optimized: true },
+    owner_permission: { permission_name: "owner", threshold: 1, keys },
+    active_permission: [{ type: "Active", id: 2, permission_name: "active", threshold: 1, operations: ACTIVE_OPERATIONS, keys }],
+    frozenV2: [{}, { type: "ENERGY" }, { type: "TRON_POWER" }],
+  }
+}
+
 /** getaccount: the coin balance and, where it holds any, TRC-20 balances; {} for an account the chain never saw. */
 export const accountJson = (ix: ChainIndex, address: string, visible: boolean) => {
   const txs = ix.ofAddress(address)
@@ -129,10 +147,19 @@ export const accountJson = (ix: ChainIndex, address: string, visible: boolean) =
     return b > 0n ? [{ [showAddress(shown, visible)]: b.toString() }] : []
   })
   const balance = Number(ix.balanceAt(address, undefined, ix.tip))
+  // The time of the last block holding a transaction the account sent (java-tron's spelling).
+  const operated = txs.filter((t) => t.blockAt !== undefined && payerOf(t.transfer) === address).at(-1)?.blockAt
+  const shown = showAddress(address, visible)
   return {
-    address: showAddress(address, visible),
+    address: shown,
     ...(balance > 0 ? { balance } : {}),
     create_time: txs[0]!.submittedAt,
+    ...(operated !== undefined ? { latest_opration_time: operated } : {}),
+    ...unstaked(shown),
     ...(trc20.length > 0 ? { trc20 } : {}),
   }
 }
+
+/** gettransactionlistfrompending: the ids of the mempool's transactions ({} when it is empty). */
+export const pendingIdsJson = (ix: ChainIndex) =>
+  ix.pending.length === 0 ? {} : { txId: ix.pending.map((t) => t.transfer.transactionId.replace(/^0x/, "")) }

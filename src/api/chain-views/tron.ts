@@ -1,8 +1,8 @@
 // java-tron's full-node HTTP API over a simulated Tron chain (/wallet/getnowblock, getblockbynum, getaccount,
-// gettransactionbyid, gettransactioninfobyid), the parameters taken from a JSON body or the query as the node
-// takes them. Unknown blocks, accounts and transactions answer {} as java-tron does; bad input a 400 {Error}.
+// gettransactionbyid, gettransactioninfobyid, gettransactionfrompending, gettransactionlistfrompending), the
+// parameters taken from a JSON body or the query as the node takes them. Unknown blocks, accounts and transactions answer {} as java-tron does; bad input a 400 {Error}.
 import type { ChainIndex } from "./chain-index.js"
-import { accountJson, blockJson, transactionInfoJson, transactionJson, tronAddress } from "./tron-shapes.js"
+import { accountJson, blockJson, pendingIdsJson, transactionInfoJson, transactionJson, tronAddress } from "./tron-shapes.js"
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } })
@@ -40,13 +40,17 @@ export const answerTron = (ix: ChainIndex, method: string, p: TronParams): Respo
       return json(200, accountJson(ix, address, visible))
     }
     case "gettransactionbyid":
-    case "gettransactioninfobyid": {
+    case "gettransactioninfobyid":
+    case "gettransactionfrompending": {
       const id = txId(p)
       if (id instanceof Response) return id
       const tx = byId(ix, id)
-      if (tx === undefined) return json(200, {})
-      return json(200, method === "gettransactionbyid" ? transactionJson(tx, visible) : transactionInfoJson(ix, tx, visible))
+      // java-tron reads the first two from the blocks applied, the third from the pending pool only.
+      if (tx === undefined || (tx.height === undefined) !== (method === "gettransactionfrompending")) return json(200, {})
+      return json(200, method === "gettransactioninfobyid" ? transactionInfoJson(ix, tx, visible) : transactionJson(tx, visible))
     }
+    case "gettransactionlistfrompending":
+      return json(200, pendingIdsJson(ix))
     default:
       return json(404, { Error: `wallet/${method} is not served by this chain view` })
   }

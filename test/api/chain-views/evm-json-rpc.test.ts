@@ -86,6 +86,24 @@ describe("EVM JSON-RPC protocol", () => {
     expect(r.body.map((a: any) => a.result)).toEqual([null, null, null, null])
   })
 
+  it("finds any block of a long chain by its hash, an empty one too, and no block above the tip or of another chain", async () => {
+    await h.admin("POST", "/_sim/chains/ethereum/sepolia/mine", { blocks: 30_000 })
+    const hashOf = async (tag: string, path?: string) =>
+      (await rpc(call("eth_getBlockByNumber", [tag, false]), path)).body.result.hash as string
+    const tip = (await rpc(call("eth_blockNumber"))).body.result as string
+    for (const number of ["0x0", "0x5", "0x4e20", tip]) {
+      const found = (await rpc(call("eth_getBlockByHash", [await hashOf(number), false]))).body.result
+      expect([number, found.number]).toEqual([number, number])
+    }
+    const logs = await rpc(call("eth_getLogs", [{ blockHash: await hashOf("0x5") }]))
+    expect(logs.body.result).toEqual([])
+    const amoy = await hashOf("earliest", "/_chain/polygon/amoy")
+    expect((await rpc(call("eth_getBlockByHash", [amoy, false]))).body.result).toBeNull()
+    // A hash of this chain's form naming a height above the tip names no block yet.
+    const above = `${(await hashOf("0x5")).slice(0, -12)}${(Number(tip) + 1).toString(16).padStart(12, "0")}`
+    expect((await rpc(call("eth_getBlockByHash", [above, false]))).body.result).toBeNull()
+  })
+
   it("is behind the server's Host check", async () => {
     const guarded = await listen({ fetch: guardHosts(h.app.fetch, { bound: "127.0.0.1", allowed: [] }) } as never)
     try {

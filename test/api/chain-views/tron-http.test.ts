@@ -124,6 +124,22 @@ describe("Tron's HTTP API (java-tron wallet/…)", () => {
     const assets = await custodyAssets(address)
     const hexAccount = await tron("getaccount", { address, visible: false })
     expect(hexAccount.body).toMatchObject({ address: value.owner_address, balance: Number(sun(assets.TRX.totalAmount)) })
+    // Stake 2.0 fields of an account that staked nothing, its default permissions, and when it last sent a transaction.
+    const keys = [{ address: value.owner_address, weight: 1 }]
+    expect(hexAccount.body).toMatchObject({
+      latest_opration_time: info.body.blockTimeStamp,
+      net_window_size: 28_800_000,
+      net_window_optimized: true,
+      account_resource: { energy_window_size: 28_800_000, energy_window_optimized: true },
+      owner_permission: { permission_name: "owner", threshold: 1, keys },
+      active_permission: [
+        { type: "Active", id: 2, permission_name: "active", threshold: 1, operations: expect.stringMatching(/^[0-9a-f]{64}$/), keys },
+      ],
+      frozenV2: [{}, { type: "ENERGY" }, { type: "TRON_POWER" }],
+    })
+    const received = (await tron("getaccount", { address: EXTERNAL, visible: true })).body
+    expect(received.latest_opration_time).toBeUndefined()
+    expect(received.frozenV2).toEqual([{}, { type: "ENERGY" }, { type: "TRON_POWER" }])
     expect((await tron("getaccount", { address: EXTERNAL, visible: true })).body.balance).toBe(25_000_000)
   })
 
@@ -151,7 +167,7 @@ describe("Tron's HTTP API (java-tron wallet/…)", () => {
     expect((await tron("getaccount", { address: EXTERNAL, visible: true })).body.trc20).toEqual([{ [USDT]: "40000000" }])
   })
 
-  it("a transaction in the mempool has no info yet; after a revert the chain shows none of what came later", async () => {
+  it("a transaction in the mempool is in the pending pool only, without a result; after a revert the chain shows none of what came later", async () => {
     const { address } = await funded()
     const snapshot = (await h.admin("POST", "/_sim/snapshots", {})).body.id
     const tip = (await tron("getnowblock")).body.block_header.raw_data.number
@@ -164,10 +180,20 @@ describe("Tron's HTTP API (java-tron wallet/…)", () => {
       amount: "7",
     })
     const waiting = r.body.transactionId as string
-    expect((await tron("gettransactionbyid", { value: waiting })).body.ret).toEqual([{ contractRet: "SUCCESS" }])
+    const bare = waiting.replace(/^0x/, "")
+    // As java-tron: the blocks applied do not hold it yet; the pending pool does, and no result is written before execution.
+    expect((await tron("gettransactionbyid", { value: waiting })).body).toEqual({})
     expect((await tron("gettransactioninfobyid", { value: waiting })).body).toEqual({})
+    const pending = (await tron("gettransactionfrompending", { value: waiting })).body
+    expect(pending.txID).toBe(bare)
+    expect(pending.ret).toBeUndefined()
+    expect(pending.raw_data.contract[0].type).toBe("TransferContract")
+    expect((await tron("gettransactionlistfrompending")).body).toEqual({ txId: [bare] })
     await h.admin("POST", "/_sim/chains/tron/nile/mine", { blocks: 1 })
     expect((await tron("gettransactioninfobyid", { value: waiting })).body.blockNumber).toBe(tip + 1)
+    expect((await tron("gettransactionbyid", { value: waiting })).body.ret).toEqual([{ contractRet: "SUCCESS" }])
+    expect((await tron("gettransactionfrompending", { value: waiting })).body).toEqual({})
+    expect((await tron("gettransactionlistfrompending")).body).toEqual({})
     expect((await h.admin("POST", `/_sim/snapshots/${snapshot}/revert`, {})).status).toBe(200)
     expect((await tron("getnowblock")).body.block_header.raw_data.number).toBe(tip)
     expect((await tron("gettransactionbyid", { value: waiting })).body).toEqual({})
@@ -178,6 +204,7 @@ describe("Tron's HTTP API (java-tron wallet/…)", () => {
     const before = h.sim.models.position
     expect(await tron("gettransactionbyid", { value: "ab".repeat(32) })).toEqual({ status: 200, body: {} })
     expect(await tron("gettransactioninfobyid", { value: "ab".repeat(32) })).toEqual({ status: 200, body: {} })
+    expect(await tron("gettransactionfrompending", { value: "ab".repeat(32) })).toEqual({ status: 200, body: {} })
     expect(await tron("getaccount", { address: EXTERNAL, visible: true })).toEqual({ status: 200, body: {} })
     expect(await tron("getblockbynum", { num: 10 ** 9 })).toEqual({ status: 200, body: {} })
     for (const [method, body] of [
