@@ -1,8 +1,6 @@
 // Endpoints #10 assets by network type, #11 assets of a vault, #12 vaults holding an asset.
 import { findAsset } from "../../domain/chains/index.js"
-import type { Balance } from "../../projections/balances/holdings.js"
-import type { AsOf } from "../../projections/projection.js"
-import type { ApiKeyRecord } from "../../projections/workspace.js"
+import type { ApiKeyRecord, AsOf, Balance } from "../reads.js"
 import type { ApiDeps } from "../deps.js"
 import { errors, isApiError } from "../errors.js"
 import { vaultAt } from "../inputs/parties.js"

@@ -14,12 +14,12 @@ import type { ApiDeps } from "../deps.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
 import { type Operation, type OperationResult, operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
-import type { AsOf } from "../../projections/projection.js"
+import type { AsOf } from "../reads.js"
 import { addressOn } from "../inputs/address.js"
 import { amountIn } from "../inputs/amount.js"
 import { invalidField } from "../inputs/invalid.js"
 import { note } from "../inputs/note.js"
-import { unknownVault, vaultOn } from "../inputs/parties.js"
+import { addressIn, unknownVault, vaultOn } from "../inputs/parties.js"
 import { networkTypeOf } from "../inputs/network.js"
 import { overviewOf } from "../presenters/tron-overview.js"
 import { ManageResourceAnswer, ResourceOverview } from "../wire/tron.js"
@@ -206,8 +206,8 @@ export const tronOperations: ReadonlyArray<Operation> = [
     handle: ({ params, asOf, apiVersion }, deps) => {
       const n = tronTarget(deps, params, apiVersion, asOf)
       if (isApiError(n)) return n
-      const a = deps.reads.address(n.blockchain, n.network, params.address, asOf)
-      if (a === undefined || a.facts.vaultId !== params.vaultId) return errors.resourceNotFound("address")
+      const a = addressIn(deps, params.vaultId, n, params.address, asOf)
+      if (a === undefined) return errors.resourceNotFound("address")
       return { status: 200, item: overviewOf(deps, n, a.facts.address, asOf) }
     },
   }),

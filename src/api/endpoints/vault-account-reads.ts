@@ -3,7 +3,7 @@ import { findAsset } from "../../domain/chains/index.js"
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
 import type { VaultAccountId, VaultId } from "../../domain/shared/ids.js"
 import { formatAmount } from "../../domain/shared/money.js"
-import type { AsOf } from "../../projections/projection.js"
+import type { AsOf } from "../reads.js"
 import { editVaultAccount } from "../../commands/vault-accounts.js"
 import { checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
@@ -30,7 +30,7 @@ const withAccount = (
 ): OperationResult => {
   const vault = vaultAt(deps, params.vaultId, unknownVault(version), asOf)
   if (isApiError(vault)) return vault
-  const account = findAccount(deps, params.vaultId, params.vaultAccountId, asOf)
+  const account = findAccount(deps, vault, params.vaultAccountId, asOf)
   return account === undefined ? errors.resourceNotFound("vault account") : then(account)
 }
 
@@ -47,8 +47,9 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     query: { optional: { isHidden: booleanQuery, isHideEmpty: booleanQuery } },
     answer: vaultAccountShape({ favourite: "list", index: "integer" }),
     handle: ({ params, query, asOf, apiVersion }, deps) => {
-      const accounts = vaultAccountsOf(deps, params.vaultId, asOf)
-      if (accounts === undefined) return unknownVault(apiVersion)
+      const vault = vaultAt(deps, params.vaultId, unknownVault(apiVersion), asOf)
+      if (isApiError(vault)) return vault
+      const accounts = vaultAccountsOf(deps, vault, asOf)
       const shown =
         query.isHidden !== "true" && query.isHideEmpty !== "true"
           ? accounts.ids
@@ -95,9 +96,10 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     answer: vaultAccountShape({ favourite: "details", index: "string" }),
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
       const vaultId = params.vaultId
-      const current = findAccount(deps, vaultId, params.vaultAccountId, undefined)
-      if (current === undefined)
-        return deps.reads.vault(vaultId, undefined) === undefined ? unknownVault(apiVersion) : errors.resourceNotFound("vault account")
+      const vault = vaultAt(deps, vaultId, unknownVault(apiVersion))
+      if (isApiError(vault)) return vault
+      const current = findAccount(deps, vault, params.vaultAccountId, undefined)
+      if (current === undefined) return errors.resourceNotFound("vault account")
       const favourite = item.isFavoriteInDashboard ?? item.isFavorityInDashboard
       const r = await runCommand(
         deps,
@@ -110,7 +112,7 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
         { requestId },
       )
       if (isApiError(r)) return r
-      const edited = findAccount(deps, vaultId, current.vaultAccountId, undefined)!
+      const edited = findAccount(deps, vault, current.vaultAccountId, undefined)!
       return { status: 200, item: accountValue(deps, edited, undefined) }
     },
   }),

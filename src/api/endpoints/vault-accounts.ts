@@ -47,7 +47,7 @@ export const vaultAccountOperations: ReadonlyArray<Operation> = [
         { requestId },
       )
       if (isApiError(r)) return r
-      return { status: 201, item: accountValue(deps, findAccount(deps, params.vaultId, r.vaultAccountId, undefined)!, undefined) }
+      return { status: 201, item: accountValue(deps, findAccount(deps, vault, r.vaultAccountId, undefined)!, undefined) }
     },
   }),
   operation({

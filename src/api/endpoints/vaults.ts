@@ -1,6 +1,5 @@
 // Endpoints #1 GET /vaults and #2 GET /vaults/{networkType}: vaults the key may see, from the workspace model.
-import type { AsOf } from "../../projections/projection.js"
-import type { ApiKeyRecord } from "../../projections/workspace.js"
+import type { ApiKeyRecord, AsOf } from "../reads.js"
 import { checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { errors } from "../errors.js"
