@@ -58,6 +58,12 @@ const unknownNetwork = () =>
 export const addressOperations: ReadonlyArray<Operation> = [
   operation({
     id: "generateDepositAddress",
+    doc: {
+      summary: "Generate deposit address",
+      description:
+        "Derives the vault's next address on the chain (deterministically from the workspace's seed) with its label; deposits to it are credited as the simulated chain mines them (`/_sim/deposits`).",
+      tags: ["Addresses"],
+    },
     method: "POST",
     path: "/vaults/:vaultId/:blockchain/:network/addresses",
     scope: "write",
@@ -97,6 +103,11 @@ export const addressOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "validateAddress",
+    doc: {
+      summary: "Validate address",
+      description: "Whether an address is well formed on the chain and network (checksums included); writes nothing.",
+      tags: ["Addresses"],
+    },
     method: "POST",
     path: "/info/:blockchain/:network/addresses/validate",
     scope: "read",
@@ -115,6 +126,11 @@ export const addressOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listAddressAssets",
+    doc: {
+      summary: "List assets of an address",
+      description: "The assets and balances of one of the vault's addresses on a chain.",
+      tags: ["Addresses"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/:blockchain/addresses/:address/assets",
     scope: "read",
@@ -150,6 +166,11 @@ export const addressOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listAssetAddresses",
+    doc: {
+      summary: "List addresses holding an asset",
+      description: "The vault's addresses holding an asset on a chain and network, with their balances.",
+      tags: ["Addresses"],
+    },
     method: "GET",
     path: "/assets/:assetId/vaults/:vaultId/:blockchain/:network/addresses",
     scope: "read",
@@ -182,6 +203,11 @@ export const addressOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listAddressAssetsAcrossChains",
+    doc: {
+      summary: "List assets of an address across chains",
+      description: "The assets and balances of one of the vault's addresses, on every chain it is used on (`blockchain` narrows it).",
+      tags: ["Addresses"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/addresses/:address/assets",
     scope: "read",
@@ -196,6 +222,11 @@ export const addressOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "getAddressBalance",
+    doc: {
+      summary: "Get address balance",
+      description: "An address's assets and balances, paged.",
+      tags: ["Addresses"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/addresses/:address/balance",
     scope: "read",

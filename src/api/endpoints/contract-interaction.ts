@@ -27,6 +27,12 @@ const METHODS: Readonly<Record<string, "approve" | "transfer-from">> = {
 export const contractInteractionOperations: ReadonlyArray<Operation> = [
   operation({
     id: "createContractInteractionRequest",
+    doc: {
+      summary: "Create contract interaction request",
+      description:
+        "A TRC-20 `approve` (the simulator always grants `feePayer` the unlimited allowance) or `transfer-from` (the fee payer moves the holder's tokens); the fee payer pays. A transaction request like a withdrawal.",
+      tags: ["Transaction Requests", "Tron"],
+    },
     method: "POST",
     path: "/vaults/:vaultId/transaction-requests/contract-interaction",
     scope: "withdraw",

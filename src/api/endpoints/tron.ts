@@ -126,6 +126,12 @@ const attributeOf = (reason: string) =>
 export const tronOperations: ReadonlyArray<Operation> = [
   operation({
     id: "manageTronResource",
+    doc: {
+      summary: "Manage tron resource",
+      description:
+        "Freezes, unfreezes, withdraws, delegates or undelegates TRX for bandwidth or energy: a transaction request like a withdrawal (approval, broadcast, mining, fee).",
+      tags: ["Tron", "Transaction Requests"],
+    },
     method: "POST",
     path: "/vaults/:vaultId/:blockchain/:network/addresses/:fromAddress/manage-resource",
     scope: "withdraw",
@@ -195,6 +201,12 @@ export const tronOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "getTronResourceOverview",
+    doc: {
+      summary: "Get tron resource overview",
+      description:
+        "A tron address's TRX, bandwidth and energy (limits, used, available, staked, delegated), pending unfreezes and delegations; resources regenerate with the simulated clock.",
+      tags: ["Tron"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/:blockchain/:network/:address/overview",
     scope: "read",

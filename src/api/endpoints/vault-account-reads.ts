@@ -37,6 +37,11 @@ const withAccount = (
 export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
   operation({
     id: "listVaultAccounts",
+    doc: {
+      summary: "List vault accounts",
+      description: "A vault's accounts with their balances, paged.",
+      tags: ["Vault Accounts"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/details",
     scope: "read",
@@ -66,6 +71,11 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "getVaultAccount",
+    doc: {
+      summary: "Get vault account details",
+      description: "One vault account with its balances. A malformed id is 409 `invalid_id_format`, an unknown one 404.",
+      tags: ["Vault Accounts"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/details",
     scope: "read",
@@ -77,6 +87,11 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "editVaultAccount",
+    doc: {
+      summary: "Edit vault account",
+      description: "Changes a vault account's name, colour, hidden and favourite flags; the edit is an event in the log.",
+      tags: ["Vault Accounts"],
+    },
     method: "PUT",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/edit",
     scope: "write",
@@ -118,6 +133,11 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listVaultAccountAssets",
+    doc: {
+      summary: "List vault account assets",
+      description: "A vault account's assets and their available amounts, paged.",
+      tags: ["Vault Accounts"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/list-assets",
     scope: "read",
@@ -149,6 +169,11 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listVaultAccountAddresses",
+    doc: {
+      summary: "List vault account addresses",
+      description: "A vault account's addresses with their balances per asset, paged.",
+      tags: ["Vault Accounts"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/list-addresses",
     scope: "read",
@@ -186,6 +211,12 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listVaultAccountTransactions",
+    doc: {
+      summary: "List vault account transactions",
+      description:
+        "A vault account's transactions, newest first, paged; 10 a page by default, as the service was observed to answer (its documentation says 50).",
+      tags: ["Vault Accounts", "Transactions"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/transactions",
     scope: "read",
