@@ -130,6 +130,14 @@ module.exports = {
       to: { path: "^src/api/endpoints/" },
     },
     {
+      name: "endpoints-read-through-the-query-layer",
+      severity: "error",
+      comment:
+        "An endpoint reads the read models through api/reads.ts (the query layer, which names the models' value types) and api/inputs/parties.ts, never projections/ itself.",
+      from: { path: "^src/api/endpoints/" },
+      to: { path: "^src/projections/" },
+    },
+    {
       name: "inputs-and-wire-know-no-endpoint",
       severity: "error",
       comment: "Request decoders, answer shapes, presenters and the transfers' shared steps sit below the endpoints that use them.",

@@ -15,6 +15,11 @@ import type { UtxosModel } from "../projections/utxos.js"
 import type { WorkspaceModel } from "../projections/workspace.js"
 import type { Simulator } from "../runtime/simulator.js"
 
+// The read models' value types an endpoint names, so that endpoint modules import the query layer, not projections/.
+export type { AsOf } from "../projections/projection.js"
+export type { AddressView, Balance } from "../projections/balances/holdings.js"
+export type { ApiKeyRecord, VaultRecord } from "../projections/workspace.js"
+
 type TronBandwidthUse = NonNullable<ReturnType<TxRequestsModel["tronBandwidth"]["get"]>>
 
 export interface Reads {

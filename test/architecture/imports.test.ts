@@ -58,6 +58,7 @@ const backImports: ReadonlyArray<readonly [rule: string, from: string, imports: 
   ["runtime-is-the-simulators-interface", "src/runtime/simulator.ts", "../projections/read-models.js"],
   ["runtime-sits-below-its-users", "src/runtime/simulator.ts", "../api/app.js"],
   ["endpoints-import-no-endpoint", "src/api/endpoints/single-transfer.ts", "./transaction-requests.js"],
+  ["endpoints-read-through-the-query-layer", "src/api/endpoints/vaults.ts", "../../projections/workspace.js"],
   ["inputs-and-wire-know-no-endpoint", "src/api/inputs/amount.ts", "../endpoints/single-transfer.js"],
   ["inputs-and-wire-know-no-endpoint", "src/api/wire/shape.ts", "../endpoints/vaults.js"],
   ["inputs-and-wire-know-no-endpoint", "src/api/presenters/vaults.ts", "../endpoints/vaults.js"],

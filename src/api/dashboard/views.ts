@@ -14,6 +14,7 @@ import { runOperation } from "./operations.js"
 import { amounts } from "../presenters/balances.js"
 import { requestJson, wireStatus } from "../presenters/transaction-requests.js"
 import { vaultAccountsOf, type AccountRef } from "../presenters/vault-accounts.js"
+import { vaultAt } from "../inputs/parties.js"
 import { vaultView } from "../presenters/vaults.js"
 
 type Query = Record<string, string>
@@ -141,8 +142,9 @@ export const dashboardViews: ReadonlyArray<SimRoute> = [
     path: "/_sim/vaults/:vaultId/vault-accounts",
     handle: withAsOf((q, p, deps, asOf) => {
       // The vault's default account (its id is the vault's, its addresses the vault's own) first, as REST lists it.
-      const accounts = vaultAccountsOf(deps, p.vaultId!, asOf)
-      if (accounts === undefined) return errors.resourceNotFound("vault")
+      const vault = vaultAt(deps, p.vaultId!, errors.resourceNotFound("vault"), asOf)
+      if (isApiError(vault)) return vault
+      const accounts = vaultAccountsOf(deps, vault, asOf)
       const page = paginate(accounts.ids, (a) => a.vaultAccountId, pageQuery(q))
       if (isApiError(page)) return page
       return {

@@ -1,5 +1,5 @@
 // Endpoints #6 generate deposit address, #7 validate address, #8 assets of an address, #9 addresses of an asset.
-import { findAsset, findNetwork, networksOf, validateAddress, type Blockchain, type NetworkName } from "../../domain/chains/index.js"
+import { findAsset, findNetwork, validateAddress, type Blockchain, type NetworkName } from "../../domain/chains/index.js"
 import { since, until, type ApiVersion } from "../../domain/api-key/index.js"
 import type { VaultAccountId, VaultId } from "../../domain/shared/ids.js"
 import { toUnixSeconds, type SimInstant } from "../../domain/shared/sim-time.js"
@@ -9,34 +9,16 @@ import type { ApiDeps } from "../deps.js"
 import { errors, isApiError } from "../errors.js"
 import { type Operation, operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
-import type { AsOf } from "../../projections/projection.js"
-import type { AddressView } from "../../projections/balances/holdings.js"
+import type { AddressView, AsOf } from "../reads.js"
 import { isBlockchain } from "../../domain/chains/index.js"
 import { paginate } from "../inputs/pagination.js"
 import { AddressAssetEntry, assetsOf, VaultAssetEntry } from "../wire/assets.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
-import { hasAccount, vaultAt } from "../inputs/parties.js"
+import { addressesOfVault, addressIn, hasAccount, vaultAt, vaultNetworkOn } from "../inputs/parties.js"
 import { amounts, tokenFields } from "../presenters/balances.js"
 import { vaultAssetEntry } from "../presenters/assets.js"
 import { networkTypeOf } from "../inputs/network.js"
 import { GeneratedAddress, Validation, AssetAddresses } from "../wire/addresses.js"
-
-/** An address of the vault on every chain of the vault's network type that knows it (EVM addresses repeat across chains). */
-const vaultAddressOn = (
-  deps: ApiDeps,
-  vaultId: string,
-  address: string,
-  blockchain: string | undefined,
-  asOf: AsOf,
-): ReadonlyArray<AddressView> => {
-  const type = deps.reads.vault(vaultId, asOf)?.profile.type
-  if (type === undefined) return []
-  return networksOf(type).flatMap((n) => {
-    if (blockchain !== undefined && n.blockchain !== blockchain) return []
-    const a = deps.reads.address(n.blockchain, n.network, address, asOf)
-    return a !== undefined && a.facts.vaultId === vaultId ? [a] : []
-  })
-}
 
 /** Per asset held by the address (on each chain it is on), its entry in the cross-chain shape. */
 const addressEntries = (deps: ApiDeps, held: ReadonlyArray<AddressView>, asOf: AsOf, assetUnit: string | undefined) => {
@@ -62,7 +44,7 @@ const entriesOfAddress = (
     return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain" }])
   const vault = vaultAt(deps, params.vaultId, errors.unknownVault(version), asOf)
   if (isApiError(vault)) return vault
-  const held = vaultAddressOn(deps, params.vaultId, params.address, query.blockchain, asOf)
+  const held = addressesOfVault(deps, vault, params.address, query.blockchain, asOf)
   if (held.length === 0) return errors.resourceNotFound("address")
   return addressEntries(deps, held, asOf, query.assetUnit)
 }
@@ -73,15 +55,15 @@ const unknownNetwork = () =>
     { attribute: "network", message: "is not a network of this blockchain" },
   ])
 
-/** #8 has no network in its path: it follows the vault (a test vault uses the blockchain's test network). */
-const networkForVault = (deps: ApiDeps, vaultId: string, blockchain: string) => {
-  const type = deps.reads.vault(vaultId, undefined)?.profile.type
-  return type === undefined ? undefined : networksOf(type).find((n) => n.blockchain === blockchain)
-}
-
 export const addressOperations: ReadonlyArray<Operation> = [
   operation({
     id: "generateDepositAddress",
+    doc: {
+      summary: "Generate deposit address",
+      description:
+        "Derives the vault's next address on the chain (deterministically from the workspace's seed) with its label; deposits to it are credited as the simulated chain mines them (`/_sim/deposits`).",
+      tags: ["Addresses"],
+    },
     method: "POST",
     path: "/vaults/:vaultId/:blockchain/:network/addresses",
     scope: "write",
@@ -121,6 +103,11 @@ export const addressOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "validateAddress",
+    doc: {
+      summary: "Validate address",
+      description: "Whether an address is well formed on the chain and network (checksums included); writes nothing.",
+      tags: ["Addresses"],
+    },
     method: "POST",
     path: "/info/:blockchain/:network/addresses/validate",
     scope: "read",
@@ -139,6 +126,11 @@ export const addressOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listAddressAssets",
+    doc: {
+      summary: "List assets of an address",
+      description: "The assets and balances of one of the vault's addresses on a chain.",
+      tags: ["Addresses"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/:blockchain/addresses/:address/assets",
     scope: "read",
@@ -149,12 +141,13 @@ export const addressOperations: ReadonlyArray<Operation> = [
     handle: ({ params, asOf }, deps) => {
       const vault = vaultAt(deps, params.vaultId, errors.resourceNotFound("vault"), asOf)
       if (isApiError(vault)) return vault
-      const network = networkForVault(deps, params.vaultId, params.blockchain)
+      // #8 has no network in its path: it follows the vault's.
+      const network = vaultNetworkOn(vault, params.blockchain)
       if (network === undefined)
         return errors.invalidData([{ attribute: "blockchain", message: "is not a supported blockchain for this vault" }])
       const h = deps.reads
-      const a = h.address(network.blockchain, network.network, params.address, asOf)
-      if (a === undefined || a.facts.vaultId !== params.vaultId) return errors.resourceNotFound("address")
+      const a = addressIn(deps, params.vaultId, network, params.address, asOf)
+      if (a === undefined) return errors.resourceNotFound("address")
       const assets = h.heldAssets(a, asOf).flatMap((id) => {
         const asset = findAsset(id)
         if (asset === undefined) return []
@@ -173,6 +166,11 @@ export const addressOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listAssetAddresses",
+    doc: {
+      summary: "List addresses holding an asset",
+      description: "The vault's addresses holding an asset on a chain and network, with their balances.",
+      tags: ["Addresses"],
+    },
     method: "GET",
     path: "/assets/:assetId/vaults/:vaultId/:blockchain/:network/addresses",
     scope: "read",
@@ -205,6 +203,11 @@ export const addressOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listAddressAssetsAcrossChains",
+    doc: {
+      summary: "List assets of an address across chains",
+      description: "The assets and balances of one of the vault's addresses, on every chain it is used on (`blockchain` narrows it).",
+      tags: ["Addresses"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/addresses/:address/assets",
     scope: "read",
@@ -219,6 +222,11 @@ export const addressOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "getAddressBalance",
+    doc: {
+      summary: "Get address balance",
+      description: "An address's assets and balances, paged.",
+      tags: ["Addresses"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/addresses/:address/balance",
     scope: "read",

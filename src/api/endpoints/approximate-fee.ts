@@ -44,6 +44,12 @@ const body = {
 export const approximateFeeOperations: ReadonlyArray<Operation> = [
   operation({
     id: "estimateApproximateFee",
+    doc: {
+      summary: "Estimate approximate fee",
+      description:
+        "The fee a transfer would pay if mined now, and the most it may cost, from the simulated chain's current fee state; writes nothing.",
+      tags: ["Fees"],
+    },
     method: "POST",
     path: "/vaults/:vaultId/approximate-fee",
     scope: "read",

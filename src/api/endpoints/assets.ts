@@ -1,8 +1,6 @@
 // Endpoints #10 assets by network type, #11 assets of a vault, #12 vaults holding an asset.
 import { findAsset } from "../../domain/chains/index.js"
-import type { Balance } from "../../projections/balances/holdings.js"
-import type { AsOf } from "../../projections/projection.js"
-import type { ApiKeyRecord } from "../../projections/workspace.js"
+import type { ApiKeyRecord, AsOf, Balance } from "../reads.js"
 import type { ApiDeps } from "../deps.js"
 import { errors, isApiError } from "../errors.js"
 import { vaultAt } from "../inputs/parties.js"
@@ -41,6 +39,11 @@ const badNetworkType = () => errors.invalidData([{ attribute: "networkType", mes
 export const assetOperations: ReadonlyArray<Operation> = [
   operation({
     id: "listAssetsByNetworkType",
+    doc: {
+      summary: "List assets by network type",
+      description: "Balances per asset over the vaults of a network type the key may see, paged.",
+      tags: ["Assets"],
+    },
     method: "GET",
     path: "/assets/:networkType",
     scope: "read",
@@ -86,6 +89,11 @@ export const assetOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listVaultAssets",
+    doc: {
+      summary: "List vault assets",
+      description: "The assets and balances of a vault: total, available, blocked (held by open requests) and allocated.",
+      tags: ["Assets"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/assets",
     scope: "read",
@@ -103,6 +111,11 @@ export const assetOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listAssetVaults",
+    doc: {
+      summary: "List vaults holding an asset",
+      description: "The vaults of a network type holding an asset on a chain, with their balances.",
+      tags: ["Assets"],
+    },
     method: "GET",
     path: "/assets/:assetId/:blockchain/vaults/:networkType",
     scope: "read",

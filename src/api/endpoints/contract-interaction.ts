@@ -13,7 +13,7 @@ import { addressOn } from "../inputs/address.js"
 import { amountIn } from "../inputs/amount.js"
 import { invalidField } from "../inputs/invalid.js"
 import { shortNote } from "../inputs/note.js"
-import { unknownVault, vaultAt } from "../inputs/parties.js"
+import { addressIn, unknownVault, vaultAt } from "../inputs/parties.js"
 import { accountIdOf } from "../../domain/vault-account/index.js"
 import { ContractInteractionAnswer } from "../wire/contract-interaction.js"
 
@@ -27,6 +27,12 @@ const METHODS: Readonly<Record<string, "approve" | "transfer-from">> = {
 export const contractInteractionOperations: ReadonlyArray<Operation> = [
   operation({
     id: "createContractInteractionRequest",
+    doc: {
+      summary: "Create contract interaction request",
+      description:
+        "A TRC-20 `approve` (the simulator always grants `feePayer` the unlimited allowance) or `transfer-from` (the fee payer moves the holder's tokens); the fee payer pays. A transaction request like a withdrawal.",
+      tags: ["Transaction Requests", "Tron"],
+    },
     method: "POST",
     path: "/vaults/:vaultId/transaction-requests/contract-interaction",
     scope: "withdraw",
@@ -79,13 +85,12 @@ export const contractInteractionOperations: ReadonlyArray<Operation> = [
       if (isApiError(vault)) return vault
       if (vault.profile.type !== n.networkType)
         return invalidField("assetId", `is an asset of ${n.network}, which a ${vault.profile.type} vault does not use`)
-      const from = deps.reads.address(n.blockchain, n.network, item.fromAddress, undefined)
-      if (from === undefined || from.facts.vaultId !== params.vaultId) return errors.resourceNotFound("fromAddress in this vault")
+      const from = addressIn(deps, params.vaultId, n, item.fromAddress, undefined)
+      if (from === undefined) return errors.resourceNotFound("fromAddress in this vault")
       if (item.vaultAccountId !== undefined && accountIdOf(from.facts) !== item.vaultAccountId)
         return errors.resourceNotFound("fromAddress in this vault account")
-      const payer = deps.reads.address(n.blockchain, n.network, item.feePayer, undefined)
-      if (payer === undefined || payer.facts.vaultId !== params.vaultId)
-        return errors.resourceNotFound(`fee payer address ${item.feePayer} in this vault`)
+      const payer = addressIn(deps, params.vaultId, n, item.feePayer, undefined)
+      if (payer === undefined) return errors.resourceNotFound(`fee payer address ${item.feePayer} in this vault`)
       if (payer.facts.address === from.facts.address)
         return invalidField("feePayer", "must be another address than fromAddress (it is the spender the holder approves)")
       const spender = payer.facts.address

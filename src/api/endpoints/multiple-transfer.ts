@@ -1,4 +1,5 @@
 // 2026-03-20's multiple-transfer: a UTXO withdrawal from one vault account, its outputs chosen by prepareStrategy.
+import { REQUEST_NOTE } from "../openapi/operation-docs/types.js"
 import { since } from "../../domain/api-key/index.js"
 import { findAsset } from "../../domain/chains/index.js"
 import type { VaultId } from "../../domain/shared/ids.js"
@@ -23,6 +24,11 @@ const strategy = checks.oneOf(["minimize_dust", "optimize_size", "minimize-dust"
 export const multipleTransferOperations: ReadonlyArray<Operation> = [
   operation({
     id: "createMultipleTransfer",
+    doc: {
+      summary: "Create multiple transfer",
+      description: `A UTXO withdrawal from one vault account to many recipients, its outputs chosen by \`prepareStrategy\` (either spelling the contract shows), \`maxFee\`, \`gross\`. ${REQUEST_NOTE}`,
+      tags: ["UTXOs", "Transaction Requests"],
+    },
     method: "POST",
     path: "/vaults/:vaultId/transaction-requests/multiple-transfer",
     scope: "withdraw",

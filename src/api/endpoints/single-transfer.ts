@@ -1,6 +1,7 @@
 // #16 single-transfer: a withdrawal from one address of a vault account, coins and tokens (by `assetId`) on every
 // account-based chain. From 2025-09-23 on `note` is required, `maxFee` caps the fee and `feePriority` is required
 // except on tron and solana (spec 2026 §3.4.1); 2024-05-09 answers as it always did.
+import { REQUEST_NOTE } from "../openapi/operation-docs/types.js"
 import { findAsset, findNetwork, isUtxo, nativeAsset, type AssetInfo, type NetworkInfo } from "../../domain/chains/index.js"
 import type { ApiVersion } from "../../domain/api-key/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
@@ -91,6 +92,11 @@ type Item = Decoded<typeof firstBody> & { readonly maxFee?: string | undefined }
 export const singleTransferOperations: ReadonlyArray<Operation> = [
   operation({
     id: "createSingleTransferRequest",
+    doc: {
+      summary: "Create single transfer request",
+      description: `A withdrawal of a coin or token from one address (account-based chains). ${REQUEST_NOTE} From 2025-09-23 \`note\` is required; \`maxFee\` "0" means no ceiling.`,
+      tags: ["Transaction Requests"],
+    },
     method: "POST",
     path: "/vaults/:vaultId/transaction-requests/single-transfer",
     scope: "withdraw",

@@ -1,3 +1,4 @@
+import { REQUEST_NOTE } from "../openapi/operation-docs/types.js"
 import { since } from "../../domain/api-key/index.js"
 import { findAsset, findNetwork } from "../../domain/chains/index.js"
 import type { VaultId } from "../../domain/shared/ids.js"
@@ -18,6 +19,11 @@ import { GasSponsorshipAnswer, BatchAnswer } from "../wire/sponsored-transfers.j
 
 const gasSponsorship = operation({
   id: "createGasSponsorshipTransferRequest",
+  doc: {
+    summary: "Create gas sponsorship transfer request",
+    description: `A coin or token transfer whose gas another address of the vault (\`feePayer\`) pays (EVM chains). ${REQUEST_NOTE}`,
+    tags: ["Transaction Requests"],
+  },
   method: "POST",
   path: "/vaults/:vaultId/transaction-requests/gas-sponsorship-transfer",
   scope: "withdraw",
@@ -135,6 +141,11 @@ const feePayerObject = typed(shapes.strings(["address", "assetId"]), (v: unknown
 
 const batch = operation({
   id: "createBatchTransactionRequest",
+  doc: {
+    summary: "Create batch transaction request",
+    description: `An EIP-7702 batch: one sender, calls in the chain's coin and tokens to many recipients, gas paid by \`feePayer\`, all or nothing. ${REQUEST_NOTE}`,
+    tags: ["Transaction Requests"],
+  },
   method: "POST",
   path: "/vaults/:vaultId/transaction-requests/batch",
   scope: "withdraw",

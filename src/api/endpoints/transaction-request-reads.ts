@@ -21,6 +21,13 @@ const read = (
 export const transactionRequestReadOperations: ReadonlyArray<Operation> = [
   operation({
     id: "getTransactionRequest",
+    doc: {
+      summary: "Get transaction request details",
+      description:
+        "One transaction request and its status (created, await-approval, broadcasted, mined, success, rejected, failed, …); 403 for a request in a vault the key may not see.",
+      tags: ["Transaction Requests"],
+      refusals: [{ status: 403, code: "api_key_not_allowed_for_wallet" }],
+    },
     method: "GET",
     path: "/transactionRequests/:transactionRequestId",
     scope: "read",
@@ -30,6 +37,13 @@ export const transactionRequestReadOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "getTransactionRequestV2",
+    doc: {
+      summary: "Get transaction request details",
+      description:
+        "One transaction request and its status, on the path 2026-03-20 uses (`amountUnit`, `note`); 403 for a request in a vault the key may not see.",
+      tags: ["Transaction Requests"],
+      refusals: [{ status: 403, code: "api_key_not_allowed_for_wallet" }],
+    },
     method: "GET",
     path: "/transaction-requests/:transactionRequestId",
     scope: "read",

@@ -1,4 +1,5 @@
 // Endpoints #15–#21: transaction request detail and the seven create endpoints (withdrawals).
+import { REQUEST_NOTE } from "../openapi/operation-docs/types.js"
 import { type FeePriority, findAsset, findAssetByContract } from "../../domain/chains/index.js"
 import type { RequestEndpoint } from "../../domain/transaction-request/index.js"
 import { until } from "../../domain/api-key/index.js"
@@ -99,6 +100,11 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
   operation({
     ...addressRoute,
     id: "createCoinTransactionRequest",
+    doc: {
+      summary: "Create coin transaction request from address",
+      description: `A coin withdrawal from one address (EVM chains). ${REQUEST_NOTE}`,
+      tags: ["Transaction Requests"],
+    },
     path: "/vaults/:vaultId/:blockchain/:network/addresses/:address/transaction-requests",
     body: {
       required: { amount: amountCheck, feePriority: priority, recipientAddress: checks.string({ min: 1, max: 200 }) },
@@ -123,6 +129,11 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
   operation({
     ...addressRoute,
     id: "createTokenTransactionRequest",
+    doc: {
+      summary: "Create token transaction request from address",
+      description: `A token withdrawal from one address (EVM chains). ${REQUEST_NOTE}`,
+      tags: ["Transaction Requests"],
+    },
     path: "/vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/token-transaction-requests",
     body: {
       required: {
@@ -153,6 +164,11 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
   operation({
     ...addressRoute,
     id: "createFeelessTransactionRequest",
+    doc: {
+      summary: "Create TRX transaction request",
+      description: `A TRX withdrawal on tron, paid in bandwidth where the sender has it. ${REQUEST_NOTE}`,
+      tags: ["Transaction Requests", "Tron"],
+    },
     path: "/vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/feeless-transaction-requests",
     body: { required: { amount: amountCheck, recipientAddress: checks.string({ min: 1, max: 200 }) }, optional: { note } },
     answer: FeelessRequestCreated,
@@ -174,6 +190,11 @@ export const transactionRequestOperations: ReadonlyArray<Operation> = [
   operation({
     ...addressRoute,
     id: "createFeelessTokenTransactionRequest",
+    doc: {
+      summary: "Create TRC-20 transaction request",
+      description: `A TRC-20 token withdrawal on tron with its \`feeLimit\`. ${REQUEST_NOTE}`,
+      tags: ["Transaction Requests", "Tron"],
+    },
     path: "/vaults/:vaultId/:blockchain/:network/addresses/:senderAddress/feeless-token-transaction-requests",
     body: {
       required: {

@@ -9,6 +9,11 @@ import { TransactionListItem, TransactionDetail } from "../wire/transactions.js"
 export const transactionOperations: ReadonlyArray<Operation> = [
   operation({
     id: "listVaultTransactions",
+    doc: {
+      summary: "List vault transactions",
+      description: "A vault's transactions on the simulated chains (deposits, withdrawals, internal moves), newest first, paged.",
+      tags: ["Transactions"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/transactions",
     scope: "read",
@@ -28,6 +33,11 @@ export const transactionOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "getVaultTransaction",
+    doc: {
+      summary: "Get transaction details",
+      description: "One transaction of the vault in detail: its parties, amounts, fee and the block it was mined in.",
+      tags: ["Transactions"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/:blockchain/transactions/:transactionId",
     scope: "read",

@@ -14,12 +14,12 @@ import type { ApiDeps } from "../deps.js"
 import { type ApiError, errors, isApiError } from "../errors.js"
 import { type Operation, type OperationResult, operation } from "../operation.js"
 import { runCommand } from "../use-case.js"
-import type { AsOf } from "../../projections/projection.js"
+import type { AsOf } from "../reads.js"
 import { addressOn } from "../inputs/address.js"
 import { amountIn } from "../inputs/amount.js"
 import { invalidField } from "../inputs/invalid.js"
 import { note } from "../inputs/note.js"
-import { unknownVault, vaultOn } from "../inputs/parties.js"
+import { addressIn, unknownVault, vaultOn } from "../inputs/parties.js"
 import { networkTypeOf } from "../inputs/network.js"
 import { overviewOf } from "../presenters/tron-overview.js"
 import { ManageResourceAnswer, ResourceOverview } from "../wire/tron.js"
@@ -126,6 +126,12 @@ const attributeOf = (reason: string) =>
 export const tronOperations: ReadonlyArray<Operation> = [
   operation({
     id: "manageTronResource",
+    doc: {
+      summary: "Manage tron resource",
+      description:
+        "Freezes, unfreezes, withdraws, delegates or undelegates TRX for bandwidth or energy: a transaction request like a withdrawal (approval, broadcast, mining, fee).",
+      tags: ["Tron", "Transaction Requests"],
+    },
     method: "POST",
     path: "/vaults/:vaultId/:blockchain/:network/addresses/:fromAddress/manage-resource",
     scope: "withdraw",
@@ -195,6 +201,12 @@ export const tronOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "getTronResourceOverview",
+    doc: {
+      summary: "Get tron resource overview",
+      description:
+        "A tron address's TRX, bandwidth and energy (limits, used, available, staked, delegated), pending unfreezes and delegations; resources regenerate with the simulated clock.",
+      tags: ["Tron"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/:blockchain/:network/:address/overview",
     scope: "read",
@@ -206,8 +218,8 @@ export const tronOperations: ReadonlyArray<Operation> = [
     handle: ({ params, asOf, apiVersion }, deps) => {
       const n = tronTarget(deps, params, apiVersion, asOf)
       if (isApiError(n)) return n
-      const a = deps.reads.address(n.blockchain, n.network, params.address, asOf)
-      if (a === undefined || a.facts.vaultId !== params.vaultId) return errors.resourceNotFound("address")
+      const a = addressIn(deps, params.vaultId, n, params.address, asOf)
+      if (a === undefined) return errors.resourceNotFound("address")
       return { status: 200, item: overviewOf(deps, n, a.facts.address, asOf) }
     },
   }),

@@ -1,4 +1,5 @@
 // 2026-03-20's utxo-transfer (named inputs, possibly from several accounts of one vault) and its dry run, validate.
+import { REQUEST_NOTE } from "../openapi/operation-docs/types.js"
 import { Schema } from "effect"
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
 import { findAsset } from "../../domain/chains/index.js"
@@ -150,6 +151,11 @@ type Item = Decoded<typeof body>
 export const utxoTransferOperations: ReadonlyArray<Operation> = [
   operation({
     id: "createUtxoTransfer",
+    doc: {
+      summary: "Create UTXO transfer",
+      description: `A transfer from named outputs (\`senders[].utxoId\`), change to \`changeData\` or \`feePayer\`, \`gross\` and \`maxFee\`. The outputs are reserved until the request ends; the fee is known exactly, so \`maxFee\` below it is refused at creation (400 \`MAX_FEE_EXCEEDED\`). ${REQUEST_NOTE}`,
+      tags: ["UTXOs", "Transaction Requests"],
+    },
     method: "POST",
     path: "/vaults/:vaultId/transaction-requests/utxo-transfer",
     scope: "withdraw",
@@ -180,6 +186,11 @@ export const utxoTransferOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "validateUtxoTransfer",
+    doc: {
+      summary: "Validate UTXO transfer",
+      description: "utxo-transfer's dry run: the same checks and the preview with its fee; nothing reserved or written.",
+      tags: ["UTXOs"],
+    },
     method: "POST",
     path: "/vaults/:vaultId/transaction-requests/utxo-transfer/validate",
     scope: "withdraw",

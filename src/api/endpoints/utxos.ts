@@ -16,6 +16,12 @@ const booleanQuery = checks.booleanText()
 export const utxoListOperations: ReadonlyArray<Operation> = [
   operation({
     id: "listUtxos",
+    doc: {
+      summary: "List UTXOs",
+      description:
+        "A vault's outputs on UTXO chains, unspent by default (`isSpent`, `address`, `assetId`, `vaultAccountId`), paged by `utxoId`.",
+      tags: ["UTXOs"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/utxos",
     scope: "read",

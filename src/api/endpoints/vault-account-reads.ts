@@ -3,7 +3,7 @@ import { findAsset } from "../../domain/chains/index.js"
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
 import type { VaultAccountId, VaultId } from "../../domain/shared/ids.js"
 import { formatAmount } from "../../domain/shared/money.js"
-import type { AsOf } from "../../projections/projection.js"
+import type { AsOf } from "../reads.js"
 import { editVaultAccount } from "../../commands/vault-accounts.js"
 import { checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
@@ -30,13 +30,18 @@ const withAccount = (
 ): OperationResult => {
   const vault = vaultAt(deps, params.vaultId, unknownVault(version), asOf)
   if (isApiError(vault)) return vault
-  const account = findAccount(deps, params.vaultId, params.vaultAccountId, asOf)
+  const account = findAccount(deps, vault, params.vaultAccountId, asOf)
   return account === undefined ? errors.resourceNotFound("vault account") : then(account)
 }
 
 export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
   operation({
     id: "listVaultAccounts",
+    doc: {
+      summary: "List vault accounts",
+      description: "A vault's accounts with their balances, paged.",
+      tags: ["Vault Accounts"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/details",
     scope: "read",
@@ -47,8 +52,9 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     query: { optional: { isHidden: booleanQuery, isHideEmpty: booleanQuery } },
     answer: vaultAccountShape({ favourite: "list", index: "integer" }),
     handle: ({ params, query, asOf, apiVersion }, deps) => {
-      const accounts = vaultAccountsOf(deps, params.vaultId, asOf)
-      if (accounts === undefined) return unknownVault(apiVersion)
+      const vault = vaultAt(deps, params.vaultId, unknownVault(apiVersion), asOf)
+      if (isApiError(vault)) return vault
+      const accounts = vaultAccountsOf(deps, vault, asOf)
       const shown =
         query.isHidden !== "true" && query.isHideEmpty !== "true"
           ? accounts.ids
@@ -65,6 +71,11 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "getVaultAccount",
+    doc: {
+      summary: "Get vault account details",
+      description: "One vault account with its balances. A malformed id is 409 `invalid_id_format`, an unknown one 404.",
+      tags: ["Vault Accounts"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/details",
     scope: "read",
@@ -76,6 +87,11 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "editVaultAccount",
+    doc: {
+      summary: "Edit vault account",
+      description: "Changes a vault account's name, colour, hidden and favourite flags; the edit is an event in the log.",
+      tags: ["Vault Accounts"],
+    },
     method: "PUT",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/edit",
     scope: "write",
@@ -95,9 +111,10 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
     answer: vaultAccountShape({ favourite: "details", index: "string" }),
     handle: async ({ params, item, requestId, apiVersion }, deps) => {
       const vaultId = params.vaultId
-      const current = findAccount(deps, vaultId, params.vaultAccountId, undefined)
-      if (current === undefined)
-        return deps.reads.vault(vaultId, undefined) === undefined ? unknownVault(apiVersion) : errors.resourceNotFound("vault account")
+      const vault = vaultAt(deps, vaultId, unknownVault(apiVersion))
+      if (isApiError(vault)) return vault
+      const current = findAccount(deps, vault, params.vaultAccountId, undefined)
+      if (current === undefined) return errors.resourceNotFound("vault account")
       const favourite = item.isFavoriteInDashboard ?? item.isFavorityInDashboard
       const r = await runCommand(
         deps,
@@ -110,12 +127,17 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
         { requestId },
       )
       if (isApiError(r)) return r
-      const edited = findAccount(deps, vaultId, current.vaultAccountId, undefined)!
+      const edited = findAccount(deps, vault, current.vaultAccountId, undefined)!
       return { status: 200, item: accountValue(deps, edited, undefined) }
     },
   }),
   operation({
     id: "listVaultAccountAssets",
+    doc: {
+      summary: "List vault account assets",
+      description: "A vault account's assets and their available amounts, paged.",
+      tags: ["Vault Accounts"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/list-assets",
     scope: "read",
@@ -147,6 +169,11 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listVaultAccountAddresses",
+    doc: {
+      summary: "List vault account addresses",
+      description: "A vault account's addresses with their balances per asset, paged.",
+      tags: ["Vault Accounts"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/list-addresses",
     scope: "read",
@@ -184,6 +211,12 @@ export const vaultAccountReadOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listVaultAccountTransactions",
+    doc: {
+      summary: "List vault account transactions",
+      description:
+        "A vault account's transactions, newest first, paged; 10 a page by default, as the service was observed to answer (its documentation says 50).",
+      tags: ["Vault Accounts", "Transactions"],
+    },
     method: "GET",
     path: "/vaults/:vaultId/vault-accounts/:vaultAccountId/transactions",
     scope: "read",

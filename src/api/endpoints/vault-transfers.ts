@@ -1,3 +1,4 @@
+import { REQUEST_NOTE } from "../openapi/operation-docs/types.js"
 import { findAsset, findAssetByContract, findNetwork, nativeAsset, type NetworkInfo } from "../../domain/chains/index.js"
 import { until, type ApiVersion } from "../../domain/api-key/index.js"
 import { formatAmount } from "../../domain/shared/money.js"
@@ -189,6 +190,11 @@ const tokenTransfer = async (
 export const vaultTransferOperations: ReadonlyArray<Operation> = [
   operation({
     id: "createUtxoTransactionRequest",
+    doc: {
+      summary: "Create transaction request from vault",
+      description: `A withdrawal from the whole vault to many recipients (UTXO chains; at 2025-09-23 also EVM, tron and solana coins from one listed sender). The simulator chooses the outputs. ${REQUEST_NOTE}`,
+      tags: ["Transaction Requests"],
+    },
     method: "POST",
     path: "/vaults/:vaultId/:blockchain/:network/transaction-requests",
     // 2026-03-20 replaced it with multiple-transfer and single-transfer (diff row #17).
@@ -206,6 +212,11 @@ export const vaultTransferOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "createVaultTokenTransactionRequest",
+    doc: {
+      summary: "Create token transaction request",
+      description: `A token withdrawal from \`senderAddress\` (EVM, tron, solana) with \`contractAddress\` and \`maxFee\`. ${REQUEST_NOTE}`,
+      tags: ["Transaction Requests"],
+    },
     method: "POST",
     path: "/vaults/:vaultId/:blockchain/:network/token-transaction-requests",
     versions: ["2025-09-23"],

@@ -1,6 +1,5 @@
 // Endpoints #1 GET /vaults and #2 GET /vaults/{networkType}: vaults the key may see, from the workspace model.
-import type { AsOf } from "../../projections/projection.js"
-import type { ApiKeyRecord } from "../../projections/workspace.js"
+import type { ApiKeyRecord, AsOf } from "../reads.js"
 import { checks } from "../body.js"
 import type { ApiDeps } from "../deps.js"
 import { errors } from "../errors.js"
@@ -22,6 +21,11 @@ const isNetworkType = (s: string | undefined): s is "main" | "test" => s === "ma
 export const vaultOperations: ReadonlyArray<Operation> = [
   operation({
     id: "listVaults",
+    doc: {
+      summary: "List vaults",
+      description: "The vaults the API key may see (all of the workspace's unless the key is limited to some), in creation order.",
+      tags: ["Vaults"],
+    },
     method: "GET",
     path: "/vaults",
     scope: "read",
@@ -35,6 +39,11 @@ export const vaultOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "listVaultsByNetworkType",
+    doc: {
+      summary: "List vaults by network type",
+      description: "The vaults of one network type (`main` or `test`) the API key may see.",
+      tags: ["Vaults"],
+    },
     method: "GET",
     path: "/vaults/:networkType",
     scope: "read",

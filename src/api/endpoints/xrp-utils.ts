@@ -15,6 +15,11 @@ const TAG = /^(0|[1-9][0-9]{0,9})$/
 export const xrpUtilOperations: ReadonlyArray<Operation> = [
   operation({
     id: "encodeXrpAddress",
+    doc: {
+      summary: "Encode XRP X-address",
+      description: "A classic XRP address and destination tag as an X-address; writes nothing.",
+      tags: ["Utils"],
+    },
     method: "GET",
     path: "/utils/xrp/:network/addresses/encode/:classicAddress/:addressTag",
     scope: "read",
@@ -39,6 +44,11 @@ export const xrpUtilOperations: ReadonlyArray<Operation> = [
   }),
   operation({
     id: "decodeXrpAddress",
+    doc: {
+      summary: "Decode XRP X-address",
+      description: "An X-address as its classic address and destination tag; writes nothing.",
+      tags: ["Utils"],
+    },
     method: "GET",
     path: "/utils/xrp/:network/addresses/decode/:xAddress",
     scope: "read",

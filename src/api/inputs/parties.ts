@@ -3,11 +3,10 @@
 // a request checks that a vault or account exists, and where a vault's default account (its id is the vault's)
 // counts as one of its accounts.
 import type { ApiVersion } from "../../domain/api-key/index.js"
-import type { NetworkInfo } from "../../domain/chains/index.js"
+import { networksOf, type NetworkInfo } from "../../domain/chains/index.js"
 import { accountIdOf, accountKey } from "../../domain/vault-account/index.js"
-import type { AsOf } from "../../projections/projection.js"
-import type { VaultRecord } from "../../projections/workspace.js"
 import type { ApiDeps } from "../deps.js"
+import type { AddressView, AsOf, VaultRecord } from "../reads.js"
 import { ApiError, errors } from "../errors.js"
 import { invalidField } from "./invalid.js"
 
@@ -41,6 +40,39 @@ export const vaultOn = (
   return vault.profile.type === n.networkType ? vault : networkNotAllowed(vault, n, attribute)
 }
 
+/** The vault's network on `blockchain` (a test vault uses the blockchain's test network); undefined when it has none. */
+export const vaultNetworkOn = (vault: VaultRecord, blockchain: string): NetworkInfo | undefined =>
+  networksOf(vault.profile.type).find((n) => n.blockchain === blockchain)
+
+/** The address `address` on `n` at `asOf` when the vault holds it: the one rule for "an address of this vault". */
+export const addressIn = (
+  deps: ApiDeps,
+  vaultId: string,
+  n: { readonly blockchain: string; readonly network: string },
+  address: string,
+  asOf: AsOf,
+): AddressView | undefined => {
+  const a = deps.reads.address(n.blockchain, n.network, address, asOf)
+  return a !== undefined && a.facts.vaultId === vaultId ? a : undefined
+}
+
+/**
+ * The vault's address `address` on every chain of the vault's network type that knows it (EVM addresses repeat
+ * across chains), on `blockchain` only when it is named.
+ */
+export const addressesOfVault = (
+  deps: ApiDeps,
+  vault: VaultRecord,
+  address: string,
+  blockchain: string | undefined,
+  asOf: AsOf,
+): ReadonlyArray<AddressView> =>
+  networksOf(vault.profile.type).flatMap((n) => {
+    if (blockchain !== undefined && n.blockchain !== blockchain) return []
+    const a = addressIn(deps, vault.profile.vaultId, n, address, asOf)
+    return a === undefined ? [] : [a]
+  })
+
 /** Whether the vault has that account at `asOf` (its default account included): a lookup, whatever its size. */
 export const hasAccount = (deps: ApiDeps, vaultId: string, vaultAccountId: string, asOf: AsOf): boolean =>
   accountKey(vaultId, vaultAccountId) === null
@@ -67,12 +99,12 @@ export const senderIn = (
   vaultAccountId: string | undefined,
   attribute: string,
 ): Sender | ApiError => {
-  const from = deps.reads.address(n.blockchain, n.network, fromAddress, undefined)
+  const from = addressIn(deps, vaultId, n, fromAddress, undefined)
   if (vaultAccountId !== undefined) {
     if (!hasAccount(deps, vaultId, vaultAccountId, undefined)) return errors.resourceNotFound("vault account")
-    if (from === undefined || from.facts.vaultId !== vaultId || accountIdOf(from.facts) !== vaultAccountId)
+    if (from === undefined || accountIdOf(from.facts) !== vaultAccountId)
       return errors.resourceNotFound(`${attribute} in this vault account`)
-  } else if (from === undefined || from.facts.vaultId !== vaultId) return errors.resourceNotFound(`${attribute} in this vault`)
+  } else if (from === undefined) return errors.resourceNotFound(`${attribute} in this vault`)
   return { address: from.facts.address, vaultAccountId: accountIdOf(from.facts) }
 }
 
@@ -88,8 +120,8 @@ export const senderByAddress = (
   fromAddress: string,
   vaultAccountId: string | undefined,
 ): Sender | ApiError => {
-  const from = deps.reads.address(n.blockchain, n.network, fromAddress, undefined)
-  if (from === undefined || from.facts.vaultId !== vaultId) return errors.resourceNotFound("fromAddress in this vault")
+  const from = addressIn(deps, vaultId, n, fromAddress, undefined)
+  if (from === undefined) return errors.resourceNotFound("fromAddress in this vault")
   const owner = accountIdOf(from.facts)
   if (vaultAccountId !== undefined && vaultAccountId !== owner)
     return hasAccount(deps, vaultId, vaultAccountId, undefined)
@@ -111,9 +143,8 @@ export const feePayerIn = (
   sender: string,
   senderAttribute: string,
 ): string | ApiError => {
-  const payer = deps.reads.address(n.blockchain, n.network, feePayer, undefined)
-  if (payer === undefined || payer.facts.vaultId !== vaultId)
-    return errors.resourceNotFound(`${attribute} address in this vault on ${n.blockchain}/${n.network}`)
+  const payer = addressIn(deps, vaultId, n, feePayer, undefined)
+  if (payer === undefined) return errors.resourceNotFound(`${attribute} address in this vault on ${n.blockchain}/${n.network}`)
   if (payer.facts.address === sender)
     return invalidField(attribute, `must be another address than ${senderAttribute}: the sender paying its own fee is a single transfer`)
   return payer.facts.address

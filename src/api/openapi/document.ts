@@ -6,7 +6,7 @@ import type { Operation } from "../operation.js"
 import { errorEnvelope, existsAt, requestBody, successSchema, successStatus } from "./answers.js"
 import { components } from "./components.js"
 import { errorResponses } from "./error-responses.js"
-import { operationDocs, TAGS } from "./operation-docs.js"
+import { TAGS } from "./operation-docs.js"
 import { openApiPath, parameters, securitySchemes } from "./parameters.js"
 
 const security = [{ apiKey: [], apiSign: [], apiTimestamp: [], apiPassphrase: [] }]
@@ -19,7 +19,7 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, version: A
   for (const op of here) {
     const body = requestBody(c, op, version)
     const entry = (paths[openApiPath(op.path)] ??= {})
-    const docs = operationDocs[op.id]
+    const docs = op.doc
     entry[op.method.toLowerCase()] = {
       operationId: op.id,
       summary: docs?.summary ?? op.id,

@@ -2,7 +2,6 @@
 // error table: each status with the codes it can carry there, all in the error envelope.
 import { since, type ApiVersion } from "../../domain/api-key/index.js"
 import type { JsonObject } from "../body.js"
-import { operationDocs } from "./operation-docs.js"
 import { errorTableAnswers } from "../error-table.js"
 import { type ApiError, errors } from "../errors.js"
 import { pagedAt, bodyAt, type Operation } from "../operation.js"
@@ -87,7 +86,7 @@ export const errorCodes = (op: Operation, version: ApiVersion): ReadonlyArray<re
     // A write runs a command: any row of the error table, and the parties' network check.
     add(codes, ...errorTableAnswers(), at(400, "network_not_allowed_for_vault"))
   }
-  add(codes, ...(operationDocs[op.id]?.refusals ?? []))
+  add(codes, ...(op.doc?.refusals ?? []))
   return [...codes].sort(([a], [b]) => a - b).map(([status, set]) => [status, [...set].sort()] as const)
 }
 

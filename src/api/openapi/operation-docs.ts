@@ -1,9 +1,3 @@
-// Each operation's documentation, by operation id (the tables are in operation-docs/, one per group of tags).
-import { accountDocs } from "./operation-docs/accounts.js"
-import { transferDocs } from "./operation-docs/transfers.js"
-import type { OperationDoc } from "./operation-docs/types.js"
-
+// The tags an operation's documentation may name (the shape is in operation-docs/types.ts): each endpoint declares its
+// own (`doc` in its operation record, api/endpoints/).
 export { TAGS } from "./operation-docs/types.js"
-export type { OperationDoc } from "./operation-docs/types.js"
-
-export const operationDocs: Readonly<Record<string, OperationDoc>> = { ...accountDocs, ...transferDocs }

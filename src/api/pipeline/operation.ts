@@ -8,6 +8,7 @@ import type { Page } from "../envelope.js"
 import type { ApiError } from "../errors.js"
 import type { Shape } from "../wire/shape.js"
 import type { Observed } from "../answer-observer.js"
+import type { OperationDoc } from "../openapi/operation-docs/types.js"
 
 export interface OperationContext {
   readonly params: Readonly<Record<string, string>>
@@ -31,6 +32,8 @@ export type OperationResult =
 
 export interface Operation {
   readonly id: string
+  /** Its documentation in the OpenAPI documents (an endpoint's declaration always has one: `operation` requires it). */
+  readonly doc?: OperationDoc
   readonly method: "GET" | "POST" | "PUT"
   readonly path: string
   readonly scope: Scope

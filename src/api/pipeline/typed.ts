@@ -3,6 +3,7 @@
 import type { ApiVersion } from "../../domain/api-key/index.js"
 import type { AttributeSpec, BodySpec, Decoded, QuerySpec } from "../body.js"
 import type { ApiDeps } from "../deps.js"
+import type { OperationDoc } from "../openapi/operation-docs/types.js"
 import type { Operation, OperationContext, OperationResult } from "./operation.js"
 
 /** The names of a path's parameters: `"/vaults/:vaultId/accounts/:accountId"` gives `"vaultId" | "accountId"`. */
@@ -39,7 +40,8 @@ export type TypedOperation<
   B extends BodySpec | undefined,
   S extends BodySince | undefined,
   Q extends QuerySpec | undefined,
-> = Omit<Operation, "path" | "body" | "bodySince" | "query" | "handle"> & {
+> = Omit<Operation, "doc" | "path" | "body" | "bodySince" | "query" | "handle"> & {
+  readonly doc: OperationDoc
   readonly path: P
   readonly body?: B
   readonly bodySince?: S

@@ -67,17 +67,15 @@ const addressesByAccount = (deps: ApiDeps, vaultId: string, asOf: AsOf): Map<str
 }
 
 /**
- * The vault's accounts, default first, each read only when asked for (a page of a 10,000-account vault reads 50);
- * undefined when the vault does not exist at `asOf`.
+ * The vault's accounts, default first, each read only when asked for (a page of a 10,000-account vault reads 50).
  */
 export interface VaultAccounts {
   readonly ids: ReadonlyArray<Listed>
   readonly ref: (listed: Listed) => AccountRef
 }
 
-export const vaultAccountsOf = (deps: ApiDeps, vaultId: string, asOf: AsOf): VaultAccounts | undefined => {
-  const vault = deps.reads.vault(vaultId, asOf)
-  if (vault === undefined) return undefined
+export const vaultAccountsOf = (deps: ApiDeps, vault: VaultRecord, asOf: AsOf): VaultAccounts => {
+  const vaultId = vault.profile.vaultId
   let grouped: Map<string, Array<AddressView>> | undefined
   return {
     ids: [defaultListed(deps, vault), ...deps.reads.vaultAccounts(vaultId, asOf)],
@@ -85,10 +83,12 @@ export const vaultAccountsOf = (deps: ApiDeps, vaultId: string, asOf: AsOf): Vau
   }
 }
 
-/** One account of the vault at `asOf`, looked up directly; its addresses are the vault's that name it. */
-export const findAccount = (deps: ApiDeps, vaultId: string, vaultAccountId: string, asOf: AsOf): AccountRef | undefined => {
-  const vault = deps.reads.vault(vaultId, asOf)
-  if (vault === undefined) return undefined
+/**
+ * One account of the vault (found by `inputs/parties.ts`'s `vaultAt`) at `asOf`, looked up directly; its addresses
+ * are the vault's that name it.
+ */
+export const findAccount = (deps: ApiDeps, vault: VaultRecord, vaultAccountId: string, asOf: AsOf): AccountRef | undefined => {
+  const vaultId = vault.profile.vaultId
   const created = deps.reads.account(vaultAccountId, asOf)
   const listed: Listed | undefined =
     accountKey(vaultId, vaultAccountId) === null ? defaultListed(deps, vault) : created?.vaultId === vaultId ? created : undefined

@@ -8,7 +8,7 @@ import { type ApiError, errors, isApiError } from "../errors.js"
 import { addressOn } from "../inputs/address.js"
 import { amountIn } from "../inputs/amount.js"
 import { invalidField } from "../inputs/invalid.js"
-import { unknownVault, vaultOn } from "../inputs/parties.js"
+import { networkNotAllowed, unknownVault, vaultAt } from "../inputs/parties.js"
 
 export const MAX_RECIPIENTS = 150
 export const MAX_SENDERS = 500
@@ -52,14 +52,14 @@ export const recipientsCheck = (max: number) =>
 
 /** The UTXO network of a 2026 transfer's assetId, in a vault of the matching network type. */
 export const utxoNetworkOf = (deps: ApiDeps, vaultId: string, assetId: string, version: ApiVersion): NetworkInfo | ApiError => {
-  if (deps.reads.vault(vaultId, undefined) === undefined) return unknownVault(version)
+  const vault = vaultAt(deps, vaultId, unknownVault(version))
+  if (isApiError(vault)) return vault
   const asset = findAsset(assetId)
   if (asset === undefined) return errors.resourceNotFound("asset")
   const n = findNetwork(asset.blockchain, asset.network)!
   if (n.family !== "utxo" || asset.id !== n.nativeAssetId)
     return invalidField("assetId", "must be the coin of a UTXO chain (bitcoin, litecoin, dogecoin, bitcoin-cash, dash, zcash)")
-  const vault = vaultOn(deps, vaultId, n, "assetId", unknownVault(version))
-  return isApiError(vault) ? vault : n
+  return vault.profile.type === n.networkType ? n : networkNotAllowed(vault, n, "assetId")
 }
 
 /** Recipients' amounts in base units, their addresses valid on the chain. */

@@ -17,6 +17,7 @@ describe("typed operations", () => {
     const speed = checks.oneOf(["slow", "fast"])
     const op = operation({
       id: "example",
+      doc: { summary: "Example", description: "An operation of this test only.", tags: ["Vaults"] },
       method: "POST",
       path: "/vaults/:vaultId/things/:thing",
       scope: "write",

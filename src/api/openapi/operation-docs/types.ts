@@ -26,3 +26,7 @@ export interface OperationDoc {
   /** Refusals the operation's handler gives of its own, beyond the pipeline's checks and the error table. */
   readonly refusals?: ReadonlyArray<{ readonly status: number; readonly code: string }>
 }
+
+/** What a request that reserves funds says of them, in each such operation's description. */
+export const REQUEST_NOTE =
+  "Blocks the amount and the maximum fee at the sender until the request ends; nothing is written when a check refuses it."
