@@ -33,6 +33,8 @@ export interface Worlds {
   readonly routing: WorldRouting
   readonly control: WorldsControl
   readonly size: () => number
+  /** A world by id (the server's is "server"). */
+  readonly world: (id: string) => World | undefined
   /** Deletes the worlds idle past the TTL now (the ticker does every second). */
   readonly expireIdle: () => Promise<void>
   /** Closes every world but the server's (the server closes its own simulator). */
@@ -162,6 +164,7 @@ export const createWorlds = (options: WorldsOptions): Worlds => {
     routing: { server: directory.server, byKey: (key) => used(directory.byKey(key)), byToken: (token) => used(directory.byToken(token)) },
     control,
     size: () => directory.size,
+    world: (id) => directory.get(id),
     expireIdle,
     close: async () => {
       clearInterval(ticker)
