@@ -8,7 +8,9 @@ export {
   type AdminResponse,
   type InProcess,
   type InProcessOptions,
+  type InProcessWorld,
 } from "./testing/in-process.js"
+export type { WorldHandle } from "./testing/world-handle.js"
 export type { FaultControls, FaultInfo, FaultInput } from "./testing/faults.js"
 export {
   isolateEachTest,

@@ -1,13 +1,14 @@
 // An in-process simulator for tests: memory store, frozen clock, the Hono app behind a fetch function, signed
-// clients and control-plane calls. No socket, no port: every call is `app.fetch` in the same process.
+// clients and control-plane calls, and more worlds in it (sim.world()). No socket, no port: every call is
+// `app.fetch` in the same process.
 import type { Hono } from "hono"
-import { createApp, type AppOptions } from "../api/app.js"
-import { CustodyClient, type Credentials } from "../client/index.js"
-import { createSimulator, type Fixture, type Simulator, type SimulatorOptions } from "../simulator.js"
+import { createWorldsApp, type AppOptions } from "../api/app.js"
+import { createSimulator, type Fixture, type SimulatorOptions } from "../simulator.js"
 import { makeMemoryStore } from "../store/memory.js"
 import { NEWEST_API_VERSION } from "../domain/api-key/index.js"
-import type { SnapshotInfo } from "../snapshots/snapshots.js"
-import { type FaultControls, faultControls } from "./faults.js"
+import { createWorlds } from "../worlds/registry.js"
+import { type InProcessWorld, newWorld } from "./worlds.js"
+import { type InProcessFetch, type WorldHandle, worldHandle } from "./world-handle.js"
 
 /** 2026-01-01T00:00:00Z: the simulated start when none is given. */
 export const DEFAULT_START = Date.UTC(2026, 0, 1)
@@ -42,46 +43,21 @@ export interface InProcessOptions {
   readonly app?: AppOptions
 }
 
-export interface AdminResponse<T> {
-  readonly status: number
-  readonly body: T
-}
+export type { AdminResponse } from "./world-handle.js"
+export type { InProcessWorld } from "./worlds.js"
 
-export interface InProcess {
-  readonly sim: Simulator
+export interface InProcess extends WorldHandle {
   readonly app: Hono
   readonly baseUrl: string
-  /** A fetch with the global signature, served by the app: relative URLs are resolved against `baseUrl`. */
-  readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>
-  /** The first API key created at start (none when the fixture has no key or the workspace is not created). */
-  readonly credentials: Credentials | undefined
-  /** A client signing with these credentials (default: `credentials`). */
-  readonly client: (credentials?: Credentials) => CustodyClient
-  /** A control-plane call (`/_sim/...`) with the admin token: plain JSON in and out. */
-  // biome-ignore lint/suspicious/noExplicitAny: an answer of any shape unless the caller names one, as in tests
-  readonly admin: <T = any>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) => Promise<AdminResponse<T>>
-  /** The control plane's faults: calls answered 429/5xx, delayed, dropped or unanswered; deliveries duplicated… */
-  readonly faults: FaultControls
-  readonly testVaultId: string
-  readonly mainVaultId: string
-  /** Resolves once every webhook delivery due at the current simulated time was attempted and recorded. */
-  readonly webhooksIdle: () => Promise<void>
-  /** Records the world as it is now; revert(id) puts it back exactly (log, reads, ids, clock, pending webhooks). */
-  readonly snapshot: () => Promise<SnapshotInfo>
-  readonly revert: (id: string) => Promise<SnapshotInfo>
-  /** Back to the world right after start: the fixture's vaults and keys, with the same ids and credentials. */
-  readonly reset: () => Promise<SnapshotInfo>
+  /** A fetch with the global signature, served in process: relative URLs are resolved against `baseUrl`. */
+  readonly fetch: InProcessFetch
+  /**
+   * A world of its own in this simulator (POST /_sim/worlds): from `fixture`, or from this simulator's fixture with
+   * fresh credentials (the same vault ids). Its calls go through the same `fetch`, routed by their credentials.
+   */
+  readonly world: (fixture?: Fixture) => Promise<InProcessWorld>
+  /** Ends every world, then the simulator. */
   readonly close: () => Promise<void>
-}
-
-/** JSON answers parsed; anything else (JSON lines of /_sim/export, HTML) kept as text. */
-const parseBody = (text: string): unknown => {
-  if (text.length === 0) return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
 }
 
 /**
@@ -102,13 +78,21 @@ export const startInProcess = async (options: InProcessOptions = {}): Promise<In
     ...(options.webhooks !== undefined ? { webhooks: options.webhooks } : {}),
     ...options.simulator,
   })
+  const fixture = options.fixture ?? (options.simulator?.defaultWorkspace === false ? undefined : IN_PROCESS_FIXTURE)
   // No limit on failed authentications: a property run provokes thousands on purpose.
-  const app = createApp(sim, {
+  const appOptions: AppOptions = {
     clientIp: () => "127.0.0.1",
     log: { error: () => {}, info: () => {} },
     authFailureLimit: false,
     ...options.app,
+  }
+  const worlds = createWorlds({
+    server: sim,
+    ...(fixture !== undefined ? { serverFixture: fixture } : {}),
+    app: appOptions,
+    ...(options.webhooks !== undefined ? { webhooks: options.webhooks } : {}),
   })
+  const routed = createWorldsApp(worlds.routing)
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/$/, "")
   const fetchApp = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request =
@@ -117,41 +101,21 @@ export const startInProcess = async (options: InProcessOptions = {}): Promise<In
           ? input
           : new Request(input, init)
         : new Request(typeof input === "string" && input.startsWith("/") ? baseUrl + input : input, init)
-    const res = await app.fetch(request)
+    const res = await routed.fetch(request)
     // A fault's dropped connection (reset, timeout, lost-answer): a network error, as fetch gives one.
     if (res.type === "error") throw new TypeError("fetch failed: the connection was dropped without an answer")
     return res
   }
-  const credentials = sim.createdCredentials[0]
-  const client = (c = credentials) => {
-    if (c === undefined) throw new Error("no credentials: the workspace was started without an API key")
-    return new CustodyClient({ baseUrl, credentials: c, fetch: (r) => fetchApp(r) })
-  }
-  const admin = async <T>(method: string, path: string, body?: unknown): Promise<AdminResponse<T>> => {
-    const res = await fetchApp(path, {
-      method,
-      headers: { authorization: `Bearer ${sim.adminToken}`, "content-type": "application/json" },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    })
-    const text = await res.text()
-    return { status: res.status, body: parseBody(text) as T }
-  }
-  const vaults = sim.models.workspace.vaultList(undefined)
+  const own = worldHandle(sim, { fetch: fetchApp, baseUrl, credentials: sim.createdCredentials[0] })
   return {
-    sim,
-    app,
+    ...own,
+    app: worlds.routing.server.app,
     baseUrl,
     fetch: fetchApp,
-    credentials,
-    client,
-    admin,
-    faults: faultControls(admin),
-    testVaultId: vaults.find((v) => v.profile.type === "test")?.profile.vaultId ?? "",
-    mainVaultId: vaults.find((v) => v.profile.type === "main")?.profile.vaultId ?? "",
-    webhooksIdle: async () => sim.webhooks?.idle(),
-    snapshot: sim.snapshot,
-    revert: sim.revert,
-    reset: sim.reset,
-    close: () => sim.close(),
+    world: (given) => newWorld({ fetch: fetchApp, baseUrl, worlds, admin: own.admin }, given),
+    close: async () => {
+      await worlds.close()
+      await sim.close()
+    },
   }
 }

@@ -38,6 +38,8 @@ export interface Worlds {
   readonly size: () => number
   /** Reopens the worlds a previous start kept (files: saved.ts); resolves with how many. */
   readonly restore: () => Promise<number>
+  /** A world by id (the server's is "server"). */
+  readonly world: (id: string) => World | undefined
   /** Deletes the worlds idle past the TTL now (the ticker does every second). */
   readonly expireIdle: () => Promise<void>
   /** Closes every world but the server's (the server closes its own simulator); kept worlds stay kept. */
@@ -227,6 +229,7 @@ export const createWorlds = (options: WorldsOptions): Worlds => {
       for (const { record, place } of storage.saved()) await maker.reopen(record, place)
       return directory.size
     },
+    world: (id) => directory.get(id),
     expireIdle,
     close: async () => {
       clearInterval(ticker)
