@@ -1,8 +1,9 @@
 // Webhook faults (/_sim/faults, `target: "webhook"`) on one node, to a real receiver: a duplicate arrives twice
 // with the same idempotency key, a reorder arrives after the subscription's next notification (or after 60
-// simulated seconds when none comes), a delay waits for
-// the simulated clock, a fail counts the attempt failed and the retry schedule follows; each hit is a FaultHit
-// event naming the delivery, and the schedule (times, every) and the event kind decide which attempts are hit.
+// simulated seconds when none comes), a delay waits for the simulated clock, a fail counts the attempt failed and
+// the retry schedule follows; each hit is a FaultHit
+// event naming the delivery, and the schedule (times, every) and the event kind decide which attempts are hit; a
+// revert puts back the attempts a fault had counted at the snapshot.
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { draw } from "../../src/domain/fault/index.js"
 import { T0 } from "../support/harness.js"
@@ -75,6 +76,28 @@ describe("a duplicate", () => {
     const byHook = (id: string) => s.rx.deliveries().filter((d) => d.body.webhookId === id).length
     expect([byHook(sub.id), byHook(other.id)]).toEqual([1, 2])
     expect(await hitsOf()).toHaveLength(1)
+  })
+})
+
+describe("a revert", () => {
+  it("puts back the attempts a webhook fault had counted at the snapshot", async () => {
+    const sub = (await s.subscribe()).body
+    await addFault(sub.id, { kind: "duplicate" }, { every: 2 })
+    await s.deposit("1")
+    await s.rx.waitFor(1)
+    await idle()
+    const snap = await s.h.admin("POST", "/_sim/snapshots")
+    expect(snap.status).toBe(201)
+    await s.deposit("2")
+    await s.rx.waitFor(3)
+    await idle()
+    expect((await s.h.admin("POST", `/_sim/snapshots/${snap.body.id}/revert`)).status).toBe(200)
+    // The second attempt again, as at the snapshot: duplicated.
+    await s.deposit("3")
+    await s.rx.waitFor(5)
+    await idle()
+    expect(amounts()).toEqual(["1", "2", "2", "3", "3"])
+    expect((await hitsOf()).map((h: { call: number }) => h.call)).toEqual([2])
   })
 })
 
