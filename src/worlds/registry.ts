@@ -3,7 +3,14 @@
 import { Effect } from "effect"
 import { createApp, type AppOptions, type WorldRouting } from "../api/app.js"
 import { ApiError } from "../api/errors.js"
-import { worldRoutes, type CreatedWorld, type WorldInfo, type WorldSource, type WorldsControl } from "../api/sim/worlds.js"
+import {
+  worldRoutes,
+  type CreatedWorld,
+  type WorldCredentials,
+  type WorldInfo,
+  type WorldSource,
+  type WorldsControl,
+} from "../api/sim/worlds.js"
 import { DEFAULT_FIXTURE, type Fixture, type Simulator, type SimulatorOptions } from "../simulator.js"
 import { freshAdminToken, withFreshCredentials, withoutCredentials } from "./credentials.js"
 import { WorldDirectory } from "./directory.js"
@@ -73,7 +80,7 @@ const placedWorld = async <A extends { readonly world: World }>(
   storage: WorldStorage,
   id: string,
   make: (place: WorldPlace) => Promise<A>,
-  record: (w: World) => WorldRecord,
+  record: (made: A) => WorldRecord,
 ): Promise<A> => {
   const place = storage.place(id)
   let made: A
@@ -83,7 +90,7 @@ const placedWorld = async <A extends { readonly world: World }>(
     await storage.end(id, async () => void (await place.store.close?.()))
     throw e
   }
-  storage.keep(record(made.world))
+  storage.keep(record(made))
   return made
 }
 
@@ -92,6 +99,8 @@ const worldMaker = (options: WorldsOptions, directory: WorldDirectory, settings:
   const { server } = options
   // Every world's asset ids (a fork reads its source's), the server's from its fixture.
   const assets = new Map<string, Fixture["assets"]>([[directory.server.id, options.serverFixture?.assets]])
+  // The credentials each world's creation answered: a world keeps a passphrase only as a hash.
+  const credentials = new Map<string, ReadonlyArray<WorldCredentials>>()
   const nextId = () => {
     for (;;) {
       const n = storage.made() + 1
@@ -100,9 +109,10 @@ const worldMaker = (options: WorldsOptions, directory: WorldDirectory, settings:
       if (directory.get(id) === undefined) return id
     }
   }
-  const recordOf = (w: World, seed: string, given: Fixture["assets"]): WorldRecord => {
+  const recordOf = (w: World, seed: string, given: Fixture["assets"], apiKeys: ReadonlyArray<WorldCredentials>): WorldRecord => {
     assets.set(w.id, given)
-    return { id: w.id, seed, adminToken: w.sim.adminToken, created: w.created, ...(given !== undefined ? { assets: given } : {}) }
+    credentials.set(w.id, apiKeys)
+    return { id: w.id, seed, adminToken: w.sim.adminToken, created: w.created, ...(given !== undefined ? { assets: given } : {}), apiKeys }
   }
   const fromFixture = async (given: Fixture | undefined): Promise<CreatedWorld | ApiError> => {
     const fixture = withFreshCredentials(given ?? withoutCredentials(options.serverFixture ?? DEFAULT_FIXTURE, server.seed))
@@ -112,18 +122,18 @@ const worldMaker = (options: WorldsOptions, directory: WorldDirectory, settings:
     for (const k of given?.apiKeys ?? []) if (k.key !== undefined && directory.byKey(k.key) !== undefined) return taken(`API key ${k.key}`)
     const seed = fixture.seed ?? server.seed
     const id = nextId()
-    const { world: w } = await placedWorld(
+    const { world: w, apiKeys } = await placedWorld(
       storage,
       id,
-      async (place) => ({ world: await worldFromFixture(id, fixture, seed, settings, place) }),
-      (w) => recordOf(w, seed, fixture.assets),
+      async (place) => {
+        const world = await worldFromFixture(id, fixture, seed, settings, place)
+        const version = (key: string) => world.sim.models.workspace.apiKeys.get(key)?.grant.apiVersion ?? ""
+        return { world, apiKeys: world.sim.createdCredentials.map((c) => ({ ...c, apiVersion: version(c.key) })) }
+      },
+      (made) => recordOf(made.world, seed, fixture.assets, made.apiKeys),
     )
     directory.add(w)
-    const version = (key: string) => w.sim.models.workspace.apiKeys.get(key)?.grant.apiVersion ?? ""
-    return answer(
-      w,
-      w.sim.createdCredentials.map((c) => ({ ...c, apiVersion: version(c.key) })),
-    )
+    return answer(w, apiKeys)
   }
   const fork = async (from: { readonly world: string; readonly snapshot?: string }): Promise<CreatedWorld | ApiError> => {
     const source = directory.get(from.world)
@@ -137,19 +147,24 @@ const worldMaker = (options: WorldsOptions, directory: WorldDirectory, settings:
       storage,
       id,
       (place) => forkedWorld(id, source.sim, at, freshAdminToken(), settings, place, sourceAssets ?? []),
-      (w) => recordOf(w, source.sim.seed, sourceAssets),
+      (made) => recordOf(made.world, source.sim.seed, sourceAssets, made.apiKeys),
     )
     directory.add(world)
     return answer(world, apiKeys)
   }
   const reopen = async (record: WorldRecord, place: WorldPlace) => {
     assets.set(record.id, record.assets)
+    credentials.set(record.id, record.apiKeys ?? [])
     directory.add(await reopenedWorld(record, place, settings))
   }
   return {
     make: (source: WorldSource): Promise<CreatedWorld | ApiError> => ("from" in source ? fork(source.from) : fromFixture(source.fixture)),
     reopen,
-    forget: (id: string) => assets.delete(id),
+    credentials: (id: string) => credentials.get(id),
+    forget: (id: string) => {
+      assets.delete(id)
+      credentials.delete(id)
+    },
   }
 }
 
@@ -172,7 +187,18 @@ export const createWorlds = (options: WorldsOptions): Worlds => {
   const { server } = options
   const maxWorlds = options.maxWorlds ?? DEFAULT_MAX_WORLDS
   const wallNow = options.wallNow ?? Date.now
-  const control: WorldsControl = { create: (s) => create(s), list: () => directory.all().map(info), remove: (id) => remove(id) }
+  const control: WorldsControl = {
+    create: (s) => create(s),
+    list: () => directory.all().map(info),
+    credentials: (id) => {
+      const w = directory.get(id)
+      if (w === undefined) return undefined
+      const version = (key: string) => w.sim.models.workspace.apiKeys.get(key)?.grant.apiVersion ?? ""
+      const apiKeys = w.server ? w.sim.createdCredentials.map((c) => ({ ...c, apiVersion: version(c.key) })) : (maker.credentials(id) ?? [])
+      return { adminToken: w.sim.adminToken, apiKeys }
+    },
+    remove: (id) => remove(id),
+  }
   const serverApp = createApp(server, { ...options.app, simRoutes: [...(options.app?.simRoutes ?? []), ...worldRoutes(control)] })
   const created = new Date().toISOString()
   const directory = new WorldDirectory({ id: "server", sim: server, app: serverApp, created, server: true, lastUsed: 0, ticking: false })

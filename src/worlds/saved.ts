@@ -2,6 +2,7 @@
 // with the process; or in files (adapters/world-files.ts), each world its own SQLite log with the record that
 // reopens it at the next start, with its credentials: its admin token here, its API keys in its log.
 import type { WorldFiles } from "../adapters/world-files.js"
+import type { WorldCredentials } from "../api/sim/worlds.js"
 import type { Fixture } from "../simulator.js"
 import { createSimulator } from "../simulator.js"
 import { makeMemoryStore } from "../store/memory.js"
@@ -17,6 +18,8 @@ export interface WorldRecord {
   readonly created: string
   /** The fixture's own asset ids, which a start reads as it reads `serve --fixture`'s. */
   readonly assets?: Fixture["assets"]
+  /** The credentials its creation answered (GET /_sim/worlds/{id} gives them again, after a restart too). */
+  readonly apiKeys?: ReadonlyArray<WorldCredentials>
 }
 
 export interface WorldStorage {
@@ -54,6 +57,7 @@ const recordOf = (id: string, value: unknown): WorldRecord => {
   if (typeof r !== "object" || r === null || r.format !== FORMAT || r.id !== id || fields.some((f) => typeof r[f] !== "string"))
     throw new Error(`world ${id}: its world.json is not a ${FORMAT} record of world ${id} (move its directory aside to start without it)`)
   if (r.assets !== undefined && !Array.isArray(r.assets)) throw new Error(`world ${id}: its world.json's assets are not a list`)
+  if (r.apiKeys !== undefined && !Array.isArray(r.apiKeys)) throw new Error(`world ${id}: its world.json's apiKeys are not a list`)
   return r as unknown as WorldRecord
 }
 

@@ -107,6 +107,12 @@ describe("worlds on a SQLite server", () => {
     expect(await digestOf(handle(s, c))).toBe(flow.digest)
     expect(await ethHeld(handle(s, a))).toBe(before.a)
     expect(await ethHeld(handle(s, b))).toBe("0.2")
+    // GET /_sim/worlds/{id} (custody-sim call --world) still gives the credentials each creation answered.
+    for (const w of [a, c]) {
+      const details = await s.admin("GET", `/_sim/worlds/${w.id}`)
+      expect(details.status).toBe(200)
+      expect(details.body).toMatchObject({ id: w.id, adminToken: w.adminToken, apiKeys: w.apiKeys })
+    }
     // The deleted world stays deleted: its key and its admin token answer 401.
     expect((await s.call(gone.apiKeys[0]!, "GET", "/vaults")).status).toBe(401)
     expect((await s.admin("GET", "/_sim/clock", undefined, { authorization: `Bearer ${gone.adminToken}` })).status).toBe(401)

@@ -1,7 +1,6 @@
 // Control plane: /_sim/worlds, the server's worlds (docs/worlds.md). Only the server's own admin token reaches these
 // routes (createWorldsApp sends them to the server's world); a world's registry implements WorldsControl.
 import type { Fixture } from "../../workspace/bootstrap.js"
-import type { ApiDeps } from "../deps.js"
 import { ApiError, isApiError } from "../errors.js"
 import { checkFixture } from "./fixture.js"
 import { type SimRoute, simRoute } from "./common.js"
@@ -43,6 +42,8 @@ export type WorldSource = { readonly fixture?: Fixture } | { readonly from: { re
 export interface WorldsControl {
   readonly create: (source: WorldSource) => Promise<CreatedWorld | ApiError>
   readonly list: () => ReadonlyArray<WorldInfo>
+  /** The admin token and the API keys a world was created with (the server's: those it started with). */
+  readonly credentials: (id: string) => Pick<WorldDetails, "adminToken" | "apiKeys"> | undefined
   /** Ends a world: its keys answer 401, its pending webhook deliveries are cancelled. */
   readonly remove: (id: string) => Promise<true | ApiError>
 }
@@ -72,43 +73,7 @@ const sourceOf = (body: Record<string, unknown>): WorldSource | ApiError => {
   }
 }
 
-type Credentials = Pick<WorldDetails, "adminToken" | "apiKeys">
-
-/**
- * The credentials each world was created with, as POST /_sim/worlds answered them: a passphrase is kept only as a
- * hash in the world. A world gone otherwise (its TTL) is forgotten when next asked for, or when they outnumber the
- * worlds.
- */
-const credentialsKept = (control: WorldsControl) => {
-  const kept = new Map<string, Credentials>()
-  const prune = () => {
-    const live = new Set(control.list().map((w) => w.id))
-    for (const id of kept.keys()) if (!live.has(id)) kept.delete(id)
-  }
-  return {
-    keep: (w: CreatedWorld) => {
-      kept.set(w.id, { adminToken: w.adminToken, apiKeys: w.apiKeys })
-      if (kept.size > 64 && kept.size > 2 * control.list().length) prune()
-    },
-    forget: (id: string) => kept.delete(id),
-    details: (id: string, deps: ApiDeps): WorldDetails | ApiError => {
-      const info = control.list().find((w) => w.id === id)
-      if (info === undefined) kept.delete(id)
-      if (info === undefined) return new ApiError(404, "world_not_found", `No world ${JSON.stringify(id)}.`)
-      if (info.server) {
-        const version = (key: string) => deps.sim.models.workspace.apiKeys.get(key)?.grant.apiVersion ?? ""
-        const apiKeys = deps.sim.createdCredentials.map((c) => ({ ...c, apiVersion: version(c.key) }))
-        return { ...info, adminToken: deps.sim.adminToken, apiKeys }
-      }
-      const credentials = kept.get(id)
-      if (credentials === undefined) return new ApiError(404, "world_not_found", `No credentials are known of world ${JSON.stringify(id)}.`)
-      return { ...info, ...credentials }
-    },
-  }
-}
-
 export const worldRoutes = (control: WorldsControl): ReadonlyArray<SimRoute> => {
-  const credentials = credentialsKept(control)
   return [
     {
       method: "POST",
@@ -120,7 +85,6 @@ export const worldRoutes = (control: WorldsControl): ReadonlyArray<SimRoute> => 
         if (isApiError(source)) return source
         const created = await control.create(source)
         if (isApiError(created)) return created
-        credentials.keep(created)
         return { status: 201, body: created }
       },
     },
@@ -132,9 +96,12 @@ export const worldRoutes = (control: WorldsControl): ReadonlyArray<SimRoute> => 
     simRoute({
       method: "GET",
       path: "/_sim/worlds/:id",
-      handle: ({ params }, deps) => {
-        const details = credentials.details(params.id, deps)
-        return isApiError(details) ? details : { status: 200, body: details }
+      handle: ({ params }) => {
+        const info = control.list().find((w) => w.id === params.id)
+        const credentials = control.credentials(params.id)
+        if (info === undefined || credentials === undefined)
+          return new ApiError(404, "world_not_found", `No world ${JSON.stringify(params.id)}.`)
+        return { status: 200, body: { ...info, ...credentials } satisfies WorldDetails }
       },
     }),
     simRoute({
@@ -144,7 +111,6 @@ export const worldRoutes = (control: WorldsControl): ReadonlyArray<SimRoute> => 
       handle: async ({ params }) => {
         const removed = await control.remove(params.id)
         if (isApiError(removed)) return removed
-        credentials.forget(params.id)
         return { status: 200, body: { id: params.id, deleted: true } }
       },
     }),
