@@ -1,7 +1,7 @@
 // The server's worlds (docs/worlds.md): the server's own and those POST /_sim/worlds creates, found by their API
 // keys and admin tokens; a limit on their number, idle expiry, and one wall-clock ticker for all their clocks.
 import { Effect } from "effect"
-import { createApp, type AppOptions, type WorldRouting } from "../api/app.js"
+import { createApp, createWorldApps, type AppOptions, type WorldRouting } from "../api/app.js"
 import { ApiError } from "../api/errors.js"
 import { worldRoutes, type CreatedWorld, type WorldInfo, type WorldSource, type WorldsControl } from "../api/sim/worlds.js"
 import { DEFAULT_FIXTURE, type Fixture, type Simulator, type SimulatorOptions } from "../simulator.js"
@@ -115,9 +115,17 @@ export const createWorlds = (options: WorldsOptions): Worlds => {
   const control: WorldsControl = { create: (s) => create(s), list: () => directory.all().map(info), remove: (id) => remove(id) }
   const serverApp = createApp(server, { ...options.app, simRoutes: [...(options.app?.simRoutes ?? []), ...worldRoutes(control)] })
   const created = new Date().toISOString()
-  const directory = new WorldDirectory({ id: "server", sim: server, app: serverApp, created, server: true, lastUsed: 0, ticking: false })
+  const directory = new WorldDirectory({
+    id: "server",
+    sim: server,
+    fetch: serverApp.fetch,
+    created,
+    server: true,
+    lastUsed: 0,
+    ticking: false,
+  })
   const settings: WorldSettings = {
-    app: options.app ?? {},
+    apps: createWorldApps(options.app),
     frozenAt: server.clock.isFrozen() ? server.clock.now() : undefined,
     webhooks: options.webhooks ?? {},
     wallNow,
