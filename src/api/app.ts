@@ -8,7 +8,7 @@ import { DEFAULT_FAILURE_LIMIT, makeFailureLimiter, type FailureLimit } from "./
 import { requestAborted } from "./request-body.js"
 import { markWorld } from "./world-mark.js"
 import { makeAuthorizer } from "./auth/authorize.js"
-import type { ApiDeps, Logger } from "./deps.js"
+import type { ApiDeps, DepsOf, Logger } from "./deps.js"
 import { readsOf } from "./reads.js"
 import { consistency } from "./consistency.js"
 import { API_VERSIONS, errorBody } from "./envelope.js"
@@ -30,7 +30,7 @@ import { auditRoutes } from "./sim/audit.js"
 import { historyRoutes } from "./sim/history.js"
 import { scenarioRoutes } from "./sim/scenario.js"
 import { webhookRoutes } from "./sim/webhooks.js"
-import { dashboardSimRoutes, makeSessions, mountDashboard } from "./dashboard/index.js"
+import { dashboardSimRoutes, makeSessions, mountDashboard, type Sessions } from "./dashboard/index.js"
 import { snapshotRoutes } from "./sim/snapshots.js"
 import { mountChainViews } from "./chain-views/index.js"
 
@@ -96,14 +96,13 @@ export const defaultSimRoutes: ReadonlyArray<SimRoute> = [
   ...snapshotRoutes,
 ]
 
-export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
-  const app = new Hono({ router: new OperationRouter() })
+/** A world's own edge services: its rate limits, replay guard, failure counts and request ids, over its simulator. */
+const worldDeps = (sim: Simulator, options: AppOptions, sessions: Sessions | undefined): ApiDeps => {
   let requests = 0
   const boot = sim.clock.now()
   // Nodes sharing a store boot at the same instant under a frozen clock: the node id keeps their request ids apart.
   const requestPrefix = Buffer.from(sim.ids.bytes(`requests${sim.ids.node === "" ? "" : `@${sim.ids.node}`}:${boot}`, 8)).toString("hex")
-  const sessions = options.dashboard === false ? undefined : makeSessions()
-  const deps: ApiDeps = {
+  return {
     sim,
     reads: readsOf(sim),
     auth: {
@@ -114,7 +113,6 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
     },
     authorize: makeAuthorizer(),
     clientIp: options.clientIp ?? socketIp,
-    // Nodes sharing a store boot at the same instant under a frozen clock: the node id keeps their request ids apart.
     // A per-boot prefix (seed, node, boot time) and a counter: unique per request, replayable per seed, and cheap.
     nextRequestId: () => requestPrefix + (++requests).toString(16).padStart(8, "0"),
     defaultApiVersion: (options.apiVersions ?? API_VERSIONS)[0]!,
@@ -124,22 +122,29 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
     ...(sessions !== undefined ? { adminSession: sessions.admit } : {}),
     authFailures: options.authFailureLimit === false ? undefined : makeFailureLimiter(options.authFailureLimit ?? DEFAULT_FAILURE_LIMIT),
   }
+}
+
+/** The route table, over the deps of the world each request is for (`depsOf`); the dashboard's with `sessions`. */
+const routes = (depsOf: DepsOf, options: AppOptions, sessions: Sessions | undefined): Hono => {
+  const app = new Hono({ router: new OperationRouter() })
   // The spec's operations check the body limit and the consistency headers themselves (operation.ts): a
   // middleware layer costs every request.
-  app.use("/_sim/*", simBodies(deps))
-  app.use("/_sim/*", consistency(deps))
+  app.use("/_sim/*", simBodies(depsOf))
+  app.use("/_sim/*", consistency(depsOf))
   const simRoutes = [...defaultSimRoutes, ...(sessions !== undefined ? dashboardSimRoutes : []), ...(options.simRoutes ?? [])]
   const operations = [...defaultOperations, ...(options.operations ?? [])]
-  for (const route of [...simRoutes, openApiRoute(() => controlPlaneDocument(simRoutes))]) mountSim(app, deps, route)
-  if (sessions !== undefined) mountDashboard(app, deps, sessions)
-  mountChainViews(app, deps)
-  for (const op of operations) mount(app, deps, op, operations)
-  mountDocuments(app, deps, operations, sessions !== undefined)
+  for (const route of [...simRoutes, openApiRoute(() => controlPlaneDocument(simRoutes))]) mountSim(app, depsOf, route)
+  if (sessions !== undefined) mountDashboard(app, depsOf, sessions)
+  mountChainViews(app, depsOf)
+  for (const op of operations) mount(app, depsOf, op, operations)
+  mountDocuments(app, depsOf, operations, sessions !== undefined)
   app.notFound((c) => {
+    const deps = depsOf(c)
     const e = errors.uriNotFound()
     return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), c.req.query("context"), e))
   })
   app.onError((err, c) => {
+    const deps = depsOf(c)
     if (requestAborted(c)) deps.log.info(`${c.req.method} ${c.req.path}: request body aborted by the client`)
     else deps.log.error({ defect: err, path: c.req.path })
     const e = errors.internal()
@@ -152,10 +157,42 @@ export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
   return app
 }
 
-/** A world as createWorldsApp routes to it: its id (for the request log) and its app. */
+export const createApp = (sim: Simulator, options: AppOptions = {}): Hono => {
+  const sessions = options.dashboard === false ? undefined : makeSessions()
+  const deps = worldDeps(sim, options, sessions)
+  return routes(() => deps, options, sessions)
+}
+
+export type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>
+
+/** Where a world's request carries its deps to the shared route table: a key of the request's env. */
+const WORLD_DEPS = Symbol("custody-sim.world-deps")
+
+/** The apps of a server's worlds (src/worlds/): each answers as `createApp(sim, { ...options, dashboard: false })`. */
+export interface WorldApps {
+  /** A world's app: its own deps (rate limits, request ids, read caches), the route table every world shares. */
+  readonly serve: (sim: Simulator) => Fetch
+}
+
+/**
+ * One route table for every world: the routes depend on the options alone, and each request brings its world's
+ * deps in its env. A world then costs its deps to create and keep, not a Hono app with a router and a handler per
+ * route; what each operation keeps per world (its read cache) is made on the world's first request to it.
+ */
+export const createWorldApps = (options: AppOptions = {}): WorldApps => {
+  const shared = routes((c) => (c.env as { [WORLD_DEPS]: ApiDeps })[WORLD_DEPS], options, undefined)
+  return {
+    serve: (sim) => {
+      const deps = worldDeps(sim, options, undefined)
+      return (request, env) => shared.fetch(request, { ...(env as object | undefined), [WORLD_DEPS]: deps })
+    },
+  }
+}
+
+/** A world as createWorldsApp routes to it: its id (for the request log) and its app's fetch. */
 export interface RoutedWorld {
   readonly id: string
-  readonly app: Hono
+  readonly fetch: Fetch
 }
 
 /** How createWorldsApp finds the world a request is for (src/worlds/ keeps them). */
@@ -168,7 +205,6 @@ export interface WorldRouting {
   readonly byToken: (token: string) => RoutedWorld | undefined
 }
 
-type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>
 type NodeHeaders = Record<string, string | Array<string> | undefined>
 type NodeEnv = { incoming?: IncomingMessage & { headers?: NodeHeaders } } | undefined
 
@@ -181,8 +217,8 @@ const serverTokenOnly = () =>
 /**
  * Many worlds behind one listener (docs/worlds.md): each request goes to the world its credentials name, a REST
  * request by its x-api-key, the control plane by its Bearer admin token (or the `?token=` of a linked page), and
- * anything else to the server's world. Every world is an app of its own (createApp): its rate limits, request ids,
- * fault counters and read caches are its own. /_sim/worlds is the server world's alone.
+ * anything else to the server's world. Every world answers as an app of its own (createApp, createWorldApps): its
+ * rate limits, request ids, fault counters and read caches are its own. /_sim/worlds is the server world's alone.
  */
 export const createWorldsApp = (routing: WorldRouting): { readonly fetch: Fetch } => {
   const header = (request: Request, env: NodeEnv, name: string): string | undefined => {
@@ -204,12 +240,12 @@ export const createWorldsApp = (routing: WorldRouting): { readonly fetch: Fetch 
   return {
     fetch: (request, env) => {
       const world = worldOf(request, env as NodeEnv)
-      if (world === undefined || world === routing.server) return routing.server.app.fetch(request, env)
+      if (world === undefined || world === routing.server) return routing.server.fetch(request, env)
       const url = request.url
       if (url.startsWith("/_sim/worlds", url.indexOf("/", url.indexOf("//") + 2))) return serverTokenOnly()
       const incoming = (env as NodeEnv)?.incoming
       if (incoming !== undefined) markWorld(incoming, world.id)
-      return world.app.fetch(request, env)
+      return world.fetch(request, env)
     },
   }
 }

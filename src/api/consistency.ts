@@ -1,6 +1,6 @@
 // Consistency tokens between nodes: `x-sim-position` on every answer, `x-sim-min-position` to read your writes.
 import type { Context, MiddlewareHandler } from "hono"
-import type { ApiDeps } from "./deps.js"
+import type { ApiDeps, DepsOf } from "./deps.js"
 import { errorBody } from "./envelope.js"
 import { ApiError, detail } from "./errors.js"
 import { respond } from "./respond.js"
@@ -78,9 +78,10 @@ export const minPositionGate = async (c: Context, deps: ApiDeps, waitMs = MIN_PO
 }
 
 /** The same for the control plane (the spec's operations call the gate themselves, see operation.ts). */
-export const consistency = (deps: ApiDeps, options: { readonly waitMs?: number } = {}): MiddlewareHandler => {
+export const consistency = (depsOf: DepsOf, options: { readonly waitMs?: number } = {}): MiddlewareHandler => {
   const waitMs = options.waitMs ?? MIN_POSITION_WAIT_MS
   return async (c, next) => {
+    const deps = depsOf(c)
     // Without credentials (the admin token or the dashboard's session cookie) nothing waits: the route answers
     // 401 at once (health is public).
     const gate =

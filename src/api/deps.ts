@@ -31,3 +31,9 @@ export interface ApiDeps {
   /** Failed authentications per key and address (429 past the limit); undefined: not limited. */
   readonly authFailures: FailureLimiter | undefined
 }
+
+/**
+ * The deps of the world a request is for, found from its context: a lone app's are fixed, while the worlds of a
+ * server share one route table and each request brings its world's (app.ts, createWorldApps).
+ */
+export type DepsOf = (c: Context) => ApiDeps

@@ -4,7 +4,7 @@
 import type { Hono } from "hono"
 import { isApiVersion } from "../domain/api-key/index.js"
 import { uiFile } from "./dashboard/assets.js"
-import type { ApiDeps } from "./deps.js"
+import type { DepsOf } from "./deps.js"
 import { errorBody } from "./envelope.js"
 import { errors } from "./errors.js"
 import { respond } from "./respond.js"
@@ -37,27 +37,31 @@ const page = (version: string, versions: ReadonlyArray<string>): string => `<!do
 </html>
 `
 
-export const mountDocsPage = (app: Hono, deps: ApiDeps): void => {
-  const newest = deps.apiVersions[deps.apiVersions.length - 1]!
-  const html = (version: string) =>
-    new Response(page(version, deps.apiVersions), {
+export const mountDocsPage = (app: Hono, depsOf: DepsOf): void => {
+  const html = (version: string, versions: ReadonlyArray<string>) =>
+    new Response(page(version, versions), {
       headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", "content-security-policy": POLICY },
     })
-  app.get("/docs", () => html(newest))
+  app.get("/docs", (c) => {
+    const { apiVersions } = depsOf(c)
+    return html(apiVersions[apiVersions.length - 1]!, apiVersions)
+  })
   app.get("/docs/assets/:name", async (c) => {
     const f = c.req.param("name") === REDOC_BUNDLE ? await uiFile(`assets/${REDOC_BUNDLE}`) : undefined
     if (f === undefined) {
+      const deps = depsOf(c)
       const e = errors.uriNotFound()
       return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
     }
     return c.body(f.body as Uint8Array<ArrayBuffer>, 200, { "content-type": f.type, "cache-control": "no-cache" })
   })
   app.get("/docs/:version", (c) => {
+    const deps = depsOf(c)
     const version = c.req.param("version")
     if (!isApiVersion(version) || !deps.apiVersions.includes(version)) {
       const e = errors.uriNotFound()
       return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
     }
-    return html(version)
+    return html(version, deps.apiVersions)
   })
 }

@@ -6,7 +6,7 @@ import { join } from "node:path"
 import type { Hono } from "hono"
 import { OPENAPI_DIR } from "../adapters/package-root.js"
 import { isApiVersion } from "../domain/api-key/index.js"
-import type { ApiDeps } from "./deps.js"
+import type { DepsOf } from "./deps.js"
 import { mountDocsPage } from "./docs-page.js"
 import { errorBody } from "./envelope.js"
 import { errors } from "./errors.js"
@@ -26,10 +26,11 @@ const builtExamples = (): Examples => {
 }
 
 /** `dashboard`: the dashboard is served (GET / names it only then). */
-export const mountDocuments = (app: Hono, deps: ApiDeps, operations: ReadonlyArray<Operation>, dashboard: boolean): void => {
+export const mountDocuments = (app: Hono, depsOf: DepsOf, operations: ReadonlyArray<Operation>, dashboard: boolean): void => {
   const built = new Map<string, string>()
   let examples: Examples | undefined
   app.get("/", (c) => {
+    const deps = depsOf(c)
     const origin = new URL(c.req.url).origin
     const openapi = Object.fromEntries(deps.apiVersions.map((v) => [v, `${origin}/openapi/${v}.json`]))
     return respond(
@@ -47,6 +48,7 @@ export const mountDocuments = (app: Hono, deps: ApiDeps, operations: ReadonlyArr
     )
   })
   app.get("/openapi/:file", (c) => {
+    const deps = depsOf(c)
     const version = /^(.+)\.json$/.exec(c.req.param("file"))?.[1]
     if (!isApiVersion(version) || !deps.apiVersions.includes(version)) {
       const e = errors.uriNotFound()
@@ -60,7 +62,7 @@ export const mountDocuments = (app: Hono, deps: ApiDeps, operations: ReadonlyArr
     }
     return respond(c, 200, text)
   })
-  mountDocsPage(app, deps)
+  mountDocsPage(app, depsOf)
 }
 
 export const openApiRoute = (document: () => unknown): SimRoute => {

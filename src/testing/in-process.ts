@@ -109,7 +109,7 @@ export const startInProcess = async (options: InProcessOptions = {}): Promise<In
   const own = worldHandle(sim, { fetch: fetchApp, baseUrl, credentials: sim.createdCredentials[0] })
   return {
     ...own,
-    app: worlds.routing.server.app,
+    app: worlds.serverApp,
     baseUrl,
     fetch: fetchApp,
     world: (given) => newWorld({ fetch: fetchApp, baseUrl, worlds, admin: own.admin }, given),

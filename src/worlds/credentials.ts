@@ -5,24 +5,35 @@ import { randomBytes } from "node:crypto"
 import type { CreateApiKeyInput } from "../commands/workspace.js"
 import type { Fixture } from "../workspace/bootstrap.js"
 
-const hex = (n: number) => randomBytes(n).toString("hex")
+/** Random bytes taken `n` at a time from one draw: a call into the system's generator costs more than its bytes. */
+type Draw = (n: number) => Buffer
+
+const drawn = (bytes: number): Draw => {
+  const pool = randomBytes(bytes)
+  let at = 0
+  return (n) => pool.subarray(at, (at += n))
+}
+
+/** What one key's credentials take (below): 20 bytes of key, 32 of secret, 12 of passphrase. */
+const KEY_BYTES = 20 + 32 + 12
+const TOKEN_BYTES = 18
 
 /** The key's generated parts drawn here: the same shapes as the seed's (commands/workspace.ts), at random. */
-export const freshKey = (k: CreateApiKeyInput): CreateApiKeyInput => ({
+export const freshKey = (k: CreateApiKeyInput, draw: Draw = drawn(KEY_BYTES)): CreateApiKeyInput => ({
   ...k,
-  key: k.key ?? hex(20),
-  secret: k.secret ?? randomBytes(32).toString("base64"),
-  passphrase: k.passphrase ?? hex(12),
+  key: k.key ?? draw(20).toString("hex"),
+  secret: k.secret ?? draw(32).toString("base64"),
+  passphrase: k.passphrase ?? draw(12).toString("hex"),
 })
 
-export const freshAdminToken = (): string => randomBytes(18).toString("base64url")
+export const freshAdminToken = (draw: Draw = drawn(TOKEN_BYTES)): string => draw(TOKEN_BYTES).toString("base64url")
 
-/** The fixture as a world creates it: every credential it leaves out drawn afresh. */
-export const withFreshCredentials = (fixture: Fixture): Fixture & { readonly adminToken: string } => ({
-  ...fixture,
-  adminToken: fixture.adminToken ?? freshAdminToken(),
-  apiKeys: (fixture.apiKeys ?? []).map(freshKey),
-})
+/** The fixture as a world creates it: every credential it leaves out drawn afresh (in one draw). */
+export const withFreshCredentials = (fixture: Fixture): Fixture & { readonly adminToken: string } => {
+  const keys = fixture.apiKeys ?? []
+  const draw = drawn(TOKEN_BYTES + KEY_BYTES * keys.length)
+  return { ...fixture, adminToken: fixture.adminToken ?? freshAdminToken(draw), apiKeys: keys.map((k) => freshKey(k, draw)) }
+}
 
 /** The server's own fixture without its credentials (a world from it gets fresh ones), with the server's seed. */
 export const withoutCredentials = (fixture: Fixture, seed: string): Fixture => {

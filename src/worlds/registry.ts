@@ -1,7 +1,8 @@
 // The server's worlds (docs/worlds.md): the server's own and those POST /_sim/worlds creates, found by their API
 // keys and admin tokens; a limit on their number, idle expiry, and one wall-clock ticker for all their clocks.
 import { Effect } from "effect"
-import { createApp, type AppOptions, type WorldRouting } from "../api/app.js"
+import type { Hono } from "hono"
+import { createApp, createWorldApps, type AppOptions, type WorldRouting } from "../api/app.js"
 import { ApiError } from "../api/errors.js"
 import {
   worldRoutes,
@@ -41,6 +42,8 @@ export interface WorldsOptions {
 
 export interface Worlds {
   readonly routing: WorldRouting
+  /** The server world's own app (its dashboard, the control plane of every world). */
+  readonly serverApp: Hono
   readonly control: WorldsControl
   readonly size: () => number
   /** Reopens the worlds a previous start kept (files: saved.ts); resolves with how many. */
@@ -201,9 +204,17 @@ export const createWorlds = (options: WorldsOptions): Worlds => {
   }
   const serverApp = createApp(server, { ...options.app, simRoutes: [...(options.app?.simRoutes ?? []), ...worldRoutes(control)] })
   const created = new Date().toISOString()
-  const directory = new WorldDirectory({ id: "server", sim: server, app: serverApp, created, server: true, lastUsed: 0, ticking: false })
+  const directory = new WorldDirectory({
+    id: "server",
+    sim: server,
+    fetch: serverApp.fetch,
+    created,
+    server: true,
+    lastUsed: 0,
+    ticking: false,
+  })
   const settings: WorldSettings = {
-    app: options.app ?? {},
+    apps: createWorldApps(options.app),
     frozenAt: server.clock.isFrozen() ? server.clock.now() : undefined,
     webhooks: options.webhooks ?? {},
     wallNow,
@@ -248,6 +259,7 @@ export const createWorlds = (options: WorldsOptions): Worlds => {
   }
   return {
     routing: { server: directory.server, byKey: (key) => used(directory.byKey(key)), byToken: (token) => used(directory.byToken(token)) },
+    serverApp,
     control,
     size: () => directory.size,
     restore: async () => {

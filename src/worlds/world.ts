@@ -1,8 +1,7 @@
 // One world: a full simulator (createSimulator) on a store of its own (memory, or a file: saved.ts), and the app
-// that answers for it.
+// that answers for it (its deps on the route table every world shares, createWorldApps).
 import { Effect, Exit } from "effect"
-import type { Hono } from "hono"
-import { createApp, type AppOptions } from "../api/app.js"
+import type { Fetch, WorldApps } from "../api/app.js"
 import type { WorldCredentials } from "../api/sim/worlds.js"
 import { createApiKey, revokeApiKey } from "../commands/workspace.js"
 import { makeLoader } from "../event-log/load.js"
@@ -15,7 +14,7 @@ import { freshKey } from "./credentials.js"
 export interface World {
   readonly id: string
   readonly sim: Simulator
-  readonly app: Hono
+  readonly fetch: Fetch
   readonly created: string
   readonly server: boolean
   /** Wall time of its last request, ms. */
@@ -25,7 +24,8 @@ export interface World {
 }
 
 export interface WorldSettings {
-  readonly app: AppOptions
+  /** Every world's app (createWorldApps, without the dashboard: it is the server world's). */
+  readonly apps: WorldApps
   /** Simulated time of a new world: frozen at this UNIX ms, or following the wall clock. */
   readonly frozenAt: number | undefined
   readonly webhooks: SimulatorOptions["webhooks"]
@@ -50,8 +50,7 @@ export const placed = (place: WorldPlace, frozenAt: number | undefined) => ({
 export const worldOf = (id: string, sim: Simulator, settings: WorldSettings): World => ({
   id,
   sim,
-  // The dashboard is the server world's.
-  app: createApp(sim, { ...settings.app, dashboard: false }),
+  fetch: settings.apps.serve(sim),
   created: new Date().toISOString(),
   server: false,
   lastUsed: settings.wallNow(),

@@ -4,7 +4,7 @@
 // reads the read models the custody API answers from. Not the custody API: no OpenAPI document, no answer hook.
 import type { Context, Hono } from "hono"
 import { findNetwork, type NetworkInfo } from "../../domain/chains/index.js"
-import type { ApiDeps } from "../deps.js"
+import type { ApiDeps, DepsOf } from "../deps.js"
 import { readBodyText, TOO_LARGE } from "../request-body.js"
 import { chainIndex, type ChainIndex } from "./chain-index.js"
 import { answerEsplora } from "./esplora.js"
@@ -67,9 +67,9 @@ const tron = async (c: Context, deps: ApiDeps): Promise<Response> => {
   return deps.sim.gate.shared(() => answerTron(chainIndex(deps, n), c.req.param("method") ?? "", params))
 }
 
-export const mountChainViews = (app: Hono, deps: ApiDeps): void => {
-  app.post("/_chain/:blockchain/:network", (c) => evm(c, deps))
-  app.get("/_chain/:blockchain/:network/esplora/*", (c) => esplora(c, deps))
-  app.post("/_chain/:blockchain/:network/wallet/:method", (c) => tron(c, deps))
-  app.get("/_chain/:blockchain/:network/wallet/:method", (c) => tron(c, deps))
+export const mountChainViews = (app: Hono, depsOf: DepsOf): void => {
+  app.post("/_chain/:blockchain/:network", (c) => evm(c, depsOf(c)))
+  app.get("/_chain/:blockchain/:network/esplora/*", (c) => esplora(c, depsOf(c)))
+  app.post("/_chain/:blockchain/:network/wallet/:method", (c) => tron(c, depsOf(c)))
+  app.get("/_chain/:blockchain/:network/wallet/:method", (c) => tron(c, depsOf(c)))
 }

@@ -1,7 +1,7 @@
 // The dashboard at /ui: its page and built files, login and logout, and the control-plane routes it reads and
 // changes the simulated world through (the same ones a script uses with the Bearer token).
 import type { Context, Hono } from "hono"
-import type { ApiDeps } from "../deps.js"
+import type { DepsOf } from "../deps.js"
 import { parseJsonBody } from "../body.js"
 import { ApiError, errors, isApiError } from "../errors.js"
 import { readBodyText, TOO_LARGE } from "../request-body.js"
@@ -45,7 +45,7 @@ const page = async (c: Context) => {
 
 const notJson = () => new ApiError(400, "invalid_request_body_structure", 'The body must be JSON: { "token": "<admin token>" }.')
 
-export const mountDashboard = (app: Hono, deps: ApiDeps, sessions: Sessions): void => {
+export const mountDashboard = (app: Hono, depsOf: DepsOf, sessions: Sessions): void => {
   app.get("/ui", page)
   app.get("/ui/", page)
   app.get("/ui/assets/:name", async (c) => {
@@ -65,6 +65,7 @@ export const mountDashboard = (app: Hono, deps: ApiDeps, sessions: Sessions): vo
   })
   app.post("/ui/session", async (c) => {
     if (fromAnotherSite(c)) return simError(c, crossSite())
+    const deps = depsOf(c)
     let body: unknown
     try {
       const text = await readBodyText(c, deps.bodyLimit)

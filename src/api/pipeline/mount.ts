@@ -4,13 +4,13 @@ import type { Handler, Hono } from "hono"
 import type { ApiVersion } from "../../domain/api-key/index.js"
 import { MIN_POSITION_HEADER } from "../consistency-headers.js"
 import { minPositionGate } from "../consistency.js"
-import type { ApiDeps } from "../deps.js"
+import type { DepsOf } from "../deps.js"
 import { errors } from "../errors.js"
 import { readBodyText, TOO_LARGE } from "../request-body.js"
 import { cached, defect, fail, finish } from "./answer.js"
 import type { Operation } from "./operation.js"
 import { faulted } from "./faults.js"
-import { type Prepared, prepare } from "./prepared.js"
+import { type Prepared, preparedPerWorld } from "./prepared.js"
 import { AUTH_HEADERS, type Header, headerReader, isJson, newRequest, rawTarget, type RequestRecord } from "./request.js"
 import { authenticated, authorized, decoded, positioned, versioned } from "./steps.js"
 
@@ -84,18 +84,22 @@ const run = (p: Prepared, r: RequestRecord): Response | Promise<Response> => {
   }
 }
 
-/** `operations`: every operation mounted, so that one absent at a version can name what replaces it there. */
-export const mount = (app: Hono, deps: ApiDeps, op: Operation, operations: ReadonlyArray<Operation> = [op]): void => {
-  const p = prepare(deps, op, operations)
-  const start = (c: Parameters<Handler>[0], header: Header) =>
-    run(p, newRequest(c, header, deps.nextRequestId(), deps.defaultApiVersion as ApiVersion))
+/**
+ * `operations`: every operation mounted, so that one absent at a version can name what replaces it there. `depsOf`:
+ * the world each request is for (one app's routes may serve many, app.ts).
+ */
+export const mount = (app: Hono, depsOf: DepsOf, op: Operation, operations: ReadonlyArray<Operation> = [op]): void => {
+  const preparedFor = preparedPerWorld(op, operations)
+  const start = (p: Prepared, c: Parameters<Handler>[0], header: Header) =>
+    run(p, newRequest(c, header, p.deps.nextRequestId(), p.deps.defaultApiVersion as ApiVersion))
   const handler: Handler = (c) => {
+    const p = preparedFor(depsOf(c))
     const header = headerReader(c)
     // The x-sim-min-position gate (consistency.ts) only when asked for: awaiting it costs every request. A
     // request without credentials is answered at once: it may not hold a connection in the wait.
     if (header(MIN_POSITION_HEADER) === undefined || header("x-api-key") === undefined || header("x-api-sign") === undefined)
-      return start(c, header)
-    return minPositionGate(c, deps).then((gate) => gate ?? start(c, header))
+      return start(p, c, header)
+    return minPositionGate(c, p.deps).then((gate) => gate ?? start(p, c, header))
   }
   app.on(op.method, op.path, handler)
 }

@@ -61,7 +61,7 @@ const answering = (deps: ApiDeps, op: Operation): Prepared["answer"] => {
 }
 
 /** What an operation's pipeline needs that depends on the operation alone, not on the world it answers for. */
-type OperationSpec = Omit<Prepared, "deps" | "operations" | "pathParams" | "reads" | "answer" | "assetIds">
+type OperationSpec = Omit<Prepared, "deps" | "operations" | "reads" | "answer" | "assetIds">
 
 const specOf = (op: Operation): OperationSpec => ({
   op,
@@ -75,18 +75,20 @@ const specOf = (op: Operation): OperationSpec => ({
     }),
   ),
   idCheck: malformedIdCheck(op.path),
+  // A path's parameters are the same whichever world it is asked of.
+  pathParams: op.path.includes("/:") ? makePathParams() : undefined,
   presenters: new Map<string, Present | undefined>((op.versions ?? API_VERSIONS).map((v) => [v, op.answer?.at(v).present])),
   assetIdKeys: op.assetIdKeys ?? [],
   faultKey: apiFaultKey(op.method, op.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")),
 })
 
 /**
- * Each operation's spec, built once per process: every app (a server's worlds each have one, src/worlds/) shares
- * its decoders and checkers, and a world costs less to create and to keep.
+ * Each operation's spec, built once per process: every app shares its decoders and checkers (and a server's worlds
+ * share one app, app.ts), so that a world costs less to create and to keep.
  */
 const specs = new WeakMap<Operation, OperationSpec>()
 
-export const prepare = (deps: ApiDeps, op: Operation, operations: ReadonlyArray<Operation>): Prepared => {
+const prepare = (deps: ApiDeps, op: Operation, operations: ReadonlyArray<Operation>): Prepared => {
   let spec = specs.get(op)
   if (spec === undefined) {
     spec = specOf(op)
@@ -96,9 +98,24 @@ export const prepare = (deps: ApiDeps, op: Operation, operations: ReadonlyArray<
     ...spec,
     deps,
     operations,
-    pathParams: op.path.includes("/:") ? makePathParams() : undefined,
     reads: op.method === "GET" ? makeReadCache(deps) : undefined,
     answer: answering(deps, op),
     assetIds: deps.sim.assetIds,
+  }
+}
+
+/**
+ * An operation prepared for each world it answers for, on the world's first request to it: a world that never
+ * asks for an operation pays nothing for it, and its preparation goes with the world (a weak map by its deps).
+ */
+export const preparedPerWorld = (op: Operation, operations: ReadonlyArray<Operation>): ((deps: ApiDeps) => Prepared) => {
+  const prepared = new WeakMap<ApiDeps, Prepared>()
+  return (deps) => {
+    let p = prepared.get(deps)
+    if (p === undefined) {
+      p = prepare(deps, op, operations)
+      prepared.set(deps, p)
+    }
+    return p
   }
 }

@@ -2,7 +2,7 @@
 import { timingSafeEqual } from "node:crypto"
 import type { Context, Hono, MiddlewareHandler } from "hono"
 import { parseJsonBody, type JsonObject } from "../body.js"
-import type { ApiDeps } from "../deps.js"
+import type { ApiDeps, DepsOf } from "../deps.js"
 import { errorBody } from "../envelope.js"
 import { ApiError, errors, isApiError } from "../errors.js"
 import { type BodyText, readBodyText, requestAborted, TOO_LARGE } from "../request-body.js"
@@ -76,10 +76,11 @@ const BODY = "custody-sim.body" as never
  * reader settles however the body ends; a body the client cut off is answered (to no one) and goes no further.
  */
 export const simBodies =
-  (deps: ApiDeps): MiddlewareHandler =>
+  (depsOf: DepsOf): MiddlewareHandler =>
   async (c, next) => {
     // An imported log has no size limit: the import reads it as a stream of lines.
     if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.path === "/_sim/import") return next()
+    const deps = depsOf(c)
     const tooLarge = () => {
       const e = errors.payloadTooLarge(deps.bodyLimit)
       return respond(c, e.status, errorBody(deps.defaultApiVersion, deps.nextRequestId(), undefined, e))
@@ -109,8 +110,9 @@ const objectBody = (text: string, deps: ApiDeps): JsonObject | ApiError => {
   return deps.sim.assetIds.any && typeof body.assetId === "string" ? { ...body, assetId: deps.sim.assetIds.fromWire(body.assetId) } : body
 }
 
-export const mountSim = (app: Hono, deps: ApiDeps, route: SimRoute): void => {
+export const mountSim = (app: Hono, depsOf: DepsOf, route: SimRoute): void => {
   app.on(route.method, route.path, async (c) => {
+    const deps = depsOf(c)
     try {
       const linked = route.tokenInQuery === true && sameToken(c.req.query("token") ?? "", deps.sim.adminToken)
       if (!route.public && !linked && !tokenMatches(c.req.header("authorization"), deps.sim.adminToken)) {
